@@ -1,0 +1,201 @@
+"""The contract every game implements, and the vocabulary the rest of Parlor speaks.
+
+A game is written once against the full truth (its ``State``); who may see what is a
+separate projection (``view``). Seat 0 always moves first: the match decides which member
+sits where. Engines are pure: no I/O, no wall clock, randomness only from the seed kept in
+the state, so a match replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+Seat = int
+"""0 (moves first) or 1."""
+
+SEATS: tuple[Seat, Seat] = (0, 1)
+
+JSON = Any
+"""A value made only of dict, list, str, int, float, bool and None."""
+
+
+def other(seat: Seat) -> Seat:
+    """The opponent's seat."""
+    return 1 - seat
+
+
+class GameError(ValueError):
+    """A request the game refuses; the message is safe to show the player who sent it."""
+
+
+class InvalidInput(GameError):
+    """The text cannot be read as an action of this game (syntax, range)."""
+
+
+class IllegalAction(GameError):
+    """The action was read but the rules do not allow it now."""
+
+
+class NotYourTurn(GameError):
+    """The seat may not act now."""
+
+
+class GameOver(GameError):
+    """The game has ended; nothing more can be played."""
+
+
+class InvalidOptions(GameError):
+    """A match option is unknown or out of range."""
+
+
+class Reason(StrEnum):
+    """Why a game ended (RULES.md)."""
+
+    CAPTURE = "capture"
+    TARGET = "target"
+    SCORE = "score"
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
+    NO_MOVES = "no_moves"
+    MOVE_LIMIT = "move_limit"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game: the winning seat, or ``None`` for a draw."""
+
+    winner: Seat | None
+    reason: Reason
+
+    def dump(self) -> dict[str, JSON]:
+        return {"winner": self.winner, "reason": self.reason.value}
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> Outcome:
+        return cls(winner=data["winner"], reason=Reason(data["reason"]))
+
+
+class Ask(StrEnum):
+    """What a seat that may act is asked for."""
+
+    SECRET = "secret"
+    """A private setup choice (Crown cell, safe code): collected by DM."""
+    HINT = "hint"
+    """The Crown defender's private choice of hint after a miss."""
+    ACTION = "action"
+    """A public move on the seat's turn."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, worded for its audience.
+
+    ``audience`` is ``None`` for everyone, or the one seat allowed to read it. ``text`` names
+    players through the placeholders ``{p0}`` and ``{p1}`` (seat 0 and seat 1), filled by
+    ``render``. ``data`` carries the same facts as JSON for renderers and the event log; a
+    public event's ``data`` holds nothing secret.
+    """
+
+    kind: str
+    text: str
+    audience: Seat | None = None
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.audience is None
+
+    def render(self, names: Sequence[str]) -> str:
+        """The text with each seat's placeholder replaced by ``names[seat]``."""
+        return self.text.format(p0=names[0], p1=names[1])
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+V = TypeVar("V")
+
+
+class Game(Protocol[S, A, V]):
+    """One game's rules. Implementations are stateless singletons; all state is in ``S``.
+
+    Actions (``A``) are frozen dataclasses whose ``str()`` is their canonical text, which
+    ``parse`` reads back: ``parse(state, seat, str(action)) == action``. This text is what
+    buttons carry and what the event log stores.
+    """
+
+    name: str
+    """Short name: module, slash command group, database value, button prefix."""
+    title: str
+    """Display name, e.g. "Capture the Crown"."""
+    has_secrets: bool
+    """True when the game starts with a setup phase of private choices."""
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> S:
+        """A new game. Raises ``InvalidOptions`` for an unknown or out-of-range option."""
+        ...
+
+    def options(self, state: S) -> dict[str, JSON]:
+        """The options the game was created with, normalised (defaults filled in)."""
+        ...
+
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """Seats that may act now: both during setup, one during play, none when over."""
+        ...
+
+    def ask(self, state: S, seat: Seat) -> Ask:
+        """What ``seat`` is asked for now. Only meaningful when ``seat in to_act(state)``."""
+        ...
+
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
+        """Every action ``seat`` may take now, sorted; empty when it may not act."""
+        ...
+
+    def parse(self, state: S, seat: Seat, text: str) -> A:
+        """Read ``seat``'s typed input. Raises ``InvalidInput`` with what is valid."""
+        ...
+
+    def apply(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
+        """Play ``action`` for ``seat``. Returns the new state and what happened.
+
+        Raises ``NotYourTurn``, ``IllegalAction`` or ``GameOver``; the given state is never
+        changed (states are immutable). Automatic steps (a forced pass, an automatic hint)
+        happen inside and are reported as events.
+        """
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result, or ``None`` while the game goes on."""
+        ...
+
+    def conclude(self, state: S, outcome: Outcome) -> tuple[S, list[Event]]:
+        """End the game from outside the rules (resign, timeout) with ``outcome``.
+
+        Like a natural end, the events include a public ``reveal`` of every secret.
+        Raises ``GameOver`` when the game has already ended.
+        """
+        ...
+
+    def view(self, state: S, viewer: Seat | None) -> V:
+        """What ``viewer`` (``None``: the public) may know, as a value without any hidden data.
+
+        After the game is over every view shows everything.
+        """
+        ...
+
+    def describe(self, view: V) -> str:
+        """The view as plain text (board, totals, history), as the rule book prints it."""
+        ...
+
+    def dump(self, state: S) -> dict[str, JSON]:
+        """The state as JSON-safe data."""
+        ...
+
+    def load(self, data: Mapping[str, JSON]) -> S:
+        """The state ``dump`` produced: ``load(dump(s)) == s``."""
+        ...
+
+
+AnyGame = Game[Any, Any, Any]
