@@ -5,14 +5,10 @@ The short name is the slash command group, the database value and the button id 
 
 from __future__ import annotations
 
+from games import claim, crown, crystal, flag, safe
 from games.base import AnyGame
-from games.claim import GAME as claim
-from games.crown import GAME as crown
-from games.crystal import GAME as crystal
-from games.flag import GAME as flag
-from games.safe import GAME as safe
 
-GAMES: dict[str, AnyGame] = {g.name: g for g in (crown, claim, crystal, flag, safe)}
+GAMES: dict[str, AnyGame] = {m.GAME.name: m.GAME for m in (crown, claim, crystal, flag, safe)}
 
 
 def get(name: str) -> AnyGame:

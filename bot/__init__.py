@@ -1,0 +1,1 @@
+"""Parlor the application: the match service and its Discord adapter."""

@@ -1,0 +1,109 @@
+"""The ``parlor`` command.
+
+Each subcommand is one ``run_*`` function taking the parsed arguments and returning the exit
+status, plus its entry in ``build_parser``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+
+from bot import terminal
+from games import GAMES
+from games.base import JSON, InvalidOptions
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``parlor`` with ``argv`` (default: the process arguments); the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command: Command | None = getattr(args, "run", None)
+    if command is None:
+        parser.print_help()
+        return 0
+    return command(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``parlor`` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="parlor", description="Parlor: two-player duels of hidden-information games."
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    play = commands.add_parser(
+        "play",
+        help="play a game with two people at this terminal",
+        description="Play a game with two people at this terminal, one answer per line "
+        "(so it can be scripted: printf '...' | parlor play crown). Player 1 moves first.",
+    )
+    play.add_argument("game", choices=sorted(GAMES), help="the game's short name")
+    play.add_argument("--seed", type=int, help="seed for the game's randomness (default: random)")
+    play.add_argument("--size", type=int, choices=(3, 4), help="claim: grid size")
+    play.add_argument(
+        "--hidden", action="store_true", default=None, help="claim: numbers hidden until claimed"
+    )
+    play.add_argument("--hints", choices=("defender", "auto"), help="crown: who chooses hints")
+    play.add_argument("--digits", type=int, metavar="N", help="safe: largest digit")
+    play.add_argument("--length", type=int, metavar="N", help="safe: digits in a code")
+    play.add_argument(
+        "--max-guesses", type=int, metavar="N", help="safe: guesses each before the game ends"
+    )
+    play.set_defaults(run=run_play, parser=play)
+
+    return parser
+
+
+_PLAY_OPTIONS: dict[str, str] = {
+    "size": "--size",
+    "hidden": "--hidden",
+    "hints": "--hints",
+    "digits": "--digits",
+    "length": "--length",
+    "max_guesses": "--max-guesses",
+}
+"""Game option name → the ``play`` flag that sets it."""
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``parlor play GAME``: a whole game at the terminal."""
+    parser: argparse.ArgumentParser = args.parser
+    game = GAMES[args.game]
+    options: dict[str, JSON] = {
+        name: getattr(args, name) for name in _PLAY_OPTIONS if getattr(args, name) is not None
+    }
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    keyboard = sys.stdin.isatty()
+    try:
+        return terminal.play(
+            game,
+            options,
+            seed,
+            iter(sys.stdin),
+            sys.stdout,
+            getpass.getpass if keyboard else None,
+            echo=not keyboard,
+            err=sys.stderr,
+        )
+    except InvalidOptions as error:
+        parser.error(_flag_names(str(error)))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def _flag_names(message: str) -> str:
+    """The engine's message with option names spelled as the flags that set them."""
+    for name, flag in _PLAY_OPTIONS.items():
+        message = message.replace(repr(name), flag)
+    return message
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,437 @@
+"""Number Claim: players take turns claiming numbers from a shuffled grid; the higher total wins.
+
+Variants (RULES.md): ``size: 4`` plays 4x4 with 1-16, where equal totals are a draw;
+``hidden: true`` hides every unclaimed number from everyone, so players claim cells, not values.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from games.base import (
+    JSON,
+    Ask,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidInput,
+    InvalidOptions,
+    NotYourTurn,
+    Outcome,
+    Reason,
+    Seat,
+    other,
+)
+
+SIZES = (3, 4)
+
+_CELL = re.compile(r"\(?\s*(\d+)\s*[\s,-]\s*(\d+)\s*\)?")
+_NUMBER = re.compile(r"\d+")
+_COMMAND = re.compile(r"claim\b\s*(.*)")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The variant being played."""
+
+    size: int = 3
+    hidden: bool = False
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+
+@dataclass(frozen=True, order=True)
+class ClaimNumber:
+    """Claim the cell holding ``value`` (open grids only)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, order=True)
+class ClaimCell:
+    """Claim the number in a cell; the only way to claim when numbers are hidden."""
+
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.row} {self.col}"
+
+
+Action = ClaimNumber | ClaimCell
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole truth of a game, hidden numbers included: never shown as is (see ``view``)."""
+
+    seed: int
+    options: Options
+    grid: tuple[int, ...]
+    """The numbers, row by row."""
+    claims: tuple[int, ...] = ()
+    """Claimed cell indices in the order claimed; seat 0 made the even-numbered claims."""
+    result: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """One claim, as everyone saw it."""
+
+    seat: Seat
+    row: int
+    col: int
+    value: int
+
+
+@dataclass(frozen=True)
+class View:
+    """The grid as ``seat`` (None: the public) sees it: hidden numbers are ``None``."""
+
+    seat: Seat | None
+    size: int
+    hidden: bool
+    grid: tuple[int | None, ...]
+    claims: tuple[Claimed, ...]
+    to_act: Seat | None
+    result: Outcome | None
+
+    @property
+    def owners(self) -> tuple[Seat | None, ...]:
+        """Who claimed each cell, row by row."""
+        owner: list[Seat | None] = [None] * len(self.grid)
+        for claim in self.claims:
+            owner[(claim.row - 1) * self.size + claim.col - 1] = claim.seat
+        return tuple(owner)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return _totals(self.claims)
+
+
+class ClaimGame:
+    name = "claim"
+    title = "Number Claim"
+    has_secrets = False
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> State:
+        opts = _read_options(options)
+        grid = list(range(1, opts.cells + 1))
+        random.Random(seed).shuffle(grid)
+        return State(seed=seed, options=opts, grid=tuple(grid))
+
+    def options(self, state: State) -> dict[str, JSON]:
+        return {"size": state.options.size, "hidden": state.options.hidden}
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state.result else frozenset({_turn(state)})
+
+    def ask(self, state: State, seat: Seat) -> Ask:
+        return Ask.ACTION
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
+        if state.result or seat != _turn(state):
+            return ()
+        open_cells = _unclaimed(state)
+        if state.options.hidden:
+            return tuple(ClaimCell(*_cell(state, i)) for i in open_cells)
+        return tuple(sorted(ClaimNumber(state.grid[i]) for i in open_cells))
+
+    def parse(self, state: State, seat: Seat, text: str) -> Action:
+        opts = state.options
+        typed = text.strip().lower()
+        command = _COMMAND.fullmatch(typed)
+        body = command.group(1) if command else typed
+        if cell := _CELL.fullmatch(body):
+            row, col = int(cell.group(1)), int(cell.group(2))
+            if not (_on_grid(opts, row) and _on_grid(opts, col)):
+                raise InvalidInput(
+                    f"{_quote(text)} is off the grid: rows and columns are 1-{opts.size}, "
+                    f"e.g. '2 3'."
+                )
+            if opts.hidden:
+                return ClaimCell(row, col)
+            return ClaimNumber(state.grid[(row - 1) * opts.size + col - 1])
+        if _NUMBER.fullmatch(body):
+            if opts.hidden:
+                raise InvalidInput(
+                    f"The numbers are hidden in this game, so {_quote(text)} cannot be claimed: "
+                    f"claim a cell as 'row col', rows and columns 1-{opts.size}, e.g. '2 3'."
+                )
+            value = int(body)
+            if not 1 <= value <= opts.cells:
+                raise InvalidInput(
+                    f"{_quote(text)} is not on the grid: the numbers are 1-{opts.cells}."
+                )
+            return ClaimNumber(value)
+        if opts.hidden:
+            raise InvalidInput(
+                f"{_quote(text)} cannot be read: claim a cell as 'row col', "
+                f"rows and columns 1-{opts.size}, e.g. '2 3'."
+            )
+        raise InvalidInput(
+            f"{_quote(text)} cannot be read: claim a number 1-{opts.cells} (e.g. '7') "
+            f"or the cell holding it as 'row col' (e.g. '2 3')."
+        )
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        _check_turn(state, seat)
+        index = _claimed_cell(state, action)
+        claims = (*state.claims, index)
+        row, col = _cell(state, index)
+        value = state.grid[index]
+        total = sum(state.grid[i] for i in claims[seat::2])
+        where = _where(state, index)
+        text = (
+            f"{_name(seat)} claims {where}: {value}. Total {total}."
+            if state.options.hidden
+            else f"{_name(seat)} claims {value} at {where}. Total {total}."
+        )
+        data = {"seat": seat, "row": row, "col": col, "value": value, "total": total}
+        events = [Event("claim", text, data=data)]
+        after = replace(state, claims=claims)
+        if len(claims) < len(state.grid):
+            return after, events
+        totals = _state_totals(after)
+        winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+        return self._finish(after, Outcome(winner, Reason.SCORE), events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.result
+
+    def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
+        if state.result:
+            raise GameOver("This game is already over.")
+        return self._finish(state, outcome, [])
+
+    def view(self, state: State, viewer: Seat | None) -> View:
+        claimed = set(state.claims)
+        shown = state.result is not None or not state.options.hidden
+        return View(
+            seat=viewer,
+            size=state.options.size,
+            hidden=state.options.hidden,
+            grid=tuple(v if shown or i in claimed else None for i, v in enumerate(state.grid)),
+            claims=_history(state),
+            to_act=None if state.result else _turn(state),
+            result=state.result,
+        )
+
+    def describe(self, view: View) -> str:
+        owners = view.owners
+        lines = []
+        for r in range(view.size):
+            marks = []
+            for i in range(r * view.size, (r + 1) * view.size):
+                owner, value = owners[i], view.grid[i]
+                mark = f"P{owner + 1}" if owner is not None else "?" if value is None else value
+                marks.append(f"[{mark}]")
+            lines.append(" ".join(marks))
+        lines += [f"Player {seat + 1}'s Total Score: {view.totals[seat]}" for seat in (0, 1)]
+        lines.append(_status(view))
+        return "\n".join(lines)
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return {
+            "seed": state.seed,
+            "options": self.options(state),
+            "grid": list(state.grid),
+            "claims": list(state.claims),
+            "result": state.result.dump() if state.result else None,
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        result = data["result"]
+        return State(
+            seed=data["seed"],
+            options=_read_options(data["options"]),
+            grid=tuple(data["grid"]),
+            claims=tuple(data["claims"]),
+            result=Outcome.load(result) if result else None,
+        )
+
+    def _finish(
+        self, state: State, outcome: Outcome, events: list[Event]
+    ) -> tuple[State, list[Event]]:
+        """End the game: the result, an "end" event and, when numbers were hidden, the grid."""
+        ended = replace(state, result=outcome)
+        totals = _state_totals(ended)
+        events.append(
+            Event(
+                "end",
+                _end_text(outcome, totals),
+                data={**outcome.dump(), "totals": list(totals)},
+            )
+        )
+        if state.options.hidden:
+            size = state.options.size
+            rows = [list(state.grid[r * size : (r + 1) * size]) for r in range(size)]
+            shown = " / ".join(" ".join(str(v) for v in row) for row in rows)
+            events.append(Event("reveal", f"The grid was {shown}.", data={"grid": rows}))
+        return ended, events
+
+
+GAME: Game[State, Action, View] = ClaimGame()
+
+
+def new_with_grid(
+    grid: Sequence[Sequence[int]], options: Mapping[str, JSON] | None = None, seed: int = 0
+) -> State:
+    """A new game on a given arrangement (e.g. a rule book's example) instead of a shuffled one.
+
+    ``grid`` lists the rows; it must hold 1 to size² once each, size being the ``size`` option.
+    """
+    opts = _read_options(options or {})
+    cells = tuple(value for row in grid for value in row)
+    if len(grid) != opts.size or any(len(row) != opts.size for row in grid):
+        raise InvalidOptions(f"The grid must have {opts.size} rows of {opts.size} numbers.")
+    if sorted(cells) != list(range(1, opts.cells + 1)):
+        raise InvalidOptions(f"The grid must hold each number 1-{opts.cells} exactly once.")
+    return State(seed=seed, options=opts, grid=cells)
+
+
+def _read_options(raw: Mapping[str, JSON]) -> Options:
+    """Validated options with defaults filled in. Raises ``InvalidOptions``."""
+    unknown = sorted(set(raw) - {"size", "hidden"})
+    if unknown:
+        raise InvalidOptions(
+            f"Number Claim has no option {unknown[0]!r}: its options are "
+            f"'size' (3 or 4) and 'hidden' (true or false)."
+        )
+    size = raw.get("size", Options.size)
+    if type(size) is not int or size not in SIZES:
+        raise InvalidOptions(f"The size must be 3 or 4, not {size!r}.")
+    hidden = raw.get("hidden", Options.hidden)
+    if type(hidden) is not bool:
+        raise InvalidOptions(f"'hidden' must be true or false, not {hidden!r}.")
+    return Options(size=size, hidden=hidden)
+
+
+def _turn(state: State) -> Seat:
+    return len(state.claims) % 2
+
+
+def _check_turn(state: State, seat: Seat) -> None:
+    if state.result:
+        raise GameOver("This game is over: nothing more can be claimed.")
+    if seat != _turn(state):
+        raise NotYourTurn("It is not your turn: the other player is to claim.")
+
+
+def _claimed_cell(state: State, action: Action) -> int:
+    """The cell index ``action`` claims. Raises ``IllegalAction`` if it may not be claimed."""
+    opts = state.options
+    if isinstance(action, ClaimNumber):
+        if opts.hidden:
+            raise IllegalAction(
+                "The numbers are hidden in this game: claim a cell as 'row col', e.g. '2 3'."
+            )
+        if action.value not in state.grid:
+            raise IllegalAction(
+                f"{action.value} is not on the grid: the numbers are 1-{opts.cells}."
+            )
+        index = state.grid.index(action.value)
+    else:
+        if not (_on_grid(opts, action.row) and _on_grid(opts, action.col)):
+            raise IllegalAction(
+                f"({action.row},{action.col}) is off the grid: rows and columns are 1-{opts.size}."
+            )
+        index = (action.row - 1) * opts.size + action.col - 1
+    if index in state.claims:
+        if opts.hidden:
+            free = ", ".join(_where(state, i) for i in _unclaimed(state))
+            raise IllegalAction(
+                f"{_where(state, index)} is already claimed; unclaimed cells: {free}."
+            )
+        free = ", ".join(str(v) for v in sorted(state.grid[i] for i in _unclaimed(state)))
+        raise IllegalAction(f"{state.grid[index]} is already claimed; unclaimed numbers: {free}.")
+    return index
+
+
+def _unclaimed(state: State) -> list[int]:
+    taken = set(state.claims)
+    return [i for i in range(len(state.grid)) if i not in taken]
+
+
+def _on_grid(opts: Options, coordinate: int) -> bool:
+    return 1 <= coordinate <= opts.size
+
+
+def _cell(state: State, index: int) -> tuple[int, int]:
+    """The (row, col) of a cell index, both counted from 1."""
+    row, col = divmod(index, state.options.size)
+    return row + 1, col + 1
+
+
+def _where(state: State, index: int) -> str:
+    row, col = _cell(state, index)
+    return f"({row},{col})"
+
+
+def _history(state: State) -> tuple[Claimed, ...]:
+    return tuple(
+        Claimed(n % 2, *_cell(state, index), state.grid[index])
+        for n, index in enumerate(state.claims)
+    )
+
+
+def _totals(claims: Sequence[Claimed]) -> tuple[int, int]:
+    return (
+        sum(c.value for c in claims if c.seat == 0),
+        sum(c.value for c in claims if c.seat == 1),
+    )
+
+
+def _state_totals(state: State) -> tuple[int, int]:
+    return _totals(_history(state))
+
+
+def _name(seat: Seat) -> str:
+    """The event placeholder for ``seat``'s player."""
+    return f"{{p{seat}}}"
+
+
+def _quote(text: str) -> str:
+    """The player's input, shortened, for an error message."""
+    text = text.strip()
+    return repr(text if len(text) <= 20 else text[:20] + "...")
+
+
+def _end_text(outcome: Outcome, totals: tuple[int, int]) -> str:
+    score = f"{max(totals)} to {min(totals)}"
+    if outcome.winner is None:
+        return f"Draw: {score}." if outcome.reason is Reason.SCORE else f"Draw ({outcome.reason})."
+    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
+    if outcome.reason is Reason.SCORE:
+        return f"{winner} wins: {score}."
+    if outcome.reason is Reason.RESIGN:
+        return f"{winner} wins: {loser} resigned."
+    if outcome.reason is Reason.TIMEOUT:
+        return f"{winner} wins: {loser} ran out of time."
+    return f"{winner} wins ({outcome.reason})."
+
+
+def _status(view: View) -> str:
+    """The last line of ``describe``: whose turn, or how the game ended."""
+    if view.result is None:
+        assert view.to_act is not None, "a game in progress always has a seat to act"
+        return f"Player {view.to_act + 1} to claim."
+    totals = view.totals
+    if view.result.winner is None:
+        return f"Draw ({max(totals)} to {min(totals)})."
+    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
+    why = {
+        Reason.SCORE: f"{max(totals)} to {min(totals)}",
+        Reason.RESIGN: f"Player {loser} resigned",
+        Reason.TIMEOUT: f"Player {loser} ran out of time",
+    }.get(view.result.reason, str(view.result.reason))
+    return f"Winner: Player {winner} ({why})."

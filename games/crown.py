@@ -1,0 +1,623 @@
+"""Capture the Crown: find the opponent's hidden Crown on a 3x3 grid, guided by hints.
+
+Each player hides a Crown by DM. Players then take turns attacking a cell of the other's
+grid: a hit wins; after a miss the defender gives one true hint about the Crown's row or
+column relative to the attacked cell, and the turn passes. The hint the defender has yet to
+choose is itself a secret: its two true options together pin the Crown down.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, TypeAlias
+
+from games.base import (
+    JSON,
+    SEATS,
+    Ask,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidInput,
+    InvalidOptions,
+    NotYourTurn,
+    Outcome,
+    Reason,
+    Seat,
+    other,
+)
+
+Cell: TypeAlias = tuple[int, int]
+"""(row, column), each 1-3."""
+Axis: TypeAlias = Literal["row", "column"]
+Relation: TypeAlias = Literal["greater", "less", "equal"]
+HintMode: TypeAlias = Literal["defender", "auto"]
+
+SIZE = 3
+CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(1, SIZE + 1) for c in range(1, SIZE + 1))
+HINT_MODES: tuple[HintMode, ...] = ("defender", "auto")
+
+_RELATION_WORDS: dict[Relation, str] = {
+    "greater": "greater than",
+    "less": "less than",
+    "equal": "equal to",
+}
+_AXIS_WORDS: dict[str, Axis] = {
+    "row": "row",
+    "r": "row",
+    "column": "column",
+    "col": "column",
+    "c": "column",
+}
+_CELL_TEXT = re.compile(r"([0-9]{1,3})\s*[,\s-]\s*([0-9]{1,3})|([0-9])([0-9])")
+_VERB = re.compile(r"^(?:attack|place)\s+", re.IGNORECASE)
+_CELL_HELP = "write the row then the column, each 1-3, e.g. '2 3'"
+
+
+def cell_text(cell: Cell) -> str:
+    """The cell as the rule book writes it: ``(2,3)``."""
+    return f"({cell[0]},{cell[1]})"
+
+
+def _relation(value: int, attacked: int) -> Relation:
+    if value > attacked:
+        return "greater"
+    if value < attacked:
+        return "less"
+    return "equal"
+
+
+# --- options and actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """How hints are given: chosen by the defender, or always chosen by the bot."""
+
+    hints: HintMode = "defender"
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, JSON]) -> Options:
+        """The options from a challenge. Raises ``InvalidOptions`` for anything else."""
+        unknown = sorted(set(options) - {"hints"})
+        if unknown:
+            raise InvalidOptions(
+                f"Unknown option {unknown[0]!r} for Capture the Crown: the only option is "
+                "'hints' ('defender' or 'auto')."
+            )
+        hints = options.get("hints", "defender")
+        if hints == "defender":
+            return cls("defender")
+        if hints == "auto":
+            return cls("auto")
+        raise InvalidOptions(f"Option 'hints' must be 'defender' or 'auto', not {hints!r}.")
+
+    def dump(self) -> dict[str, JSON]:
+        return {"hints": self.hints}
+
+
+@dataclass(frozen=True, order=True)
+class PlaceCrown:
+    """Setup: hide the Crown on ``cell`` of one's own grid."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"{self.cell[0]} {self.cell[1]}"
+
+
+@dataclass(frozen=True, order=True)
+class Attack:
+    """Attack ``cell`` of the opponent's grid."""
+
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"{self.cell[0]} {self.cell[1]}"
+
+
+@dataclass(frozen=True, order=True)
+class HintAction:
+    """A true hint after a miss: the Crown's ``axis`` is ``relation`` the attacked ``value``.
+
+    Its text is only the axis (``row`` / ``column``): the defender chooses which hint to
+    give, the relation follows from where the Crown is.
+    """
+
+    axis: Axis
+    relation: Relation
+    value: int
+
+    def __str__(self) -> str:
+        return self.axis
+
+    @property
+    def sentence(self) -> str:
+        """The hint in words: ``row is greater than 2``."""
+        return f"{self.axis} is {_RELATION_WORDS[self.relation]} {self.value}"
+
+    def holds_for(self, cell: Cell) -> bool:
+        """Whether a Crown on ``cell`` agrees with this hint."""
+        value = cell[0] if self.axis == "row" else cell[1]
+        return _relation(value, self.value) == self.relation
+
+    def dump(self) -> dict[str, JSON]:
+        return {"axis": self.axis, "relation": self.relation, "value": self.value}
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> HintAction:
+        return cls(axis=data["axis"], relation=data["relation"], value=data["value"])
+
+
+CrownAction: TypeAlias = PlaceCrown | Attack | HintAction
+
+
+def true_hints(crown: Cell, attacked: Cell) -> tuple[HintAction, HintAction]:
+    """The two hints a defender with ``crown`` may give after a miss on ``attacked``, sorted."""
+    return (
+        HintAction("column", _relation(crown[1], attacked[1]), attacked[1]),
+        HintAction("row", _relation(crown[0], attacked[0]), attacked[0]),
+    )
+
+
+# --- state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackRecord:
+    """One attack and what it earned. ``hint`` is ``None`` after a hit, or while awaited."""
+
+    cell: Cell
+    hit: bool
+    hint: HintAction | None = None
+
+    @property
+    def awaits_hint(self) -> bool:
+        return not self.hit and self.hint is None
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "cell": list(self.cell),
+            "hit": self.hit,
+            "hint": None if self.hint is None else self.hint.dump(),
+        }
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> AttackRecord:
+        hint = data["hint"]
+        return cls(
+            cell=_load_cell(data["cell"]),
+            hit=bool(data["hit"]),
+            hint=None if hint is None else HintAction.load(hint),
+        )
+
+
+Attacks: TypeAlias = tuple[tuple[AttackRecord, ...], tuple[AttackRecord, ...]]
+
+
+@dataclass(frozen=True)
+class CrownState:
+    """The whole truth of a game. ``attacks[s]`` are the attacks seat ``s`` made."""
+
+    seed: int
+    options: Options
+    crowns: tuple[Cell | None, Cell | None] = (None, None)
+    attacks: Attacks = ((), ())
+    outcome: Outcome | None = None
+
+
+def _load_cell(data: JSON) -> Cell:
+    row, col = data
+    return (int(row), int(col))
+
+
+def consistent_cells(attacks: Sequence[AttackRecord]) -> frozenset[Cell]:
+    """Cells where the Crown can still be, given one attacker's misses and hints."""
+    cells = set(CELLS)
+    for record in attacks:
+        if record.hit:
+            return frozenset({record.cell})
+        cells.discard(record.cell)
+        if record.hint is not None:
+            cells = {cell for cell in cells if record.hint.holds_for(cell)}
+    return frozenset(cells)
+
+
+def _hint_pending_from(state: CrownState) -> Seat | None:
+    """The attacker whose miss still awaits the defender's hint, if any."""
+    for seat in SEATS:
+        records = state.attacks[seat]
+        if records and records[-1].awaits_hint:
+            return seat
+    return None
+
+
+def _attacker(state: CrownState) -> Seat:
+    """The seat to attack next (seat 0 first, then alternating after each miss)."""
+    return 0 if len(state.attacks[0]) == len(state.attacks[1]) else 1
+
+
+def _in_setup(state: CrownState) -> bool:
+    return None in state.crowns
+
+
+# --- view ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CrownView:
+    """What ``seat`` (``None``: the public) may know of a game.
+
+    ``crowns`` holds only the viewer's own Crown until the game is over, then both.
+    ``hint_choices`` is the pending hint choice, present only in the defender's own view.
+    """
+
+    seat: Seat | None
+    hints: HintMode
+    to_act: frozenset[Seat]
+    placed: tuple[bool, bool]
+    crowns: tuple[Cell | None, Cell | None]
+    attacks: Attacks
+    hint_choices: tuple[HintAction, ...]
+    outcome: Outcome | None
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+class CrownGame:
+    """Capture the Crown (RULES.md "Capture the Crown")."""
+
+    name = "crown"
+    title = "Capture the Crown"
+    has_secrets = True
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> CrownState:
+        return CrownState(seed=seed, options=Options.from_mapping(options))
+
+    def options(self, state: CrownState) -> dict[str, JSON]:
+        return state.options.dump()
+
+    def to_act(self, state: CrownState) -> frozenset[Seat]:
+        if state.outcome is not None:
+            return frozenset()
+        if _in_setup(state):
+            return frozenset(seat for seat in SEATS if state.crowns[seat] is None)
+        pending = _hint_pending_from(state)
+        if pending is not None:
+            return frozenset({other(pending)})
+        return frozenset({_attacker(state)})
+
+    def ask(self, state: CrownState, seat: Seat) -> Ask:
+        if _in_setup(state):
+            return Ask.SECRET
+        pending = _hint_pending_from(state)
+        if pending is not None and seat == other(pending):
+            return Ask.HINT
+        return Ask.ACTION
+
+    def legal_actions(self, state: CrownState, seat: Seat) -> Sequence[CrownAction]:
+        if seat not in self.to_act(state):
+            return ()
+        asked = self.ask(state, seat)
+        if asked is Ask.SECRET:
+            return tuple(PlaceCrown(cell) for cell in CELLS)
+        if asked is Ask.HINT:
+            return self._hint_choices(state)
+        attacked = {record.cell for record in state.attacks[seat]}
+        return tuple(Attack(cell) for cell in CELLS if cell not in attacked)
+
+    def parse(self, state: CrownState, seat: Seat, text: str) -> CrownAction:
+        self._check_may_act(state, seat)
+        asked = self.ask(state, seat)
+        if asked is Ask.HINT:
+            return self._parse_hint(state, text)
+        cell = _parse_cell(text)
+        return PlaceCrown(cell) if asked is Ask.SECRET else Attack(cell)
+
+    def apply(
+        self, state: CrownState, seat: Seat, action: CrownAction
+    ) -> tuple[CrownState, list[Event]]:
+        self._check_may_act(state, seat)
+        asked = self.ask(state, seat)
+        if asked is Ask.SECRET:
+            if not isinstance(action, PlaceCrown):
+                raise IllegalAction(f"Place your Crown first: {_CELL_HELP}.")
+            return self._place(state, seat, action.cell)
+        if asked is Ask.HINT:
+            if not isinstance(action, HintAction):
+                raise IllegalAction("Choose your hint first: 'row' or 'column'.")
+            return self._give_hint(state, action, automatic=False)
+        if not isinstance(action, Attack):
+            raise IllegalAction(
+                f"Your Crown is placed; attack a cell of the other player's grid: {_CELL_HELP}."
+            )
+        return self._attack(state, seat, action.cell)
+
+    def outcome(self, state: CrownState) -> Outcome | None:
+        return state.outcome
+
+    def conclude(self, state: CrownState, outcome: Outcome) -> tuple[CrownState, list[Event]]:
+        if state.outcome is not None:
+            raise GameOver("The game is already over.")
+        return self._finish(state, outcome, _conclusion_text(outcome))
+
+    def auto_hint(self, state: CrownState) -> HintAction:
+        """The hint the bot gives for the defender: the one leaving the attacker more cells.
+
+        Cells are counted against everything the attacker has learnt so far (all its misses
+        and hints); a tie goes to the row hint. Raises ``IllegalAction`` when no hint is awaited.
+        """
+        attacker = _hint_pending_from(state)
+        if attacker is None or state.outcome is not None:
+            raise IllegalAction("No hint is awaited.")
+        records = state.attacks[attacker]
+        column, row = self._hint_choices(state)
+
+        def cells_left(hint: HintAction) -> int:
+            return len(consistent_cells((*records[:-1], replace(records[-1], hint=hint))))
+
+        return column if cells_left(column) > cells_left(row) else row
+
+    def view(self, state: CrownState, viewer: Seat | None) -> CrownView:
+        over = state.outcome is not None
+        pending = _hint_pending_from(state)
+        defender_sees_choices = not over and pending is not None and viewer == other(pending)
+        return CrownView(
+            seat=viewer,
+            hints=state.options.hints,
+            to_act=self.to_act(state),
+            placed=(state.crowns[0] is not None, state.crowns[1] is not None),
+            crowns=(
+                state.crowns[0] if over or viewer == 0 else None,
+                state.crowns[1] if over or viewer == 1 else None,
+            ),
+            attacks=state.attacks,
+            hint_choices=self._hint_choices(state) if defender_sees_choices else (),
+            outcome=state.outcome,
+        )
+
+    def describe(self, view: CrownView) -> str:
+        lines = []
+        for owner in SEATS:
+            lines.append(f"Player {owner + 1}'s grid:")
+            lines.extend(_grid_lines(view.crowns[owner], view.attacks[other(owner)]))
+        # Seat 0 attacks first and turns alternate, so the i-th attacks of both came in turn.
+        for turn in range(len(view.attacks[0])):
+            for attacker in SEATS:
+                if turn < len(view.attacks[attacker]):
+                    lines.append(_record_line(attacker, view.attacks[attacker][turn]))
+        lines.append(_status_line(view))
+        return "\n".join(lines)
+
+    def dump(self, state: CrownState) -> dict[str, JSON]:
+        return {
+            "seed": state.seed,
+            "options": state.options.dump(),
+            "crowns": [None if cell is None else list(cell) for cell in state.crowns],
+            "attacks": [[record.dump() for record in records] for records in state.attacks],
+            "outcome": None if state.outcome is None else state.outcome.dump(),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> CrownState:
+        crowns = [None if cell is None else _load_cell(cell) for cell in data["crowns"]]
+        attacks = [tuple(AttackRecord.load(record) for record in seat) for seat in data["attacks"]]
+        outcome = data["outcome"]
+        return CrownState(
+            seed=int(data["seed"]),
+            options=Options.from_mapping(data["options"]),
+            crowns=(crowns[0], crowns[1]),
+            attacks=(attacks[0], attacks[1]),
+            outcome=None if outcome is None else Outcome.load(outcome),
+        )
+
+    # --- steps -----------------------------------------------------------------------------
+
+    def _check_may_act(self, state: CrownState, seat: Seat) -> None:
+        if state.outcome is not None:
+            raise GameOver("The game is over.")
+        if seat in self.to_act(state):
+            return
+        if _in_setup(state):
+            raise NotYourTurn("You have already placed your Crown.")
+        if _hint_pending_from(state) == seat:
+            raise NotYourTurn("It is not your turn: the other player is choosing a hint.")
+        raise NotYourTurn("It is not your turn: the other player is to act.")
+
+    def _hint_choices(self, state: CrownState) -> tuple[HintAction, ...]:
+        attacker = _hint_pending_from(state)
+        if attacker is None:
+            return ()
+        crown = state.crowns[other(attacker)]
+        assert crown is not None  # play starts only once both Crowns are placed
+        return true_hints(crown, state.attacks[attacker][-1].cell)
+
+    def _place(self, state: CrownState, seat: Seat, cell: Cell) -> tuple[CrownState, list[Event]]:
+        _check_on_grid(cell)
+        crowns = (cell, state.crowns[1]) if seat == 0 else (state.crowns[0], cell)
+        placed = replace(state, crowns=crowns)
+        events = [
+            Event("secret_set", f"{{p{seat}}} has placed their Crown.", data={"seat": seat}),
+            Event(
+                "secret_set",
+                f"Your Crown is at {cell_text(cell)}.",
+                audience=seat,
+                data={"seat": seat, "cell": list(cell)},
+            ),
+        ]
+        if not _in_setup(placed):
+            events.append(Event("start", "Both Crowns are placed. {p0} attacks first."))
+        return placed, events
+
+    def _attack(self, state: CrownState, seat: Seat, cell: Cell) -> tuple[CrownState, list[Event]]:
+        _check_on_grid(cell)
+        for record in state.attacks[seat]:
+            if record.cell == cell:
+                raise IllegalAction(
+                    f"You already attacked {cell_text(cell)}: {_result_words(record)} "
+                    "Choose a cell you have not attacked."
+                )
+        defender = other(seat)
+        hit = state.crowns[defender] == cell
+        record = AttackRecord(cell=cell, hit=hit)
+        attacks = _with_record(state.attacks, seat, record)
+        attacked = replace(state, attacks=attacks)
+        result = "Hit" if hit else "Miss"
+        events = [
+            Event(
+                "attack",
+                f"{{p{seat}}} attacks {cell_text(cell)}: {result}.",
+                data={"seat": seat, "cell": list(cell), "hit": hit},
+            )
+        ]
+        if hit:
+            won, end_events = self._finish(
+                attacked,
+                Outcome(seat, Reason.CAPTURE),
+                f"{{p{seat}}} wins: {{p{defender}}}'s Crown is captured at {cell_text(cell)}.",
+            )
+            return won, events + end_events
+        if state.options.hints == "auto":
+            hinted, hint_events = self._give_hint(
+                attacked, self.auto_hint(attacked), automatic=True
+            )
+            return hinted, events + hint_events
+        return attacked, events
+
+    def _give_hint(
+        self, state: CrownState, hint: HintAction, *, automatic: bool
+    ) -> tuple[CrownState, list[Event]]:
+        if hint not in self._hint_choices(state):
+            raise IllegalAction("That is not one of your hints: choose 'row' or 'column'.")
+        attacker = _hint_pending_from(state)
+        assert attacker is not None  # _hint_choices is empty otherwise
+        records = state.attacks[attacker]
+        done = replace(records[-1], hint=hint)
+        attacks = _with_record(state.attacks, attacker, done, replace_last=True)
+        how = " (automatic)" if automatic else ""
+        event = Event(
+            "hint",
+            f"{{p{other(attacker)}}}'s hint{how}: the Crown's {hint.sentence}.",
+            data={"seat": other(attacker), **hint.dump(), "automatic": automatic},
+        )
+        return replace(state, attacks=attacks), [event]
+
+    def _finish(
+        self, state: CrownState, outcome: Outcome, why: str
+    ) -> tuple[CrownState, list[Event]]:
+        crowns = [None if cell is None else list(cell) for cell in state.crowns]
+        reveal = "; ".join(
+            f"{{p{seat}}}'s Crown was at {cell_text(cell)}"
+            if cell is not None
+            else f"{{p{seat}}} had not placed a Crown"
+            for seat, cell in zip(SEATS, state.crowns, strict=True)
+        )
+        events = [
+            Event("end", why, data=outcome.dump()),
+            Event("reveal", f"{reveal}.", data={"crowns": crowns}),
+        ]
+        return replace(state, outcome=outcome), events
+
+    def _parse_hint(self, state: CrownState, text: str) -> HintAction:
+        axis = _AXIS_WORDS.get(text.strip().lower())
+        if axis is None:
+            raise InvalidInput(f"{_quoted(text)} is not a hint: answer 'row' or 'column'.")
+        column, row = self._hint_choices(state)
+        return row if axis == "row" else column
+
+
+def _with_record(
+    attacks: Attacks, seat: Seat, record: AttackRecord, *, replace_last: bool = False
+) -> Attacks:
+    kept = attacks[seat][:-1] if replace_last else attacks[seat]
+    records = (*kept, record)
+    return (records, attacks[1]) if seat == 0 else (attacks[0], records)
+
+
+def _check_on_grid(cell: Cell) -> None:
+    if cell not in CELLS:
+        raise IllegalAction(f"{cell_text(cell)} is off the grid: rows and columns are 1-3.")
+
+
+def _quoted(text: str) -> str:
+    shown = text.strip()
+    return repr(shown if len(shown) <= 20 else shown[:20] + "...")
+
+
+def _parse_cell(text: str) -> Cell:
+    body = _VERB.sub("", text.strip()).strip("()[] ")
+    if not body:
+        raise InvalidInput(f"Enter a cell: {_CELL_HELP}.")
+    match = _CELL_TEXT.fullmatch(body)
+    if match is None:
+        raise InvalidInput(f"{_quoted(text)} is not a cell: {_CELL_HELP}.")
+    row, col = (int(part) for part in match.groups() if part is not None)
+    if (row, col) not in CELLS:
+        raise InvalidInput(
+            f"{_quoted(text)} is off the grid: rows and columns are 1-3, e.g. '2 3'."
+        )
+    return (row, col)
+
+
+def _result_words(record: AttackRecord) -> str:
+    if record.hit:
+        return "Hit."
+    if record.hint is None:
+        return "Miss."
+    return f"Miss; the hint was: {record.hint.sentence}."
+
+
+def _conclusion_text(outcome: Outcome) -> str:
+    if outcome.winner is None:
+        return f"The game ends in a draw ({outcome.reason.value})."
+    winner, loser = f"{{p{outcome.winner}}}", f"{{p{other(outcome.winner)}}}"
+    if outcome.reason is Reason.RESIGN:
+        return f"{loser} resigns: {winner} wins."
+    if outcome.reason is Reason.TIMEOUT:
+        return f"{loser} ran out of time: {winner} wins."
+    return f"{winner} wins ({outcome.reason.value})."
+
+
+# --- text ----------------------------------------------------------------------------------
+
+
+def _grid_lines(crown: Cell | None, attacks: Sequence[AttackRecord]) -> list[str]:
+    """A grid with the Crown (C, when known), misses (x) and a capture (X)."""
+    marks = {record.cell: "X" if record.hit else "x" for record in attacks}
+    if crown is not None:
+        marks.setdefault(crown, "C")
+    return [
+        " ".join(f"[{marks.get((row, col), ' ')}]" for col in range(1, SIZE + 1))
+        for row in range(1, SIZE + 1)
+    ]
+
+
+def _record_line(attacker: Seat, record: AttackRecord) -> str:
+    line = f"Player {attacker + 1} attacks {cell_text(record.cell)}: "
+    if record.hit:
+        return line + "Hit."
+    if record.hint is None:
+        return line + "Miss."
+    return line + f"Miss. Player {other(attacker) + 1}'s hint: the Crown's {record.hint.sentence}."
+
+
+def _status_line(view: CrownView) -> str:
+    if view.outcome is not None:
+        if view.outcome.winner is None:
+            return f"The game is a draw ({view.outcome.reason.value})."
+        return f"Player {view.outcome.winner + 1} wins the game! ({view.outcome.reason.value})"
+    if not all(view.placed):
+        waiting = " and ".join(f"Player {seat + 1}" for seat in SEATS if not view.placed[seat])
+        return f"Waiting for {waiting} to place their Crown."
+    (seat,) = view.to_act
+    if view.hint_choices:
+        options = " or ".join(f"{hint} (the Crown's {hint.sentence})" for hint in view.hint_choices)
+        return f"Player {seat + 1}, choose your hint: {options}."
+    if any(records and records[-1].awaits_hint for records in view.attacks):
+        return f"Player {seat + 1} is choosing a hint."
+    return f"Player {seat + 1}, it's your turn. Enter attack coordinates (row column)."
+
+
+GAME = CrownGame()

@@ -1,0 +1,297 @@
+"""Crystal Capture: players take crystals 1-9 from a shared pool; exactly 15 points wins.
+
+A player who cannot capture without going over 15 passes automatically; when both would pass
+in a row the game is a draw (RULES.md: the rule book's "no draws" is wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from games.base import (
+    JSON,
+    Ask,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidInput,
+    InvalidOptions,
+    NotYourTurn,
+    Outcome,
+    Reason,
+    Seat,
+    other,
+)
+
+TARGET = 15
+CRYSTALS = tuple(range(1, 10))
+
+_CAPTURE = re.compile(r"(?:capture\b\s*)?(?:crystal\b\s*)?(\d+)")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Crystal Capture has no options; the type keeps every game's shape alike."""
+
+
+@dataclass(frozen=True, order=True)
+class Capture:
+    """Take one crystal from the pool."""
+
+    crystal: int
+
+    def __str__(self) -> str:
+        return str(self.crystal)
+
+
+Action = Capture
+
+
+@dataclass(frozen=True)
+class Captured:
+    """One capture, as everyone saw it."""
+
+    seat: Seat
+    crystal: int
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game; nothing in it is hidden."""
+
+    seed: int
+    captures: tuple[Captured, ...] = ()
+    turn: Seat = 0
+    """The seat to act; kept as it was once the game is over."""
+    result: Outcome | None = None
+    options: Options = Options()
+
+    @property
+    def pool(self) -> tuple[int, ...]:
+        """The crystals left, in order."""
+        taken = {c.crystal for c in self.captures}
+        return tuple(c for c in CRYSTALS if c not in taken)
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return _points(self.captures)
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything about a Crystal Capture game is public; ``seat`` is who the view is for."""
+
+    seat: Seat | None
+    pool: tuple[int, ...]
+    captures: tuple[Captured, ...]
+    to_act: Seat | None
+    result: Outcome | None
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return _points(self.captures)
+
+
+class CrystalGame:
+    name = "crystal"
+    title = "Crystal Capture"
+    has_secrets = False
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> State:
+        if options:
+            raise InvalidOptions(
+                f"Crystal Capture has no options (got {sorted(options)[0]!r}): "
+                f"the pool is always 1-9 and the target {TARGET}."
+            )
+        return State(seed=seed)
+
+    def options(self, state: State) -> dict[str, JSON]:
+        return {}
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state.result else frozenset({state.turn})
+
+    def ask(self, state: State, seat: Seat) -> Ask:
+        return Ask.ACTION
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Capture]:
+        if state.result or seat != state.turn:
+            return ()
+        return tuple(Capture(c) for c in _capturable(state, seat))
+
+    def parse(self, state: State, seat: Seat, text: str) -> Capture:
+        read = _CAPTURE.fullmatch(text.strip().lower())
+        if read is None:
+            raise InvalidInput(
+                f"{_quote(text)} cannot be read: type the number of a crystal, 1-9, e.g. '4'."
+            )
+        crystal = int(read.group(1))
+        if crystal not in CRYSTALS:
+            raise InvalidInput(f"There is no crystal {crystal}: the crystals are numbered 1-9.")
+        return Capture(crystal)
+
+    def apply(self, state: State, seat: Seat, action: Capture) -> tuple[State, list[Event]]:
+        if state.result:
+            raise GameOver("This game is over: nothing more can be captured.")
+        if seat != state.turn:
+            raise NotYourTurn("It is not your turn: the other player is to capture.")
+        crystal = action.crystal
+        allowed = ", ".join(map(str, _capturable(state, seat)))
+        if crystal not in CRYSTALS:
+            raise IllegalAction(f"There is no crystal {crystal}: you can capture {allowed}.")
+        if crystal not in state.pool:
+            raise IllegalAction(
+                f"Crystal {crystal} has already been captured: you can capture {allowed}."
+            )
+        points = state.points[seat] + crystal
+        if points > TARGET:
+            raise IllegalAction(
+                f"Crystal {crystal} would take you to {points}, over {TARGET}: "
+                f"you can capture {allowed}."
+            )
+        after = replace(state, captures=(*state.captures, Captured(seat, crystal)))
+        events = [
+            Event(
+                "capture",
+                f"{_name(seat)} captures crystal {crystal}: {points} points.",
+                data={"seat": seat, "crystal": crystal, "points": points},
+            )
+        ]
+        if points == TARGET:
+            return _finish(after, Outcome(seat, Reason.TARGET), events)
+        # The opponent moves next unless they are stuck; then the mover goes again, if they can.
+        for turn in (other(seat), seat):
+            if _capturable(after, turn):
+                return replace(after, turn=turn), events
+            events.append(
+                Event(
+                    "pass",
+                    f"{_name(turn)} cannot capture without going over {TARGET} and passes.",
+                    data={"seat": turn},
+                )
+            )
+        return _finish(after, Outcome(None, Reason.NO_MOVES), events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.result
+
+    def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
+        if state.result:
+            raise GameOver("This game is already over.")
+        return _finish(state, outcome, [])
+
+    def view(self, state: State, viewer: Seat | None) -> View:
+        return View(
+            seat=viewer,
+            pool=state.pool,
+            captures=state.captures,
+            to_act=None if state.result else state.turn,
+            result=state.result,
+        )
+
+    def describe(self, view: View) -> str:
+        pool = ", ".join(map(str, view.pool)) or "none"
+        return "\n".join(
+            [
+                f"Available Crystals: {pool}",
+                f"Player 1 Points: {view.points[0]}",
+                f"Player 2 Points: {view.points[1]}",
+                _status(view),
+            ]
+        )
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return {
+            "seed": state.seed,
+            "options": {},
+            "captures": [[c.seat, c.crystal] for c in state.captures],
+            "turn": state.turn,
+            "result": state.result.dump() if state.result else None,
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        result = data["result"]
+        return State(
+            seed=data["seed"],
+            captures=tuple(Captured(seat, crystal) for seat, crystal in data["captures"]),
+            turn=data["turn"],
+            result=Outcome.load(result) if result else None,
+        )
+
+
+GAME: Game[State, Action, View] = CrystalGame()
+
+
+def _capturable(state: State, seat: Seat) -> tuple[int, ...]:
+    """The crystals ``seat`` may take without going over the target."""
+    room = TARGET - state.points[seat]
+    return tuple(c for c in state.pool if c <= room)
+
+
+def _points(captures: Sequence[Captured]) -> tuple[int, int]:
+    return (
+        sum(c.crystal for c in captures if c.seat == 0),
+        sum(c.crystal for c in captures if c.seat == 1),
+    )
+
+
+def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
+    """End the game with ``outcome`` and announce it. Nothing is hidden, so nothing to reveal."""
+    ended = replace(state, result=outcome)
+    points = ended.points
+    events.append(
+        Event("end", _end_text(outcome, points), data={**outcome.dump(), "points": list(points)})
+    )
+    return ended, events
+
+
+def _name(seat: Seat) -> str:
+    """The event placeholder for ``seat``'s player."""
+    return f"{{p{seat}}}"
+
+
+def _quote(text: str) -> str:
+    """The player's input, shortened, for an error message."""
+    text = text.strip()
+    return repr(text if len(text) <= 20 else text[:20] + "...")
+
+
+def _end_text(outcome: Outcome, points: tuple[int, int]) -> str:
+    if outcome.winner is None:
+        if outcome.reason is Reason.NO_MOVES:
+            return (
+                f"Draw: neither player can capture without going over {TARGET} "
+                f"({points[0]} to {points[1]})."
+            )
+        return f"Draw ({outcome.reason})."
+    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
+    if outcome.reason is Reason.TARGET:
+        return f"{winner} wins with exactly {TARGET} points."
+    if outcome.reason is Reason.RESIGN:
+        return f"{winner} wins: {loser} resigned."
+    if outcome.reason is Reason.TIMEOUT:
+        return f"{winner} wins: {loser} ran out of time."
+    return f"{winner} wins ({outcome.reason})."
+
+
+def _status(view: View) -> str:
+    """The last line of ``describe``: whose turn, or how the game ended."""
+    if view.result is None:
+        assert view.to_act is not None, "a game in progress always has a seat to act"
+        return f"Player {view.to_act + 1} to capture."
+    if view.result.winner is None:
+        return (
+            "Draw: neither player can capture."
+            if view.result.reason is Reason.NO_MOVES
+            else "Draw."
+        )
+    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
+    why = {
+        Reason.TARGET: f"exactly {TARGET} points",
+        Reason.RESIGN: f"Player {loser} resigned",
+        Reason.TIMEOUT: f"Player {loser} ran out of time",
+    }.get(view.result.reason, str(view.result.reason))
+    return f"Winner: Player {winner} ({why})."

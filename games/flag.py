@@ -1,0 +1,498 @@
+"""Flag Chase: move your agent onto the opponent's flag on a 5x5 grid, around hidden traps.
+
+A turn is one action: move the agent to an adjacent cell, or place one of two traps in secret.
+Stepping on an opponent's trap reveals and removes it and sends the agent home. Where traps
+lie is the secret: it never reaches the opponent, the public, or an error message, and the
+rules the opponent meets (which moves are legal) never depend on it (RULES.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, TypeVar
+
+from games.base import (
+    JSON,
+    SEATS,
+    Ask,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidInput,
+    InvalidOptions,
+    NotYourTurn,
+    Outcome,
+    Reason,
+    Seat,
+    other,
+)
+
+SIZE = 5
+TRAPS = 2
+"""Traps each player may place per match."""
+ACTION_LIMIT = 200
+"""Actions (moves and trap placements) after which the game is a draw."""
+
+Cell = tuple[int, int]
+"""(row, col), both 1-5."""
+
+FLAGS: tuple[Cell, Cell] = ((1, 1), (SIZE, SIZE))
+"""Each seat's flag, where its agent starts and returns to."""
+
+_T = TypeVar("_T")
+
+_ACTION = re.compile(r"(?:(move|trap)\b\s*)?\(?\s*(\d+)\s*[\s,-]\s*(\d+)\s*\)?")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Flag Chase has no options; the type keeps every game's shape alike."""
+
+
+@dataclass(frozen=True)
+class _CellAction:
+    """An action on one cell. Moves sort before traps, then by cell."""
+
+    verb: ClassVar[str]
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.row} {self.col}"
+
+    def __lt__(self, other: _CellAction) -> bool:
+        return (self.verb, self.row, self.col) < (other.verb, other.row, other.col)
+
+
+@dataclass(frozen=True)
+class Move(_CellAction):
+    """Move the agent to an adjacent cell."""
+
+    verb = "MOVE"
+
+
+@dataclass(frozen=True)
+class Trap(_CellAction):
+    """Place a trap, hidden from the opponent."""
+
+    verb = "TRAP"
+
+
+Action = Move | Trap
+
+
+@dataclass(frozen=True)
+class Triggered:
+    """A trap that went off: whose it was and where (public once it happens)."""
+
+    owner: Seat
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole truth of a game, traps included: never shown as is (see ``view``)."""
+
+    seed: int
+    agents: tuple[Cell, Cell] = FLAGS
+    traps: tuple[tuple[Cell, ...], tuple[Cell, ...]] = ((), ())
+    """Each seat's traps still in play, sorted."""
+    triggered: tuple[Triggered, ...] = ()
+    turn: Seat = 0
+    """The seat to act; kept as it was once the game is over."""
+    actions: int = 0
+    """Moves and trap placements so far; passes do not count."""
+    result: Outcome | None = None
+    options: Options = Options()
+
+    def traps_left(self, seat: Seat) -> int:
+        """Traps ``seat`` has not placed yet."""
+        went_off = sum(1 for t in self.triggered if t.owner == seat)
+        return TRAPS - len(self.traps[seat]) - went_off
+
+
+@dataclass(frozen=True)
+class View:
+    """What ``seat`` (None: the public) knows. ``traps[s]`` is ``None`` where hidden from it."""
+
+    seat: Seat | None
+    agents: tuple[Cell, Cell]
+    flags: tuple[Cell, Cell]
+    traps: tuple[tuple[Cell, ...] | None, tuple[Cell, ...] | None]
+    traps_left: tuple[int, int]
+    triggered: tuple[Triggered, ...]
+    actions: int
+    action_limit: int
+    to_act: Seat | None
+    result: Outcome | None
+
+
+class FlagGame:
+    name = "flag"
+    title = "Flag Chase"
+    has_secrets = True
+    """Traps are secret, but placed during play: there is no setup phase."""
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> State:
+        if options:
+            raise InvalidOptions(
+                f"Flag Chase has no options (got {sorted(options)[0]!r}): the grid is always "
+                f"5x5 with {TRAPS} traps each."
+            )
+        return State(seed=seed)
+
+    def options(self, state: State) -> dict[str, JSON]:
+        return {}
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state.result else frozenset({state.turn})
+
+    def ask(self, state: State, seat: Seat) -> Ask:
+        return Ask.ACTION
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
+        if state.result or seat != state.turn:
+            return ()
+        return _legal(state, seat)
+
+    def parse(self, state: State, seat: Seat, text: str) -> Action:
+        read = _ACTION.fullmatch(text.strip().lower())
+        if read is None:
+            raise InvalidInput(
+                f"{_quote(text)} cannot be read: type 'MOVE r c' or 'TRAP r c' with rows and "
+                f"columns 1-{SIZE}, e.g. 'MOVE 2 2'."
+            )
+        verb, row, col = read.group(1), int(read.group(2)), int(read.group(3))
+        if not _on_grid((row, col)):
+            raise InvalidInput(
+                f"{_quote(text)} is off the grid: rows and columns are 1-{SIZE}, e.g. 'MOVE 2 2'."
+            )
+        return Trap(row, col) if verb == "trap" else Move(row, col)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        if state.result:
+            raise GameOver("This game is over: nothing more can be played.")
+        if seat != state.turn:
+            raise NotYourTurn("It is not your turn: the other player is to act.")
+        cell = (action.row, action.col)
+        if isinstance(action, Move):
+            _check_move(state, seat, cell)
+            after, events = _move(state, seat, cell)
+        else:
+            _check_trap(state, seat, cell)
+            after, events = _place_trap(state, seat, cell)
+        after = replace(after, actions=state.actions + 1)
+        if after.agents[seat] == FLAGS[other(seat)]:
+            return _finish(after, Outcome(seat, Reason.CAPTURE), events)
+        if after.actions >= ACTION_LIMIT:
+            return _finish(after, Outcome(None, Reason.MOVE_LIMIT), events)
+        # The opponent acts next unless stuck; then the same player goes again, if they can.
+        for turn in (other(seat), seat):
+            if _legal(after, turn):
+                return replace(after, turn=turn), events
+            events.append(
+                Event("pass", f"{_name(turn)} has no legal action and passes.", data={"seat": turn})
+            )
+        return _finish(after, Outcome(None, Reason.NO_MOVES), events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.result
+
+    def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
+        if state.result:
+            raise GameOver("This game is already over.")
+        return _finish(state, outcome, [])
+
+    def view(self, state: State, viewer: Seat | None) -> View:
+        over = state.result is not None
+        return View(
+            seat=viewer,
+            agents=state.agents,
+            flags=FLAGS,
+            traps=(
+                state.traps[0] if over or viewer == 0 else None,
+                state.traps[1] if over or viewer == 1 else None,
+            ),
+            traps_left=(state.traps_left(0), state.traps_left(1)),
+            triggered=state.triggered,
+            actions=state.actions,
+            action_limit=ACTION_LIMIT,
+            to_act=None if over else state.turn,
+            result=state.result,
+        )
+
+    def describe(self, view: View) -> str:
+        lines = [
+            " ".join(f"[{_mark(view, (row, col))}]" for col in range(1, SIZE + 1))
+            for row in range(1, SIZE + 1)
+        ]
+        for seat in SEATS:
+            left = view.traps_left[seat]
+            lines.append(
+                f"Player {seat + 1} agent at {_where(view.agents[seat])}, flag at "
+                f"{_where(view.flags[seat])}, {left} trap{'' if left == 1 else 's'} left"
+            )
+        for seat in SEATS:
+            traps = view.traps[seat]
+            if traps:
+                lines.append(f"Player {seat + 1} traps at: {_cells(traps)}")
+        if view.triggered:
+            went_off = ", ".join(
+                f"{_where(t.cell)} (Player {t.owner + 1}'s)" for t in view.triggered
+            )
+            lines.append(f"Traps triggered: {went_off}")
+        lines.append(f"Actions: {view.actions} of {view.action_limit}")
+        lines.append(_status(view))
+        return "\n".join(lines)
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return {
+            "seed": state.seed,
+            "options": {},
+            "agents": [list(cell) for cell in state.agents],
+            "traps": [[list(cell) for cell in cells] for cells in state.traps],
+            "triggered": [{"owner": t.owner, "cell": list(t.cell)} for t in state.triggered],
+            "turn": state.turn,
+            "actions": state.actions,
+            "result": state.result.dump() if state.result else None,
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        agents = [_cell(cell) for cell in data["agents"]]
+        traps = [tuple(_cell(cell) for cell in cells) for cells in data["traps"]]
+        result = data["result"]
+        return State(
+            seed=data["seed"],
+            agents=(agents[0], agents[1]),
+            traps=(traps[0], traps[1]),
+            triggered=tuple(Triggered(t["owner"], _cell(t["cell"])) for t in data["triggered"]),
+            turn=data["turn"],
+            actions=data["actions"],
+            result=Outcome.load(result) if result else None,
+        )
+
+
+GAME: Game[State, Action, View] = FlagGame()
+
+
+def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
+    """Every action ``seat`` could take if it were their turn, sorted: moves, then traps."""
+    here, there = state.agents[seat], state.agents[other(seat)]
+    own = state.traps[seat]
+    moves = [Move(*cell) for cell in _neighbours(here) if cell != there and cell not in own]
+    traps: list[Trap] = []
+    if state.traps_left(seat):
+        blocked = {*FLAGS, *state.agents, *own}
+        traps = [
+            Trap(row, col)
+            for row in range(1, SIZE + 1)
+            for col in range(1, SIZE + 1)
+            if (row, col) not in blocked
+        ]
+    return (*moves, *traps)
+
+
+def _check_move(state: State, seat: Seat, cell: Cell) -> None:
+    """Raise ``IllegalAction`` unless ``seat``'s agent may step to ``cell``.
+
+    Only public facts and the mover's own traps decide this, never the opponent's traps.
+    """
+    here = state.agents[seat]
+    if not _on_grid(cell):
+        raise IllegalAction(f"{_where(cell)} is off the grid: rows and columns are 1-{SIZE}.")
+    if cell not in _neighbours(here):
+        allowed = _cells([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
+        raise IllegalAction(
+            f"{_where(cell)} is not next to your agent at {_where(here)}: "
+            f"it can move to {allowed or 'no cell now'}."
+        )
+    if cell == state.agents[other(seat)]:
+        raise IllegalAction(
+            f"The other agent is at {_where(cell)}: two agents may not share a cell."
+        )
+    if cell in state.traps[seat]:
+        raise IllegalAction(f"Your own trap is at {_where(cell)}: your agent may not step on it.")
+
+
+def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
+    """Raise ``IllegalAction`` unless ``seat`` may place a trap on ``cell``.
+
+    The opponent's traps are no obstacle: refusing a cell because one is there would reveal it.
+    """
+    if not state.traps_left(seat):
+        raise IllegalAction("You have placed both your traps: move your agent instead.")
+    if not _on_grid(cell):
+        raise IllegalAction(f"{_where(cell)} is off the grid: rows and columns are 1-{SIZE}.")
+    if cell in FLAGS:
+        raise IllegalAction(f"{_where(cell)} holds a flag: traps may not go on a flag.")
+    if cell in state.agents:
+        raise IllegalAction(f"An agent is at {_where(cell)}: traps may not go under an agent.")
+    if cell in state.traps[seat]:
+        raise IllegalAction(f"You already have a trap at {_where(cell)}.")
+
+
+def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
+    """Step ``seat``'s agent to ``cell``, springing an opponent's trap there."""
+    events = [
+        Event(
+            "move",
+            f"{_name(seat)} moves to {_where(cell)}.",
+            data={"seat": seat, "row": cell[0], "col": cell[1]},
+        )
+    ]
+    owner = other(seat)
+    if cell not in state.traps[owner]:
+        return replace(state, agents=_with(state.agents, seat, cell)), events
+    home = FLAGS[seat]
+    events.append(
+        Event(
+            "trap_triggered",
+            f"Trap triggered at {_where(cell)}! {_name(seat)}'s agent returns to their flag "
+            f"at {_where(home)}.",
+            data={"seat": seat, "owner": owner, "row": cell[0], "col": cell[1]},
+        )
+    )
+    remaining = tuple(t for t in state.traps[owner] if t != cell)
+    after = replace(
+        state,
+        agents=_with(state.agents, seat, home),
+        traps=_with(state.traps, owner, remaining),
+        triggered=(*state.triggered, Triggered(owner, cell)),
+    )
+    return after, events
+
+
+def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
+    after = replace(
+        state, traps=_with(state.traps, seat, tuple(sorted((*state.traps[seat], cell))))
+    )
+    left = after.traps_left(seat)
+    events = [
+        Event(
+            "trap", f"{_name(seat)} placed a trap ({left} left).", data={"seat": seat, "left": left}
+        ),
+        Event(
+            "trap",
+            f"Trap placed at {_where(cell)}.",
+            audience=seat,
+            data={"row": cell[0], "col": cell[1], "left": left},
+        ),
+    ]
+    return after, events
+
+
+def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
+    """End the game: the result, an "end" event, and every trap still hidden, revealed."""
+    ended = replace(state, result=outcome)
+    events.append(Event("end", _end_text(outcome), data=outcome.dump()))
+    hidden = "; ".join(
+        f"{_name(seat)}'s hidden traps: {_cells(state.traps[seat]) or 'none'}" for seat in SEATS
+    )
+    events.append(
+        Event(
+            "reveal",
+            f"{hidden}.",
+            data={"traps": [[list(cell) for cell in cells] for cells in state.traps]},
+        )
+    )
+    return ended, events
+
+
+def _neighbours(cell: Cell) -> list[Cell]:
+    """The up to 8 cells around ``cell``, in row-major order."""
+    row, col = cell
+    return [
+        (r, c)
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != cell and _on_grid((r, c))
+    ]
+
+
+def _on_grid(cell: Cell) -> bool:
+    return 1 <= cell[0] <= SIZE and 1 <= cell[1] <= SIZE
+
+
+def _with(pair: tuple[_T, _T], seat: Seat, value: _T) -> tuple[_T, _T]:
+    """``pair`` with ``seat``'s entry replaced."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _cell(data: JSON) -> Cell:
+    row, col = data
+    return (row, col)
+
+
+def _where(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+def _cells(cells: Sequence[Cell]) -> str:
+    return ", ".join(map(_where, cells))
+
+
+def _name(seat: Seat) -> str:
+    """The event placeholder for ``seat``'s player."""
+    return f"{{p{seat}}}"
+
+
+def _quote(text: str) -> str:
+    """The player's input, shortened, for an error message."""
+    text = text.strip()
+    return repr(text if len(text) <= 20 else text[:20] + "...")
+
+
+def _end_text(outcome: Outcome) -> str:
+    if outcome.winner is None:
+        if outcome.reason is Reason.MOVE_LIMIT:
+            return f"Draw: {ACTION_LIMIT} actions played without a capture."
+        if outcome.reason is Reason.NO_MOVES:
+            return "Draw: neither player can act."
+        return f"Draw ({outcome.reason})."
+    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
+    if outcome.reason is Reason.CAPTURE:
+        return f"{winner} captures the flag at {_where(FLAGS[other(outcome.winner)])} and wins!"
+    if outcome.reason is Reason.RESIGN:
+        return f"{winner} wins: {loser} resigned."
+    if outcome.reason is Reason.TIMEOUT:
+        return f"{winner} wins: {loser} ran out of time."
+    return f"{winner} wins ({outcome.reason})."
+
+
+def _mark(view: View, cell: Cell) -> str:
+    """Two characters for ``cell`` in ``describe``: agent, else flag, else known traps."""
+    for seat in SEATS:
+        if view.agents[seat] == cell:
+            return f"A{seat + 1}"
+    for seat in SEATS:
+        if view.flags[seat] == cell:
+            return f"F{seat + 1}"
+    owners = [seat for seat in SEATS if cell in (view.traps[seat] or ())]
+    if len(owners) == 2:
+        return "TT"
+    if owners:
+        return f"T{owners[0] + 1}"
+    return "  "
+
+
+def _status(view: View) -> str:
+    """The last line of ``describe``: whose turn, or how the game ended."""
+    if view.result is None:
+        assert view.to_act is not None, "a game in progress always has a seat to act"
+        return f"Player {view.to_act + 1} to act."
+    if view.result.winner is None:
+        why = {
+            Reason.MOVE_LIMIT: f"{view.action_limit} actions played",
+            Reason.NO_MOVES: "neither player can act",
+        }.get(view.result.reason, str(view.result.reason))
+        return f"Draw ({why})."
+    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
+    why = {
+        Reason.CAPTURE: f"captured the flag at {_where(view.flags[other(view.result.winner)])}",
+        Reason.RESIGN: f"Player {loser} resigned",
+        Reason.TIMEOUT: f"Player {loser} ran out of time",
+    }.get(view.result.reason, str(view.result.reason))
+    return f"Winner: Player {winner} ({why})."

@@ -1,0 +1,513 @@
+"""Safe Cracker: crack the opponent's secret code from exact-match counts.
+
+Each player sets a code by DM (``length`` digits, each 1 to ``digits``, repeats allowed).
+Players then alternate public guesses; the answer is only how many digits are right and in
+the right place. Guessing the whole code wins at once. With ``max_guesses`` each, a game
+nobody cracks goes to the better single guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any, Generic, TypeAlias, TypeVar, overload
+
+from games.base import (
+    JSON,
+    SEATS,
+    Ask,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidInput,
+    InvalidOptions,
+    NotYourTurn,
+    Outcome,
+    Reason,
+    Seat,
+    other,
+)
+
+Code: TypeAlias = tuple[int, ...]
+"""A code or a guess: ``length`` digits, each 1 to ``digits``."""
+
+DIGITS_RANGE = range(3, 10)
+LENGTH_RANGE = range(3, 7)
+MAX_GUESSES_RANGE = range(1, 51)
+
+_SEPARATORS = re.compile(r"[\s,\-./()\[\]]+")
+
+
+def code_text(code: Code) -> str:
+    """The code as the rule book writes it: ``2-1-3``."""
+    return "-".join(map(str, code))
+
+
+def exact_matches(guess: Code, code: Code) -> int:
+    """How many digits of ``guess`` are right and in the right place."""
+    return sum(g == c for g, c in zip(guess, code, strict=True))
+
+
+def feedback_text(exact: int) -> str:
+    """The feedback as the rule book words it: ``1 exact match``, ``2 exact matches``."""
+    return f"{exact} exact match" if exact == 1 else f"{exact} exact matches"
+
+
+# --- options and actions -------------------------------------------------------------------
+
+
+def _int_option(options: Mapping[str, JSON], key: str, default: int, valid: range) -> int:
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in valid:
+        raise InvalidOptions(
+            f"Option {key!r} must be a whole number from {valid.start} to {valid.stop - 1}, "
+            f"not {value!r}."
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Options:
+    """The code shape (largest digit, number of digits) and the guess limit per player."""
+
+    digits: int = 3
+    length: int = 3
+    max_guesses: int | None = None
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, JSON]) -> Options:
+        """The options from a challenge. Raises ``InvalidOptions`` for anything else."""
+        unknown = sorted(set(options) - {"digits", "length", "max_guesses"})
+        if unknown:
+            raise InvalidOptions(
+                f"Unknown option {unknown[0]!r} for Safe Cracker: the options are 'digits' "
+                "(3-9), 'length' (3-6) and 'max_guesses' (1-50, or none for no limit)."
+            )
+        limit = options.get("max_guesses")
+        return cls(
+            digits=_int_option(options, "digits", 3, DIGITS_RANGE),
+            length=_int_option(options, "length", 3, LENGTH_RANGE),
+            max_guesses=None
+            if limit is None
+            else _int_option(options, "max_guesses", 0, MAX_GUESSES_RANGE),
+        )
+
+    def dump(self) -> dict[str, JSON]:
+        return {"digits": self.digits, "length": self.length, "max_guesses": self.max_guesses}
+
+    @property
+    def shape(self) -> str:
+        """The code shape in words: ``3 digits, each 1-3``."""
+        return f"{self.length} digits, each 1-{self.digits}"
+
+    @property
+    def example(self) -> str:
+        """A valid code for this shape, for help texts."""
+        return "".join(str(i % self.digits + 1) for i in (1, 0, 2, 3, 4, 5)[: self.length])
+
+    def is_code(self, code: Code) -> bool:
+        return len(code) == self.length and all(
+            isinstance(d, int) and 1 <= d <= self.digits for d in code
+        )
+
+
+@dataclass(frozen=True, order=True)
+class SetCode:
+    """Setup: choose one's own secret code."""
+
+    code: Code
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.code))
+
+
+@dataclass(frozen=True, order=True)
+class Guess:
+    """Guess the opponent's code."""
+
+    code: Code
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.code))
+
+
+SafeAction: TypeAlias = SetCode | Guess
+_A = TypeVar("_A", SetCode, Guess)
+
+
+@dataclass(frozen=True)
+class CodeActions(Sequence[_A], Generic[_A]):
+    """Every code of a shape as actions, in sorted order, computed on demand.
+
+    The largest variant has 9**6 codes: far too many to build on every call.
+    """
+
+    kind: type[_A]
+    options: Options
+
+    def __len__(self) -> int:
+        return int(self.options.digits**self.options.length)
+
+    @overload
+    def __getitem__(self, index: int) -> _A: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_A]: ...
+
+    def __getitem__(self, index: int | slice) -> _A | Sequence[_A]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if not -size <= index < size:
+            raise IndexError("code index out of range")
+        rest = index % size
+        digits = []
+        for _ in range(self.options.length):
+            rest, digit = divmod(rest, self.options.digits)
+            digits.append(digit + 1)
+        return self.kind(tuple(reversed(digits)))
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, self.kind) and self.options.is_code(item.code)
+
+    def __iter__(self) -> Iterator[_A]:
+        digits = range(1, self.options.digits + 1)
+        return (self.kind(code) for code in product(digits, repeat=self.options.length))
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        if value not in self:
+            raise ValueError(f"{value!r} is not a code of this game")
+        position = 0
+        for digit in value.code:
+            position = position * self.options.digits + digit - 1
+        if not start <= position < (len(self) if stop is None else stop):
+            raise ValueError(f"{value!r} is not in the given range")
+        return position
+
+
+# --- state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GuessRecord:
+    """A guess and its feedback."""
+
+    code: Code
+    exact: int
+
+    def dump(self) -> dict[str, JSON]:
+        return {"code": list(self.code), "exact": self.exact}
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> GuessRecord:
+        return cls(code=tuple(int(d) for d in data["code"]), exact=int(data["exact"]))
+
+
+Guesses: TypeAlias = tuple[tuple[GuessRecord, ...], tuple[GuessRecord, ...]]
+
+
+@dataclass(frozen=True)
+class SafeState:
+    """The whole truth of a game. ``guesses[s]`` are the guesses seat ``s`` made."""
+
+    seed: int
+    options: Options
+    codes: tuple[Code | None, Code | None] = (None, None)
+    guesses: Guesses = ((), ())
+    outcome: Outcome | None = None
+
+
+def _in_setup(state: SafeState) -> bool:
+    return None in state.codes
+
+
+def _guesser(state: SafeState) -> Seat:
+    """The seat to guess next: seat 0 first, then alternating."""
+    return 0 if len(state.guesses[0]) == len(state.guesses[1]) else 1
+
+
+def best_guess(records: Sequence[GuessRecord]) -> int:
+    """The most exact matches in a single guess (0 before any guess)."""
+    return max((record.exact for record in records), default=0)
+
+
+# --- view ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SafeView:
+    """What ``seat`` (``None``: the public) may know of a game.
+
+    ``codes`` holds only the viewer's own code until the game is over, then both.
+    """
+
+    seat: Seat | None
+    options: Options
+    to_act: frozenset[Seat]
+    code_set: tuple[bool, bool]
+    codes: tuple[Code | None, Code | None]
+    guesses: Guesses
+    outcome: Outcome | None
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+class SafeGame:
+    """Safe Cracker (RULES.md "Safe Cracker")."""
+
+    name = "safe"
+    title = "Safe Cracker"
+    has_secrets = True
+
+    def new(self, options: Mapping[str, JSON], seed: int) -> SafeState:
+        return SafeState(seed=seed, options=Options.from_mapping(options))
+
+    def options(self, state: SafeState) -> dict[str, JSON]:
+        return state.options.dump()
+
+    def to_act(self, state: SafeState) -> frozenset[Seat]:
+        if state.outcome is not None:
+            return frozenset()
+        if _in_setup(state):
+            return frozenset(seat for seat in SEATS if state.codes[seat] is None)
+        return frozenset({_guesser(state)})
+
+    def ask(self, state: SafeState, seat: Seat) -> Ask:
+        return Ask.SECRET if _in_setup(state) else Ask.ACTION
+
+    def legal_actions(self, state: SafeState, seat: Seat) -> Sequence[SafeAction]:
+        if seat not in self.to_act(state):
+            return ()
+        if _in_setup(state):
+            return CodeActions(SetCode, state.options)
+        return CodeActions(Guess, state.options)
+
+    def parse(self, state: SafeState, seat: Seat, text: str) -> SafeAction:
+        self._check_may_act(state, seat)
+        code = _parse_code(state.options, text)
+        return SetCode(code) if _in_setup(state) else Guess(code)
+
+    def apply(
+        self, state: SafeState, seat: Seat, action: SafeAction
+    ) -> tuple[SafeState, list[Event]]:
+        self._check_may_act(state, seat)
+        if not state.options.is_code(action.code):
+            raise IllegalAction(
+                f"That is not a code of this game: a code is {state.options.shape}, "
+                f"e.g. '{state.options.example}'."
+            )
+        if _in_setup(state):
+            if not isinstance(action, SetCode):
+                raise IllegalAction(f"Set your code first: {state.options.shape}.")
+            return self._set_code(state, seat, action.code)
+        if not isinstance(action, Guess):
+            raise IllegalAction(
+                f"Your code is set; guess the other player's code: {state.options.shape}."
+            )
+        return self._guess(state, seat, action.code)
+
+    def outcome(self, state: SafeState) -> Outcome | None:
+        return state.outcome
+
+    def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
+        if state.outcome is not None:
+            raise GameOver("The game is already over.")
+        return self._finish(state, outcome, _conclusion_text(outcome))
+
+    def view(self, state: SafeState, viewer: Seat | None) -> SafeView:
+        over = state.outcome is not None
+        return SafeView(
+            seat=viewer,
+            options=state.options,
+            to_act=self.to_act(state),
+            code_set=(state.codes[0] is not None, state.codes[1] is not None),
+            codes=(
+                state.codes[0] if over or viewer == 0 else None,
+                state.codes[1] if over or viewer == 1 else None,
+            ),
+            guesses=state.guesses,
+            outcome=state.outcome,
+        )
+
+    def describe(self, view: SafeView) -> str:
+        options = view.options
+        lines = [f"Codes are {options.shape}."]
+        if options.max_guesses is not None:
+            lines[0] += f" Each player has {options.max_guesses} guesses."
+        for seat in SEATS:
+            code = view.codes[seat]
+            if code is not None:
+                whose = "Your" if view.seat == seat else f"Player {seat + 1}'s"
+                lines.append(f"{whose} code: {code_text(code)}")
+        for seat in SEATS:
+            lines.append(f"Player {seat + 1}'s guesses:")
+            lines.extend(
+                f"  {code_text(record.code)}  Feedback: {feedback_text(record.exact)}"
+                for record in view.guesses[seat]
+            )
+            if not view.guesses[seat]:
+                lines.append("  (none yet)")
+        lines.append(_status_line(view))
+        return "\n".join(lines)
+
+    def dump(self, state: SafeState) -> dict[str, JSON]:
+        return {
+            "seed": state.seed,
+            "options": state.options.dump(),
+            "codes": [None if code is None else list(code) for code in state.codes],
+            "guesses": [[record.dump() for record in records] for records in state.guesses],
+            "outcome": None if state.outcome is None else state.outcome.dump(),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> SafeState:
+        codes = [None if code is None else tuple(int(d) for d in code) for code in data["codes"]]
+        guesses = [tuple(GuessRecord.load(record) for record in seat) for seat in data["guesses"]]
+        outcome = data["outcome"]
+        return SafeState(
+            seed=int(data["seed"]),
+            options=Options.from_mapping(data["options"]),
+            codes=(codes[0], codes[1]),
+            guesses=(guesses[0], guesses[1]),
+            outcome=None if outcome is None else Outcome.load(outcome),
+        )
+
+    # --- steps -----------------------------------------------------------------------------
+
+    def _check_may_act(self, state: SafeState, seat: Seat) -> None:
+        if state.outcome is not None:
+            raise GameOver("The game is over.")
+        if seat in self.to_act(state):
+            return
+        if _in_setup(state):
+            raise NotYourTurn("You have already set your code.")
+        raise NotYourTurn("It is not your turn: the other player is to act.")
+
+    def _set_code(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
+        codes = (code, state.codes[1]) if seat == 0 else (state.codes[0], code)
+        done = replace(state, codes=codes)
+        events = [
+            Event("secret_set", f"{{p{seat}}} has set their code.", data={"seat": seat}),
+            Event(
+                "secret_set",
+                f"Your code is {code_text(code)}.",
+                audience=seat,
+                data={"seat": seat, "code": list(code)},
+            ),
+        ]
+        if not _in_setup(done):
+            limit = state.options.max_guesses
+            each = "" if limit is None else f" Each player has {limit} guesses."
+            events.append(Event("start", f"Both codes are set. {{p0}} guesses first.{each}"))
+        return done, events
+
+    def _guess(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
+        target = state.codes[other(seat)]
+        assert target is not None  # guessing starts only once both codes are set
+        exact = exact_matches(code, target)
+        records = (*state.guesses[seat], GuessRecord(code, exact))
+        guesses = (records, state.guesses[1]) if seat == 0 else (state.guesses[0], records)
+        guessed = replace(state, guesses=guesses)
+        cracked = exact == state.options.length
+        events = [
+            Event(
+                "guess",
+                f"{{p{seat}}} guesses {code_text(code)}: {feedback_text(exact)}."
+                + (" The safe is cracked!" if cracked else ""),
+                data={"seat": seat, "guess": list(code), "exact": exact},
+            )
+        ]
+        if cracked:
+            finished, end_events = self._finish(
+                guessed,
+                Outcome(seat, Reason.CAPTURE),
+                f"{{p{seat}}} wins: {{p{other(seat)}}}'s code is cracked.",
+            )
+            return finished, events + end_events
+        limit = state.options.max_guesses
+        if limit is not None and all(len(records) == limit for records in guessed.guesses):
+            outcome, why = _score_result(guessed.guesses)
+            finished, end_events = self._finish(guessed, outcome, why)
+            return finished, events + end_events
+        return guessed, events
+
+    def _finish(
+        self, state: SafeState, outcome: Outcome, why: str
+    ) -> tuple[SafeState, list[Event]]:
+        reveal = "; ".join(
+            f"{{p{seat}}}'s code was {code_text(code)}"
+            if code is not None
+            else f"{{p{seat}}} had not set a code"
+            for seat, code in zip(SEATS, state.codes, strict=True)
+        )
+        events = [
+            Event("end", why, data=outcome.dump()),
+            Event(
+                "reveal",
+                f"{reveal}.",
+                data={"codes": [None if code is None else list(code) for code in state.codes]},
+            ),
+        ]
+        return replace(state, outcome=outcome), events
+
+
+def _score_result(guesses: Guesses) -> tuple[Outcome, str]:
+    """The result when every guess is used: the best single guess wins, equal is a draw."""
+    best = (best_guess(guesses[0]), best_guess(guesses[1]))
+    if best[0] == best[1]:
+        return (
+            Outcome(None, Reason.SCORE),
+            f"Draw: both players' best guess had {feedback_text(best[0])}.",
+        )
+    winner = 0 if best[0] > best[1] else 1
+    return (
+        Outcome(winner, Reason.SCORE),
+        f"{{p{winner}}} wins on score: best guess {feedback_text(best[winner])} "
+        f"against {feedback_text(best[other(winner)])}.",
+    )
+
+
+def _parse_code(options: Options, text: str) -> Code:
+    shown = text.strip()
+    quoted = repr(shown if len(shown) <= 20 else shown[:20] + "...")
+    help_text = f"a code is {options.shape}, e.g. '{options.example}'"
+    body = _SEPARATORS.sub("", shown)
+    if not body:
+        raise InvalidInput(f"Enter a code: {help_text}.")
+    if not body.isascii() or not body.isdigit():
+        raise InvalidInput(f"{quoted} is not a code: {help_text}.")
+    if len(body) != options.length:
+        raise InvalidInput(f"{quoted} has {len(body)} digits: {help_text}.")
+    code = tuple(int(d) for d in body)
+    if not options.is_code(code):
+        wrong = next(d for d in code if not 1 <= d <= options.digits)
+        raise InvalidInput(f"{quoted} has the digit {wrong}: {help_text}.")
+    return code
+
+
+def _conclusion_text(outcome: Outcome) -> str:
+    if outcome.winner is None:
+        return f"The game ends in a draw ({outcome.reason.value})."
+    winner, loser = f"{{p{outcome.winner}}}", f"{{p{other(outcome.winner)}}}"
+    if outcome.reason is Reason.RESIGN:
+        return f"{loser} resigns: {winner} wins."
+    if outcome.reason is Reason.TIMEOUT:
+        return f"{loser} ran out of time: {winner} wins."
+    return f"{winner} wins ({outcome.reason.value})."
+
+
+def _status_line(view: SafeView) -> str:
+    if view.outcome is not None:
+        if view.outcome.winner is None:
+            return f"The game is a draw ({view.outcome.reason.value})."
+        return f"Player {view.outcome.winner + 1} wins the game! ({view.outcome.reason.value})"
+    if not all(view.code_set):
+        waiting = " and ".join(f"Player {seat + 1}" for seat in SEATS if not view.code_set[seat])
+        return f"Waiting for {waiting} to set their code."
+    (seat,) = view.to_act
+    return f"Player {seat + 1}, it's your turn. Enter your guess ({view.options.shape})."
+
+
+GAME = SafeGame()
