@@ -1,0 +1,765 @@
+"""The match service: every use case a match goes through, with no Discord in sight.
+
+Each use case is one database transaction: load the match, check who may act, ask the engine,
+then save the new state with a version check (``UPDATE ... WHERE version = :seen``). Losing that
+check means someone else moved first; the request is answered "already played" (when the caller
+named the version it saw, as a button does) or re-run against the new state (when it did not, as a
+slash command does not). Finished matches update both players' stats in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot import stats
+from bot.errors import (
+    AlreadyPlayed,
+    ChallengeRefused,
+    InvalidMove,
+    MatchError,
+    MatchNotFound,
+    NotYourMatch,
+    NotYourTurn,
+    WrongStatus,
+)
+from bot.notices import MatchSnapshot, Notice, Private, Prompt, Public, Report
+from bot.timeouts import Timeouts, human
+from db import repository as repo
+from db.models import Match, MatchPlayer
+from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
+
+log = logging.getLogger(__name__)
+
+MAX_OPEN_CHALLENGES = 3
+OPEN = ("challenged", "setup", "active")
+OVER = ("finished", "aborted")
+RETRIES = 5
+
+Clock = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+class _Conflict(Exception):
+    """The version check failed: another writer changed the match first."""
+
+
+@dataclass
+class _Loaded:
+    """A match row with its players and decoded engine state, inside one transaction."""
+
+    row: Match
+    players: list[int]
+    game: AnyGame
+    state: Any
+    log: list[tuple[int | None, str, int | None, dict[str, Any]]] = field(default_factory=list)
+    """Events to append once the version check has passed."""
+    new_players: bool = False
+    """Seats were just assigned and must be stored."""
+
+    def record(self, events: Sequence[Event]) -> None:
+        self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
+
+    def seat(self, user_id: int) -> Seat | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+class MatchService:
+    """Challenge, accept, play, resign, time out: a match's rules around a game's rules."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        mention: Callable[[int], str] = default_mention,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.defaults = timeouts or Timeouts()
+        self.clock = clock
+        self.seeds = seeds
+        self.mention = mention
+
+    # ------------------------------------------------------------------ challenges
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        opponent_is_bot: bool = False,
+    ) -> Report:
+        """Post a challenge the opponent may accept or decline."""
+        engine = games.get(game)
+        if opponent_id == challenger_id:
+            raise ChallengeRefused("You cannot challenge yourself: pick another member.")
+        if opponent_is_bot:
+            raise ChallengeRefused("Bot accounts cannot play: challenge a member of this server.")
+        seed = self.seeds()
+        try:
+            normalised = engine.options(engine.new(dict(options or {}), seed))
+        except GameError as error:
+            raise InvalidMove(str(error)) from None
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            if await repo.open_challenges(session, challenger_id) >= MAX_OPEN_CHALLENGES:
+                raise ChallengeRefused(
+                    f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer "
+                    "or withdraw one first."
+                )
+            timeouts = await self._timeouts(session, guild_id)
+            row = Match(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=engine.name,
+                options=normalised,
+                seed=seed,
+                state=None,
+                status="challenged",
+                version=0,
+                deadline=now + timeouts.delta("challenge"),
+                deadline_kind="challenge",
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            loaded = _Loaded(row, [], engine, None)
+            await repo.append_events(
+                session, row.id, [(None, "challenge", None, {"options": normalised})], now
+            )
+            snap = self._snapshot(loaded)
+        line = (
+            f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
+            f"{engine.title}{_describe_options(normalised)}. The challenge expires in "
+            f"{human(timeouts.challenge)}."
+        )
+        return Report(snap, [Public(snap, (line,), kind="challenge")])
+
+    async def accept(self, match_id: int, user_id: int) -> Report:
+        """Start the match: toss the coin, seat both players, ask for secrets."""
+        return await self._run(match_id, user_id, None, self._accept)
+
+    async def decline(self, match_id: int, user_id: int) -> Report:
+        """The challenged member says no."""
+        return await self._run(match_id, user_id, None, self._decline)
+
+    async def withdraw(self, match_id: int, user_id: int) -> Report:
+        """The challenger takes the challenge back."""
+        return await self._run(match_id, user_id, None, self._withdraw)
+
+    async def rematch(self, match_id: int, user_id: int) -> Report:
+        """Offer the other player the same game again: same options, same channel."""
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+        row = loaded.row
+        if row.status not in OVER:
+            raise WrongStatus("A rematch can be offered once this match is over.")
+        if user_id not in (row.challenger_id, row.opponent_id):
+            raise NotYourMatch("Only the two players of this match can ask for a rematch.")
+        opponent = row.opponent_id if user_id == row.challenger_id else row.challenger_id
+        return await self.challenge(
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            challenger_id=user_id,
+            opponent_id=opponent,
+            game=row.game,
+            options=row.options,
+        )
+
+    # ------------------------------------------------------------------ play
+
+    async def submit(
+        self, match_id: int, user_id: int, text: str, *, expected_version: int | None = None
+    ) -> Report:
+        """Play ``text`` for ``user_id``: a secret, a move or a Crown hint, whatever is asked.
+
+        ``expected_version`` is the version the user saw (buttons carry it): when the match has
+        moved on since, the request is refused as already played instead of re-read.
+        """
+
+        async def act(
+            session: AsyncSession, loaded: _Loaded, actor: int | None, now: datetime
+        ) -> list[Notice]:
+            return await self._act(session, loaded, user_id, text, now)
+
+        return await self._run(match_id, user_id, expected_version, act)
+
+    async def resign(self, match_id: int, user_id: int) -> Report:
+        """Give up: a loss while the match is active, an abort before it starts."""
+        return await self._run(match_id, user_id, None, self._resign)
+
+    # ------------------------------------------------------------------ deadlines
+
+    async def sweep(self, limit: int = 100) -> list[Report]:
+        """Act on every deadline that has passed: expire, abort, forfeit or hint automatically.
+
+        Safe to run from several processes at once: each match is claimed with the version check,
+        so a deadline fires exactly once.
+        """
+        now = self.clock()
+        async with self.sessions() as session:
+            due = [(m.id, m.version) for m in await repo.due_matches(session, now, limit)]
+        reports = []
+        for match_id, version in due:
+            try:
+                reports.append(await self._run(match_id, None, version, self._expire))
+            except (AlreadyPlayed, WrongStatus):
+                continue  # another process (or a last-second move) got there first
+        return reports
+
+    # ------------------------------------------------------------------ queries
+
+    async def snapshot(self, match_id: int) -> MatchSnapshot:
+        """The match as anyone may see it."""
+        async with self.sessions() as session:
+            return self._snapshot(await self._load(session, match_id))
+
+    async def prompt(self, match_id: int, user_id: int) -> Prompt:
+        """What ``user_id`` is privately asked for now (to resend a DM or ask in the channel)."""
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+        seat = loaded.seat(user_id)
+        if seat is None:
+            raise NotYourMatch("This is not your match: only its two players can act in it.")
+        if loaded.row.status in OVER:
+            raise WrongStatus("This match is over.")
+        if seat not in loaded.game.to_act(loaded.state):
+            raise NotYourTurn("Nothing is asked of you right now: the other player is to act.")
+        ask = loaded.game.ask(loaded.state, seat)
+        return self._prompt(loaded, seat, ask)
+
+    async def find_match(self, guild_id: int, channel_id: int, game: str, user_id: int) -> int:
+        """The caller's unfinished match of ``game`` in this channel, for a slash command.
+
+        With several, the one where the caller is to act; refused when that is still ambiguous.
+        """
+        engine = games.get(game)
+        async with self.sessions() as session:
+            rows = await repo.channel_matches(session, guild_id, channel_id, game, user_id)
+            if not rows:
+                raise MatchNotFound(
+                    f"You have no {engine.title} match in this channel: start one with "
+                    f"/{game} challenge."
+                )
+            if len(rows) == 1:
+                return rows[0].id
+            mine = []
+            for row in rows:
+                loaded = await self._load(session, row.id)
+                seat = loaded.seat(user_id)
+                if seat is not None and seat in engine.to_act(loaded.state):
+                    mine.append(row.id)
+        if len(mine) == 1:
+            return mine[0]
+        raise MatchNotFound(
+            f"You have {len(rows)} {engine.title} matches in this channel: use the buttons on "
+            "the board of the one you mean."
+        )
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        """Remember the channel message that shows the board (no version change: not a move)."""
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(Match).where(Match.id == match_id).values(message_id=message_id)
+            )
+
+    # ------------------------------------------------------------------ the transaction loop
+
+    async def _run(
+        self,
+        match_id: int,
+        user_id: int | None,
+        expected_version: int | None,
+        step: Callable[[AsyncSession, _Loaded, int | None, datetime], Awaitable[list[Notice]]],
+    ) -> Report:
+        """Run ``step`` in a transaction with the version check, re-reading on a lost race."""
+        for _ in range(RETRIES):
+            now = self.clock()
+            try:
+                async with self.sessions.begin() as session:
+                    loaded = await self._load(session, match_id)
+                    if expected_version is not None and loaded.row.version != expected_version:
+                        raise AlreadyPlayed(
+                            "That was already played: the match has moved on. Use the latest board."
+                        )
+                    seen = loaded.row.version
+                    notices = await step(session, loaded, user_id, now)
+                    values = _row_values(loaded.row)
+                    # The version check comes first: only its winner writes anything else.
+                    if not await repo.update_match(session, match_id, seen, **values):
+                        raise _Conflict
+                    loaded.row.version = seen + 1
+                    await self._save_rest(session, loaded, now)
+                    snap = self._snapshot(loaded)
+            except _Conflict:
+                if expected_version is not None:
+                    raise AlreadyPlayed(
+                        "That was already played: the match has moved on. Use the latest board."
+                    ) from None
+                continue
+            return Report(snap, [_with_match(n, snap) for n in notices])
+        raise AlreadyPlayed("The match is busy: try again in a moment.")
+
+    async def _load(self, session: AsyncSession, match_id: int) -> _Loaded:
+        row = await repo.get_match(session, match_id)
+        if row is None:
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        # Detached: changes are written by the version-checked UPDATE only, never by a flush.
+        session.expunge(row)
+        players: list[MatchPlayer] = await repo.get_players(session, match_id)
+        engine = games.get(row.game)
+        state = engine.load(row.state) if row.state is not None else None
+        return _Loaded(row, [p.user_id for p in players], engine, state)
+
+    # ------------------------------------------------------------------ steps
+
+    async def _accept(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
+    ) -> list[Notice]:
+        row = loaded.row
+        _require_status(row, "challenged", "This challenge is no longer open.")
+        if user_id != row.opponent_id:
+            raise NotYourMatch(
+                f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
+            )
+        first = random.Random(row.seed).randrange(2)
+        loaded.players = (
+            [row.challenger_id, row.opponent_id]
+            if first == 0
+            else [row.opponent_id, row.challenger_id]
+        )
+        loaded.new_players = True
+        loaded.state = loaded.game.new(row.options, row.seed)
+        timeouts = await self._timeouts(session, row.guild_id)
+        self._advance(loaded, timeouts, now)
+        loaded.log.append((None, "accept", None, {"players": loaded.players}))
+        first_name = self.mention(loaded.players[0])
+        lines = [f"{self.mention(user_id)} accepted. Coin toss: {first_name} moves first."]
+        notices: list[Notice] = []
+        if row.status == "setup":
+            lines.append(
+                f"Both players: choose your secret. I have sent you a DM "
+                f"({human(timeouts.setup)} to answer)."
+            )
+        notices.insert(0, Public(self._snapshot(loaded), tuple(lines), kind="start"))
+        notices.extend(self._new_prompts(loaded, {}))
+        return notices
+
+    async def _decline(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
+    ) -> list[Notice]:
+        row = loaded.row
+        _require_status(row, "challenged", "This challenge is no longer open.")
+        if user_id != row.opponent_id:
+            raise NotYourMatch(
+                f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
+            )
+        self._abort(loaded, "declined", now)
+        loaded.log.append((None, "decline", None, {}))
+        line = f"{self.mention(row.opponent_id)} declined the challenge."
+        return [Public(self._snapshot(loaded), (line,), kind="expired")]
+
+    async def _withdraw(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
+    ) -> list[Notice]:
+        row = loaded.row
+        _require_status(row, "challenged", "This challenge is no longer open.")
+        if user_id != row.challenger_id:
+            raise NotYourMatch(
+                f"Only {self.mention(row.challenger_id)} can withdraw this challenge."
+            )
+        self._abort(loaded, "withdrawn", now)
+        loaded.log.append((None, "withdraw", None, {}))
+        line = f"{self.mention(row.challenger_id)} withdrew the challenge."
+        return [Public(self._snapshot(loaded), (line,), kind="expired")]
+
+    async def _act(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int, text: str, now: datetime
+    ) -> list[Notice]:
+        row, engine = loaded.row, loaded.game
+        if row.status == "challenged":
+            raise WrongStatus("This match has not started: the challenge must be accepted first.")
+        if row.status in OVER:
+            raise WrongStatus(f"This match is over ({_ended(row)}): start a new one.")
+        seat = loaded.seat(user_id)
+        if seat is None:
+            raise NotYourMatch("This is not your match: only its two players can act in it.")
+        state = loaded.state
+        if seat not in engine.to_act(state):
+            raise NotYourTurn(self._whose_turn(loaded))
+        try:
+            action = engine.parse(state, seat, text)
+            new_state, events = engine.apply(state, seat, action)
+        except GameError as error:
+            raise InvalidMove(str(error)) from None
+        before = engine.to_act(state)
+        asks_before = {s: engine.ask(state, s) for s in before}
+        loaded.state = new_state
+        timeouts = await self._timeouts(session, row.guild_id)
+        self._advance(loaded, timeouts, now, keep_setup_deadline=row.status == "setup")
+        ask = asks_before[seat]
+        secret = seat if ask is not Ask.ACTION else None
+        loaded.log.append((seat, f"action:{ask.value}", secret, {"action": str(action)}))
+        loaded.record(events)
+        return self._notices(loaded, events, asks_before)
+
+    async def _resign(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
+    ) -> list[Notice]:
+        row = loaded.row
+        if row.status in OVER:
+            raise WrongStatus(f"This match is already over ({_ended(row)}).")
+        if user_id not in (row.challenger_id, row.opponent_id):
+            raise NotYourMatch("This is not your match: only its two players can resign it.")
+        if row.status in ("challenged", "setup"):
+            events: list[Event] = []
+            if loaded.state is not None:
+                loaded.state, events = loaded.game.conclude(
+                    loaded.state, Outcome(None, Reason.RESIGN)
+                )
+            self._abort(loaded, "resign", now)
+            loaded.log.append((None, "abort", None, {"by": user_id}))
+            loaded.record(events)
+            line = f"{self.mention(user_id)} called the match off before it started. No result."
+            snap = self._snapshot(loaded)
+            return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
+        seat = loaded.seat(user_id)
+        assert seat is not None
+        return await self._conclude(
+            session,
+            loaded,
+            Outcome(other(seat), Reason.RESIGN),
+            now,
+            f"{self.mention(user_id)} resigned.",
+        )
+
+    async def _expire(
+        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
+    ) -> list[Notice]:
+        row = loaded.row
+        if row.status in OVER or row.deadline is None or _aware(row.deadline) > now:
+            raise WrongStatus("Nothing is due on this match.")
+        kind = row.deadline_kind
+        if kind == "challenge":
+            self._abort(loaded, "expired", now)
+            loaded.log.append((None, "expire", None, {}))
+            line = (
+                f"The challenge from {self.mention(row.challenger_id)} to "
+                f"{self.mention(row.opponent_id)} expired without an answer."
+            )
+            return [Public(self._snapshot(loaded), (line,), kind="expired")]
+        if kind == "setup":
+            missing = [self.mention(loaded.players[s]) for s in loaded.game.to_act(loaded.state)]
+            loaded.state, events = loaded.game.conclude(loaded.state, Outcome(None, Reason.TIMEOUT))
+            self._abort(loaded, "timeout", now)
+            loaded.log.append((None, "abort", None, {"timeout": True}))
+            loaded.record(events)
+            line = (
+                f"Setup timed out: {' and '.join(missing)} did not choose a secret in time. "
+                "The match is called off; no result."
+            )
+            snap = self._snapshot(loaded)
+            return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
+        if kind == "hint":
+            defender = next(iter(loaded.game.to_act(loaded.state)))
+            action = loaded.game.auto_hint(loaded.state)  # type: ignore[attr-defined]
+            state = loaded.state
+            asks_before = {defender: Ask.HINT}
+            loaded.state, events = loaded.game.apply(state, defender, action)
+            timeouts = await self._timeouts(session, row.guild_id)
+            self._advance(loaded, timeouts, now)
+            loaded.log.append((defender, "auto_hint", None, {"action": str(action)}))
+            loaded.record(events)
+            notices = self._notices(loaded, events, asks_before)
+            note = (
+                f"{self.mention(loaded.players[defender])} did not choose a hint in time; "
+                "the least helpful one was given."
+            )
+            return [_prefix(n, note) for n in notices]
+        # turn: the player to act forfeits
+        seat = next(iter(loaded.game.to_act(loaded.state)))
+        return await self._conclude(
+            session,
+            loaded,
+            Outcome(other(seat), Reason.TIMEOUT),
+            now,
+            f"{self.mention(loaded.players[seat])} ran out of time.",
+        )
+
+    async def _conclude(
+        self, session: AsyncSession, loaded: _Loaded, outcome: Outcome, now: datetime, why: str
+    ) -> list[Notice]:
+        loaded.state, events = loaded.game.conclude(loaded.state, outcome)
+        self._finish(loaded, outcome, now)
+        loaded.record(events)
+        snap = self._snapshot(loaded)
+        return [Public(snap, (why, *self._render(loaded, events, None)), kind="end")]
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _timeouts(self, session: AsyncSession, guild_id: int) -> Timeouts:
+        settings = await repo.get_settings(session, guild_id)
+        base = self.defaults
+        if settings is None:
+            return base
+        return Timeouts(
+            challenge=settings.challenge_timeout or base.challenge,
+            setup=settings.setup_timeout or base.setup,
+            turn=settings.turn_timeout or base.turn,
+            hint=settings.hint_timeout or base.hint,
+        )
+
+    def _advance(
+        self,
+        loaded: _Loaded,
+        timeouts: Timeouts,
+        now: datetime,
+        *,
+        keep_setup_deadline: bool = False,
+    ) -> None:
+        """Set status and deadline from the engine state after a change."""
+        row, engine, state = loaded.row, loaded.game, loaded.state
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            self._finish(loaded, outcome, now)
+            return
+        asks = {engine.ask(state, s) for s in engine.to_act(state)}
+        if Ask.SECRET in asks:
+            row.status = "setup"
+            if not keep_setup_deadline:
+                row.deadline, row.deadline_kind = now + timeouts.delta("setup"), "setup"
+        else:
+            row.status = "active"
+            kind = "hint" if Ask.HINT in asks else "turn"
+            row.deadline, row.deadline_kind = now + timeouts.delta(kind), kind
+        row.state = engine.dump(state)
+
+    def _finish(self, loaded: _Loaded, outcome: Outcome, now: datetime) -> None:
+        row = loaded.row
+        row.status = "finished"
+        row.state = loaded.game.dump(loaded.state)
+        row.deadline = row.deadline_kind = None
+        row.winner_seat = outcome.winner
+        row.end_reason = outcome.reason.value
+        row.finished_at = now
+
+    def _abort(self, loaded: _Loaded, reason: str, now: datetime) -> None:
+        row = loaded.row
+        if loaded.state is not None:
+            row.state = loaded.game.dump(loaded.state)
+        row.status = "aborted"
+        row.deadline = row.deadline_kind = None
+        row.end_reason = reason
+        row.finished_at = now
+
+    async def _save_rest(self, session: AsyncSession, loaded: _Loaded, now: datetime) -> None:
+        """After the version check: seats, the event log, and the result in the stats."""
+        row = loaded.row
+        if loaded.new_players:
+            session.add_all(
+                MatchPlayer(match_id=row.id, seat=seat, user_id=uid)
+                for seat, uid in enumerate(loaded.players)
+            )
+        if loaded.log:
+            await repo.append_events(session, row.id, loaded.log, now)
+        if row.status != "finished":
+            return
+        await stats.record_result(
+            session,
+            guild_id=row.guild_id,
+            game=row.game,
+            players=(loaded.players[0], loaded.players[1]),
+            winner_seat=row.winner_seat,
+            vs_bot=bool(row.vs_bot),
+            bot_id=row.opponent_id if row.vs_bot else None,
+            now=now,
+        )
+
+    def _names(self, loaded: _Loaded) -> list[str]:
+        return [self.mention(uid) for uid in loaded.players]
+
+    def _render(self, loaded: _Loaded, events: Sequence[Event], audience: Seat | None) -> list[str]:
+        names = self._names(loaded)
+        return [e.render(names) for e in events if e.audience == audience]
+
+    def _whose_turn(self, loaded: _Loaded) -> str:
+        seats = sorted(loaded.game.to_act(loaded.state))
+        if len(seats) != 1:
+            return "Nothing is asked of you right now: wait for the other player."
+        who = self.mention(loaded.players[seats[0]])
+        ask = loaded.game.ask(loaded.state, seats[0])
+        doing = "choose a hint" if ask is Ask.HINT else "move"
+        return f"It is not your turn: it is {who}'s turn to {doing}."
+
+    def _notices(
+        self, loaded: _Loaded, events: Sequence[Event], asks_before: Mapping[Seat, Ask]
+    ) -> list[Notice]:
+        snap = self._snapshot(loaded)
+        notices: list[Notice] = []
+        public = self._render(loaded, events, None)
+        if public:
+            kind = "end" if loaded.row.status in OVER else "update"
+            notices.append(Public(snap, tuple(public), kind=kind))
+        for seat, uid in enumerate(loaded.players):
+            for text in self._render(loaded, events, seat):
+                notices.append(Private(snap, uid, text))
+        notices.extend(self._new_prompts(loaded, asks_before))
+        return notices
+
+    def _new_prompts(self, loaded: _Loaded, asks_before: Mapping[Seat, Ask]) -> list[Prompt]:
+        """Prompts for seats newly asked for something private (a secret or a hint)."""
+        engine, state = loaded.game, loaded.state
+        if engine.outcome(state) is not None:
+            return []
+        prompts = []
+        for seat in sorted(engine.to_act(state)):
+            ask = engine.ask(state, seat)
+            if ask in (Ask.SECRET, Ask.HINT) and asks_before.get(seat) is not ask:
+                prompts.append(self._prompt(loaded, seat, ask))
+        return prompts
+
+    def _prompt(self, loaded: _Loaded, seat: Seat, ask: Ask) -> Prompt:
+        engine, state = loaded.game, loaded.state
+        opponent = self.mention(loaded.players[other(seat)])
+        choices: tuple[tuple[str, str], ...] = ()
+        if ask is Ask.HINT:
+            actions = engine.legal_actions(state, seat)
+            choices = tuple((_hint_label(a), str(a)) for a in actions)
+            text = f"Your opponent {opponent} missed. Choose the hint you give."
+        elif ask is Ask.SECRET:
+            text = f"Choose your secret for {engine.title} against {opponent}."
+        else:
+            text = f"Your move in {engine.title} against {opponent}."
+        snap = self._snapshot(loaded)
+        return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
+
+    def _snapshot(self, loaded: _Loaded) -> MatchSnapshot:
+        row, engine, state = loaded.row, loaded.game, loaded.state
+        to_act: tuple[int, ...] = ()
+        asks: dict[int, Ask] = {}
+        public_view = None
+        if state is not None:
+            public_view = engine.view(state, None)
+            if row.status not in OVER:
+                seats = sorted(engine.to_act(state))
+                to_act = tuple(loaded.players[s] for s in seats)
+                asks = {loaded.players[s]: engine.ask(state, s) for s in seats}
+        winner = (
+            loaded.players[row.winner_seat]
+            if row.winner_seat is not None and loaded.players
+            else None
+        )
+        return MatchSnapshot(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=row.game,
+            options=dict(row.options or {}),
+            status=row.status,
+            version=row.version,
+            challenger_id=row.challenger_id,
+            opponent_id=row.opponent_id,
+            players=tuple(loaded.players),
+            to_act=to_act,
+            asks=asks,
+            public_view=public_view,
+            deadline=_aware(row.deadline) if row.deadline else None,
+            deadline_kind=row.deadline_kind,
+            winner_id=winner,
+            end_reason=row.end_reason,
+            message_id=row.message_id,
+            vs_bot=bool(row.vs_bot),
+        )
+
+
+# ---------------------------------------------------------------------- module helpers
+
+
+def _require_status(row: Match, status: str, message: str) -> None:
+    if row.status != status:
+        raise WrongStatus(message)
+
+
+def _row_values(row: Match) -> dict[str, Any]:
+    """The columns a use case may change, to write with the version check."""
+    return {
+        "state": row.state,
+        "status": row.status,
+        "deadline": row.deadline,
+        "deadline_kind": row.deadline_kind,
+        "winner_seat": row.winner_seat,
+        "end_reason": row.end_reason,
+        "finished_at": row.finished_at,
+    }
+
+
+def _with_match(notice: Notice, snap: MatchSnapshot) -> Notice:
+    """The notice pointing at the final snapshot (with the version after the save)."""
+    return replace(notice, match=snap)
+
+
+def _prefix(notice: Notice, line: str) -> Notice:
+    if isinstance(notice, Public):
+        return replace(notice, lines=(line, *notice.lines))
+    return notice
+
+
+def _event_seat(event: Event) -> int | None:
+    seat = event.data.get("seat") if isinstance(event.data, Mapping) else None
+    return seat if isinstance(seat, int) else None
+
+
+def _event_payload(event: Event) -> dict[str, Any]:
+    return {"text": event.text, "data": dict(event.data)}
+
+
+def _hint_label(action: Any) -> str:
+    axis = getattr(action, "axis", str(action))
+    relation = getattr(action, "relation", None)
+    value = getattr(action, "value", None)
+    if relation is None or value is None:
+        return str(action)
+    words = {"greater": "greater than", "less": "less than", "equal": "equal to"}
+    return f"{str(axis).capitalize()} is {words.get(str(relation), str(relation))} {value}"
+
+
+def _describe_options(options: Mapping[str, Any]) -> str:
+    shown = [f"{k}: {v}" for k, v in options.items() if v is not None]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def _ended(row: Match) -> str:
+    return str(row.end_reason or row.status)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time here is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+__all__ = ["MatchError", "MatchService"]

@@ -1,0 +1,101 @@
+"""What the match service tells: posts for the match channel and private words to one user.
+
+The service renders player names into texts (through the ``mention`` function it is given) and
+never includes a secret in a ``Public`` notice before the match ends. The Discord layer turns
+these into messages, embeds and buttons; the terminal and tests read them as plain data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.base import Ask
+
+
+@dataclass(frozen=True)
+class MatchSnapshot:
+    """A match as anyone may see it: no secret is in here until the match has ended."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    challenger_id: int
+    opponent_id: int
+    players: tuple[int, ...]
+    """User ids by seat (seat 0 moves first); empty before the challenge is accepted."""
+    to_act: tuple[int, ...]
+    """User ids that may act now."""
+    asks: dict[int, Ask]
+    """What each user in ``to_act`` is asked for."""
+    public_view: Any
+    """The game's public view, or ``None`` before the match starts."""
+    deadline: datetime | None
+    deadline_kind: str | None
+    winner_id: int | None
+    end_reason: str | None
+    message_id: int | None
+    vs_bot: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("finished", "aborted")
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The user's seat, or ``None`` when they do not play (or the match has not started)."""
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+@dataclass(frozen=True)
+class Public:
+    """A post for the match channel: what happened, then the board as it now stands."""
+
+    match: MatchSnapshot
+    lines: tuple[str, ...]
+    kind: str = "update"
+    """``challenge``, ``start``, ``update``, ``end`` or ``expired``: how the post should look."""
+
+
+@dataclass(frozen=True)
+class Private:
+    """Words for one user only (a confirmation, their own secret, the hint they may give)."""
+
+    match: MatchSnapshot
+    user_id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Ask one user privately for something: their secret, a Crown hint, a trap cell."""
+
+    match: MatchSnapshot
+    user_id: int
+    ask: Ask
+    text: str
+    choices: tuple[tuple[str, str], ...] = field(default=())
+    """(label, canonical action text) pairs for a short choice (hints); empty for free input."""
+    view: Any = None
+    """The user's own view of the game (holds their own secrets, never the opponent's)."""
+
+
+Notice = Public | Private | Prompt
+
+
+@dataclass(frozen=True)
+class Report:
+    """The result of a use case: the match after it and what to tell whom."""
+
+    match: MatchSnapshot
+    notices: list[Notice]
+
+    def public_lines(self) -> list[str]:
+        return [line for n in self.notices if isinstance(n, Public) for line in n.lines]
+
+    def for_user(self, user_id: int) -> list[Private | Prompt]:
+        return [n for n in self.notices if isinstance(n, Private | Prompt) and n.user_id == user_id]

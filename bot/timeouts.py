@@ -1,0 +1,63 @@
+"""How long each step of a match may wait, per server, within the bounds RULES.md sets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+MINUTE = 60
+DAY = 24 * 60 * MINUTE
+
+
+@dataclass(frozen=True)
+class Bounds:
+    default: int
+    low: int
+    high: int
+
+    def check(self, name: str, seconds: int) -> int:
+        """``seconds`` if within bounds, else ``ValueError`` naming the valid range."""
+        if not self.low <= seconds <= self.high:
+            raise ValueError(
+                f"{name} timeout must be between {_human(self.low)} and {_human(self.high)}"
+                f" (got {_human(seconds)})."
+            )
+        return seconds
+
+
+BOUNDS: dict[str, Bounds] = {
+    "challenge": Bounds(5 * MINUTE, MINUTE, DAY),
+    "setup": Bounds(5 * MINUTE, MINUTE, DAY),
+    "turn": Bounds(10 * MINUTE, MINUTE, 7 * DAY),
+    "hint": Bounds(2 * MINUTE, 30, DAY),
+}
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds allowed for each kind of deadline."""
+
+    challenge: int = BOUNDS["challenge"].default
+    setup: int = BOUNDS["setup"].default
+    turn: int = BOUNDS["turn"].default
+    hint: int = BOUNDS["hint"].default
+
+    def delta(self, kind: str) -> timedelta:
+        return timedelta(seconds=getattr(self, kind))
+
+
+def _human(seconds: int) -> str:
+    if seconds % DAY == 0:
+        n, unit = seconds // DAY, "day"
+    elif seconds % 3600 == 0:
+        n, unit = seconds // 3600, "hour"
+    elif seconds % MINUTE == 0:
+        n, unit = seconds // MINUTE, "minute"
+    else:
+        n, unit = seconds, "second"
+    return f"{n} {unit}{'' if n == 1 else 's'}"
+
+
+def human(seconds: int) -> str:
+    """``seconds`` in the largest whole unit: "10 minutes", "1 day"."""
+    return _human(seconds)

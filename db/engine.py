@@ -1,0 +1,65 @@
+"""The database engine and session factory: SQLite by default, PostgreSQL when a URL says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+DEFAULT_URL = "sqlite+aiosqlite:///parlor.db"
+"""A ``parlor.db`` file in the working directory."""
+
+SQLITE_PRAGMAS = (
+    # Readers never block the writer and the writer never blocks readers.
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA foreign_keys=ON",
+    # A writer waits this long (ms) for another's transaction instead of failing at once.
+    "PRAGMA busy_timeout=5000",
+    # Safe with WAL (a power cut may lose the last commits, never corrupt the file).
+    "PRAGMA synchronous=NORMAL",
+)
+
+POSTGRES_POOL: dict[str, Any] = {
+    "pool_size": 10,
+    "max_overflow": 10,
+    "pool_timeout": 30,
+    # Connections idle for long may have been cut by the server or a proxy.
+    "pool_pre_ping": True,
+    "pool_recycle": 1800,
+}
+
+
+def create_engine(url: str | None = None) -> AsyncEngine:
+    """An async engine for ``url`` (``None``: the SQLite file ``parlor.db`` here).
+
+    SQLite connections get the pragmas above; PostgreSQL gets a bounded connection pool.
+    """
+    parsed = make_url(url or DEFAULT_URL)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(parsed)
+        event.listen(engine.sync_engine, "connect", _apply_sqlite_pragmas)
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return create_async_engine(parsed, **POSTGRES_POOL)
+    return create_async_engine(parsed)
+
+
+def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions bound to ``engine`` whose objects stay readable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()

@@ -1,0 +1,258 @@
+"""The tables Parlor keeps: matches, their players and event log, stats, settings and bot metadata.
+
+Game state is stored as JSON the engines produce; nothing here knows a game's rules. Discord ids
+(snowflakes) are 64-bit, so they are ``BigInteger``; ``0`` stands for "no guild".
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    inspect,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncAttrs
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.schema import ColumnDefault
+from sqlalchemy.types import TypeDecorator, TypeEngine
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Deterministic constraint names, so migrations (and SQLite batch rebuilds) can refer to them."""
+
+# A new player's Glicko-2 rating: the values of bot.ratings.DEFAULT (db may not import bot).
+DEFAULT_RATING = 1500.0
+DEFAULT_DEVIATION = 500.0
+DEFAULT_VOLATILITY = 0.09
+
+
+class MatchStatus(StrEnum):
+    """Where a match is in its lifecycle (RULES.md, "Lifecycle")."""
+
+    CHALLENGED = "challenged"
+    SETUP = "setup"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+UNFINISHED_STATUSES: tuple[MatchStatus, ...] = (
+    MatchStatus.CHALLENGED,
+    MatchStatus.SETUP,
+    MatchStatus.ACTIVE,
+)
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware timestamp that reads back aware on every database.
+
+    SQLite keeps no offset, so values are stored as UTC and given ``UTC`` again when read;
+    PostgreSQL's ``timestamptz`` round-trips them as they are. Naive datetimes are refused,
+    since their meaning would depend on the machine's clock settings.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: pass a timezone-aware value")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+JSON_DOCUMENT: TypeEngine[Any] = JSON().with_variant(JSONB(), "postgresql")
+"""JSON everywhere, JSONB on PostgreSQL."""
+
+
+class Base(AsyncAttrs, DeclarativeBase):
+    """The declarative base of every Parlor table."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+    def __init__(self, **values: Any) -> None:
+        """Build a row with its columns' Python-side defaults already filled in.
+
+        SQLAlchemy applies ``default=`` only at INSERT; filling them here makes a new object
+        usable at once (``stats.wins += 1`` works before the first flush).
+        """
+        for column in inspect(type(self)).columns:
+            default = column.default
+            if column.key in values or not isinstance(default, ColumnDefault):
+                continue
+            if default.is_scalar:
+                values[column.key] = default.arg
+            elif default.is_callable:
+                values[column.key] = default.arg(None)
+        self.registry.constructor(self, **values)
+
+
+class Match(Base):
+    """One duel, from challenge to result; ``state`` is the engine's dump once the match starts."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint(
+            f"status IN ({', '.join(repr(status.value) for status in MatchStatus)})",
+            name="status",
+        ),
+        Index("ix_matches_status_deadline", "status", "deadline"),
+        Index("ix_matches_guild_channel_game_status", "guild_id", "channel_id", "game", "status"),
+        Index("ix_matches_challenger_status", "challenger_id", "status"),
+        Index("ix_matches_opponent_status", "opponent_id", "status"),
+        Index("ix_matches_guild_status_finished", "guild_id", "status", "finished_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON_DOCUMENT, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON_DOCUMENT)
+    status: Mapped[str] = mapped_column(String(16), default=MatchStatus.CHALLENGED.value)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deadline_kind: Mapped[str | None] = mapped_column(String(16))
+    challenger_id: Mapped[int] = mapped_column(BigInteger)
+    opponent_id: Mapped[int] = mapped_column(BigInteger)
+    vs_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_level: Mapped[str | None] = mapped_column(String(8))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    winner_seat: Mapped[int | None] = mapped_column(Integer)
+    end_reason: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    def __repr__(self) -> str:
+        return f"<Match {self.id} {self.game} {self.status} v{self.version}>"
+
+
+class MatchPlayer(Base):
+    """Who sits in which seat of a match (seat 0 moves first)."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (
+        CheckConstraint("seat IN (0, 1)", name="seat"),
+        UniqueConstraint("match_id", "user_id"),
+        Index("ix_match_players_user_match", "user_id", "match_id"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+
+    def __repr__(self) -> str:
+        return f"<MatchPlayer match={self.match_id} seat={self.seat} user={self.user_id}>"
+
+
+class MatchEvent(Base):
+    """One entry of a match's append-only log; ``audience`` is ``None`` (public) or a seat."""
+
+    __tablename__ = "match_events"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    audience: Mapped[int | None] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON_DOCUMENT, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<MatchEvent match={self.match_id} #{self.seq} {self.kind}>"
+
+
+class PlayerStats(Base):
+    """A member's record and Glicko-2 rating for one game in one guild, against people or the bot.
+
+    ``streak`` is +n after n wins in a row, -n after n losses in a row, and 0 after a draw.
+    """
+
+    __tablename__ = "player_stats"
+    __table_args__ = (
+        Index("ix_player_stats_leaderboard", "guild_id", "game", "vs_bot", "rating"),
+        Index("ix_player_stats_guild_user", "guild_id", "user_id"),
+    )
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    vs_bot: Mapped[bool] = mapped_column(Boolean, primary_key=True, default=False)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    rating: Mapped[float] = mapped_column(Float, default=DEFAULT_RATING)
+    deviation: Mapped[float] = mapped_column(Float, default=DEFAULT_DEVIATION)
+    volatility: Mapped[float] = mapped_column(Float, default=DEFAULT_VOLATILITY)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerStats guild={self.guild_id} {self.game} user={self.user_id}"
+            f" vs_bot={self.vs_bot} {self.wins}-{self.losses}-{self.draws}>"
+        )
+
+
+class GuildSettings(Base):
+    """A server's timeouts in seconds; ``None`` means the bot's default."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    turn_timeout: Mapped[int | None] = mapped_column(Integer)
+    setup_timeout: Mapped[int | None] = mapped_column(Integer)
+    challenge_timeout: Mapped[int | None] = mapped_column(Integer)
+    hint_timeout: Mapped[int | None] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class BotMeta(Base):
+    """A small key/value store for the bot itself (e.g. the hash of the last command sync)."""
+
+    __tablename__ = "bot_meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

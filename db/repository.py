@@ -1,0 +1,325 @@
+"""The queries Parlor runs, as plain async functions over a caller's session.
+
+Every function takes the ``AsyncSession`` first and never commits: the use case that opened the
+session owns the transaction (``async with sessions.begin() as session: ...``).
+
+Concurrency rests on ``update_match``: every change to a match is one conditional UPDATE on its
+``version``, so of two writers who read the same version exactly one succeeds, on SQLite and
+PostgreSQL alike, and with any number of bot processes sharing the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, func, insert, inspect, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.models import (
+    UNFINISHED_STATUSES,
+    Base,
+    BotMeta,
+    GuildSettings,
+    Match,
+    MatchEvent,
+    MatchPlayer,
+    MatchStatus,
+    PlayerStats,
+)
+
+EventRow = tuple[int | None, str, int | None, dict[str, Any]]
+"""``(seat, kind, audience, payload)``: audience ``None`` is public, otherwise the one seat."""
+
+_MANAGED_MATCH_COLUMNS = frozenset({"id", "version"})
+
+
+async def get_match(session: AsyncSession, match_id: int) -> Match | None:
+    """The match with this id, or ``None``."""
+    return await session.get(Match, match_id)
+
+
+async def get_players(session: AsyncSession, match_id: int) -> list[MatchPlayer]:
+    """The match's players, seat 0 first."""
+    rows = await session.scalars(
+        select(MatchPlayer).where(MatchPlayer.match_id == match_id).order_by(MatchPlayer.seat)
+    )
+    return list(rows)
+
+
+async def update_match(
+    session: AsyncSession, match_id: int, seen_version: int, **values: Any
+) -> bool:
+    """Apply ``values`` if the match is still at ``seen_version``; ``True`` if it was applied.
+
+    This is the optimistic-concurrency core. It runs one statement::
+
+        UPDATE matches SET <values>, version = version + 1, updated_at = <now>
+        WHERE id = :match_id AND version = :seen_version
+
+    A writer who read an older version matches no row and gets ``False``: someone else moved
+    first, nothing is applied, and the caller should say so (and roll back anything else it
+    wrote in this transaction). Exactly one of any number of concurrent writers holding the
+    same version gets ``True``. A ``Match`` loaded in this session is refreshed to the new values.
+    ``updated_at`` is the wall clock unless given in ``values``.
+    """
+    managed = _MANAGED_MATCH_COLUMNS.intersection(values)
+    if managed:
+        raise ValueError(f"update_match manages {', '.join(sorted(managed))} itself")
+    statement = (
+        update(Match)
+        .where(Match.id == match_id, Match.version == seen_version)
+        .values(**values, version=Match.version + 1)
+        .execution_options(synchronize_session="fetch")
+    )
+    result = cast(CursorResult[Any], await session.execute(statement))
+    return result.rowcount == 1
+
+
+async def append_events(
+    session: AsyncSession,
+    match_id: int,
+    events: Sequence[EventRow],
+    now: datetime,
+) -> None:
+    """Append ``events`` to the match's log, numbered on from its last ``seq`` (the first is 1).
+
+    Call it in the same transaction as a successful ``update_match``: that UPDATE holds the
+    match's row (or, on SQLite, the database) for writing, so no other writer can take the
+    same sequence numbers.
+    """
+    if not events:
+        return
+    last = await session.scalar(
+        select(func.coalesce(func.max(MatchEvent.seq), 0)).where(MatchEvent.match_id == match_id)
+    )
+    start = (last or 0) + 1
+    await session.execute(
+        insert(MatchEvent),
+        [
+            {
+                "match_id": match_id,
+                "seq": start + offset,
+                "seat": seat,
+                "kind": kind,
+                "audience": audience,
+                "payload": payload,
+                "created_at": now,
+            }
+            for offset, (seat, kind, audience, payload) in enumerate(events)
+        ],
+    )
+
+
+async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
+    """The match's whole log, in order."""
+    rows = await session.scalars(
+        select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.seq)
+    )
+    return list(rows)
+
+
+async def due_matches(session: AsyncSession, now: datetime, limit: int = 100) -> list[Match]:
+    """Unfinished matches whose deadline is ``now`` or earlier, the longest overdue first.
+
+    The sweeper claims each with ``update_match``, so two sweepers never act on one twice.
+    """
+    rows = await session.scalars(
+        select(Match)
+        .where(
+            Match.status.in_(UNFINISHED_STATUSES),
+            Match.deadline.is_not(None),
+            Match.deadline <= now,
+        )
+        .order_by(Match.deadline, Match.id)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def open_challenges(session: AsyncSession, user_id: int) -> int:
+    """How many challenges ``user_id`` has sent that are still waiting for an answer."""
+    count = await session.scalar(
+        select(func.count())
+        .select_from(Match)
+        .where(Match.challenger_id == user_id, Match.status == MatchStatus.CHALLENGED)
+    )
+    return count or 0
+
+
+async def unfinished_matches(
+    session: AsyncSession, user_id: int, guild_id: int | None = None
+) -> list[Match]:
+    """The user's matches not yet over (as challenger or opponent), newest first.
+
+    ``guild_id`` narrows them to one server.
+    """
+    statement = select(Match).where(
+        or_(Match.challenger_id == user_id, Match.opponent_id == user_id),
+        Match.status.in_(UNFINISHED_STATUSES),
+    )
+    if guild_id is not None:
+        statement = statement.where(Match.guild_id == guild_id)
+    rows = await session.scalars(statement.order_by(Match.created_at.desc(), Match.id.desc()))
+    return list(rows)
+
+
+async def channel_matches(
+    session: AsyncSession, guild_id: int, channel_id: int, game: str, user_id: int
+) -> list[Match]:
+    """The user's unfinished matches of ``game`` in this channel, newest first.
+
+    A slash command acts on the first of these.
+    """
+    rows = await session.scalars(
+        select(Match)
+        .where(
+            Match.guild_id == guild_id,
+            Match.channel_id == channel_id,
+            Match.game == game,
+            Match.status.in_(UNFINISHED_STATUSES),
+            or_(Match.challenger_id == user_id, Match.opponent_id == user_id),
+        )
+        .order_by(Match.created_at.desc(), Match.id.desc())
+    )
+    return list(rows)
+
+
+async def get_stats(
+    session: AsyncSession, guild_id: int, game: str, user_id: int, vs_bot: bool = False
+) -> PlayerStats | None:
+    """The user's record for ``game`` in this guild, or ``None`` before their first result."""
+    return await session.get(PlayerStats, (guild_id, game, user_id, vs_bot))
+
+
+async def lock_stats(
+    session: AsyncSession, guild_id: int, game: str, user_id: int, vs_bot: bool = False
+) -> PlayerStats:
+    """The user's record, created with the starting values if missing, locked for writing.
+
+    Use it to add a result: two matches ending at once for one player then both count, where
+    read-modify-write on ``get_stats`` could lose one. On PostgreSQL the row stays locked until
+    the transaction ends; on SQLite the insert attempt has already taken the database's write lock.
+    """
+    fresh = PlayerStats(guild_id=guild_id, game=game, user_id=user_id, vs_bot=vs_bot)
+    await session.execute(
+        _insert(session, PlayerStats).values(_column_values(fresh)).on_conflict_do_nothing()
+    )
+    locked = await session.scalars(
+        select(PlayerStats)
+        .where(
+            PlayerStats.guild_id == guild_id,
+            PlayerStats.game == game,
+            PlayerStats.user_id == user_id,
+            PlayerStats.vs_bot == vs_bot,
+        )
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return locked.one()
+
+
+async def save_stats(session: AsyncSession, stats: PlayerStats) -> None:
+    """Insert or update ``stats`` (new, loaded in this session, or loaded in another)."""
+    await _save(session, stats)
+
+
+async def leaderboard(
+    session: AsyncSession, guild_id: int, game: str, limit: int = 10
+) -> list[PlayerStats]:
+    """The guild's best players of ``game`` against people: by rating, then wins, then user id."""
+    rows = await session.scalars(
+        select(PlayerStats)
+        .where(
+            PlayerStats.guild_id == guild_id,
+            PlayerStats.game == game,
+            PlayerStats.vs_bot.is_(False),
+        )
+        .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
+    """The user's records in this guild, every game, against people and against the bot."""
+    rows = await session.scalars(
+        select(PlayerStats)
+        .where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+        .order_by(PlayerStats.game, PlayerStats.vs_bot)
+    )
+    return list(rows)
+
+
+async def recent_matches(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int = 10
+) -> list[Match]:
+    """The user's last finished matches in this guild, the most recently finished first.
+
+    The search starts from the user's own rows in ``match_players`` (index on user, match),
+    so its cost follows the user's history, not the size of the server's.
+    """
+    rows = await session.scalars(
+        select(Match)
+        .join(MatchPlayer, MatchPlayer.match_id == Match.id)
+        .where(
+            MatchPlayer.user_id == user_id,
+            Match.guild_id == guild_id,
+            Match.status == MatchStatus.FINISHED,
+        )
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def get_settings(session: AsyncSession, guild_id: int) -> GuildSettings | None:
+    """The guild's settings, or ``None`` if it never changed any."""
+    return await session.get(GuildSettings, guild_id)
+
+
+async def save_settings(session: AsyncSession, settings: GuildSettings) -> None:
+    """Insert or update the guild's settings (from a new object: the timeouts set on it)."""
+    await _save(session, settings)
+
+
+async def get_meta(session: AsyncSession, key: str) -> str | None:
+    """The bot's stored value for ``key``, or ``None``."""
+    row = await session.get(BotMeta, key)
+    return None if row is None else row.value
+
+
+async def set_meta(session: AsyncSession, key: str, value: str) -> None:
+    """Store ``value`` under ``key``, replacing any earlier value."""
+    row = BotMeta(key=key, value=value)
+    await session.execute(
+        _insert(session, BotMeta)
+        .values(_column_values(row))
+        .on_conflict_do_update(
+            index_elements=[BotMeta.key], set_={"value": value, "updated_at": row.updated_at}
+        )
+    )
+
+
+async def _save(session: AsyncSession, row: Base) -> None:
+    """Flush a row this session tracks, else merge it by primary key (insert or update).
+
+    Merging a new object writes the attributes set on it (defaults included) and leaves the
+    stored row's other columns as they are.
+    """
+    if row not in session:
+        await session.merge(row)
+    await session.flush()
+
+
+def _insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(model)
+    return sqlite.insert(model)
+
+
+def _column_values(row: Base) -> dict[str, Any]:
+    return {column.key: getattr(row, column.key) for column in inspect(type(row)).columns}

@@ -1,0 +1,152 @@
+"""The Alembic migrations build exactly the models' schema, from the installed package's files."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import func, inspect, select
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.engine import create_engine
+from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
+from db.models import Base
+
+PROJECT = Path(__file__).parents[2]
+TABLES = {"matches", "match_players", "match_events", "player_stats", "guild_settings", "bot_meta"}
+
+
+def schema_differences(connection: Connection) -> list[Any]:
+    differences: list[Any] = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    return differences
+
+
+def current_revision(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def table_names(connection: Connection) -> set[str]:
+    return set(inspect(connection).get_table_names())
+
+
+@pytest.fixture
+async def empty_database_url(database_url: str) -> str:
+    """The test's database without a single table."""
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(Base.metadata.drop_all)
+        async with engine.connect() as connection:
+            assert await connection.run_sync(table_names) == set()
+    finally:
+        await engine.dispose()
+    return database_url
+
+
+@pytest.fixture
+async def migrated_engine(empty_database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(empty_database_url)
+    await upgrade(engine)
+    yield engine
+    await engine.dispose()
+
+
+def test_there_is_one_head_and_it_is_the_initial_schema() -> None:
+    scripts = ScriptDirectory.from_config(alembic_config())
+
+    assert scripts.get_heads() == ["0001"]
+    assert Path(scripts.dir).resolve() == (PROJECT / "db" / "migrations").resolve()
+
+
+async def test_upgrading_an_empty_database_gives_the_models_schema(
+    migrated_engine: AsyncEngine,
+) -> None:
+    async with migrated_engine.connect() as connection:
+        differences = await connection.run_sync(schema_differences)
+        revision = await connection.run_sync(current_revision)
+        tables = await connection.run_sync(table_names)
+
+    assert differences == []
+    assert revision == "0001"
+    assert tables == TABLES | {"alembic_version"}
+
+
+async def test_upgrading_an_up_to_date_database_changes_nothing(
+    migrated_engine: AsyncEngine,
+) -> None:
+    await upgrade(migrated_engine)
+
+    async with migrated_engine.connect() as connection:
+        assert await connection.run_sync(current_revision) == "0001"
+        assert await connection.run_sync(schema_differences) == []
+
+
+async def test_upgrade_takes_a_url_and_works_from_any_directory(
+    empty_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    await upgrade(empty_database_url)
+
+    engine = create_engine(empty_database_url)
+    try:
+        async with engine.connect() as connection:
+            assert await connection.run_sync(current_revision) == "0001"
+    finally:
+        await engine.dispose()
+
+
+async def test_downgrading_to_base_removes_every_table(migrated_engine: AsyncEngine) -> None:
+    def downgrade_to_base(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+
+    async with migrated_engine.connect() as connection:
+        await connection.run_sync(downgrade_to_base)
+    async with migrated_engine.connect() as connection:
+        assert await connection.run_sync(table_names) == {"alembic_version"}
+        assert await connection.run_sync(current_revision) is None
+
+
+async def test_sqlite_connections_keep_foreign_keys_after_migrating(
+    migrated_engine: AsyncEngine,
+) -> None:
+    if migrated_engine.dialect.name != "sqlite":
+        pytest.skip("SQLite pragma")
+    async with migrated_engine.connect() as connection:
+        foreign_keys = await connection.exec_driver_sql("PRAGMA foreign_keys")
+        assert foreign_keys.scalar_one() == 1
+
+
+async def test_an_upgrade_waits_for_one_already_under_way(empty_database_url: str) -> None:
+    # Two bot processes starting together on one database: the second must wait for the first,
+    # then find nothing to do, instead of creating the tables a second time.
+    holder, engine = create_engine(empty_database_url), create_engine(empty_database_url)
+    try:
+        async with holder.connect() as held:
+            if held.dialect.name == "postgresql":
+                await held.execute(select(func.pg_advisory_lock(MIGRATION_LOCK)))
+            else:
+                await held.exec_driver_sql("BEGIN IMMEDIATE")
+            waiting = asyncio.create_task(upgrade(engine))
+            await asyncio.sleep(0.3)
+            assert not waiting.done()
+            await held.rollback()
+            if held.dialect.name == "postgresql":
+                await held.execute(select(func.pg_advisory_unlock(MIGRATION_LOCK)))
+        await waiting
+
+        async with engine.connect() as connection:
+            assert await connection.run_sync(current_revision) == "0001"
+    finally:
+        await holder.dispose()
+        await engine.dispose()

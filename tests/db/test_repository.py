@@ -1,0 +1,517 @@
+"""Every query in db.repository, on the test database (SQLite, or PostgreSQL when configured)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from db import repository as repo
+from db.models import GuildSettings, Match, MatchPlayer, MatchStatus, PlayerStats
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+GUILD, OTHER_GUILD = 1_100_000_000_000_000_001, 1_100_000_000_000_000_002
+CHANNEL, OTHER_CHANNEL = 2_200_000_000_000_000_001, 2_200_000_000_000_000_002
+ALICE, BOB, CAROL = 3_300_000_000_000_000_001, 3_300_000_000_000_000_002, 3_300_000_000_000_000_003
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+async def add_match(
+    sessions: Sessions,
+    challenger: int = ALICE,
+    opponent: int = BOB,
+    *,
+    seated: bool = True,
+    **values: Any,
+) -> Match:
+    """Store a match (seating the challenger in seat 0 unless ``seated`` is false)."""
+    fields: dict[str, Any] = {
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "game": "crown",
+        "seed": 42,
+        "challenger_id": challenger,
+        "opponent_id": opponent,
+        "created_at": NOW,
+        "updated_at": NOW,
+    }
+    fields.update(values)
+    async with sessions.begin() as session:
+        match = Match(**fields)
+        session.add(match)
+        await session.flush()
+        if seated:
+            session.add_all(
+                [
+                    MatchPlayer(match_id=match.id, seat=0, user_id=challenger),
+                    MatchPlayer(match_id=match.id, seat=1, user_id=opponent),
+                ]
+            )
+    return match
+
+
+def ids(matches: list[Match]) -> list[int]:
+    return [m.id for m in matches]
+
+
+# ---------------------------------------------------------------- matches and players
+
+
+async def test_get_match_finds_a_match_or_none(sessions: Sessions) -> None:
+    match = await add_match(sessions, options={"hints": "auto"})
+
+    async with sessions() as session:
+        found = await repo.get_match(session, match.id)
+        missing = await repo.get_match(session, match.id + 1)
+
+    assert found is not None
+    assert (found.id, found.challenger_id, found.options) == (match.id, ALICE, {"hints": "auto"})
+    assert missing is None
+
+
+async def test_get_players_lists_seat_zero_first(sessions: Sessions) -> None:
+    match = await add_match(sessions, seated=False)
+    async with sessions.begin() as session:
+        session.add(MatchPlayer(match_id=match.id, seat=1, user_id=ALICE))
+        await session.flush()
+        session.add(MatchPlayer(match_id=match.id, seat=0, user_id=BOB))
+
+    async with sessions() as session:
+        players = await repo.get_players(session, match.id)
+        nobody = await repo.get_players(session, match.id + 1)
+
+    assert [(p.seat, p.user_id) for p in players] == [(0, BOB), (1, ALICE)]
+    assert nobody == []
+
+
+async def test_update_match_applies_values_and_bumps_the_version(sessions: Sessions) -> None:
+    match = await add_match(sessions)
+    deadline = NOW + timedelta(minutes=10)
+
+    async with sessions.begin() as session:
+        loaded = await repo.get_match(session, match.id)
+        assert loaded is not None
+        applied = await repo.update_match(
+            session,
+            match.id,
+            0,
+            status=MatchStatus.ACTIVE,
+            state={"turn": 1},
+            deadline=deadline,
+            deadline_kind="turn",
+        )
+        # A match loaded in the same session sees the new values at once.
+        assert (loaded.version, loaded.status) == (1, "active")
+
+    async with sessions() as session:
+        stored = await repo.get_match(session, match.id)
+    assert applied is True
+    assert stored is not None
+    assert stored.version == 1
+    assert (stored.status, stored.state) == ("active", {"turn": 1})
+    assert (stored.deadline, stored.deadline_kind) == (deadline, "turn")
+    assert stored.updated_at > NOW
+
+
+async def test_update_match_takes_updated_at_when_given(sessions: Sessions) -> None:
+    match = await add_match(sessions)
+    later = NOW + timedelta(seconds=30)
+
+    async with sessions.begin() as session:
+        assert await repo.update_match(session, match.id, 0, updated_at=later)
+
+    async with sessions() as session:
+        stored = await repo.get_match(session, match.id)
+    assert stored is not None
+    assert stored.updated_at == later
+
+
+async def test_update_match_with_a_stale_version_changes_nothing(sessions: Sessions) -> None:
+    match = await add_match(sessions, state={"turn": 1})
+    async with sessions.begin() as session:
+        assert await repo.update_match(session, match.id, 0, state={"turn": 2})
+    async with sessions() as session:
+        before = await repo.get_match(session, match.id)
+    assert before is not None
+
+    async with sessions.begin() as session:
+        applied = await repo.update_match(
+            session, match.id, 0, state={"turn": 99}, status=MatchStatus.FINISHED
+        )
+
+    async with sessions() as session:
+        after = await repo.get_match(session, match.id)
+    assert applied is False
+    assert after is not None
+    assert (after.version, after.state, after.status) == (1, {"turn": 2}, "challenged")
+    assert after.updated_at == before.updated_at
+
+
+async def test_update_match_on_a_missing_match_is_false(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        assert await repo.update_match(session, 12345, 0, status=MatchStatus.ACTIVE) is False
+
+
+@pytest.mark.parametrize("column", ["version", "id"])
+async def test_update_match_keeps_id_and_version_to_itself(sessions: Sessions, column: str) -> None:
+    match = await add_match(sessions)
+
+    async with sessions.begin() as session:
+        with pytest.raises(ValueError, match=column):
+            await repo.update_match(session, match.id, 0, **{column: 7})
+
+
+async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
+    sessions: Sessions,
+) -> None:
+    match = await add_match(sessions)
+
+    async def move(writer: int) -> bool:
+        """A use case that saw version 0: read the match, then write on top of that version."""
+        async with sessions.begin() as session:
+            # Reading first, in the same transaction, as the match service does.
+            assert await repo.get_match(session, match.id) is not None
+            if not await repo.update_match(session, match.id, 0, state={"writer": writer}):
+                return False
+            await repo.append_events(session, match.id, [(0, "move", None, {"w": writer})], NOW)
+            return True
+
+    outcomes = await asyncio.gather(*(move(writer) for writer in range(50)))
+
+    assert outcomes.count(True) == 1
+    winner = outcomes.index(True)
+    async with sessions() as session:
+        stored = await repo.get_match(session, match.id)
+        events = await repo.get_events(session, match.id)
+    assert stored is not None
+    assert (stored.version, stored.state) == (1, {"writer": winner})
+    assert [(e.seq, e.payload) for e in events] == [(1, {"w": winner})]
+
+
+# ---------------------------------------------------------------- the event log
+
+
+async def test_append_events_numbers_on_from_the_last_event(sessions: Sessions) -> None:
+    match = await add_match(sessions)
+    other = await add_match(sessions, CAROL, BOB)
+    later = NOW + timedelta(minutes=1)
+
+    async with sessions.begin() as session:
+        await repo.append_events(
+            session,
+            match.id,
+            [(None, "accept", None, {}), (0, "secret", 0, {"cell": [2, 3]})],
+            NOW,
+        )
+        await repo.append_events(session, other.id, [(None, "accept", None, {})], NOW)
+    async with sessions.begin() as session:
+        await repo.append_events(session, match.id, [(1, "attack", None, {"cell": [1, 1]})], later)
+        await repo.append_events(session, match.id, [], later)
+
+    async with sessions() as session:
+        log = await repo.get_events(session, match.id)
+        other_log = await repo.get_events(session, other.id)
+    assert [(e.seq, e.seat, e.kind, e.audience, e.payload) for e in log] == [
+        (1, None, "accept", None, {}),
+        (2, 0, "secret", 0, {"cell": [2, 3]}),
+        (3, 1, "attack", None, {"cell": [1, 1]}),
+    ]
+    assert [e.created_at for e in log] == [NOW, NOW, later]
+    assert [e.seq for e in other_log] == [1]
+
+
+# ---------------------------------------------------------------- finding matches
+
+
+async def test_due_matches_are_unfinished_and_overdue_oldest_first(sessions: Sessions) -> None:
+    late = await add_match(sessions, status="active", deadline=NOW - timedelta(minutes=5))
+    later = await add_match(sessions, status="setup", deadline=NOW - timedelta(minutes=1))
+    latest = await add_match(sessions, status="challenged", deadline=NOW - timedelta(hours=1))
+    on_time = await add_match(sessions, status="active", deadline=NOW)
+    await add_match(sessions, status="active", deadline=NOW + timedelta(seconds=1))
+    await add_match(sessions, status="active")
+    await add_match(sessions, status="finished", deadline=NOW - timedelta(days=1))
+    await add_match(sessions, status="aborted", deadline=NOW - timedelta(days=1))
+
+    async with sessions() as session:
+        due = await repo.due_matches(session, NOW)
+        first_two = await repo.due_matches(session, NOW, limit=2)
+
+    assert ids(due) == [latest.id, late.id, later.id, on_time.id]
+    assert ids(first_two) == [latest.id, late.id]
+
+
+async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessions) -> None:
+    east = timezone(timedelta(hours=2))
+    # 12:50 at UTC+2 is 10:50 UTC: due before 11:55 UTC, though its wall time is later.
+    earlier = await add_match(
+        sessions, status="active", deadline=datetime(2026, 1, 1, 12, 50, tzinfo=east)
+    )
+    later = await add_match(
+        sessions, status="active", deadline=datetime(2026, 1, 1, 11, 55, tzinfo=UTC)
+    )
+
+    async with sessions() as session:
+        due = await repo.due_matches(session, datetime(2026, 1, 1, 13, 0, tzinfo=east))
+
+    assert ids(due) == [earlier.id]
+    async with sessions() as session:
+        assert ids(await repo.due_matches(session, NOW)) == [earlier.id, later.id]
+
+
+async def test_open_challenges_counts_waiting_challenges_sent(sessions: Sessions) -> None:
+    await add_match(sessions, ALICE, BOB, status="challenged")
+    await add_match(sessions, ALICE, CAROL, status="challenged", guild_id=OTHER_GUILD)
+    await add_match(sessions, ALICE, BOB, status="active")
+    await add_match(sessions, ALICE, BOB, status="aborted")
+    await add_match(sessions, BOB, ALICE, status="challenged")
+
+    async with sessions() as session:
+        assert await repo.open_challenges(session, ALICE) == 2
+        assert await repo.open_challenges(session, BOB) == 1
+        assert await repo.open_challenges(session, CAROL) == 0
+
+
+async def test_unfinished_matches_as_challenger_or_opponent_newest_first(
+    sessions: Sessions,
+) -> None:
+    oldest = await add_match(sessions, ALICE, BOB, status="active", created_at=NOW)
+    await add_match(sessions, ALICE, BOB, status="finished", created_at=NOW)
+    await add_match(sessions, BOB, CAROL, status="active", created_at=NOW)
+    newest = await add_match(
+        sessions, CAROL, ALICE, status="challenged", created_at=NOW + timedelta(minutes=2)
+    )
+    middle = await add_match(
+        sessions,
+        ALICE,
+        CAROL,
+        status="setup",
+        guild_id=OTHER_GUILD,
+        created_at=NOW + timedelta(minutes=1),
+    )
+    await add_match(sessions, ALICE, CAROL, status="aborted", created_at=NOW)
+
+    async with sessions() as session:
+        everywhere = await repo.unfinished_matches(session, ALICE)
+        here = await repo.unfinished_matches(session, ALICE, GUILD)
+
+    assert ids(everywhere) == [newest.id, middle.id, oldest.id]
+    assert ids(here) == [newest.id, oldest.id]
+
+
+async def test_channel_matches_are_the_users_unfinished_ones_of_that_game_there(
+    sessions: Sessions,
+) -> None:
+    mine = await add_match(sessions, ALICE, BOB, status="active")
+    as_opponent = await add_match(
+        sessions, CAROL, ALICE, status="setup", created_at=NOW + timedelta(minutes=1)
+    )
+    await add_match(sessions, ALICE, BOB, status="active", game="safe")
+    await add_match(sessions, ALICE, BOB, status="active", channel_id=OTHER_CHANNEL)
+    await add_match(sessions, ALICE, BOB, status="active", guild_id=OTHER_GUILD)
+    await add_match(sessions, ALICE, BOB, status="finished")
+    await add_match(sessions, BOB, CAROL, status="active")
+
+    async with sessions() as session:
+        found = await repo.channel_matches(session, GUILD, CHANNEL, "crown", ALICE)
+
+    assert ids(found) == [as_opponent.id, mine.id]
+
+
+async def test_recent_matches_are_the_users_finished_ones_here_newest_first(
+    sessions: Sessions,
+) -> None:
+    finished = [
+        await add_match(
+            sessions,
+            *players,
+            status="finished",
+            finished_at=NOW + timedelta(minutes=minutes),
+        )
+        for players, minutes in [((ALICE, BOB), 5), ((CAROL, ALICE), 9), ((BOB, ALICE), 1)]
+    ]
+    await add_match(sessions, ALICE, BOB, status="active")
+    await add_match(sessions, ALICE, BOB, status="aborted", finished_at=NOW)
+    await add_match(sessions, BOB, CAROL, status="finished", finished_at=NOW)
+    await add_match(sessions, ALICE, BOB, status="finished", finished_at=NOW, guild_id=OTHER_GUILD)
+
+    async with sessions() as session:
+        recent = await repo.recent_matches(session, GUILD, ALICE)
+        last_two = await repo.recent_matches(session, GUILD, ALICE, limit=2)
+
+    by_finish = [finished[1].id, finished[0].id, finished[2].id]
+    assert ids(recent) == by_finish
+    assert ids(last_two) == by_finish[:2]
+
+
+# ---------------------------------------------------------------- stats
+
+
+async def test_stats_are_saved_new_loaded_and_updated(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        assert await repo.get_stats(session, GUILD, "crown", ALICE) is None
+        stats = PlayerStats(guild_id=GUILD, game="crown", user_id=ALICE)
+        stats.wins += 1
+        await repo.save_stats(session, stats)
+
+    async with sessions.begin() as session:
+        loaded = await repo.get_stats(session, GUILD, "crown", ALICE)
+        assert loaded is not None
+        loaded.wins += 1
+        loaded.rating = 1612.5
+        await repo.save_stats(session, loaded)
+
+    async with sessions() as session:
+        stored = await repo.get_stats(session, GUILD, "crown", ALICE)
+        against_bot = await repo.get_stats(session, GUILD, "crown", ALICE, vs_bot=True)
+    assert stored is not None
+    assert (stored.wins, stored.losses, stored.rating, stored.deviation) == (2, 0, 1612.5, 500.0)
+    assert against_bot is None
+
+
+async def test_stats_from_another_session_are_merged(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        await repo.save_stats(session, PlayerStats(guild_id=GUILD, game="safe", user_id=BOB))
+    async with sessions() as session:
+        detached = await repo.get_stats(session, GUILD, "safe", BOB)
+    assert detached is not None
+    detached.losses = 4
+
+    async with sessions.begin() as session:
+        await repo.save_stats(session, detached)
+        await repo.save_stats(
+            session, PlayerStats(guild_id=GUILD, game="safe", user_id=BOB, vs_bot=True, draws=1)
+        )
+
+    async with sessions() as session:
+        people = await repo.get_stats(session, GUILD, "safe", BOB)
+        bot = await repo.get_stats(session, GUILD, "safe", BOB, vs_bot=True)
+    assert people is not None and bot is not None
+    assert (people.losses, people.draws, bot.losses, bot.draws) == (4, 0, 0, 1)
+
+
+async def test_lock_stats_creates_the_starting_record_once(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        fresh = await repo.lock_stats(session, GUILD, "flag", CAROL)
+        assert (fresh.wins, fresh.rating, fresh.deviation, fresh.volatility) == (0, 1500, 500, 0.09)
+        fresh.wins = 3
+
+    async with sessions.begin() as session:
+        again = await repo.lock_stats(session, GUILD, "flag", CAROL)
+        assert again.wins == 3
+
+
+async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
+    async def add_win() -> None:
+        async with sessions.begin() as session:
+            stats = await repo.lock_stats(session, GUILD, "claim", ALICE)
+            stats.wins += 1
+            stats.games_played += 1
+            await repo.save_stats(session, stats)
+
+    await asyncio.gather(*(add_win() for _ in range(10)))
+
+    async with sessions() as session:
+        stats = await repo.get_stats(session, GUILD, "claim", ALICE)
+    assert stats is not None
+    assert (stats.wins, stats.games_played) == (10, 10)
+
+
+async def test_leaderboard_ranks_by_rating_then_wins_then_user(sessions: Sessions) -> None:
+    rows = [
+        (10, 1500.0, 3),
+        (11, 1700.0, 1),
+        (12, 1500.0, 7),
+        (13, 1500.0, 3),
+        (14, 1650.0, 0),
+    ]
+    async with sessions.begin() as session:
+        for user, rating, wins in rows:
+            session.add(
+                PlayerStats(guild_id=GUILD, game="crown", user_id=user, rating=rating, wins=wins)
+            )
+        session.add_all(
+            [
+                PlayerStats(guild_id=GUILD, game="crown", user_id=20, vs_bot=True, rating=2900.0),
+                PlayerStats(guild_id=GUILD, game="safe", user_id=21, rating=2800.0),
+                PlayerStats(guild_id=OTHER_GUILD, game="crown", user_id=22, rating=2700.0),
+            ]
+        )
+
+    async with sessions() as session:
+        board = await repo.leaderboard(session, GUILD, "crown")
+        top_two = await repo.leaderboard(session, GUILD, "crown", limit=2)
+        empty = await repo.leaderboard(session, GUILD, "flag")
+
+    assert [s.user_id for s in board] == [11, 14, 12, 10, 13]
+    assert [s.user_id for s in top_two] == [11, 14]
+    assert empty == []
+
+
+async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        session.add_all(
+            [
+                PlayerStats(guild_id=GUILD, game="safe", user_id=ALICE, wins=1),
+                PlayerStats(guild_id=GUILD, game="crown", user_id=ALICE, vs_bot=True, wins=2),
+                PlayerStats(guild_id=GUILD, game="crown", user_id=ALICE, wins=3),
+                PlayerStats(guild_id=GUILD, game="crown", user_id=BOB, wins=4),
+                PlayerStats(guild_id=OTHER_GUILD, game="crown", user_id=ALICE, wins=5),
+            ]
+        )
+
+    async with sessions() as session:
+        rows = await repo.record(session, GUILD, ALICE)
+        nothing = await repo.record(session, GUILD, CAROL)
+
+    assert [(r.game, r.vs_bot, r.wins) for r in rows] == [
+        ("crown", False, 3),
+        ("crown", True, 2),
+        ("safe", False, 1),
+    ]
+    assert nothing == []
+
+
+# ---------------------------------------------------------------- settings and metadata
+
+
+async def test_guild_settings_are_saved_and_updated(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        assert await repo.get_settings(session, GUILD) is None
+        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=60))
+        await repo.save_settings(session, GuildSettings(guild_id=OTHER_GUILD, hint_timeout=30))
+
+    async with sessions.begin() as session:
+        settings = await repo.get_settings(session, GUILD)
+        assert settings is not None
+        settings.setup_timeout = 600
+        await repo.save_settings(session, settings)
+    async with sessions.begin() as session:
+        # A new object for a stored guild writes what was set on it and keeps the rest.
+        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=None))
+
+    async with sessions() as session:
+        here = await repo.get_settings(session, GUILD)
+        there = await repo.get_settings(session, OTHER_GUILD)
+    assert here is not None and there is not None
+    assert (here.turn_timeout, here.setup_timeout, here.hint_timeout) == (None, 600, None)
+    assert (there.turn_timeout, there.hint_timeout) == (None, 30)
+
+
+async def test_meta_values_are_stored_and_overwritten(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        assert await repo.get_meta(session, "command_hash") is None
+        await repo.set_meta(session, "command_hash", "abc")
+        assert await repo.get_meta(session, "command_hash") == "abc"
+
+    async with sessions.begin() as session:
+        await repo.set_meta(session, "command_hash", "def")
+        await repo.set_meta(session, "other", "x")
+
+    async with sessions() as session:
+        assert await repo.get_meta(session, "command_hash") == "def"
+        assert await repo.get_meta(session, "other") == "x"

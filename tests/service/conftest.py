@@ -1,0 +1,43 @@
+"""A match service on the test database, with a clock the tests move by hand."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.matches import MatchService
+
+GUILD, CHANNEL = 1000, 2000
+ALICE, BOB, CAROL = 11, 22, 33
+
+
+class Clock:
+    """A hand-wound clock: ``advance`` is the only way time passes."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def seeds_from(values: Iterator[int]) -> itertools.cycle[int]:
+    return itertools.cycle(values)
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
+    # Seed 1: Random(1).randrange(2) == 0, so the challenger sits in seat 0 and moves first.
+    return MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")

@@ -1,0 +1,368 @@
+"""Whole matches through the match service with plain objects: lifecycle, refusals, timeouts."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.errors import (
+    AlreadyPlayed,
+    ChallengeRefused,
+    InvalidMove,
+    MatchNotFound,
+    NotYourMatch,
+    NotYourTurn,
+    WrongStatus,
+)
+from bot.matches import MatchService
+from bot.notices import Private, Prompt, Public, Report
+from db import repository as repo
+from db.models import MatchEvent, PlayerStats
+from games.base import Ask
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+
+
+async def challenge(service: MatchService, game: str = "crown", **options: object) -> Report:
+    return await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game=game,
+        options=options,
+    )
+
+
+async def start(service: MatchService, game: str = "crown", **options: object) -> int:
+    """A match Alice challenged Bob to and Bob accepted; Alice moves first (seed 1)."""
+    report = await challenge(service, game, **options)
+    await service.accept(report.match.id, BOB)
+    return report.match.id
+
+
+async def crown_started(service: MatchService, alice_crown: str, bob_crown: str) -> int:
+    match_id = await start(service)
+    await service.submit(match_id, ALICE, alice_crown)
+    report = await service.submit(match_id, BOB, bob_crown)
+    assert report.match.status == "active"
+    return match_id
+
+
+async def stats_of(sessions: async_sessionmaker[AsyncSession], user: int) -> PlayerStats:
+    async with sessions() as session:
+        row = await repo.get_stats(session, GUILD, "crown", user)
+        assert row is not None
+        return row
+
+
+# ---------------------------------------------------------------------- the whole lifecycle
+
+
+async def test_crown_match_from_challenge_to_result(
+    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    report = await challenge(service)
+    assert report.match.status == "challenged"
+    [post] = report.notices
+    assert isinstance(post, Public) and post.kind == "challenge"
+    assert "@22" in post.lines[0] and "Capture the Crown" in post.lines[0]
+
+    report = await service.accept(report.match.id, BOB)
+    match_id = report.match.id
+    assert report.match.status == "setup"
+    assert report.match.players == (ALICE, BOB)
+    assert "Coin toss: @11 moves first" in report.public_lines()[0]
+    prompts = [n for n in report.notices if isinstance(n, Prompt)]
+    assert {(p.user_id, p.ask) for p in prompts} == {(ALICE, Ask.SECRET), (BOB, Ask.SECRET)}
+
+    report = await service.submit(match_id, ALICE, "3 3")
+    assert report.match.status == "setup"
+    assert not any("(3,3)" in line for line in report.public_lines())
+    assert any("(3,3)" in n.text for n in report.for_user(ALICE) if isinstance(n, Private))
+    assert report.for_user(BOB) == []
+
+    report = await service.submit(match_id, BOB, "2 1")
+    assert report.match.status == "active"
+    assert report.match.to_act == (ALICE,)
+
+    report = await service.submit(match_id, ALICE, "2 2")
+    assert any("Miss" in line for line in report.public_lines())
+    [hint_prompt] = [n for n in report.notices if isinstance(n, Prompt)]
+    assert hint_prompt.user_id == BOB and hint_prompt.ask is Ask.HINT
+    assert len(hint_prompt.choices) == 2
+    assert report.match.to_act == (BOB,) and report.match.asks[BOB] is Ask.HINT
+    # The two true hints locate Bob's Crown: they are for Bob only, never in public.
+    for label, _ in hint_prompt.choices:
+        assert all(label not in line for line in report.public_lines())
+
+    report = await service.submit(match_id, BOB, "column")
+    assert any("column" in line and "less than 2" in line for line in report.public_lines())
+    report = await service.submit(match_id, BOB, "1 3")
+    report = await service.submit(match_id, ALICE, "row")
+    report = await service.submit(match_id, ALICE, "2 1")
+
+    assert report.match.status == "finished"
+    assert report.match.winner_id == ALICE and report.match.end_reason == "capture"
+    end = [n for n in report.notices if isinstance(n, Public)]
+    assert end and end[-1].kind == "end"
+    assert any("(3,3)" in line for line in report.public_lines())  # secrets revealed at the end
+
+    alice, bob = await stats_of(sessions, ALICE), await stats_of(sessions, BOB)
+    assert (alice.wins, alice.losses, alice.streak) == (1, 0, 1)
+    assert (bob.wins, bob.losses, bob.streak) == (0, 1, -1)
+    assert alice.rating > 1500 > bob.rating
+
+
+async def test_every_step_is_logged_in_order(
+    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await crown_started(service, "1 1", "3 3")
+    await service.submit(match_id, ALICE, "3 3")
+    async with sessions() as session:
+        seqs = (
+            await session.scalars(
+                select(MatchEvent.seq)
+                .where(MatchEvent.match_id == match_id)
+                .order_by(MatchEvent.id)
+            )
+        ).all()
+    assert seqs == sorted(seqs) and len(seqs) == len(set(seqs)) > 4
+
+
+# ---------------------------------------------------------------------- who may do what
+
+
+async def test_challenge_refusals(service: MatchService) -> None:
+    with pytest.raises(ChallengeRefused, match="yourself"):
+        await service.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=ALICE, game="crown"
+        )
+    with pytest.raises(ChallengeRefused, match="Bot accounts"):
+        await service.challenge(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            game="crown",
+            opponent_is_bot=True,
+        )
+    with pytest.raises(InvalidMove):
+        await challenge(service, hints="sometimes")
+    for _ in range(3):
+        await challenge(service)
+    with pytest.raises(ChallengeRefused, match="3 open challenges"):
+        await challenge(service)
+
+
+async def test_only_the_right_member_answers_a_challenge(service: MatchService) -> None:
+    match_id = (await challenge(service)).match.id
+    with pytest.raises(NotYourMatch, match="@22"):
+        await service.accept(match_id, CAROL)
+    with pytest.raises(NotYourMatch):
+        await service.accept(match_id, ALICE)
+    with pytest.raises(NotYourMatch):
+        await service.withdraw(match_id, BOB)
+    with pytest.raises(NotYourMatch):
+        await service.decline(match_id, ALICE)
+    report = await service.withdraw(match_id, ALICE)
+    assert report.match.status == "aborted"
+    with pytest.raises(WrongStatus):
+        await service.accept(match_id, BOB)
+
+
+async def test_decline(service: MatchService) -> None:
+    match_id = (await challenge(service)).match.id
+    report = await service.decline(match_id, BOB)
+    assert report.match.status == "aborted" and report.match.end_reason == "declined"
+
+
+async def test_refused_moves_change_nothing(service: MatchService) -> None:
+    match_id = await crown_started(service, "1 1", "3 3")
+    before = await service.snapshot(match_id)
+    with pytest.raises(NotYourMatch):
+        await service.submit(match_id, CAROL, "2 2")
+    with pytest.raises(NotYourTurn, match="@11"):
+        await service.submit(match_id, BOB, "2 2")
+    with pytest.raises(InvalidMove, match="1-3"):
+        await service.submit(match_id, ALICE, "4 1")
+    with pytest.raises(InvalidMove):
+        await service.submit(match_id, ALICE, "banana")
+    with pytest.raises(MatchNotFound):
+        await service.submit(987654, ALICE, "2 2")
+    after = await service.snapshot(match_id)
+    assert after.version == before.version and after.public_view == before.public_view
+
+
+async def test_secret_cannot_be_changed(service: MatchService) -> None:
+    match_id = await start(service)
+    await service.submit(match_id, ALICE, "1 1")
+    with pytest.raises((InvalidMove, NotYourTurn)):
+        await service.submit(match_id, ALICE, "2 2")
+
+
+async def test_resign_active_loses_and_resign_setup_aborts(
+    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await start(service)
+    report = await service.resign(match_id, BOB)
+    assert report.match.status == "aborted"
+    async with sessions() as session:
+        assert await repo.get_stats(session, GUILD, "crown", BOB) is None
+
+    match_id = await crown_started(service, "1 1", "3 3")
+    report = await service.resign(match_id, BOB)
+    assert report.match.status == "finished"
+    assert report.match.winner_id == ALICE and report.match.end_reason == "resign"
+    assert any("(1,1)" in line and "(3,3)" in line for line in report.public_lines())
+    with pytest.raises(WrongStatus):
+        await service.submit(match_id, ALICE, "2 2")
+    with pytest.raises(WrongStatus):
+        await service.resign(match_id, ALICE)
+
+
+async def test_rematch_offers_the_same_game_again(service: MatchService) -> None:
+    match_id = await start(service, "crown", hints="auto")
+    await service.resign(match_id, ALICE)
+    with pytest.raises(NotYourMatch):
+        await service.rematch(match_id, CAROL)
+    report = await service.rematch(match_id, BOB)
+    assert report.match.status == "challenged"
+    assert (report.match.challenger_id, report.match.opponent_id) == (BOB, ALICE)
+    assert report.match.options == {"hints": "auto"}
+
+
+async def test_slash_commands_resolve_to_the_callers_match(service: MatchService) -> None:
+    with pytest.raises(MatchNotFound, match="/crown challenge"):
+        await service.find_match(GUILD, CHANNEL, "crown", ALICE)
+    match_id = await crown_started(service, "1 1", "3 3")
+    assert await service.find_match(GUILD, CHANNEL, "crown", ALICE) == match_id
+    assert await service.find_match(GUILD, CHANNEL, "crown", BOB) == match_id
+    with pytest.raises(MatchNotFound):
+        await service.find_match(GUILD, CHANNEL + 1, "crown", ALICE)
+
+
+# ---------------------------------------------------------------------- deadlines
+
+
+async def test_challenge_expires_once(service: MatchService, clock: Clock) -> None:
+    match_id = (await challenge(service)).match.id
+    clock.advance(minutes=4)
+    assert await service.sweep() == []
+    clock.advance(minutes=2)
+    [report] = await service.sweep()
+    assert report.match.id == match_id and report.match.status == "aborted"
+    assert "expired" in report.public_lines()[0]
+    assert await service.sweep() == []
+
+
+async def test_setup_timeout_aborts_without_a_result(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await start(service)
+    await service.submit(match_id, ALICE, "1 1")
+    clock.advance(minutes=6)
+    [report] = await service.sweep()
+    assert report.match.status == "aborted" and report.match.end_reason == "timeout"
+    assert "@22" in report.public_lines()[0]
+    async with sessions() as session:
+        assert await repo.get_stats(session, GUILD, "crown", ALICE) is None
+
+
+async def test_turn_timeout_forfeits(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await crown_started(service, "1 1", "3 3")
+    clock.advance(minutes=9)
+    await service.submit(match_id, ALICE, "2 2")  # the move resets Alice's clock, hint is Bob's
+    await service.submit(match_id, BOB, "row")
+    clock.advance(minutes=11)
+    [report] = await service.sweep()
+    assert report.match.status == "finished" and report.match.end_reason == "timeout"
+    assert report.match.winner_id == ALICE  # Bob was to act and ran out of time
+    assert (await stats_of(sessions, BOB)).losses == 1
+
+
+async def test_hint_timeout_gives_the_least_helpful_hint(
+    service: MatchService, clock: Clock
+) -> None:
+    match_id = await crown_started(service, "1 1", "3 1")
+    await service.submit(
+        match_id, ALICE, "1 1"
+    )  # miss: Bob's Crown is below and left... or same col
+    clock.advance(minutes=3)
+    [report] = await service.sweep()
+    assert report.match.status == "active" and report.match.to_act == (BOB,)
+    assert any("did not choose a hint in time" in line for line in report.public_lines())
+    # Crown (3,1) after an attack on (1,1): "row greater than 1" leaves 6 cells, "column equal
+    # to 1" leaves 2 (the attacked cell excluded): the bot gives the row hint.
+    assert any("row is greater than 1" in line for line in report.public_lines())
+
+
+async def test_a_deadline_missed_while_down_fires_once_on_restart(
+    sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> None:
+    first = MatchService(sessions, clock=clock, seeds=lambda: 1)
+    match_id = (await challenge(first)).match.id
+    clock.advance(hours=2)
+    second = MatchService(sessions, clock=clock, seeds=lambda: 1)
+    third = MatchService(sessions, clock=clock, seeds=lambda: 1)
+    import asyncio
+
+    results = await asyncio.gather(second.sweep(), third.sweep())
+    fired = [r for batch in results for r in batch]
+    assert [r.match.id for r in fired] == [match_id]
+
+
+# ---------------------------------------------------------------------- races and restarts
+
+
+async def test_fifty_identical_clicks_apply_once(
+    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    import asyncio
+
+    match_id = await crown_started(service, "1 1", "3 3")
+    seen = (await service.snapshot(match_id)).version
+    async with sessions() as session:
+        events_before = await session.scalar(
+            select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
+        )
+
+    async def click() -> str:
+        try:
+            await service.submit(match_id, ALICE, "2 2", expected_version=seen)
+        except AlreadyPlayed as error:
+            return str(error)
+        return "applied"
+
+    results = await asyncio.gather(*(click() for _ in range(50)))
+    assert results.count("applied") == 1
+    assert all("already played" in r for r in results if r != "applied")
+    after = await service.snapshot(match_id)
+    assert after.version == seen + 1
+    async with sessions() as session:
+        events_after = await session.scalar(
+            select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
+        )
+    assert events_after == events_before + 2  # the attack and its one "Miss" event
+
+
+async def test_a_new_engine_continues_the_match(database_url: str, clock: Clock) -> None:
+    from db.engine import create_engine, session_factory
+
+    engine = create_engine(database_url)
+    service = MatchService(session_factory(engine), clock=clock, seeds=lambda: 1)
+    match_id = await crown_started(service, "1 1", "3 3")
+    await service.submit(match_id, ALICE, "2 2")
+    await engine.dispose()
+
+    engine = create_engine(database_url)
+    service = MatchService(session_factory(engine), clock=clock, seeds=lambda: 1)
+    try:
+        report = await service.submit(match_id, BOB, "column")
+        assert report.match.to_act == (BOB,)
+        report = await service.submit(match_id, BOB, "1 1")
+        assert report.match.status == "finished" and report.match.winner_id == BOB
+    finally:
+        await engine.dispose()
