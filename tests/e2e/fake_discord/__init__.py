@@ -1,0 +1,38 @@
+"""A fake Discord on 127.0.0.1 (REST API and gateway) for end-to-end tests of discord.py bots.
+
+:class:`FakeDiscord` is the driver a test holds; the records it hands out (users, guilds,
+channels, messages, interactions, requests) are plain dataclasses to read and assert on.
+"""
+
+from .client import DEFAULT_TOKEN, ClientStopped, FakeDiscord
+from .errors import APIError, InvalidInvocation
+from .state import (
+    BOT_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    RecordedRequest,
+)
+
+__all__ = [
+    "BOT_PERMISSIONS",
+    "DEFAULT_TOKEN",
+    "EVERYONE_PERMISSIONS",
+    "APIError",
+    "ClientStopped",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "InvalidInvocation",
+    "RecordedRequest",
+]

@@ -1,0 +1,35 @@
+"""Message writes checked against Discord's limits before they touch the state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import JSON, FormErrors
+from .limits import check_message, check_not_empty
+from .state import DiscordState, FakeMessage
+
+
+def checked_fields(fields: JSON) -> dict[str, Any]:
+    """The fields of a new message, refused (50035, or 50006 if empty) as Discord would."""
+    errors = FormErrors()
+    if not isinstance(fields, dict):
+        errors.add((), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        errors.raise_if_any()
+    assert isinstance(fields, dict)
+    check_message(fields, errors)
+    errors.raise_if_any()
+    check_not_empty(fields)
+    return fields
+
+
+def checked_edit(state: DiscordState, message: FakeMessage, fields: JSON) -> None:
+    """Apply a partial edit, refused as Discord would (including an edit that empties it)."""
+    errors = FormErrors()
+    if not isinstance(fields, dict):
+        errors.add((), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        errors.raise_if_any()
+    assert isinstance(fields, dict)
+    check_message(fields, errors, flags=message.flags)
+    errors.raise_if_any()
+    check_not_empty({**message.fields(), **fields})
+    state.edit_message(message, fields)

@@ -1,0 +1,169 @@
+"""Whole random matches of every game through the service: they finish, count, and never leak.
+
+A secret may reach a public notice only once the match is over. The random players avoid the
+moves that would legitimately print a secret's text in public before then (attacking the cell
+of your own Crown on the other grid, guessing your own code), so any appearance is a leak.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.matches import MatchService
+from bot.notices import Private, Prompt, Public, Report
+from db import repository as repo
+from games.base import Ask
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("crown", {}),
+    ("crown", {"hints": "auto"}),
+    ("claim", {}),
+    ("claim", {"size": 4, "hidden": True}),
+    ("crystal", {}),
+    ("flag", {}),
+    ("safe", {}),
+    ("safe", {"digits": 4, "length": 4, "max_guesses": 6}),
+]
+STEP_LIMIT = 400
+
+
+def _cell_of(text: str) -> str | None:
+    """``"(r,c)"`` for an action text naming a cell, as the engines print cells."""
+    found = re.findall(r"\d+", text)
+    return f"({found[-2]},{found[-1]})" if len(found) >= 2 else None
+
+
+def _code_forms(text: str) -> set[str]:
+    digits = re.sub(r"\D", "", text)
+    return {"-".join(digits), " ".join(digits)}
+
+
+class Secrets:
+    """The secret texts of each user that must not be public yet."""
+
+    def __init__(self) -> None:
+        self.by_user: dict[int, set[str]] = {ALICE: set(), BOB: set()}
+
+    def add(self, user: int, game: str, action_text: str) -> None:
+        if game == "crown":
+            cell = _cell_of(action_text)
+            assert cell is not None
+            self.by_user[user].add(cell)
+        elif game == "safe":
+            self.by_user[user] |= _code_forms(action_text)
+        elif game == "flag" and action_text.upper().startswith("TRAP"):
+            cell = _cell_of(action_text)
+            assert cell is not None
+            self.by_user[user].add(cell)
+
+    def forget_triggered(self, lines: list[str]) -> None:
+        """A triggered trap is public from then on."""
+        for line in lines:
+            for cell in re.findall(r"Trap triggered at (\(\d,\d\))", line):
+                for cells in self.by_user.values():
+                    cells.discard(cell)
+
+    def all(self) -> set[str]:
+        return set().union(*self.by_user.values())
+
+
+def _choose(game: str, legal: list[str], own: set[str], rng: random.Random) -> str:
+    """A random legal action, avoiding actions that would print the actor's own secret."""
+    if game == "crown":
+        safe_moves = [a for a in legal if _cell_of(a) not in own]
+    elif game == "safe":
+        safe_moves = [a for a in legal if not (_code_forms(a) & own)]
+    else:
+        safe_moves = legal
+    return rng.choice(safe_moves or legal)
+
+
+def _check_public(report: Report, secrets: Secrets, game: str) -> None:
+    lines = report.public_lines()
+    if game == "flag":
+        secrets.forget_triggered(lines)
+    if report.match.over:
+        return
+    for line in lines:
+        for secret in secrets.all():
+            assert secret not in line, f"secret {secret!r} leaked in public: {line!r}"
+    privates = [n.text for n in report.notices if isinstance(n, Private)]
+    for text in privates:
+        assert all(text not in line for line in lines)
+    for prompt in (n for n in report.notices if isinstance(n, Prompt)):
+        for label, _ in prompt.choices:
+            assert all(label not in line for line in lines)
+
+
+async def _legal(
+    sessions: async_sessionmaker[AsyncSession], match_id: int, game: str, seat: int
+) -> list[str]:
+    engine = games.get(game)
+    async with sessions() as session:
+        row = await repo.get_match(session, match_id)
+        assert row is not None and row.state is not None
+        state = engine.load(row.state)
+    actions = engine.legal_actions(state, seat)
+    if len(actions) > 200:  # huge code spaces: a random sample is enough
+        rng = random.Random(len(actions))
+        return [str(actions[rng.randrange(len(actions))]) for _ in range(200)]
+    return [str(a) for a in actions]
+
+
+@pytest.mark.parametrize(("game", "options"), VARIANTS, ids=lambda v: str(v))
+@pytest.mark.parametrize("seed", [3, 4])
+async def test_random_match_finishes_counts_and_never_leaks(
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    service = MatchService(
+        sessions, clock=clock, seeds=lambda: seed, mention=lambda uid: f"<@{uid}>"
+    )
+    report = await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game=game,
+        options=options,
+    )
+    report = await service.accept(report.match.id, BOB)
+    match_id = report.match.id
+    secrets = Secrets()
+    for _ in range(STEP_LIMIT):
+        snap = report.match
+        if snap.over:
+            break
+        user = rng.choice(snap.to_act)
+        seat = snap.players.index(user)
+        legal = await _legal(sessions, match_id, game, seat)
+        text = _choose(game, legal, secrets.by_user[user], rng)
+        if snap.asks[user] is Ask.SECRET or game == "flag":
+            secrets.add(user, game, text)
+        before = snap.version
+        report = await service.submit(match_id, user, text, expected_version=before)
+        assert report.match.version == before + 1
+        assert all(n.match.id == match_id for n in report.notices)
+        assert all(n.user_id in (ALICE, BOB) for n in report.notices if not isinstance(n, Public))
+        _check_public(report, secrets, game)
+    else:
+        report = await service.resign(match_id, ALICE)
+
+    assert report.match.status == "finished"
+    ends = [n for n in report.notices if isinstance(n, Public) and n.kind == "end"]
+    assert ends, "the last report announces the result"
+    async with sessions() as session:
+        for user in (ALICE, BOB):
+            stats = await repo.get_stats(session, GUILD, game, user)
+            assert stats is not None and stats.games_played == 1
