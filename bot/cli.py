@@ -57,7 +57,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.set_defaults(run=run_play, parser=play)
 
+    run = commands.add_parser(
+        "run",
+        help="start the Discord bot",
+        description="Start the Discord bot with the settings from the environment and .env.",
+    )
+    run.set_defaults(run=run_bot)
+
+    db = commands.add_parser("db", help="manage the database", description="Manage the database.")
+    db_commands = db.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    upgrade = db_commands.add_parser(
+        "upgrade",
+        help="bring the schema up to date",
+        description="Apply every pending migration to DATABASE_URL (default: parlor.db here). "
+        "The bot also does this when it starts.",
+    )
+    upgrade.set_defaults(run=run_db_upgrade)
+
     return parser
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    """``parlor run``: the bot, as ``python -m bot`` starts it."""
+    from bot.__main__ import main as bot_main
+
+    return bot_main()
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    """``parlor db upgrade``: apply pending migrations to the configured database."""
+    import asyncio
+
+    from bot.settings import Settings
+    from db.migrate import upgrade
+
+    url = Settings().database_url
+    asyncio.run(upgrade(url))
+    print(f"Database {'parlor.db' if url is None else 'at DATABASE_URL'} is up to date.")
+    return 0
 
 
 _PLAY_OPTIONS: dict[str, str] = {
