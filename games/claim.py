@@ -24,12 +24,15 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
-    other,
 )
+from games.ending import dump_outcome, end_event, load_outcome, reveal_event
+from games.grid import CELL, cell_text, grid_lines, off_grid_text, on_grid
+from games.options import unknown_option
+from games.text import end_text, player, quoted, winner_line
 
 SIZES = (3, 4)
 
-_CELL = re.compile(r"\(?\s*(\d+)\s*[\s,-]\s*(\d+)\s*\)?")
+_CELL = re.compile(CELL)
 _NUMBER = re.compile(r"\d+")
 _COMMAND = re.compile(r"claim\b\s*(.*)")
 
@@ -110,7 +113,7 @@ class View:
         """Who claimed each cell, row by row."""
         owner: list[Seat | None] = [None] * len(self.grid)
         for claim in self.claims:
-            owner[(claim.row - 1) * self.size + claim.col - 1] = claim.seat
+            owner[_index(self.size, claim.row, claim.col)] = claim.seat
         return tuple(owner)
 
     @property
@@ -153,33 +156,30 @@ class ClaimGame:
         body = command.group(1) if command else typed
         if cell := _CELL.fullmatch(body):
             row, col = int(cell.group(1)), int(cell.group(2))
-            if not (_on_grid(opts, row) and _on_grid(opts, col)):
-                raise InvalidInput(
-                    f"{_quote(text)} is off the grid: rows and columns are 1-{opts.size}, "
-                    f"e.g. '2 3'."
-                )
+            if not on_grid((row, col), opts.size):
+                raise InvalidInput(f"{off_grid_text(quoted(text), opts.size)}, e.g. '2 3'.")
             if opts.hidden:
                 return ClaimCell(row, col)
-            return ClaimNumber(state.grid[(row - 1) * opts.size + col - 1])
+            return ClaimNumber(state.grid[_index(opts.size, row, col)])
         if _NUMBER.fullmatch(body):
             if opts.hidden:
                 raise InvalidInput(
-                    f"The numbers are hidden in this game, so {_quote(text)} cannot be claimed: "
+                    f"The numbers are hidden in this game, so {quoted(text)} cannot be claimed: "
                     f"claim a cell as 'row col', rows and columns 1-{opts.size}, e.g. '2 3'."
                 )
             value = int(body)
             if not 1 <= value <= opts.cells:
                 raise InvalidInput(
-                    f"{_quote(text)} is not on the grid: the numbers are 1-{opts.cells}."
+                    f"{quoted(text)} is not on the grid: the numbers are 1-{opts.cells}."
                 )
             return ClaimNumber(value)
         if opts.hidden:
             raise InvalidInput(
-                f"{_quote(text)} cannot be read: claim a cell as 'row col', "
+                f"{quoted(text)} cannot be read: claim a cell as 'row col', "
                 f"rows and columns 1-{opts.size}, e.g. '2 3'."
             )
         raise InvalidInput(
-            f"{_quote(text)} cannot be read: claim a number 1-{opts.cells} (e.g. '7') "
+            f"{quoted(text)} cannot be read: claim a number 1-{opts.cells} (e.g. '7') "
             f"or the cell holding it as 'row col' (e.g. '2 3')."
         )
 
@@ -192,9 +192,9 @@ class ClaimGame:
         total = sum(state.grid[i] for i in claims[seat::2])
         where = _where(state, index)
         text = (
-            f"{_name(seat)} claims {where}: {value}. Total {total}."
+            f"{player(seat)} claims {where}: {value}. Total {total}."
             if state.options.hidden
-            else f"{_name(seat)} claims {value} at {where}. Total {total}."
+            else f"{player(seat)} claims {value} at {where}. Total {total}."
         )
         data = {"seat": seat, "row": row, "col": col, "value": value, "total": total}
         events = [Event("claim", text, data=data)]
@@ -228,14 +228,13 @@ class ClaimGame:
 
     def describe(self, view: View) -> str:
         owners = view.owners
-        lines = []
-        for r in range(view.size):
-            marks = []
-            for i in range(r * view.size, (r + 1) * view.size):
-                owner, value = owners[i], view.grid[i]
-                mark = f"P{owner + 1}" if owner is not None else "?" if value is None else value
-                marks.append(f"[{mark}]")
-            lines.append(" ".join(marks))
+
+        def mark(cell: tuple[int, int]) -> str:
+            i = _index(view.size, *cell)
+            owner, value = owners[i], view.grid[i]
+            return f"P{owner + 1}" if owner is not None else "?" if value is None else str(value)
+
+        lines = grid_lines(view.size, mark)
         lines += [f"Player {seat + 1}'s Total Score: {view.totals[seat]}" for seat in (0, 1)]
         lines.append(_status(view))
         return "\n".join(lines)
@@ -246,17 +245,16 @@ class ClaimGame:
             "options": self.options(state),
             "grid": list(state.grid),
             "claims": list(state.claims),
-            "result": state.result.dump() if state.result else None,
+            "result": dump_outcome(state.result),
         }
 
     def load(self, data: Mapping[str, JSON]) -> State:
-        result = data["result"]
         return State(
             seed=data["seed"],
             options=_read_options(data["options"]),
             grid=tuple(data["grid"]),
             claims=tuple(data["claims"]),
-            result=Outcome.load(result) if result else None,
+            result=load_outcome(data["result"]),
         )
 
     def _finish(
@@ -265,18 +263,12 @@ class ClaimGame:
         """End the game: the result, an "end" event and, when numbers were hidden, the grid."""
         ended = replace(state, result=outcome)
         totals = _state_totals(ended)
-        events.append(
-            Event(
-                "end",
-                _end_text(outcome, totals),
-                data={**outcome.dump(), "totals": list(totals)},
-            )
-        )
+        events.append(end_event(outcome, _end_text(outcome, totals), totals=list(totals)))
         if state.options.hidden:
             size = state.options.size
             rows = [list(state.grid[r * size : (r + 1) * size]) for r in range(size)]
             shown = " / ".join(" ".join(str(v) for v in row) for row in rows)
-            events.append(Event("reveal", f"The grid was {shown}.", data={"grid": rows}))
+            events.append(reveal_event([f"The grid was {shown}"], grid=rows))
         return ended, events
 
 
@@ -301,10 +293,10 @@ def new_with_grid(
 
 def _read_options(raw: Mapping[str, JSON]) -> Options:
     """Validated options with defaults filled in. Raises ``InvalidOptions``."""
-    unknown = sorted(set(raw) - {"size", "hidden"})
-    if unknown:
+    unknown = unknown_option(raw, {"size", "hidden"})
+    if unknown is not None:
         raise InvalidOptions(
-            f"Number Claim has no option {unknown[0]!r}: its options are "
+            f"Number Claim has no option {unknown!r}: its options are "
             f"'size' (3 or 4) and 'hidden' (true or false)."
         )
     size = raw.get("size", Options.size)
@@ -341,11 +333,9 @@ def _claimed_cell(state: State, action: Action) -> int:
             )
         index = state.grid.index(action.value)
     else:
-        if not (_on_grid(opts, action.row) and _on_grid(opts, action.col)):
-            raise IllegalAction(
-                f"({action.row},{action.col}) is off the grid: rows and columns are 1-{opts.size}."
-            )
-        index = (action.row - 1) * opts.size + action.col - 1
+        if not on_grid((action.row, action.col), opts.size):
+            raise IllegalAction(f"{off_grid_text(cell_text((action.row, action.col)), opts.size)}.")
+        index = _index(opts.size, action.row, action.col)
     if index in state.claims:
         if opts.hidden:
             free = ", ".join(_where(state, i) for i in _unclaimed(state))
@@ -362,8 +352,9 @@ def _unclaimed(state: State) -> list[int]:
     return [i for i in range(len(state.grid)) if i not in taken]
 
 
-def _on_grid(opts: Options, coordinate: int) -> bool:
-    return 1 <= coordinate <= opts.size
+def _index(size: int, row: int, col: int) -> int:
+    """Where cell (row, col), both counted from 1, is in a grid listed row by row."""
+    return (row - 1) * size + col - 1
 
 
 def _cell(state: State, index: int) -> tuple[int, int]:
@@ -373,8 +364,7 @@ def _cell(state: State, index: int) -> tuple[int, int]:
 
 
 def _where(state: State, index: int) -> str:
-    row, col = _cell(state, index)
-    return f"({row},{col})"
+    return cell_text(_cell(state, index))
 
 
 def _history(state: State) -> tuple[Claimed, ...]:
@@ -395,29 +385,13 @@ def _state_totals(state: State) -> tuple[int, int]:
     return _totals(_history(state))
 
 
-def _name(seat: Seat) -> str:
-    """The event placeholder for ``seat``'s player."""
-    return f"{{p{seat}}}"
-
-
-def _quote(text: str) -> str:
-    """The player's input, shortened, for an error message."""
-    text = text.strip()
-    return repr(text if len(text) <= 20 else text[:20] + "...")
-
-
 def _end_text(outcome: Outcome, totals: tuple[int, int]) -> str:
+    if outcome.reason is not Reason.SCORE:
+        return end_text(outcome)
     score = f"{max(totals)} to {min(totals)}"
     if outcome.winner is None:
-        return f"Draw: {score}." if outcome.reason is Reason.SCORE else f"Draw ({outcome.reason})."
-    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
-    if outcome.reason is Reason.SCORE:
-        return f"{winner} wins: {score}."
-    if outcome.reason is Reason.RESIGN:
-        return f"{winner} wins: {loser} resigned."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{winner} wins: {loser} ran out of time."
-    return f"{winner} wins ({outcome.reason})."
+        return f"Draw: {score}."
+    return f"{player(outcome.winner)} wins: {score}."
 
 
 def _status(view: View) -> str:
@@ -428,10 +402,6 @@ def _status(view: View) -> str:
     totals = view.totals
     if view.result.winner is None:
         return f"Draw ({max(totals)} to {min(totals)})."
-    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
-    why = {
-        Reason.SCORE: f"{max(totals)} to {min(totals)}",
-        Reason.RESIGN: f"Player {loser} resigned",
-        Reason.TIMEOUT: f"Player {loser} ran out of time",
-    }.get(view.result.reason, str(view.result.reason))
-    return f"Winner: Player {winner} ({why})."
+    return winner_line(
+        view.result.winner, view.result.reason, {Reason.SCORE: f"{max(totals)} to {min(totals)}"}
+    )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeAlias
 
+from games import grid
 from games.base import (
     JSON,
     SEATS,
@@ -28,15 +29,21 @@ from games.base import (
     Seat,
     other,
 )
+from games.ending import dump_outcome, end_event, load_outcome, reveal_event
+from games.grid import cell_text as cell_text
+from games.grid import load_cell, off_grid_text
+from games.options import unknown_option
+from games.seats import seen_by, with_seat
+from games.text import conclusion_text, player, quoted, result_line, waiting_line
 
-Cell: TypeAlias = tuple[int, int]
+Cell: TypeAlias = grid.Cell
 """(row, column), each 1-3."""
 Axis: TypeAlias = Literal["row", "column"]
 Relation: TypeAlias = Literal["greater", "less", "equal"]
 HintMode: TypeAlias = Literal["defender", "auto"]
 
 SIZE = 3
-CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(1, SIZE + 1) for c in range(1, SIZE + 1))
+CELLS: tuple[Cell, ...] = grid.cells(SIZE)
 HINT_MODES: tuple[HintMode, ...] = ("defender", "auto")
 
 _RELATION_WORDS: dict[Relation, str] = {
@@ -54,11 +61,6 @@ _AXIS_WORDS: dict[str, Axis] = {
 _CELL_TEXT = re.compile(r"([0-9]{1,3})\s*[,\s-]\s*([0-9]{1,3})|([0-9])([0-9])")
 _VERB = re.compile(r"^(?:attack|place)\s+", re.IGNORECASE)
 _CELL_HELP = "write the row then the column, each 1-3, e.g. '2 3'"
-
-
-def cell_text(cell: Cell) -> str:
-    """The cell as the rule book writes it: ``(2,3)``."""
-    return f"({cell[0]},{cell[1]})"
 
 
 def _relation(value: int, attacked: int) -> Relation:
@@ -81,10 +83,10 @@ class Options:
     @classmethod
     def from_mapping(cls, options: Mapping[str, JSON]) -> Options:
         """The options from a challenge. Raises ``InvalidOptions`` for anything else."""
-        unknown = sorted(set(options) - {"hints"})
-        if unknown:
+        unknown = unknown_option(options, {"hints"})
+        if unknown is not None:
             raise InvalidOptions(
-                f"Unknown option {unknown[0]!r} for Capture the Crown: the only option is "
+                f"Unknown option {unknown!r} for Capture the Crown: the only option is "
                 "'hints' ('defender' or 'auto')."
             )
         hints = options.get("hints", "defender")
@@ -188,7 +190,7 @@ class AttackRecord:
     def load(cls, data: Mapping[str, JSON]) -> AttackRecord:
         hint = data["hint"]
         return cls(
-            cell=_load_cell(data["cell"]),
+            cell=load_cell(data["cell"]),
             hit=bool(data["hit"]),
             hint=None if hint is None else HintAction.load(hint),
         )
@@ -206,11 +208,6 @@ class CrownState:
     crowns: tuple[Cell | None, Cell | None] = (None, None)
     attacks: Attacks = ((), ())
     outcome: Outcome | None = None
-
-
-def _load_cell(data: JSON) -> Cell:
-    row, col = data
-    return (int(row), int(col))
 
 
 def consistent_cells(attacks: Sequence[AttackRecord]) -> frozenset[Cell]:
@@ -342,7 +339,7 @@ class CrownGame:
     def conclude(self, state: CrownState, outcome: Outcome) -> tuple[CrownState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, _conclusion_text(outcome))
+        return self._finish(state, outcome, conclusion_text(outcome))
 
     def auto_hint(self, state: CrownState) -> HintAction:
         """The hint the bot gives for the defender: the one leaving the attacker more cells.
@@ -370,10 +367,7 @@ class CrownGame:
             hints=state.options.hints,
             to_act=self.to_act(state),
             placed=(state.crowns[0] is not None, state.crowns[1] is not None),
-            crowns=(
-                state.crowns[0] if over or viewer == 0 else None,
-                state.crowns[1] if over or viewer == 1 else None,
-            ),
+            crowns=seen_by(state.crowns, viewer, over),
             attacks=state.attacks,
             hint_choices=self._hint_choices(state) if defender_sees_choices else (),
             outcome=state.outcome,
@@ -398,19 +392,18 @@ class CrownGame:
             "options": state.options.dump(),
             "crowns": [None if cell is None else list(cell) for cell in state.crowns],
             "attacks": [[record.dump() for record in records] for records in state.attacks],
-            "outcome": None if state.outcome is None else state.outcome.dump(),
+            "outcome": dump_outcome(state.outcome),
         }
 
     def load(self, data: Mapping[str, JSON]) -> CrownState:
-        crowns = [None if cell is None else _load_cell(cell) for cell in data["crowns"]]
+        crowns = [None if cell is None else load_cell(cell) for cell in data["crowns"]]
         attacks = [tuple(AttackRecord.load(record) for record in seat) for seat in data["attacks"]]
-        outcome = data["outcome"]
         return CrownState(
             seed=int(data["seed"]),
             options=Options.from_mapping(data["options"]),
             crowns=(crowns[0], crowns[1]),
             attacks=(attacks[0], attacks[1]),
-            outcome=None if outcome is None else Outcome.load(outcome),
+            outcome=load_outcome(data["outcome"]),
         )
 
     # --- steps -----------------------------------------------------------------------------
@@ -436,10 +429,9 @@ class CrownGame:
 
     def _place(self, state: CrownState, seat: Seat, cell: Cell) -> tuple[CrownState, list[Event]]:
         _check_on_grid(cell)
-        crowns = (cell, state.crowns[1]) if seat == 0 else (state.crowns[0], cell)
-        placed = replace(state, crowns=crowns)
+        placed = replace(state, crowns=with_seat(state.crowns, seat, cell))
         events = [
-            Event("secret_set", f"{{p{seat}}} has placed their Crown.", data={"seat": seat}),
+            Event("secret_set", f"{player(seat)} has placed their Crown.", data={"seat": seat}),
             Event(
                 "secret_set",
                 f"Your Crown is at {cell_text(cell)}.",
@@ -468,7 +460,7 @@ class CrownGame:
         events = [
             Event(
                 "attack",
-                f"{{p{seat}}} attacks {cell_text(cell)}: {result}.",
+                f"{player(seat)} attacks {cell_text(cell)}: {result}.",
                 data={"seat": seat, "cell": list(cell), "hit": hit},
             )
         ]
@@ -476,7 +468,8 @@ class CrownGame:
             won, end_events = self._finish(
                 attacked,
                 Outcome(seat, Reason.CAPTURE),
-                f"{{p{seat}}} wins: {{p{defender}}}'s Crown is captured at {cell_text(cell)}.",
+                f"{player(seat)} wins: {player(defender)}'s Crown is captured at "
+                f"{cell_text(cell)}.",
             )
             return won, events + end_events
         if state.options.hints == "auto":
@@ -499,7 +492,7 @@ class CrownGame:
         how = " (automatic)" if automatic else ""
         event = Event(
             "hint",
-            f"{{p{other(attacker)}}}'s hint{how}: the Crown's {hint.sentence}.",
+            f"{player(other(attacker))}'s hint{how}: the Crown's {hint.sentence}.",
             data={"seat": other(attacker), **hint.dump(), "automatic": automatic},
         )
         return replace(state, attacks=attacks), [event]
@@ -507,23 +500,21 @@ class CrownGame:
     def _finish(
         self, state: CrownState, outcome: Outcome, why: str
     ) -> tuple[CrownState, list[Event]]:
-        crowns = [None if cell is None else list(cell) for cell in state.crowns]
-        reveal = "; ".join(
-            f"{{p{seat}}}'s Crown was at {cell_text(cell)}"
-            if cell is not None
-            else f"{{p{seat}}} had not placed a Crown"
-            for seat, cell in zip(SEATS, state.crowns, strict=True)
+        reveal = reveal_event(
+            (
+                f"{player(seat)}'s Crown was at {cell_text(cell)}"
+                if cell is not None
+                else f"{player(seat)} had not placed a Crown"
+                for seat, cell in zip(SEATS, state.crowns, strict=True)
+            ),
+            crowns=[None if cell is None else list(cell) for cell in state.crowns],
         )
-        events = [
-            Event("end", why, data=outcome.dump()),
-            Event("reveal", f"{reveal}.", data={"crowns": crowns}),
-        ]
-        return replace(state, outcome=outcome), events
+        return replace(state, outcome=outcome), [end_event(outcome, why), reveal]
 
     def _parse_hint(self, state: CrownState, text: str) -> HintAction:
         axis = _AXIS_WORDS.get(text.strip().lower())
         if axis is None:
-            raise InvalidInput(f"{_quoted(text)} is not a hint: answer 'row' or 'column'.")
+            raise InvalidInput(f"{quoted(text)} is not a hint: answer 'row' or 'column'.")
         column, row = self._hint_choices(state)
         return row if axis == "row" else column
 
@@ -532,18 +523,12 @@ def _with_record(
     attacks: Attacks, seat: Seat, record: AttackRecord, *, replace_last: bool = False
 ) -> Attacks:
     kept = attacks[seat][:-1] if replace_last else attacks[seat]
-    records = (*kept, record)
-    return (records, attacks[1]) if seat == 0 else (attacks[0], records)
+    return with_seat(attacks, seat, (*kept, record))
 
 
 def _check_on_grid(cell: Cell) -> None:
     if cell not in CELLS:
-        raise IllegalAction(f"{cell_text(cell)} is off the grid: rows and columns are 1-3.")
-
-
-def _quoted(text: str) -> str:
-    shown = text.strip()
-    return repr(shown if len(shown) <= 20 else shown[:20] + "...")
+        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
 
 
 def _parse_cell(text: str) -> Cell:
@@ -552,12 +537,10 @@ def _parse_cell(text: str) -> Cell:
         raise InvalidInput(f"Enter a cell: {_CELL_HELP}.")
     match = _CELL_TEXT.fullmatch(body)
     if match is None:
-        raise InvalidInput(f"{_quoted(text)} is not a cell: {_CELL_HELP}.")
+        raise InvalidInput(f"{quoted(text)} is not a cell: {_CELL_HELP}.")
     row, col = (int(part) for part in match.groups() if part is not None)
     if (row, col) not in CELLS:
-        raise InvalidInput(
-            f"{_quoted(text)} is off the grid: rows and columns are 1-3, e.g. '2 3'."
-        )
+        raise InvalidInput(f"{off_grid_text(quoted(text), SIZE)}, e.g. '2 3'.")
     return (row, col)
 
 
@@ -569,17 +552,6 @@ def _result_words(record: AttackRecord) -> str:
     return f"Miss; the hint was: {record.hint.sentence}."
 
 
-def _conclusion_text(outcome: Outcome) -> str:
-    if outcome.winner is None:
-        return f"The game ends in a draw ({outcome.reason.value})."
-    winner, loser = f"{{p{outcome.winner}}}", f"{{p{other(outcome.winner)}}}"
-    if outcome.reason is Reason.RESIGN:
-        return f"{loser} resigns: {winner} wins."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{loser} ran out of time: {winner} wins."
-    return f"{winner} wins ({outcome.reason.value})."
-
-
 # --- text ----------------------------------------------------------------------------------
 
 
@@ -588,10 +560,7 @@ def _grid_lines(crown: Cell | None, attacks: Sequence[AttackRecord]) -> list[str
     marks = {record.cell: "X" if record.hit else "x" for record in attacks}
     if crown is not None:
         marks.setdefault(crown, "C")
-    return [
-        " ".join(f"[{marks.get((row, col), ' ')}]" for col in range(1, SIZE + 1))
-        for row in range(1, SIZE + 1)
-    ]
+    return grid.grid_lines(SIZE, lambda cell: marks.get(cell, " "))
 
 
 def _record_line(attacker: Seat, record: AttackRecord) -> str:
@@ -605,12 +574,9 @@ def _record_line(attacker: Seat, record: AttackRecord) -> str:
 
 def _status_line(view: CrownView) -> str:
     if view.outcome is not None:
-        if view.outcome.winner is None:
-            return f"The game is a draw ({view.outcome.reason.value})."
-        return f"Player {view.outcome.winner + 1} wins the game! ({view.outcome.reason.value})"
+        return result_line(view.outcome)
     if not all(view.placed):
-        waiting = " and ".join(f"Player {seat + 1}" for seat in SEATS if not view.placed[seat])
-        return f"Waiting for {waiting} to place their Crown."
+        return waiting_line(view.placed, "place their Crown")
     (seat,) = view.to_act
     if view.hint_choices:
         options = " or ".join(f"{hint} (the Crown's {hint.sentence})" for hint in view.hint_choices)

@@ -18,13 +18,15 @@ from games.base import (
     GameOver,
     IllegalAction,
     InvalidInput,
-    InvalidOptions,
     NotYourTurn,
     Outcome,
     Reason,
     Seat,
     other,
 )
+from games.ending import dump_outcome, end_event, load_outcome
+from games.options import check_no_options
+from games.text import end_text, player, quoted, winner_line
 
 TARGET = 15
 CRYSTALS = tuple(range(1, 10))
@@ -101,11 +103,7 @@ class CrystalGame:
     has_secrets = False
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
-        if options:
-            raise InvalidOptions(
-                f"Crystal Capture has no options (got {sorted(options)[0]!r}): "
-                f"the pool is always 1-9 and the target {TARGET}."
-            )
+        check_no_options(options, self.title, f"the pool is always 1-9 and the target {TARGET}")
         return State(seed=seed)
 
     def options(self, state: State) -> dict[str, JSON]:
@@ -126,7 +124,7 @@ class CrystalGame:
         read = _CAPTURE.fullmatch(text.strip().lower())
         if read is None:
             raise InvalidInput(
-                f"{_quote(text)} cannot be read: type the number of a crystal, 1-9, e.g. '4'."
+                f"{quoted(text)} cannot be read: type the number of a crystal, 1-9, e.g. '4'."
             )
         crystal = int(read.group(1))
         if crystal not in CRYSTALS:
@@ -156,7 +154,7 @@ class CrystalGame:
         events = [
             Event(
                 "capture",
-                f"{_name(seat)} captures crystal {crystal}: {points} points.",
+                f"{player(seat)} captures crystal {crystal}: {points} points.",
                 data={"seat": seat, "crystal": crystal, "points": points},
             )
         ]
@@ -169,7 +167,7 @@ class CrystalGame:
             events.append(
                 Event(
                     "pass",
-                    f"{_name(turn)} cannot capture without going over {TARGET} and passes.",
+                    f"{player(turn)} cannot capture without going over {TARGET} and passes.",
                     data={"seat": turn},
                 )
             )
@@ -209,16 +207,15 @@ class CrystalGame:
             "options": {},
             "captures": [[c.seat, c.crystal] for c in state.captures],
             "turn": state.turn,
-            "result": state.result.dump() if state.result else None,
+            "result": dump_outcome(state.result),
         }
 
     def load(self, data: Mapping[str, JSON]) -> State:
-        result = data["result"]
         return State(
             seed=data["seed"],
             captures=tuple(Captured(seat, crystal) for seat, crystal in data["captures"]),
             turn=data["turn"],
-            result=Outcome.load(result) if result else None,
+            result=load_outcome(data["result"]),
         )
 
 
@@ -242,39 +239,19 @@ def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State,
     """End the game with ``outcome`` and announce it. Nothing is hidden, so nothing to reveal."""
     ended = replace(state, result=outcome)
     points = ended.points
-    events.append(
-        Event("end", _end_text(outcome, points), data={**outcome.dump(), "points": list(points)})
-    )
+    events.append(end_event(outcome, _end_text(outcome, points), points=list(points)))
     return ended, events
 
 
-def _name(seat: Seat) -> str:
-    """The event placeholder for ``seat``'s player."""
-    return f"{{p{seat}}}"
-
-
-def _quote(text: str) -> str:
-    """The player's input, shortened, for an error message."""
-    text = text.strip()
-    return repr(text if len(text) <= 20 else text[:20] + "...")
-
-
 def _end_text(outcome: Outcome, points: tuple[int, int]) -> str:
-    if outcome.winner is None:
-        if outcome.reason is Reason.NO_MOVES:
-            return (
-                f"Draw: neither player can capture without going over {TARGET} "
-                f"({points[0]} to {points[1]})."
-            )
-        return f"Draw ({outcome.reason})."
-    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
-    if outcome.reason is Reason.TARGET:
-        return f"{winner} wins with exactly {TARGET} points."
-    if outcome.reason is Reason.RESIGN:
-        return f"{winner} wins: {loser} resigned."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{winner} wins: {loser} ran out of time."
-    return f"{winner} wins ({outcome.reason})."
+    if outcome.winner is None and outcome.reason is Reason.NO_MOVES:
+        return (
+            f"Draw: neither player can capture without going over {TARGET} "
+            f"({points[0]} to {points[1]})."
+        )
+    if outcome.winner is not None and outcome.reason is Reason.TARGET:
+        return f"{player(outcome.winner)} wins with exactly {TARGET} points."
+    return end_text(outcome)
 
 
 def _status(view: View) -> str:
@@ -288,10 +265,6 @@ def _status(view: View) -> str:
             if view.result.reason is Reason.NO_MOVES
             else "Draw."
         )
-    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
-    why = {
-        Reason.TARGET: f"exactly {TARGET} points",
-        Reason.RESIGN: f"Player {loser} resigned",
-        Reason.TIMEOUT: f"Player {loser} ran out of time",
-    }.get(view.result.reason, str(view.result.reason))
-    return f"Winner: Player {winner} ({why})."
+    return winner_line(
+        view.result.winner, view.result.reason, {Reason.TARGET: f"exactly {TARGET} points"}
+    )

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, TypeVar
+from typing import ClassVar, TypeAlias
 
+from games import grid
 from games.base import (
     JSON,
     SEATS,
@@ -22,13 +23,17 @@ from games.base import (
     GameOver,
     IllegalAction,
     InvalidInput,
-    InvalidOptions,
     NotYourTurn,
     Outcome,
     Reason,
     Seat,
     other,
 )
+from games.ending import dump_outcome, end_event, load_outcome, reveal_event
+from games.grid import CELL, cell_text, cells_text, load_cell, off_grid_text
+from games.options import check_no_options
+from games.seats import seen_by, with_seat
+from games.text import end_text, player, quoted, winner_line
 
 SIZE = 5
 TRAPS = 2
@@ -36,15 +41,13 @@ TRAPS = 2
 ACTION_LIMIT = 200
 """Actions (moves and trap placements) after which the game is a draw."""
 
-Cell = tuple[int, int]
+Cell: TypeAlias = grid.Cell
 """(row, col), both 1-5."""
 
 FLAGS: tuple[Cell, Cell] = ((1, 1), (SIZE, SIZE))
 """Each seat's flag, where its agent starts and returns to."""
 
-_T = TypeVar("_T")
-
-_ACTION = re.compile(r"(?:(move|trap)\b\s*)?\(?\s*(\d+)\s*[\s,-]\s*(\d+)\s*\)?")
+_ACTION = re.compile(rf"(?:(move|trap)\b\s*)?{CELL}")
 
 
 @dataclass(frozen=True)
@@ -137,11 +140,7 @@ class FlagGame:
     """Traps are secret, but placed during play: there is no setup phase."""
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
-        if options:
-            raise InvalidOptions(
-                f"Flag Chase has no options (got {sorted(options)[0]!r}): the grid is always "
-                f"5x5 with {TRAPS} traps each."
-            )
+        check_no_options(options, self.title, f"the grid is always 5x5 with {TRAPS} traps each")
         return State(seed=seed)
 
     def options(self, state: State) -> dict[str, JSON]:
@@ -162,14 +161,12 @@ class FlagGame:
         read = _ACTION.fullmatch(text.strip().lower())
         if read is None:
             raise InvalidInput(
-                f"{_quote(text)} cannot be read: type 'MOVE r c' or 'TRAP r c' with rows and "
+                f"{quoted(text)} cannot be read: type 'MOVE r c' or 'TRAP r c' with rows and "
                 f"columns 1-{SIZE}, e.g. 'MOVE 2 2'."
             )
         verb, row, col = read.group(1), int(read.group(2)), int(read.group(3))
-        if not _on_grid((row, col)):
-            raise InvalidInput(
-                f"{_quote(text)} is off the grid: rows and columns are 1-{SIZE}, e.g. 'MOVE 2 2'."
-            )
+        if not grid.on_grid((row, col), SIZE):
+            raise InvalidInput(f"{off_grid_text(quoted(text), SIZE)}, e.g. 'MOVE 2 2'.")
         return Trap(row, col) if verb == "trap" else Move(row, col)
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
@@ -194,7 +191,9 @@ class FlagGame:
             if _legal(after, turn):
                 return replace(after, turn=turn), events
             events.append(
-                Event("pass", f"{_name(turn)} has no legal action and passes.", data={"seat": turn})
+                Event(
+                    "pass", f"{player(turn)} has no legal action and passes.", data={"seat": turn}
+                )
             )
         return _finish(after, Outcome(None, Reason.NO_MOVES), events)
 
@@ -212,10 +211,7 @@ class FlagGame:
             seat=viewer,
             agents=state.agents,
             flags=FLAGS,
-            traps=(
-                state.traps[0] if over or viewer == 0 else None,
-                state.traps[1] if over or viewer == 1 else None,
-            ),
+            traps=seen_by(state.traps, viewer, over),
             traps_left=(state.traps_left(0), state.traps_left(1)),
             triggered=state.triggered,
             actions=state.actions,
@@ -225,23 +221,20 @@ class FlagGame:
         )
 
     def describe(self, view: View) -> str:
-        lines = [
-            " ".join(f"[{_mark(view, (row, col))}]" for col in range(1, SIZE + 1))
-            for row in range(1, SIZE + 1)
-        ]
+        lines = grid.grid_lines(SIZE, lambda cell: _mark(view, cell))
         for seat in SEATS:
             left = view.traps_left[seat]
             lines.append(
-                f"Player {seat + 1} agent at {_where(view.agents[seat])}, flag at "
-                f"{_where(view.flags[seat])}, {left} trap{'' if left == 1 else 's'} left"
+                f"Player {seat + 1} agent at {cell_text(view.agents[seat])}, flag at "
+                f"{cell_text(view.flags[seat])}, {left} trap{'' if left == 1 else 's'} left"
             )
         for seat in SEATS:
             traps = view.traps[seat]
             if traps:
-                lines.append(f"Player {seat + 1} traps at: {_cells(traps)}")
+                lines.append(f"Player {seat + 1} traps at: {cells_text(traps)}")
         if view.triggered:
             went_off = ", ".join(
-                f"{_where(t.cell)} (Player {t.owner + 1}'s)" for t in view.triggered
+                f"{cell_text(t.cell)} (Player {t.owner + 1}'s)" for t in view.triggered
             )
             lines.append(f"Traps triggered: {went_off}")
         lines.append(f"Actions: {view.actions} of {view.action_limit}")
@@ -257,21 +250,20 @@ class FlagGame:
             "triggered": [{"owner": t.owner, "cell": list(t.cell)} for t in state.triggered],
             "turn": state.turn,
             "actions": state.actions,
-            "result": state.result.dump() if state.result else None,
+            "result": dump_outcome(state.result),
         }
 
     def load(self, data: Mapping[str, JSON]) -> State:
-        agents = [_cell(cell) for cell in data["agents"]]
-        traps = [tuple(_cell(cell) for cell in cells) for cells in data["traps"]]
-        result = data["result"]
+        agents = [load_cell(cell) for cell in data["agents"]]
+        traps = [tuple(load_cell(cell) for cell in cells) for cells in data["traps"]]
         return State(
             seed=data["seed"],
             agents=(agents[0], agents[1]),
             traps=(traps[0], traps[1]),
-            triggered=tuple(Triggered(t["owner"], _cell(t["cell"])) for t in data["triggered"]),
+            triggered=tuple(Triggered(t["owner"], load_cell(t["cell"])) for t in data["triggered"]),
             turn=data["turn"],
             actions=data["actions"],
-            result=Outcome.load(result) if result else None,
+            result=load_outcome(data["result"]),
         )
 
 
@@ -286,12 +278,7 @@ def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
     traps: list[Trap] = []
     if state.traps_left(seat):
         blocked = {*FLAGS, *state.agents, *own}
-        traps = [
-            Trap(row, col)
-            for row in range(1, SIZE + 1)
-            for col in range(1, SIZE + 1)
-            if (row, col) not in blocked
-        ]
+        traps = [Trap(*cell) for cell in grid.cells(SIZE) if cell not in blocked]
     return (*moves, *traps)
 
 
@@ -301,20 +288,22 @@ def _check_move(state: State, seat: Seat, cell: Cell) -> None:
     Only public facts and the mover's own traps decide this, never the opponent's traps.
     """
     here = state.agents[seat]
-    if not _on_grid(cell):
-        raise IllegalAction(f"{_where(cell)} is off the grid: rows and columns are 1-{SIZE}.")
+    if not grid.on_grid(cell, SIZE):
+        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
     if cell not in _neighbours(here):
-        allowed = _cells([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
+        allowed = cells_text([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
         raise IllegalAction(
-            f"{_where(cell)} is not next to your agent at {_where(here)}: "
+            f"{cell_text(cell)} is not next to your agent at {cell_text(here)}: "
             f"it can move to {allowed or 'no cell now'}."
         )
     if cell == state.agents[other(seat)]:
         raise IllegalAction(
-            f"The other agent is at {_where(cell)}: two agents may not share a cell."
+            f"The other agent is at {cell_text(cell)}: two agents may not share a cell."
         )
     if cell in state.traps[seat]:
-        raise IllegalAction(f"Your own trap is at {_where(cell)}: your agent may not step on it.")
+        raise IllegalAction(
+            f"Your own trap is at {cell_text(cell)}: your agent may not step on it."
+        )
 
 
 def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
@@ -324,14 +313,14 @@ def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
     """
     if not state.traps_left(seat):
         raise IllegalAction("You have placed both your traps: move your agent instead.")
-    if not _on_grid(cell):
-        raise IllegalAction(f"{_where(cell)} is off the grid: rows and columns are 1-{SIZE}.")
+    if not grid.on_grid(cell, SIZE):
+        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
     if cell in FLAGS:
-        raise IllegalAction(f"{_where(cell)} holds a flag: traps may not go on a flag.")
+        raise IllegalAction(f"{cell_text(cell)} holds a flag: traps may not go on a flag.")
     if cell in state.agents:
-        raise IllegalAction(f"An agent is at {_where(cell)}: traps may not go under an agent.")
+        raise IllegalAction(f"An agent is at {cell_text(cell)}: traps may not go under an agent.")
     if cell in state.traps[seat]:
-        raise IllegalAction(f"You already have a trap at {_where(cell)}.")
+        raise IllegalAction(f"You already have a trap at {cell_text(cell)}.")
 
 
 def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
@@ -339,27 +328,27 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
     events = [
         Event(
             "move",
-            f"{_name(seat)} moves to {_where(cell)}.",
+            f"{player(seat)} moves to {cell_text(cell)}.",
             data={"seat": seat, "row": cell[0], "col": cell[1]},
         )
     ]
     owner = other(seat)
     if cell not in state.traps[owner]:
-        return replace(state, agents=_with(state.agents, seat, cell)), events
+        return replace(state, agents=with_seat(state.agents, seat, cell)), events
     home = FLAGS[seat]
     events.append(
         Event(
             "trap_triggered",
-            f"Trap triggered at {_where(cell)}! {_name(seat)}'s agent returns to their flag "
-            f"at {_where(home)}.",
+            f"Trap triggered at {cell_text(cell)}! {player(seat)}'s agent returns to their flag "
+            f"at {cell_text(home)}.",
             data={"seat": seat, "owner": owner, "row": cell[0], "col": cell[1]},
         )
     )
     remaining = tuple(t for t in state.traps[owner] if t != cell)
     after = replace(
         state,
-        agents=_with(state.agents, seat, home),
-        traps=_with(state.traps, owner, remaining),
+        agents=with_seat(state.agents, seat, home),
+        traps=with_seat(state.traps, owner, remaining),
         triggered=(*state.triggered, Triggered(owner, cell)),
     )
     return after, events
@@ -367,16 +356,18 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
 
 def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
     after = replace(
-        state, traps=_with(state.traps, seat, tuple(sorted((*state.traps[seat], cell))))
+        state, traps=with_seat(state.traps, seat, tuple(sorted((*state.traps[seat], cell))))
     )
     left = after.traps_left(seat)
     events = [
         Event(
-            "trap", f"{_name(seat)} placed a trap ({left} left).", data={"seat": seat, "left": left}
+            "trap",
+            f"{player(seat)} placed a trap ({left} left).",
+            data={"seat": seat, "left": left},
         ),
         Event(
             "trap",
-            f"Trap placed at {_where(cell)}.",
+            f"Trap placed at {cell_text(cell)}.",
             audience=seat,
             data={"row": cell[0], "col": cell[1], "left": left},
         ),
@@ -387,15 +378,14 @@ def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event
 def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
     """End the game: the result, an "end" event, and every trap still hidden, revealed."""
     ended = replace(state, result=outcome)
-    events.append(Event("end", _end_text(outcome), data=outcome.dump()))
-    hidden = "; ".join(
-        f"{_name(seat)}'s hidden traps: {_cells(state.traps[seat]) or 'none'}" for seat in SEATS
-    )
+    events.append(end_event(outcome, _end_text(outcome)))
     events.append(
-        Event(
-            "reveal",
-            f"{hidden}.",
-            data={"traps": [[list(cell) for cell in cells] for cells in state.traps]},
+        reveal_event(
+            (
+                f"{player(seat)}'s hidden traps: {cells_text(state.traps[seat]) or 'none'}"
+                for seat in SEATS
+            ),
+            traps=[[list(cell) for cell in cells] for cells in state.traps],
         )
     )
     return ended, events
@@ -408,58 +398,19 @@ def _neighbours(cell: Cell) -> list[Cell]:
         (r, c)
         for r in range(row - 1, row + 2)
         for c in range(col - 1, col + 2)
-        if (r, c) != cell and _on_grid((r, c))
+        if (r, c) != cell and grid.on_grid((r, c), SIZE)
     ]
 
 
-def _on_grid(cell: Cell) -> bool:
-    return 1 <= cell[0] <= SIZE and 1 <= cell[1] <= SIZE
-
-
-def _with(pair: tuple[_T, _T], seat: Seat, value: _T) -> tuple[_T, _T]:
-    """``pair`` with ``seat``'s entry replaced."""
-    return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def _cell(data: JSON) -> Cell:
-    row, col = data
-    return (row, col)
-
-
-def _where(cell: Cell) -> str:
-    return f"({cell[0]},{cell[1]})"
-
-
-def _cells(cells: Sequence[Cell]) -> str:
-    return ", ".join(map(_where, cells))
-
-
-def _name(seat: Seat) -> str:
-    """The event placeholder for ``seat``'s player."""
-    return f"{{p{seat}}}"
-
-
-def _quote(text: str) -> str:
-    """The player's input, shortened, for an error message."""
-    text = text.strip()
-    return repr(text if len(text) <= 20 else text[:20] + "...")
-
-
 def _end_text(outcome: Outcome) -> str:
-    if outcome.winner is None:
-        if outcome.reason is Reason.MOVE_LIMIT:
-            return f"Draw: {ACTION_LIMIT} actions played without a capture."
-        if outcome.reason is Reason.NO_MOVES:
-            return "Draw: neither player can act."
-        return f"Draw ({outcome.reason})."
-    winner, loser = _name(outcome.winner), _name(other(outcome.winner))
-    if outcome.reason is Reason.CAPTURE:
-        return f"{winner} captures the flag at {_where(FLAGS[other(outcome.winner)])} and wins!"
-    if outcome.reason is Reason.RESIGN:
-        return f"{winner} wins: {loser} resigned."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{winner} wins: {loser} ran out of time."
-    return f"{winner} wins ({outcome.reason})."
+    winner = outcome.winner
+    if winner is None and outcome.reason is Reason.MOVE_LIMIT:
+        return f"Draw: {ACTION_LIMIT} actions played without a capture."
+    if winner is None and outcome.reason is Reason.NO_MOVES:
+        return "Draw: neither player can act."
+    if winner is not None and outcome.reason is Reason.CAPTURE:
+        return f"{player(winner)} captures the flag at {cell_text(FLAGS[other(winner)])} and wins!"
+    return end_text(outcome)
 
 
 def _mark(view: View, cell: Cell) -> str:
@@ -489,10 +440,6 @@ def _status(view: View) -> str:
             Reason.NO_MOVES: "neither player can act",
         }.get(view.result.reason, str(view.result.reason))
         return f"Draw ({why})."
-    winner, loser = view.result.winner + 1, other(view.result.winner) + 1
-    why = {
-        Reason.CAPTURE: f"captured the flag at {_where(view.flags[other(view.result.winner)])}",
-        Reason.RESIGN: f"Player {loser} resigned",
-        Reason.TIMEOUT: f"Player {loser} ran out of time",
-    }.get(view.result.reason, str(view.result.reason))
-    return f"Winner: Player {winner} ({why})."
+    winner = view.result.winner
+    captured = f"captured the flag at {cell_text(view.flags[other(winner)])}"
+    return winner_line(winner, view.result.reason, {Reason.CAPTURE: captured})

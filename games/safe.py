@@ -29,6 +29,10 @@ from games.base import (
     Seat,
     other,
 )
+from games.ending import dump_outcome, end_event, load_outcome, reveal_event
+from games.options import unknown_option
+from games.seats import seen_by, with_seat
+from games.text import conclusion_text, player, quoted, result_line, waiting_line
 
 Code: TypeAlias = tuple[int, ...]
 """A code or a guess: ``length`` digits, each 1 to ``digits``."""
@@ -79,10 +83,10 @@ class Options:
     @classmethod
     def from_mapping(cls, options: Mapping[str, JSON]) -> Options:
         """The options from a challenge. Raises ``InvalidOptions`` for anything else."""
-        unknown = sorted(set(options) - {"digits", "length", "max_guesses"})
-        if unknown:
+        unknown = unknown_option(options, {"digits", "length", "max_guesses"})
+        if unknown is not None:
             raise InvalidOptions(
-                f"Unknown option {unknown[0]!r} for Safe Cracker: the options are 'digits' "
+                f"Unknown option {unknown!r} for Safe Cracker: the options are 'digits' "
                 "(3-9), 'length' (3-6) and 'max_guesses' (1-50, or none for no limit)."
             )
         limit = options.get("max_guesses")
@@ -315,7 +319,7 @@ class SafeGame:
     def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, _conclusion_text(outcome))
+        return self._finish(state, outcome, conclusion_text(outcome))
 
     def view(self, state: SafeState, viewer: Seat | None) -> SafeView:
         over = state.outcome is not None
@@ -324,10 +328,7 @@ class SafeGame:
             options=state.options,
             to_act=self.to_act(state),
             code_set=(state.codes[0] is not None, state.codes[1] is not None),
-            codes=(
-                state.codes[0] if over or viewer == 0 else None,
-                state.codes[1] if over or viewer == 1 else None,
-            ),
+            codes=seen_by(state.codes, viewer, over),
             guesses=state.guesses,
             outcome=state.outcome,
         )
@@ -359,19 +360,18 @@ class SafeGame:
             "options": state.options.dump(),
             "codes": [None if code is None else list(code) for code in state.codes],
             "guesses": [[record.dump() for record in records] for records in state.guesses],
-            "outcome": None if state.outcome is None else state.outcome.dump(),
+            "outcome": dump_outcome(state.outcome),
         }
 
     def load(self, data: Mapping[str, JSON]) -> SafeState:
         codes = [None if code is None else tuple(int(d) for d in code) for code in data["codes"]]
         guesses = [tuple(GuessRecord.load(record) for record in seat) for seat in data["guesses"]]
-        outcome = data["outcome"]
         return SafeState(
             seed=int(data["seed"]),
             options=Options.from_mapping(data["options"]),
             codes=(codes[0], codes[1]),
             guesses=(guesses[0], guesses[1]),
-            outcome=None if outcome is None else Outcome.load(outcome),
+            outcome=load_outcome(data["outcome"]),
         )
 
     # --- steps -----------------------------------------------------------------------------
@@ -386,10 +386,9 @@ class SafeGame:
         raise NotYourTurn("It is not your turn: the other player is to act.")
 
     def _set_code(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
-        codes = (code, state.codes[1]) if seat == 0 else (state.codes[0], code)
-        done = replace(state, codes=codes)
+        done = replace(state, codes=with_seat(state.codes, seat, code))
         events = [
-            Event("secret_set", f"{{p{seat}}} has set their code.", data={"seat": seat}),
+            Event("secret_set", f"{player(seat)} has set their code.", data={"seat": seat}),
             Event(
                 "secret_set",
                 f"Your code is {code_text(code)}.",
@@ -400,7 +399,7 @@ class SafeGame:
         if not _in_setup(done):
             limit = state.options.max_guesses
             each = "" if limit is None else f" Each player has {limit} guesses."
-            events.append(Event("start", f"Both codes are set. {{p0}} guesses first.{each}"))
+            events.append(Event("start", f"Both codes are set. {player(0)} guesses first.{each}"))
         return done, events
 
     def _guess(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
@@ -408,13 +407,12 @@ class SafeGame:
         assert target is not None  # guessing starts only once both codes are set
         exact = exact_matches(code, target)
         records = (*state.guesses[seat], GuessRecord(code, exact))
-        guesses = (records, state.guesses[1]) if seat == 0 else (state.guesses[0], records)
-        guessed = replace(state, guesses=guesses)
+        guessed = replace(state, guesses=with_seat(state.guesses, seat, records))
         cracked = exact == state.options.length
         events = [
             Event(
                 "guess",
-                f"{{p{seat}}} guesses {code_text(code)}: {feedback_text(exact)}."
+                f"{player(seat)} guesses {code_text(code)}: {feedback_text(exact)}."
                 + (" The safe is cracked!" if cracked else ""),
                 data={"seat": seat, "guess": list(code), "exact": exact},
             )
@@ -423,7 +421,7 @@ class SafeGame:
             finished, end_events = self._finish(
                 guessed,
                 Outcome(seat, Reason.CAPTURE),
-                f"{{p{seat}}} wins: {{p{other(seat)}}}'s code is cracked.",
+                f"{player(seat)} wins: {player(other(seat))}'s code is cracked.",
             )
             return finished, events + end_events
         limit = state.options.max_guesses
@@ -436,21 +434,16 @@ class SafeGame:
     def _finish(
         self, state: SafeState, outcome: Outcome, why: str
     ) -> tuple[SafeState, list[Event]]:
-        reveal = "; ".join(
-            f"{{p{seat}}}'s code was {code_text(code)}"
-            if code is not None
-            else f"{{p{seat}}} had not set a code"
-            for seat, code in zip(SEATS, state.codes, strict=True)
-        )
-        events = [
-            Event("end", why, data=outcome.dump()),
-            Event(
-                "reveal",
-                f"{reveal}.",
-                data={"codes": [None if code is None else list(code) for code in state.codes]},
+        reveal = reveal_event(
+            (
+                f"{player(seat)}'s code was {code_text(code)}"
+                if code is not None
+                else f"{player(seat)} had not set a code"
+                for seat, code in zip(SEATS, state.codes, strict=True)
             ),
-        ]
-        return replace(state, outcome=outcome), events
+            codes=[None if code is None else list(code) for code in state.codes],
+        )
+        return replace(state, outcome=outcome), [end_event(outcome, why), reveal]
 
 
 def _score_result(guesses: Guesses) -> tuple[Outcome, str]:
@@ -464,48 +457,33 @@ def _score_result(guesses: Guesses) -> tuple[Outcome, str]:
     winner = 0 if best[0] > best[1] else 1
     return (
         Outcome(winner, Reason.SCORE),
-        f"{{p{winner}}} wins on score: best guess {feedback_text(best[winner])} "
+        f"{player(winner)} wins on score: best guess {feedback_text(best[winner])} "
         f"against {feedback_text(best[other(winner)])}.",
     )
 
 
 def _parse_code(options: Options, text: str) -> Code:
-    shown = text.strip()
-    quoted = repr(shown if len(shown) <= 20 else shown[:20] + "...")
+    shown = quoted(text)
     help_text = f"a code is {options.shape}, e.g. '{options.example}'"
-    body = _SEPARATORS.sub("", shown)
+    body = _SEPARATORS.sub("", text.strip())
     if not body:
         raise InvalidInput(f"Enter a code: {help_text}.")
     if not body.isascii() or not body.isdigit():
-        raise InvalidInput(f"{quoted} is not a code: {help_text}.")
+        raise InvalidInput(f"{shown} is not a code: {help_text}.")
     if len(body) != options.length:
-        raise InvalidInput(f"{quoted} has {len(body)} digits: {help_text}.")
+        raise InvalidInput(f"{shown} has {len(body)} digits: {help_text}.")
     code = tuple(int(d) for d in body)
     if not options.is_code(code):
         wrong = next(d for d in code if not 1 <= d <= options.digits)
-        raise InvalidInput(f"{quoted} has the digit {wrong}: {help_text}.")
+        raise InvalidInput(f"{shown} has the digit {wrong}: {help_text}.")
     return code
-
-
-def _conclusion_text(outcome: Outcome) -> str:
-    if outcome.winner is None:
-        return f"The game ends in a draw ({outcome.reason.value})."
-    winner, loser = f"{{p{outcome.winner}}}", f"{{p{other(outcome.winner)}}}"
-    if outcome.reason is Reason.RESIGN:
-        return f"{loser} resigns: {winner} wins."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{loser} ran out of time: {winner} wins."
-    return f"{winner} wins ({outcome.reason.value})."
 
 
 def _status_line(view: SafeView) -> str:
     if view.outcome is not None:
-        if view.outcome.winner is None:
-            return f"The game is a draw ({view.outcome.reason.value})."
-        return f"Player {view.outcome.winner + 1} wins the game! ({view.outcome.reason.value})"
+        return result_line(view.outcome)
     if not all(view.code_set):
-        waiting = " and ".join(f"Player {seat + 1}" for seat in SEATS if not view.code_set[seat])
-        return f"Waiting for {waiting} to set their code."
+        return waiting_line(view.code_set, "set their code")
     (seat,) = view.to_act
     return f"Player {seat + 1}, it's your turn. Enter your guess ({view.options.shape})."
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -11,7 +10,6 @@ from hypothesis import strategies as st
 
 from games.base import (
     Ask,
-    GameError,
     GameOver,
     IllegalAction,
     InvalidInput,
@@ -22,7 +20,15 @@ from games.base import (
     Seat,
 )
 from games.claim import GAME, ClaimCell, ClaimNumber, State, new_with_grid
-from tests.games.strategies import play, public_texts, refused, seeds
+from tests.games.helpers import (
+    answer,
+    assert_alike,
+    play,
+    public_texts,
+    refused,
+    reloaded,
+    seeds,
+)
 
 BOOK_GRID = ((2, 7, 6), (9, 5, 1), (4, 3, 8))
 
@@ -265,23 +271,10 @@ def test_hidden_numbers_do_not_leak(seed: int, size: int, rng: random.Random, cl
     b = State(seed=a.seed, options=a.options, grid=tuple(grid), claims=a.claims)
     assert a.grid != b.grid
     (seat,) = GAME.to_act(a)
-    for viewer in (0, 1, None):
-        assert GAME.view(a, viewer) == GAME.view(b, viewer)
-        assert GAME.describe(GAME.view(a, viewer)) == GAME.describe(GAME.view(b, viewer))
-    assert GAME.legal_actions(a, seat) == GAME.legal_actions(b, seat)
+    assert_alike(GAME, a, b, (0, 1, None), seat)
     for text in ("9", "0 0", "x", "1 1", "2 2", "3 3", f"{size} {size}"):
         for who in (0, 1):
-            assert _attempt(a, who, text) == _attempt(b, who, text)
-
-
-def _attempt(state: State, seat: Seat, text: str) -> str:
-    """What ``seat`` learns from trying ``text``: the error, or the claim's cell and owner."""
-    try:
-        action = GAME.parse(state, seat, text)
-        GAME.apply(state, seat, action)
-    except GameError as error:
-        return f"{type(error).__name__}: {error}"
-    return f"claimed {action}"
+            assert answer(GAME, a, who, text) == answer(GAME, b, who, text)
 
 
 # --- random play ---------------------------------------------------------------------------
@@ -299,7 +292,7 @@ def test_random_play_round_trips_and_ends(
     state = GAME.new(options, seed)
     cells = len(state.grid)
     for _ in range(cells):
-        assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+        assert reloaded(GAME, state) == state
         (seat,) = GAME.to_act(state)
         legal = GAME.legal_actions(state, seat)
         assert list(legal) == sorted(legal)
@@ -308,7 +301,7 @@ def test_random_play_round_trips_and_ends(
         assert all(event.public for event in events)
     result = GAME.outcome(state)
     assert result is not None and result.reason is Reason.SCORE
-    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+    assert reloaded(GAME, state) == state
     totals = GAME.view(state, None).totals
     assert sum(totals) == cells * (cells + 1) // 2
     assert result.winner == (None if totals[0] == totals[1] else totals.index(max(totals)))

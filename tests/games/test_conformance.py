@@ -20,7 +20,7 @@ from hypothesis import given, settings
 
 from games import GAMES
 from games.base import JSON, SEATS, AnyGame, Event, GameError, GameOver, Outcome, Reason, Seat
-from tests.games.strategies import NAMES, seeds
+from tests.games.helpers import NAMES, reloaded, seeds
 
 VARIANTS: dict[str, list[dict[str, JSON]]] = {
     "crown": [{"hints": "defender"}, {"hints": "auto"}],
@@ -112,8 +112,7 @@ def test_random_legal_play_keeps_the_contract(
 
 def _check_state(game: AnyGame, state: Any) -> None:
     """Storage round trip, views for everyone, and the outcome matching who may act."""
-    data = game.dump(state)
-    assert game.load(json.loads(json.dumps(data))) == state
+    assert reloaded(game, state) == state
     assert (game.outcome(state) is None) == bool(game.to_act(state))
     assert game.to_act(state) <= set(SEATS)
     views = [game.view(state, viewer) for viewer in (None, *SEATS)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from itertools import product
 
@@ -31,7 +30,17 @@ from games.crown import (
     Relation,
     consistent_cells,
 )
-from tests.games.strategies import NAMES, play, public_texts, refused, seeds
+from tests.games.helpers import (
+    NAMES,
+    answer,
+    assert_alike,
+    play,
+    public_differences,
+    public_texts,
+    refused,
+    reloaded,
+    seeds,
+)
 
 
 def placed(crown0: Cell, crown1: Cell, **options: str) -> CrownState:
@@ -415,10 +424,9 @@ def test_dump_and_load_round_trip_at_every_step_of_the_book_game() -> None:
     state = GAME.new({"hints": "defender"}, seed=99)
     steps = [(0, "3 3"), (1, "2 1"), (0, "2 2"), (1, "column"), (1, "1 3"), (0, "row"), (0, "2 1")]
     for seat, text in steps:
-        data = GAME.dump(state)
-        assert GAME.load(json.loads(json.dumps(data))) == state
+        assert reloaded(GAME, state) == state
         state, _ = play(GAME, state, [(seat, text)])
-    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+    assert reloaded(GAME, state) == state
 
 
 @pytest.mark.parametrize("reason", [Reason.RESIGN, Reason.TIMEOUT])
@@ -445,20 +453,9 @@ JUNK = ["1 1", "2 2", "3 3", "row", "column", "4 4", "zz", ""]
 
 
 def _assert_same_to_seat0_and_public(a: CrownState, b: CrownState) -> None:
-    for viewer in (None, 0):
-        assert GAME.view(a, viewer) == GAME.view(b, viewer)
-        assert GAME.describe(GAME.view(a, viewer)) == GAME.describe(GAME.view(b, viewer))
-    assert GAME.to_act(a) == GAME.to_act(b)
-    assert list(GAME.legal_actions(a, 0)) == list(GAME.legal_actions(b, 0))
+    assert_alike(GAME, a, b, (None, 0), 0)
     for text in JUNK:
-        errors = []
-        for state in (a, b):
-            try:
-                GAME.parse(state, 0, text)
-                errors.append("")
-            except Exception as error:
-                errors.append(f"{type(error).__name__}: {error}")
-        assert errors[0] == errors[1]
+        assert answer(GAME, a, 0, text) == answer(GAME, b, 0, text)
 
 
 @settings(max_examples=150, deadline=None)
@@ -498,11 +495,7 @@ def test_player_1s_crown_never_reaches_player_0_or_the_public(
                 action = legal[pick % len(legal)]
             moves.append(GAME.apply(world, seat, action))
         (_, events_a), (_, events_b) = moves
-        differing = [
-            a.kind
-            for a, b in zip(events_a, events_b, strict=False)
-            if a.public and (a.render(NAMES), a.data) != (b.render(NAMES), b.data)
-        ]
+        differing = [event.kind for event in public_differences(events_a, events_b)]
         ended = GAME.outcome(moves[0][0]) is not None or GAME.outcome(moves[1][0]) is not None
         if differing or ended:
             # A hit, a hint in other words, or the reveal at the end rightly tells the two

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -22,7 +21,7 @@ from games.base import (
     other,
 )
 from games.crystal import CRYSTALS, GAME, TARGET, Capture, State
-from tests.games.strategies import play, public_texts, refused, seeds
+from tests.games.helpers import play, public_texts, refused, reloaded, seeds
 
 Position = tuple[tuple[int, ...], tuple[int, int], Seat]
 """What decides the rest of a game: the pool, both totals, and the seat to move."""
@@ -225,7 +224,7 @@ def test_conclude_ends_the_game_once() -> None:
 def test_random_play_round_trips_and_ends_as_the_rules_say(seed: int, rng: random.Random) -> None:
     state = GAME.new({}, seed)
     for _ in CRYSTALS:
-        assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+        assert reloaded(GAME, state) == state
         if GAME.outcome(state) is not None:
             break
         (seat,) = GAME.to_act(state)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from itertools import product
@@ -15,7 +14,6 @@ from games.base import (
     SEATS,
     Ask,
     Event,
-    GameError,
     GameOver,
     IllegalAction,
     InvalidInput,
@@ -37,9 +35,18 @@ from games.flag import (
     Trap,
     Triggered,
 )
-from tests.games.strategies import play, public_texts, refused, seeds
+from games.grid import cells
+from tests.games.helpers import (
+    answer,
+    assert_alike,
+    play,
+    public_texts,
+    refused,
+    reloaded,
+    seeds,
+)
 
-CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(1, SIZE + 1) for c in range(1, SIZE + 1))
+CELLS: tuple[Cell, ...] = cells(SIZE)
 
 
 def _private_texts(events: list[Event], seat: Seat) -> list[str]:
@@ -352,24 +359,12 @@ def test_trap_cells_do_not_leak(data: st.DataObject, secret: Seat) -> None:
 
 
 def _assert_same_to(rival: Seat, a: State, b: State) -> None:
-    for viewer in (rival, None):
-        assert GAME.view(a, viewer) == GAME.view(b, viewer)
-        assert GAME.describe(GAME.view(a, viewer)) == GAME.describe(GAME.view(b, viewer))
-    assert GAME.to_act(a) == GAME.to_act(b)
-    assert GAME.legal_actions(a, rival) == GAME.legal_actions(b, rival)
+    assert_alike(GAME, a, b, (rival, None), rival)
     if GAME.to_act(a) == {rival}:
         # Whatever the rival tries is accepted or refused alike, with the same words.
         for verb, (row, col) in product(("MOVE", "TRAP"), CELLS):
             text = f"{verb} {row} {col}"
-            assert _attempt(a, rival, text) == _attempt(b, rival, text)
-
-
-def _attempt(state: State, seat: Seat, text: str) -> str:
-    try:
-        GAME.apply(state, seat, GAME.parse(state, seat, text))
-    except GameError as error:
-        return f"{type(error).__name__}: {error}"
-    return "accepted"
+            assert answer(GAME, a, rival, text) == answer(GAME, b, rival, text)
 
 
 # --- random play ---------------------------------------------------------------------------
@@ -384,7 +379,7 @@ def test_random_play_round_trips_and_ends_within_the_action_limit(
     for _ in range(ACTION_LIMIT):
         if GAME.outcome(state) is not None:
             break
-        assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+        assert reloaded(GAME, state) == state
         (seat,) = GAME.to_act(state)
         legal = GAME.legal_actions(state, seat)
         assert all(GAME.parse(state, seat, str(action)) == action for action in legal)
@@ -395,5 +390,5 @@ def test_random_play_round_trips_and_ends_within_the_action_limit(
         assert all(0 <= left <= 2 for left in GAME.view(state, None).traps_left)
     assert GAME.outcome(state) is not None
     assert GAME.view(state, None).actions <= ACTION_LIMIT
-    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+    assert reloaded(GAME, state) == state
     assert GAME.view(state, 0).traps == GAME.view(state, 1).traps == state.traps

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
 from itertools import product
@@ -22,7 +21,17 @@ from games.base import (
     Reason,
 )
 from games.safe import GAME, Code, CodeActions, Guess, SafeState, SetCode
-from tests.games.strategies import NAMES, play, public_texts, refused, seeds
+from tests.games.helpers import (
+    NAMES,
+    answer,
+    assert_alike,
+    play,
+    public_differences,
+    public_texts,
+    refused,
+    reloaded,
+    seeds,
+)
 
 CODES: tuple[Code, ...] = tuple(product((1, 2, 3), repeat=3))
 """Every code of the default game, in order."""
@@ -351,9 +360,9 @@ def test_dump_and_load_round_trip_at_every_step(options: dict[str, int]) -> None
     state = GAME.new(options, seed=42)
     steps = [(0, "1" * length), (1, "2" * length), (0, "3" * length), (1, "1" * length)]
     for seat, text in steps:
-        assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+        assert reloaded(GAME, state) == state
         state, _ = play(GAME, state, [(seat, text)])
-    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+    assert reloaded(GAME, state) == state
 
 
 def test_conclude_ends_a_running_game_with_a_reveal() -> None:
@@ -382,20 +391,9 @@ JUNK = ["111", "12", "1234", "124", "x", ""]
 
 
 def _assert_same_to_seat0_and_public(a: SafeState, b: SafeState) -> None:
-    for viewer in (None, 0):
-        assert GAME.view(a, viewer) == GAME.view(b, viewer)
-        assert GAME.describe(GAME.view(a, viewer)) == GAME.describe(GAME.view(b, viewer))
-    assert GAME.to_act(a) == GAME.to_act(b)
-    assert list(GAME.legal_actions(a, 0)) == list(GAME.legal_actions(b, 0))
+    assert_alike(GAME, a, b, (None, 0), 0)
     for text in JUNK:
-        errors = []
-        for state in (a, b):
-            try:
-                GAME.apply(state, 0, GAME.parse(state, 0, text))
-                errors.append("")
-            except Exception as error:
-                errors.append(f"{type(error).__name__}: {error}")
-        assert errors[0] == errors[1]
+        assert answer(GAME, a, 0, text) == answer(GAME, b, 0, text)
 
 
 codes = st.tuples(*[st.integers(1, 3)] * 3)
@@ -422,11 +420,7 @@ def test_player_1s_code_never_reaches_player_0_or_the_public(
     steps = [GAME.apply(w, 1, SetCode(c)) for w, c in zip(worlds, codes1, strict=True)]
     for guess in guesses:
         (world_a, events_a), (world_b, events_b) = steps
-        differing = [
-            a
-            for a, b in zip(events_a, events_b, strict=False)
-            if a.public and (a.render(NAMES), a.data) != (b.render(NAMES), b.data)
-        ]
+        differing = public_differences(events_a, events_b)
         if differing:
             # Seat 0's feedback, or the reveal at the end, rightly tells the codes apart.
             first = differing[0]
