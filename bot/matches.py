@@ -37,6 +37,7 @@ from bot.timeouts import Timeouts, human
 from db import repository as repo
 from db.models import Match, MatchPlayer
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
+from games.players import DEFAULT_LEVEL, LEVELS, player_for
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,12 @@ class _Loaded:
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
 
+    def played(self, seat: Seat, ask: Ask, action: Any, events: Sequence[Event]) -> None:
+        """Log ``seat``'s action (private to it unless a public move) and what it caused."""
+        audience = seat if ask is not Ask.ACTION else None
+        self.log.append((seat, f"action:{ask.value}", audience, {"action": str(action)}))
+        self.record(events)
+
     def seat(self, user_id: int) -> Seat | None:
         return self.players.index(user_id) if user_id in self.players else None
 
@@ -91,8 +98,11 @@ class MatchService:
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         mention: Callable[[int], str] = default_mention,
         timeouts: Timeouts | None = None,
+        bot_user_id: int | None = None,
     ) -> None:
         self.sessions = sessions
+        self.bot_user_id = bot_user_id
+        """The bot's own user id: challenging it starts a match against the built-in player."""
         self.defaults = timeouts or Timeouts()
         self.clock = clock
         self.seeds = seeds
@@ -110,13 +120,26 @@ class MatchService:
         game: str,
         options: Mapping[str, Any] | None = None,
         opponent_is_bot: bool = False,
+        level: str | None = None,
     ) -> Report:
-        """Post a challenge the opponent may accept or decline."""
+        """Post a challenge the opponent may accept or decline.
+
+        Challenging the bot itself starts the match at once against the built-in player of
+        ``level`` (default normal).
+        """
         engine = games.get(game)
+        vs_bot = self.bot_user_id is not None and opponent_id == self.bot_user_id
         if opponent_id == challenger_id:
             raise ChallengeRefused("You cannot challenge yourself: pick another member.")
-        if opponent_is_bot:
-            raise ChallengeRefused("Bot accounts cannot play: challenge a member of this server.")
+        if opponent_is_bot and not vs_bot:
+            raise ChallengeRefused(
+                "Bot accounts cannot play: challenge a member of this server, or me for a "
+                "match against the built-in player."
+            )
+        if level is not None and level not in LEVELS:
+            raise InvalidMove(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
+        if level is not None and not vs_bot:
+            raise InvalidMove("A level applies only to a match against me, the bot.")
         seed = self.seeds()
         try:
             normalised = engine.options(engine.new(dict(options or {}), seed))
@@ -124,7 +147,10 @@ class MatchService:
             raise InvalidMove(str(error)) from None
         now = self.clock()
         async with self.sessions.begin() as session:
-            if await repo.open_challenges(session, challenger_id) >= MAX_OPEN_CHALLENGES:
+            if (
+                not vs_bot
+                and await repo.open_challenges(session, challenger_id) >= MAX_OPEN_CHALLENGES
+            ):
                 raise ChallengeRefused(
                     f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer "
                     "or withdraw one first."
@@ -143,6 +169,8 @@ class MatchService:
                 deadline_kind="challenge",
                 challenger_id=challenger_id,
                 opponent_id=opponent_id,
+                vs_bot=vs_bot,
+                bot_level=(level or DEFAULT_LEVEL) if vs_bot else None,
                 created_at=now,
                 updated_at=now,
             )
@@ -153,6 +181,8 @@ class MatchService:
                 session, row.id, [(None, "challenge", None, {"options": normalised})], now
             )
             snap = self._snapshot(loaded)
+        if vs_bot:
+            return await self._run(row.id, opponent_id, None, self._accept)
         line = (
             f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
             f"{engine.title}{_describe_options(normalised)}. The challenge expires in "
@@ -189,6 +219,7 @@ class MatchService:
             opponent_id=opponent,
             game=row.game,
             options=row.options,
+            level=row.bot_level if row.vs_bot else None,
         )
 
     # ------------------------------------------------------------------ play
@@ -322,7 +353,8 @@ class MatchService:
                         "That was already played: the match has moved on. Use the latest board."
                     ) from None
                 continue
-            return Report(snap, [_with_match(n, snap) for n in notices])
+            mine = [n for n in notices if not _to_user(n, self.bot_user_id)]
+            return Report(snap, [_with_match(n, snap) for n in mine])
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
     async def _load(self, session: AsyncSession, match_id: int) -> _Loaded:
@@ -355,12 +387,14 @@ class MatchService:
         )
         loaded.new_players = True
         loaded.state = loaded.game.new(row.options, row.seed)
+        bot_events = self._play_bot(loaded)
         timeouts = await self._timeouts(session, row.guild_id)
         self._advance(loaded, timeouts, now)
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
         first_name = self.mention(loaded.players[0])
         lines = [f"{self.mention(user_id)} accepted. Coin toss: {first_name} moves first."]
         notices: list[Notice] = []
+        lines += self._render(loaded, bot_events, None)
         if row.status == "setup":
             lines.append(
                 f"Both players: choose your secret. I have sent you a DM "
@@ -420,12 +454,10 @@ class MatchService:
         before = engine.to_act(state)
         asks_before = {s: engine.ask(state, s) for s in before}
         loaded.state = new_state
+        loaded.played(seat, asks_before[seat], action, events)
+        events = [*events, *self._play_bot(loaded)]
         timeouts = await self._timeouts(session, row.guild_id)
         self._advance(loaded, timeouts, now, keep_setup_deadline=row.status == "setup")
-        ask = asks_before[seat]
-        secret = seat if ask is not Ask.ACTION else None
-        loaded.log.append((seat, f"action:{ask.value}", secret, {"action": str(action)}))
-        loaded.record(events)
         return self._notices(loaded, events, asks_before)
 
     async def _resign(
@@ -495,6 +527,7 @@ class MatchService:
             self._advance(loaded, timeouts, now)
             loaded.log.append((defender, "auto_hint", None, {"action": str(action)}))
             loaded.record(events)
+            events = [*events, *self._play_bot(loaded)]
             notices = self._notices(loaded, events, asks_before)
             note = (
                 f"{self.mention(loaded.players[defender])} did not choose a hint in time; "
@@ -576,6 +609,30 @@ class MatchService:
         row.deadline = row.deadline_kind = None
         row.end_reason = reason
         row.finished_at = now
+
+    def _play_bot(self, loaded: _Loaded) -> list[Event]:
+        """Let the built-in player act for as long as it is asked (its secret, hint or move).
+
+        It decides from its own seat's view only. Its random choices are seeded from the match,
+        so a replay makes the same ones.
+        """
+        row, engine = loaded.row, loaded.game
+        if not row.vs_bot or self.bot_user_id not in loaded.players:
+            return []
+        seat = loaded.players.index(self.bot_user_id)
+        player = player_for(row.game, row.bot_level or DEFAULT_LEVEL)
+        events: list[Event] = []
+        state = loaded.state
+        while engine.outcome(state) is None and seat in engine.to_act(state):
+            rng = random.Random(f"{row.seed}:{row.version}:{len(loaded.log)}")
+            ask = engine.ask(state, seat)
+            legal = engine.legal_actions(state, seat)
+            action = player.choose(engine.view(state, seat), ask, legal, rng)
+            state, happened = engine.apply(state, seat, action)
+            loaded.played(seat, ask, action, happened)
+            events += happened
+        loaded.state = state
+        return events
 
     async def _save_rest(self, session: AsyncSession, loaded: _Loaded, now: datetime) -> None:
         """After the version check: seats, the event log, and the result in the stats."""
@@ -721,6 +778,10 @@ def _row_values(row: Match) -> dict[str, Any]:
 def _with_match(notice: Notice, snap: MatchSnapshot) -> Notice:
     """The notice pointing at the final snapshot (with the version after the save)."""
     return replace(notice, match=snap)
+
+
+def _to_user(notice: Notice, user_id: int | None) -> bool:
+    return isinstance(notice, Private | Prompt) and notice.user_id == user_id
 
 
 def _prefix(notice: Notice, line: str) -> Notice:

@@ -28,16 +28,15 @@ async def record_result(
 
     Rows are locked for the update so two matches ending at once for one player both count.
     """
-    rows = [await repo.lock_stats(session, guild_id, game, uid, vs_bot) for uid in players]
     scores = (0.5, 0.5) if winner_seat is None else ((1.0, 0.0) if winner_seat == 0 else (0.0, 1.0))
+    counted = [(uid, score) for uid, score in zip(players, scores, strict=True) if uid != bot_id]
+    rows = [await repo.lock_stats(session, guild_id, game, uid, vs_bot) for uid, _ in counted]
     if not vs_bot:
         a, b = (Rating(r.rating, r.deviation, r.volatility) for r in rows)
         new_a, new_b = rate_match(a, b, scores[0])
         for row, new in zip(rows, (new_a, new_b), strict=True):
             row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
-    for uid, row, score in zip(players, rows, scores, strict=True):
-        if vs_bot and uid == bot_id:
-            continue
+    for row, (_, score) in zip(rows, counted, strict=True):
         _count(row, score)
         row.updated_at = now
     await session.flush()

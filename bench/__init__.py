@@ -1,0 +1,1 @@
+"""Benchmarks: the match service under load, and the stats queries on a large server."""
