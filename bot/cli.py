@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from bot import terminal
 from games import GAMES
 from games.base import JSON, InvalidOptions
+from games.players import DEFAULT_LEVEL, LEVELS
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -39,9 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="play a game with two people at this terminal",
+        help="play a game at this terminal, two people or one against the bot",
         description="Play a game with two people at this terminal, one answer per line "
-        "(so it can be scripted: printf '...' | parlor play crown). Player 1 moves first.",
+        "(so it can be scripted: printf '...' | parlor play crown). Player 1 moves first. "
+        "With --vs-bot you play against the built-in player.",
     )
     play.add_argument("game", choices=sorted(GAMES), help="the game's short name")
     play.add_argument("--seed", type=int, help="seed for the game's randomness (default: random)")
@@ -54,6 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--length", type=int, metavar="N", help="safe: digits in a code")
     play.add_argument(
         "--max-guesses", type=int, metavar="N", help="safe: guesses each before the game ends"
+    )
+    play.add_argument("--vs-bot", action="store_true", help="play against the built-in player")
+    play.add_argument(
+        "--level",
+        choices=LEVELS,
+        help=f"--vs-bot: how well the bot plays (default: {DEFAULT_LEVEL})",
+    )
+    play.add_argument(
+        "--bot-first", action="store_true", help="--vs-bot: the bot is Player 1 and moves first"
     )
     play.set_defaults(run=run_play, parser=play)
 
@@ -115,6 +126,7 @@ def run_play(args: argparse.Namespace) -> int:
     options: dict[str, JSON] = {
         name: getattr(args, name) for name in _PLAY_OPTIONS if getattr(args, name) is not None
     }
+    bot = _play_bot(args, parser)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     keyboard = sys.stdin.isatty()
     try:
@@ -127,12 +139,23 @@ def run_play(args: argparse.Namespace) -> int:
             getpass.getpass if keyboard else None,
             echo=not keyboard,
             err=sys.stderr,
+            bot=bot,
         )
     except InvalidOptions as error:
         parser.error(_flag_names(str(error)))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _play_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> terminal.Bot | None:
+    """The bot ``--vs-bot`` asks for, or ``None``; a usage error for bot flags without it."""
+    if args.vs_bot:
+        return terminal.Bot(seat=0 if args.bot_first else 1, level=args.level or DEFAULT_LEVEL)
+    for flag, given in (("--level", args.level is not None), ("--bot-first", args.bot_first)):
+        if given:
+            parser.error(f"{flag} needs --vs-bot")
+    return None
 
 
 def _flag_names(message: str) -> str:

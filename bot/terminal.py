@@ -1,5 +1,8 @@
 """Two players at one terminal: a whole game read one answer per line, as the rule books show it.
 
+One of the two may be the built-in player (``Bot``): it answers from its own seat's view, and
+its answers are treated as private ones, so only its public events are printed.
+
 The loop knows games only through ``games.base.Game``; ``WORDINGS`` holds each game's prompts.
 Both players share the screen, so anything a player keeps from the other (a Crown cell, a safe
 code, a trap cell) is read without echo when a keyboard is attached, only public events follow
@@ -10,12 +13,14 @@ typed or name the player's own traps, so the other player looks away until it is
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from games.base import JSON, AnyGame, Ask, Event, GameError, Outcome, Seat
+from games.base import JSON, AnyGame, Ask, Event, GameError, Outcome, Seat, other
+from games.players import DEFAULT_LEVEL, Level, LevelledPlayer, decide, player_for
 
 NAMES: tuple[str, str] = ("Player 1", "Player 2")
 """How the terminal names seat 0 (moves first) and seat 1."""
@@ -85,6 +90,37 @@ WORDINGS: dict[str, Wording] = {
 """Prompts by game short name; a game missing here is asked in general words."""
 
 
+@dataclass(frozen=True)
+class Bot:
+    """The built-in player at ``level`` in ``seat``; the person at the terminal has the other."""
+
+    seat: Seat = 1
+    level: Level = DEFAULT_LEVEL
+
+
+@dataclass(frozen=True)
+class _BotSeat:
+    """The bot during one game: its player, and its randomness seeded from the game's seed."""
+
+    seat: Seat
+    player: LevelledPlayer[Any, Any]
+    rng: random.Random
+
+    @classmethod
+    def start(cls, game: AnyGame, bot: Bot, seed: int) -> _BotSeat:
+        return cls(bot.seat, player_for(game.name, bot.level), random.Random(f"{seed}:bot"))
+
+    def introduction(self) -> str:
+        """``Player 2 is the built-in player (normal); you are Player 1.``"""
+        human = NAMES[other(self.seat)]
+        return f"{NAMES[self.seat]} is the built-in player ({self.player.level}); you are {human}."
+
+    def answer(self, game: AnyGame, state: Any) -> tuple[Any, list[Event]]:
+        """Decide from the bot's own view and play it; the state after it and its events."""
+        action = decide(game, state, self.seat, self.player, self.rng)
+        return game.apply(state, self.seat, action)
+
+
 class _InputEnded(Exception):
     """The answers ran out before the game finished."""
 
@@ -131,18 +167,21 @@ def play(
     *,
     echo: bool = False,
     err: TextIO | None = None,
+    bot: Bot | None = None,
 ) -> int:
     """Play one game of ``game`` to its end; the exit status (0 finished, 2 input ended).
 
     Answers come from ``lines``, one per prompt, except private ones when ``secret_input``
     is given (a keyboard: read without echo). ``echo`` writes each answer after its prompt,
     for input that the terminal does not show (a pipe); a private answer is never written.
+    With ``bot`` the built-in player answers for its seat, its randomness seeded from ``seed``.
     Raises ``InvalidOptions`` when ``options`` do not suit the game.
     """
     state = game.new(options, seed)
     console = _Console(lines, out, secret_input, echo)
+    opponent = None if bot is None else _BotSeat.start(game, bot, seed)
     try:
-        outcome = _play_to_end(game, state, console)
+        outcome = _play_to_end(game, state, console, opponent)
     except _InputEnded:
         out.flush()
         print(INPUT_ENDED_MESSAGE, file=err if err is not None else sys.stderr)
@@ -158,11 +197,13 @@ def result_line(outcome: Outcome) -> str:
     return f"{NAMES[outcome.winner]} wins the game!"
 
 
-def _play_to_end(game: AnyGame, state: Any, console: _Console) -> Outcome:
+def _play_to_end(game: AnyGame, state: Any, console: _Console, bot: _BotSeat | None) -> Outcome:
     """Ask, apply and report until the game has an outcome, which is returned."""
     wording = WORDINGS.get(game.name, Wording())
     options = game.options(state)
     console.say(f"--- {game.title} ---")
+    if bot is not None:
+        console.say(bot.introduction())
     board_due = True
     events: list[Event] = []
     while (outcome := game.outcome(state)) is None:
@@ -171,9 +212,13 @@ def _play_to_end(game: AnyGame, state: Any, console: _Console) -> Outcome:
         if ask is Ask.ACTION and board_due:
             console.say(f"\n{_board(game, state)}")
             board_due = False
-        private = ask is Ask.SECRET or (ask is Ask.ACTION and wording.turn_is_private)
-        prompt = f"{NAMES[seat]}, {_request(game, state, seat, ask, wording, options)}:"
-        state, events = _answer(game, state, seat, prompt, private, console)
+        if bot is not None and seat == bot.seat:
+            state, events = bot.answer(game, state)
+            private = True  # the bot's own events may repeat its secret
+        else:
+            private = ask is Ask.SECRET or (ask is Ask.ACTION and wording.turn_is_private)
+            prompt = f"{NAMES[seat]}, {_request(game, state, seat, ask, wording, options)}:"
+            state, events = _answer(game, state, seat, prompt, private, console)
         shown = _shown_events(events, seat, private)
         if game.outcome(state) is None:
             _say_events(console, shown)

@@ -8,7 +8,9 @@ in process, on the real games.
 from __future__ import annotations
 
 import io
+import itertools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -181,11 +183,12 @@ def play(
     seed: int = 0,
     secret_answers: Sequence[str] | None = None,
     prompts: list[str] | None = None,
+    bot: terminal.Bot | None = None,
 ) -> Played:
     """A game at the terminal in process, answers piped (echoed after their prompts).
 
     With ``secret_answers`` the private answers come from a keyboard stand-in instead, which
-    records the prompts it is shown in ``prompts``.
+    records the prompts it is shown in ``prompts``. With ``bot`` the built-in player has a seat.
     """
     out, err = io.StringIO(), io.StringIO()
     secret_input = None
@@ -209,6 +212,7 @@ def play(
         secret_input,
         echo=True,
         err=err,
+        bot=bot,
     )
     return Played(status, out.getvalue(), err.getvalue())
 
@@ -562,3 +566,151 @@ def test_play_refuses_options_before_asking_anything() -> None:
     with pytest.raises(InvalidOptions):
         terminal.play(GAMES["crown"], {"size": 4}, 0, iter([]), out)
     assert out.getvalue() == ""
+
+
+# --- against the built-in player ------------------------------------------------------------
+
+RESULTS = ("Player 1 wins the game!", "Player 2 wins the game!", "Draw.")
+
+CELLS_3 = [f"{row} {col}" for row in range(1, 4) for col in range(1, 4)]
+CELLS_5 = [f"{row} {col}" for row in range(1, 6) for col in range(1, 6)]
+
+BOT_SCRIPTS: dict[str, list[str]] = {
+    # Each answer the game refuses (a hint when an attack is asked, a taken number, a cell
+    # not next to the agent) is asked again, so these reach the end whatever the bot does.
+    "crown": ["2 2", *itertools.chain.from_iterable((cell, "row") for cell in CELLS_3)],
+    "claim": [str(n) for n in range(9, 0, -1)],
+    "crystal": [str(n) for n in range(9, 0, -1)] * 5,
+    "flag": [f"MOVE {cell}" for cell in CELLS_5] * 100,
+    "safe": ["213", *("".join(code) for code in itertools.product("123", repeat=3))],
+}
+"""The person's answers in a game against the bot, from either seat."""
+
+BOT_EVENTS = {
+    "crown": "attacks (",
+    "claim": "claims ",
+    "crystal": "captures crystal ",
+    "flag": "moves to (",
+    "safe": "guesses ",
+}
+"""What a seat's public move event says after its name."""
+
+
+PROMPT = re.compile(r"Player \d, [^:]*:( |$)")
+"""A prompt line: the name, the request, a colon, then the echoed answer."""
+
+
+def crown_cell(played: Played, name: str) -> str:
+    """``(row,col)``: where the end reveal says ``name``'s Crown was."""
+    found = re.search(rf"{name}'s Crown was at (\(\d,\d\))", played.out)
+    assert found is not None, played.out
+    return found.group(1)
+
+
+@pytest.mark.parametrize("bot_seat", [1, 0], ids=["bot-second", "bot-first"])
+@pytest.mark.parametrize("game", sorted(BOT_SCRIPTS))
+def test_a_game_against_the_bot_reaches_its_result(game: str, bot_seat: int) -> None:
+    bot, human = terminal.NAMES[bot_seat], terminal.NAMES[1 - bot_seat]
+
+    played = play(game, BOT_SCRIPTS[game], seed=3, bot=terminal.Bot(seat=bot_seat))
+
+    assert played.status == 0, played.err
+    assert played.lines[1] == f"{bot} is the built-in player (normal); you are {human}."
+    assert any(line.startswith(f"{bot} {BOT_EVENTS[game]}") for line in played.lines)
+    prompted = [line for line in played.lines if PROMPT.match(line)]
+    assert prompted and all(line.startswith(f"{human}, ") for line in prompted)
+    assert played.lines[-1] in RESULTS
+
+
+def test_the_bot_first_sets_its_secret_and_moves_first() -> None:
+    played = play("crown", BOT_SCRIPTS["crown"], bot=terminal.Bot(seat=0))
+
+    assert_in_order(
+        played.lines,
+        [
+            "Player 1 has placed their Crown.",
+            "Player 2, place your Crown (row column):",
+            "Player 1 attacks (",
+            "Player 2, enter attack coordinates (row column):",
+        ],
+    )
+    assert played.lines[-1] in RESULTS
+
+
+def test_a_seeded_game_against_the_bot_replays_exactly() -> None:
+    runs = [play("safe", BOT_SCRIPTS["safe"], seed=11, bot=terminal.Bot()) for _ in range(2)]
+
+    assert runs[0].status == 0
+    assert runs[0].out == runs[1].out
+
+
+@pytest.mark.parametrize("human_crown", CELLS_3)
+def test_the_hard_crown_bot_wins_within_its_4_attacks(human_crown: str) -> None:
+    bot = terminal.Bot(level="hard")
+    # The bot places its Crown first thing, so the same seed puts it in the same cell.
+    crown = crown_cell(play("crown", BOT_SCRIPTS["crown"], seed=5, bot=bot), "Player 2")
+    misses = [cell for cell in CELLS_3 if f"({cell.replace(' ', ',')})" != crown]
+    answers = [human_crown, *itertools.chain.from_iterable((cell, "row") for cell in misses)]
+
+    played = play("crown", answers, seed=5, bot=bot)
+
+    assert "Player 2 is the built-in player (hard); you are Player 1." in played.lines
+    assert len(set(re.findall(r"Player 2 attacks (\(\d,\d\))", played.out))) <= 4
+    captured = f"({human_crown.replace(' ', ',')})"
+    assert f"Player 2 wins: Player 1's Crown is captured at {captured}." in played.lines
+    assert played.lines[-1] == "Player 2 wins the game!"
+
+
+def test_the_bots_secret_is_not_printed_before_the_end() -> None:
+    played = play("crown", BOT_SCRIPTS["crown"], seed=2, bot=terminal.Bot())
+    crown = crown_cell(played, "Player 2")
+    before_reveal = played.out.split("Player 1's Crown was at")[0]
+
+    assert "Player 2 has placed their Crown." in played.lines
+    assert "Your Crown is at" not in played.out
+    assert not any(
+        crown in line and not line.startswith(("Player 1 attacks", "Player 2 attacks"))
+        for line in before_reveal.splitlines()
+    )
+
+
+@pytest.mark.parametrize(("game", "private"), [("safe", "Your code is"), ("flag", "Trap placed")])
+def test_the_bots_private_events_are_never_printed(game: str, private: str) -> None:
+    played = play(game, BOT_SCRIPTS[game], seed=4, bot=terminal.Bot(level="hard"))
+
+    assert played.status == 0
+    assert private not in played.out
+
+
+def test_vs_bot_level_reaches_the_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "crystal", "--vs-bot", "--level", "easy", "--bot-first", "--seed", "1"]
+    status = run_main(args, BOT_SCRIPTS["crystal"], monkeypatch)
+    lines = capsys.readouterr().out.splitlines()
+
+    assert status == 0
+    assert lines[1] == "Player 1 is the built-in player (easy); you are Player 2."
+    assert lines[-1] in RESULTS
+
+
+@pytest.mark.parametrize("flag", [["--level", "hard"], ["--bot-first"]])
+def test_bot_flags_without_vs_bot_are_a_usage_error(
+    flag: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        run_main(["play", "crown", *flag], [], monkeypatch)
+    err = capsys.readouterr().err
+
+    assert exit_.value.code == 2
+    assert f"parlor play: error: {flag[0]} needs --vs-bot" in err
+
+
+def test_parlor_play_vs_bot_runs_as_a_command() -> None:
+    played = parlor("play", "claim", "--vs-bot", "--seed", "9", answers=BOT_SCRIPTS["claim"])
+
+    assert played.status == 0, played.err
+    assert played.err == ""
+    assert "Player 2 is the built-in player (normal); you are Player 1." in played.lines
+    assert any(line.startswith("Player 2 claims ") for line in played.lines)
+    assert played.lines[-1] in RESULTS
