@@ -1,1 +1,1 @@
-"""Benchmarks: the match service under load, and the stats queries on a large server."""
+"""Benchmarks: each module runs with ``python -m bench.<name>`` and prints its figures."""

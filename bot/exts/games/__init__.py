@@ -1,0 +1,1 @@
+"""One slash command group per game (``/crown``, ``/claim``, ...), built on ``cog.GameCog``."""
