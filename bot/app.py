@@ -24,7 +24,7 @@ from bot.matches import Clock, MatchService, utcnow
 from bot.settings import Settings
 from db import migrate
 from db import repository as repo
-from db.engine import create_engine, session_factory
+from db.engine import create_engine, optimize, session_factory
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ class Parlor(commands.Bot):
 
     async def setup_hook(self) -> None:
         await migrate.upgrade(self.engine)
+        await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:

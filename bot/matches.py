@@ -35,7 +35,7 @@ from bot.errors import (
 from bot.notices import MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.timeouts import Timeouts, human
 from db import repository as repo
-from db.models import Match, MatchPlayer
+from db.models import GuildSettings, Match, MatchPlayer
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
 from games.players import DEFAULT_LEVEL, LEVELS, player_for
 
@@ -73,14 +73,19 @@ class _Loaded:
     """Events to append once the version check has passed."""
     new_players: bool = False
     """Seats were just assigned and must be stored."""
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    """The server's timeouts, read with the match."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
 
     def played(self, seat: Seat, ask: Ask, action: Any, events: Sequence[Event]) -> None:
-        """Log ``seat``'s action (private to it unless a public move) and what it caused."""
-        audience = seat if ask is not Ask.ACTION else None
-        self.log.append((seat, f"action:{ask.value}", audience, {"action": str(action)}))
+        """Log ``seat``'s action and what it caused.
+
+        The action's own text is private to its seat: a move may hold a secret (a trap's cell),
+        and what the others may know of it is in the public events it caused.
+        """
+        self.log.append((seat, f"action:{ask.value}", seat, {"action": str(action)}))
         self.record(events)
 
     def seat(self, user_id: int) -> Seat | None:
@@ -358,15 +363,18 @@ class MatchService:
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
     async def _load(self, session: AsyncSession, match_id: int) -> _Loaded:
-        row = await repo.get_match(session, match_id)
-        if row is None:
+        found = await repo.get_match_and_settings(session, match_id)
+        if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
+        row, settings = found
         # Detached: changes are written by the version-checked UPDATE only, never by a flush.
         session.expunge(row)
         players: list[MatchPlayer] = await repo.get_players(session, match_id)
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
-        return _Loaded(row, [p.user_id for p in players], engine, state)
+        loaded = _Loaded(row, [p.user_id for p in players], engine, state)
+        loaded.timeouts = self._merge(settings)
+        return loaded
 
     # ------------------------------------------------------------------ steps
 
@@ -388,7 +396,7 @@ class MatchService:
         loaded.new_players = True
         loaded.state = loaded.game.new(row.options, row.seed)
         bot_events = self._play_bot(loaded)
-        timeouts = await self._timeouts(session, row.guild_id)
+        timeouts = loaded.timeouts
         self._advance(loaded, timeouts, now)
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
         first_name = self.mention(loaded.players[0])
@@ -456,7 +464,7 @@ class MatchService:
         loaded.state = new_state
         loaded.played(seat, asks_before[seat], action, events)
         events = [*events, *self._play_bot(loaded)]
-        timeouts = await self._timeouts(session, row.guild_id)
+        timeouts = loaded.timeouts
         self._advance(loaded, timeouts, now, keep_setup_deadline=row.status == "setup")
         return self._notices(loaded, events, asks_before)
 
@@ -523,7 +531,7 @@ class MatchService:
             state = loaded.state
             asks_before = {defender: Ask.HINT}
             loaded.state, events = loaded.game.apply(state, defender, action)
-            timeouts = await self._timeouts(session, row.guild_id)
+            timeouts = loaded.timeouts
             self._advance(loaded, timeouts, now)
             loaded.log.append((defender, "auto_hint", None, {"action": str(action)}))
             loaded.record(events)
@@ -556,7 +564,10 @@ class MatchService:
     # ------------------------------------------------------------------ helpers
 
     async def _timeouts(self, session: AsyncSession, guild_id: int) -> Timeouts:
-        settings = await repo.get_settings(session, guild_id)
+        return self._merge(await repo.get_settings(session, guild_id))
+
+    def _merge(self, settings: GuildSettings | None) -> Timeouts:
+        """The server's own timeouts where set, the host's defaults elsewhere."""
         base = self.defaults
         if settings is None:
             return base

@@ -21,7 +21,7 @@ SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
     # A writer waits this long (ms) for another's transaction instead of failing at once.
-    "PRAGMA busy_timeout=5000",
+    "PRAGMA busy_timeout=30000",
     # Safe with WAL (a power cut may lose the last commits, never corrupt the file).
     "PRAGMA synchronous=NORMAL",
 )
@@ -40,15 +40,16 @@ def create_engine(url: str | None = None) -> AsyncEngine:
     """An async engine for ``url`` (``None``: the SQLite file ``parlor.db`` here).
 
     SQLite connections get the pragmas above; PostgreSQL gets a bounded connection pool.
+    Statement parameters are kept out of error texts: they hold match states, and so secrets.
     """
     parsed = make_url(url or DEFAULT_URL)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(parsed)
+        engine = create_async_engine(parsed, hide_parameters=True)
         event.listen(engine.sync_engine, "connect", _apply_sqlite_pragmas)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_async_engine(parsed, **POSTGRES_POOL)
-    return create_async_engine(parsed)
+        return create_async_engine(parsed, hide_parameters=True, **POSTGRES_POOL)
+    return create_async_engine(parsed, hide_parameters=True)
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -63,3 +64,16 @@ def _apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> Non
             cursor.execute(pragma)
     finally:
         cursor.close()
+
+
+async def optimize(engine: AsyncEngine) -> None:
+    """Refresh SQLite's planner statistics (cheap: bounded by ``analysis_limit``).
+
+    Without them SQLite picks the wrong index on a server with many finished matches. PostgreSQL
+    keeps its own statistics, so this does nothing there.
+    """
+    if engine.dialect.name != "sqlite":
+        return
+    async with engine.begin() as connection:
+        await connection.exec_driver_sql("PRAGMA analysis_limit=1000")
+        await connection.exec_driver_sql("PRAGMA optimize=0x10002")

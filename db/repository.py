@@ -41,6 +41,20 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     return await session.get(Match, match_id)
 
 
+async def get_match_and_settings(
+    session: AsyncSession, match_id: int
+) -> tuple[Match, GuildSettings | None] | None:
+    """The match and its server's settings in one statement, or ``None`` without such a match."""
+    row = (
+        await session.execute(
+            select(Match, GuildSettings)
+            .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
+            .where(Match.id == match_id)
+        )
+    ).one_or_none()
+    return None if row is None else (row[0], row[1])
+
+
 async def get_players(session: AsyncSession, match_id: int) -> list[MatchPlayer]:
     """The match's players, seat 0 first."""
     rows = await session.scalars(
@@ -62,7 +76,8 @@ async def update_match(
     A writer who read an older version matches no row and gets ``False``: someone else moved
     first, nothing is applied, and the caller should say so (and roll back anything else it
     wrote in this transaction). Exactly one of any number of concurrent writers holding the
-    same version gets ``True``. A ``Match`` loaded in this session is refreshed to the new values.
+    same version gets ``True``. A ``Match`` loaded in this session is not refreshed (the
+    service holds it detached); load it again to read the new values.
     ``updated_at`` is the wall clock unless given in ``values``.
     """
     managed = _MANAGED_MATCH_COLUMNS.intersection(values)
@@ -72,7 +87,8 @@ async def update_match(
         update(Match)
         .where(Match.id == match_id, Match.version == seen_version)
         .values(**values, version=Match.version + 1)
-        .execution_options(synchronize_session="fetch")
+        # The caller holds its Match detached or reloads it: nothing in the session to refresh.
+        .execution_options(synchronize_session=False)
     )
     result = cast(CursorResult[Any], await session.execute(statement))
     return result.rowcount == 1

@@ -366,3 +366,17 @@ async def test_a_new_engine_continues_the_match(database_url: str, clock: Clock)
         assert report.match.status == "finished" and report.match.winner_id == BOB
     finally:
         await engine.dispose()
+
+
+async def test_the_event_log_keeps_a_trap_cell_private(
+    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    import json
+
+    match_id = await start(service, "flag")
+    await service.submit(match_id, ALICE, "TRAP 3 3")
+    async with sessions() as session:
+        events = await repo.get_events(session, match_id)
+    public = [json.dumps(e.payload) for e in events if e.audience is None]
+    assert public and all("3 3" not in text and "(3,3)" not in text for text in public)
+    assert any("3 3" in json.dumps(e.payload) for e in events if e.audience == 0)
