@@ -25,6 +25,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.players
+	$(BIN)/python -m bench.service
+	$(BIN)/python -m bench.queries
+	$(BIN)/python -m bench.e2e
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
