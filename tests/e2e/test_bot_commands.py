@@ -27,11 +27,11 @@ pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHALLENGE_OPTIONS = {
-    "crown": ["opponent", "hints"],
-    "claim": ["opponent", "size", "hidden"],
-    "crystal": ["opponent"],
-    "flag": ["opponent"],
-    "safe": ["opponent", "digits", "length", "max_guesses"],
+    "crown": ["opponent", "level", "hints"],
+    "claim": ["opponent", "level", "size", "hidden"],
+    "crystal": ["opponent", "level"],
+    "flag": ["opponent", "level"],
+    "safe": ["opponent", "level", "digits", "length", "max_guesses"],
 }
 SUBCOMMAND, INTEGER = 1, 4
 
@@ -79,6 +79,23 @@ async def test_a_dev_guild_gets_the_commands_at_once_and_nothing_global(
         pass
     assert not idle_table.fake.commands()
     assert {c["name"] for c in idle_table.fake.commands(guild)} >= {"crown", "settings"}
+
+
+async def test_global_commands_are_synced_only_when_they_changed(idle_table: Table) -> None:
+    global_path = f"/applications/{idle_table.fake.application_id}/commands"
+
+    def global_syncs() -> int:
+        return sum(
+            1 for r in idle_table.fake.requests if r.method == "PUT" and r.path == global_path
+        )
+
+    async with idle_table.running():
+        pass
+    assert global_syncs() == 1
+    async with idle_table.running():  # a restart with the same commands: no sync
+        pass
+    assert global_syncs() == 1
+    assert {c["name"] for c in idle_table.fake.commands()} >= {"crown", "stats"}
 
 
 async def test_rules_are_short_and_private(table: Table, alice: FakeMember) -> None:
