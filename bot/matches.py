@@ -75,6 +75,8 @@ class _Loaded:
     """Seats were just assigned and must be stored."""
     timeouts: Timeouts = field(default_factory=Timeouts)
     """The server's timeouts, read with the match."""
+    last_seq: int = 0
+    """The match's last logged event number, read with the match (safe behind the version check)."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
@@ -363,17 +365,17 @@ class MatchService:
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
     async def _load(self, session: AsyncSession, match_id: int) -> _Loaded:
-        found = await repo.get_match_and_settings(session, match_id)
+        found = await repo.load_match(session, match_id)
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
-        row, settings = found
+        row = found.match
         # Detached: changes are written by the version-checked UPDATE only, never by a flush.
         session.expunge(row)
-        players: list[MatchPlayer] = await repo.get_players(session, match_id)
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
-        loaded = _Loaded(row, [p.user_id for p in players], engine, state)
-        loaded.timeouts = self._merge(settings)
+        loaded = _Loaded(row, list(found.players), engine, state)
+        loaded.timeouts = self._merge(found.settings)
+        loaded.last_seq = found.last_seq
         return loaded
 
     # ------------------------------------------------------------------ steps
@@ -400,12 +402,17 @@ class MatchService:
         self._advance(loaded, timeouts, now)
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
         first_name = self.mention(loaded.players[0])
-        lines = [f"{self.mention(user_id)} accepted. Coin toss: {first_name} moves first."]
+        if row.vs_bot:
+            member = self.mention(row.challenger_id)
+            opening, asked = f"{member} plays me at level {row.bot_level}.", member
+        else:
+            opening, asked = f"{self.mention(user_id)} accepted.", "Both players"
+        lines = [f"{opening} Coin toss: {first_name} moves first."]
         notices: list[Notice] = []
         lines += self._render(loaded, bot_events, None)
         if row.status == "setup":
             lines.append(
-                f"Both players: choose your secret. I have sent you a DM "
+                f"{asked}: choose your secret. I have sent you a DM "
                 f"({human(timeouts.setup)} to answer)."
             )
         notices.insert(0, Public(self._snapshot(loaded), tuple(lines), kind="start"))
@@ -654,7 +661,7 @@ class MatchService:
                 for seat, uid in enumerate(loaded.players)
             )
         if loaded.log:
-            await repo.append_events(session, row.id, loaded.log, now)
+            await repo.append_events(session, row.id, loaded.log, now, loaded.last_seq)
         if row.status != "finished":
             return
         await stats.record_result(

@@ -513,3 +513,33 @@ async def test_meta_values_are_stored_and_overwritten(sessions: Sessions) -> Non
     async with sessions() as session:
         assert await repo.get_meta(session, "command_hash") == "def"
         assert await repo.get_meta(session, "other") == "x"
+
+
+async def test_load_match_reads_settings_players_and_last_event_together(
+    sessions: Sessions,
+) -> None:
+    unseated = await add_match(sessions, seated=False)
+    match = await add_match(sessions, BOB, ALICE)
+    async with sessions.begin() as session:
+        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=120))
+        await repo.append_events(session, match.id, [(None, "a", None, {}), (0, "b", 0, {})], NOW)
+
+    async with sessions() as session:
+        context = await repo.load_match(session, match.id)
+        bare = await repo.load_match(session, unseated.id)
+        missing = await repo.load_match(session, 987654)
+    assert context is not None and bare is not None and missing is None
+    assert context.match.id == match.id and context.players == [BOB, ALICE]
+    assert context.settings is not None and context.settings.turn_timeout == 120
+    assert context.last_seq == 2
+    assert bare.players == [] and bare.last_seq == 0
+
+
+async def test_append_events_continues_from_a_known_last_seq(sessions: Sessions) -> None:
+    match = await add_match(sessions)
+    async with sessions.begin() as session:
+        await repo.append_events(session, match.id, [(None, "a", None, {})], NOW)
+        await repo.append_events(session, match.id, [(None, "b", None, {})], NOW, after_seq=1)
+    async with sessions() as session:
+        events = await repo.get_events(session, match.id)
+    assert [(e.seq, e.kind) for e in events] == [(1, "a"), (2, "b")]
