@@ -96,6 +96,9 @@ class Parlor(commands.Bot):
         self._idle.set()
 
     async def setup_hook(self) -> None:
+        # Logged in by now, and no command can arrive before the gateway connects.
+        assert self.user is not None
+        self.service.bot_user_id = self.user.id
         await migrate.upgrade(self.engine)
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)

@@ -203,6 +203,11 @@ class Delivery:
         message_id = newest[1] if newest else snap.message_id
         return render.jump_url(snap.guild_id, snap.channel_id, message_id)
 
+    def is_me(self, user_id: int) -> bool:
+        """Whether ``user_id`` is the bot's own user."""
+        me = self.client.user
+        return me is not None and me.id == user_id
+
     def server_name(self, guild_id: int) -> str:
         guild = self.client.get_guild(guild_id)
         return guild.name if guild else f"server {guild_id}"
@@ -213,10 +218,13 @@ class Delivery:
         """Deliver every notice of ``report``; the id of the board message posted, if any.
 
         A notice that cannot be delivered is logged and skipped: the others still go out (the
-        match itself is already saved).
+        match itself is already saved). Nothing is ever sent to the bot itself: it plays its
+        own seat inside the service.
         """
         board: int | None = None
         for notice in report.notices:
+            if not isinstance(notice, Public) and self.is_me(notice.user_id):
+                continue
             try:
                 if isinstance(notice, Public):
                     board = await self._post_public(notice) or board
@@ -267,7 +275,8 @@ class Delivery:
             message = await _send(channel, Post(post.content, post.embed, (), post.ping))
             return message.id
         previous = newest[1] if newest else snap.message_id
-        if notice.kind == "start":
+        # A match against the bot starts without a challenge message to close.
+        if notice.kind == "start" and not snap.vs_bot:
             accepted = (f"{render.mention(snap.opponent_id)} accepted: the match is on.",)
             closed = render.closed_challenge_post(snap, accepted)
             await _edit_or_send(channel, snap.message_id, closed)
@@ -380,4 +389,6 @@ def _done(report: Report, board: int | None) -> str:
     link = render.jump_url(snap.guild_id, snap.channel_id, board or snap.message_id)
     if snap.status == "challenged":
         return f"Challenge posted: {link}"
+    if snap.vs_bot and any(isinstance(n, Public) and n.kind == "start" for n in report.notices):
+        return f"Match started against me: {link}"
     return f"Done: {link}"

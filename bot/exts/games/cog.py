@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -37,9 +37,18 @@ class Option:
     """``inspect.Parameter.empty`` makes the option required."""
 
 
-OPPONENT = Option(discord.Member, "The member you challenge.", inspect.Parameter.empty)
+OPPONENT = Option(
+    discord.Member,
+    "The member you challenge, or me (the bot) to play against me at once.",
+    inspect.Parameter.empty,
+)
 
-COMMON_OPTIONS: dict[str, Option] = {}
+Level = Literal["easy", "normal", "hard"]
+"""The built-in player's levels (``games.players.LEVELS``)."""
+
+COMMON_OPTIONS: dict[str, Option] = {
+    "level": Option(Level, "Only when you challenge me: how well I play (default normal)."),
+}
 """Options of every challenge command besides the opponent, passed on to the service by name."""
 
 
@@ -81,7 +90,7 @@ def challenge_command(game: str, **options: Option) -> app_commands.Command[Any,
     }
     return app_commands.Command(
         name="challenge",
-        description=f"Challenge a member to {engine.title}.",
+        description=f"Challenge a member, or me, to {engine.title}.",
         callback=challenge,
     )
 
