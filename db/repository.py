@@ -10,12 +10,24 @@ PostgreSQL alike, and with any number of bot processes sharing the database.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, func, insert, inspect, or_, select, update
+from sqlalchemy import (
+    CursorResult,
+    Select,
+    Update,
+    bindparam,
+    func,
+    insert,
+    inspect,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -55,26 +67,32 @@ class MatchContext:
     """The ``seq`` of the match's last logged event (0 for none)."""
 
 
-async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
-    """The match, its server's settings, its players and its last event number, or ``None``.
-
-    One statement instead of four: a move's cost is mostly round trips.
-    """
+def _load_match_statement() -> Select[Any]:
     seat0, seat1 = aliased(MatchPlayer), aliased(MatchPlayer)
     last_seq = (
         select(func.coalesce(func.max(MatchEvent.seq), 0))
         .where(MatchEvent.match_id == Match.id)
         .scalar_subquery()
     )
-    row = (
-        await session.execute(
-            select(Match, GuildSettings, seat0.user_id, seat1.user_id, last_seq)
-            .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
-            .outerjoin(seat0, (seat0.match_id == Match.id) & (seat0.seat == 0))
-            .outerjoin(seat1, (seat1.match_id == Match.id) & (seat1.seat == 1))
-            .where(Match.id == match_id)
-        )
-    ).one_or_none()
+    return (
+        select(Match, GuildSettings, seat0.user_id, seat1.user_id, last_seq)
+        .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
+        .outerjoin(seat0, (seat0.match_id == Match.id) & (seat0.seat == 0))
+        .outerjoin(seat1, (seat1.match_id == Match.id) & (seat1.seat == 1))
+        .where(Match.id == bindparam("match_id"))
+    )
+
+
+_LOAD_MATCH = _load_match_statement()
+"""Built once: constructing a statement costs more Python than running it on every move."""
+
+
+async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
+    """The match, its server's settings, its players and its last event number, or ``None``.
+
+    One statement instead of four: a move's cost is mostly round trips.
+    """
+    row = (await session.execute(_LOAD_MATCH, {"match_id": match_id})).one_or_none()
     if row is None:
         return None
     match, settings, user0, user1, seq = row
@@ -110,15 +128,25 @@ async def update_match(
     managed = _MANAGED_MATCH_COLUMNS.intersection(values)
     if managed:
         raise ValueError(f"update_match manages {', '.join(sorted(managed))} itself")
-    statement = (
+    statement = _update_statement(tuple(sorted(values)))
+    parameters = {f"new_{name}": value for name, value in values.items()}
+    parameters.update(match_id=match_id, seen_version=seen_version)
+    result = cast(CursorResult[Any], await session.execute(statement, parameters))
+    return result.rowcount == 1
+
+
+@functools.cache
+def _update_statement(columns: tuple[str, ...]) -> Update:
+    """The version-checked UPDATE of ``columns``, built once per set of columns."""
+    return (
         update(Match)
-        .where(Match.id == match_id, Match.version == seen_version)
-        .values(**values, version=Match.version + 1)
+        .where(Match.id == bindparam("match_id"), Match.version == bindparam("seen_version"))
+        .values(
+            {**{name: bindparam(f"new_{name}") for name in columns}, "version": Match.version + 1}
+        )
         # The caller holds its Match detached or reloads it: nothing in the session to refresh.
         .execution_options(synchronize_session=False)
     )
-    result = cast(CursorResult[Any], await session.execute(statement))
-    return result.rowcount == 1
 
 
 async def append_events(
