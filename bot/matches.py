@@ -422,29 +422,48 @@ class MatchService:
     async def _decline(
         self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
     ) -> list[Notice]:
-        row = loaded.row
-        _require_status(row, "challenged", "This challenge is no longer open.")
-        if user_id != row.opponent_id:
-            raise NotYourMatch(
-                f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
-            )
-        self._abort(loaded, "declined", now)
-        loaded.log.append((None, "decline", None, {}))
-        line = f"{self.mention(row.opponent_id)} declined the challenge."
-        return [Public(self._snapshot(loaded), (line,), kind="expired")]
+        opponent = self.mention(loaded.row.opponent_id)
+        return self._close_challenge(
+            loaded,
+            user_id,
+            loaded.row.opponent_id,
+            now,
+            "declined",
+            refusal=f"Only {opponent} can accept or decline this challenge.",
+            line=f"{opponent} declined the challenge.",
+        )
 
     async def _withdraw(
         self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
     ) -> list[Notice]:
-        row = loaded.row
-        _require_status(row, "challenged", "This challenge is no longer open.")
-        if user_id != row.challenger_id:
-            raise NotYourMatch(
-                f"Only {self.mention(row.challenger_id)} can withdraw this challenge."
-            )
-        self._abort(loaded, "withdrawn", now)
-        loaded.log.append((None, "withdraw", None, {}))
-        line = f"{self.mention(row.challenger_id)} withdrew the challenge."
+        challenger = self.mention(loaded.row.challenger_id)
+        return self._close_challenge(
+            loaded,
+            user_id,
+            loaded.row.challenger_id,
+            now,
+            "withdrawn",
+            refusal=f"Only {challenger} can withdraw this challenge.",
+            line=f"{challenger} withdrew the challenge.",
+        )
+
+    def _close_challenge(
+        self,
+        loaded: _Loaded,
+        user_id: int | None,
+        allowed: int,
+        now: datetime,
+        reason: str,
+        *,
+        refusal: str,
+        line: str,
+    ) -> list[Notice]:
+        """End an open challenge without a match (declined or withdrawn by ``allowed`` only)."""
+        _require_status(loaded.row, "challenged", "This challenge is no longer open.")
+        if user_id != allowed:
+            raise NotYourMatch(refusal)
+        self._abort(loaded, reason, now)
+        loaded.log.append((None, reason, None, {}))
         return [Public(self._snapshot(loaded), (line,), kind="expired")]
 
     async def _act(
