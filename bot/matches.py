@@ -368,9 +368,8 @@ class MatchService:
         found = await repo.load_match(session, match_id)
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
+        # Not in the session: changes reach the database by the version-checked UPDATE only.
         row = found.match
-        # Detached: changes are written by the version-checked UPDATE only, never by a flush.
-        session.expunge(row)
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
         loaded = _Loaded(row, list(found.players), engine, state)

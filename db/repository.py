@@ -17,8 +17,8 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
-    CursorResult,
     Select,
+    Table,
     Update,
     bindparam,
     func,
@@ -30,7 +30,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from db.models import (
     UNFINISHED_STATUSES,
@@ -67,19 +66,33 @@ class MatchContext:
     """The ``seq`` of the match's last logged event (0 for none)."""
 
 
+_MATCHES = cast(Table, Match.__table__)
+_SETTINGS = cast(Table, GuildSettings.__table__)
+_PLAYERS = cast(Table, MatchPlayer.__table__)
+_EVENTS = cast(Table, MatchEvent.__table__)
+_TIMEOUTS = ("turn_timeout", "setup_timeout", "challenge_timeout", "hint_timeout")
+
+
 def _load_match_statement() -> Select[Any]:
-    seat0, seat1 = aliased(MatchPlayer), aliased(MatchPlayer)
+    seat0, seat1 = _PLAYERS.alias("seat0"), _PLAYERS.alias("seat1")
     last_seq = (
         select(func.coalesce(func.max(MatchEvent.seq), 0))
-        .where(MatchEvent.match_id == Match.id)
+        .where(MatchEvent.match_id == _MATCHES.c.id)
         .scalar_subquery()
     )
     return (
-        select(Match, GuildSettings, seat0.user_id, seat1.user_id, last_seq)
-        .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
-        .outerjoin(seat0, (seat0.match_id == Match.id) & (seat0.seat == 0))
-        .outerjoin(seat1, (seat1.match_id == Match.id) & (seat1.seat == 1))
-        .where(Match.id == bindparam("match_id"))
+        select(
+            _MATCHES,
+            _SETTINGS.c.guild_id.label("settings_guild_id"),
+            *(_SETTINGS.c[name] for name in _TIMEOUTS),
+            seat0.c.user_id.label("seat0_user_id"),
+            seat1.c.user_id.label("seat1_user_id"),
+            last_seq.label("last_seq"),
+        )
+        .outerjoin(_SETTINGS, _SETTINGS.c.guild_id == _MATCHES.c.guild_id)
+        .outerjoin(seat0, (seat0.c.match_id == _MATCHES.c.id) & (seat0.c.seat == 0))
+        .outerjoin(seat1, (seat1.c.match_id == _MATCHES.c.id) & (seat1.c.seat == 1))
+        .where(_MATCHES.c.id == bindparam("match_id"))
     )
 
 
@@ -90,14 +103,23 @@ _LOAD_MATCH = _load_match_statement()
 async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
     """The match, its server's settings, its players and its last event number, or ``None``.
 
-    One statement instead of four: a move's cost is mostly round trips.
+    One Core statement on the session's connection: a move's cost is mostly the Python around
+    each round trip, and the ORM's share of it is the largest. The ``Match`` returned is not in
+    the session (changes reach the database through ``update_match`` only).
     """
-    row = (await session.execute(_LOAD_MATCH, {"match_id": match_id})).one_or_none()
+    connection = await session.connection()
+    result = await connection.execute(_LOAD_MATCH, {"match_id": match_id})
+    row = result.mappings().one_or_none()
     if row is None:
         return None
-    match, settings, user0, user1, seq = row
+    match = Match(**{column.key: row[column.key] for column in _MATCHES.c})
+    settings = None
+    if row["settings_guild_id"] is not None:
+        timeouts = {name: row[name] for name in _TIMEOUTS}
+        settings = GuildSettings(guild_id=row["settings_guild_id"], **timeouts)
+    user0, user1 = row["seat0_user_id"], row["seat1_user_id"]
     players = [user0, user1] if user0 is not None and user1 is not None else []
-    return MatchContext(match, settings, players, int(seq))
+    return MatchContext(match, settings, players, int(row["last_seq"]))
 
 
 async def get_players(session: AsyncSession, match_id: int) -> list[MatchPlayer]:
@@ -131,21 +153,24 @@ async def update_match(
     statement = _update_statement(tuple(sorted(values)))
     parameters = {f"new_{name}": value for name, value in values.items()}
     parameters.update(match_id=match_id, seen_version=seen_version)
-    result = cast(CursorResult[Any], await session.execute(statement, parameters))
+    connection = await session.connection()
+    result = await connection.execute(statement, parameters)
     return result.rowcount == 1
 
 
 @functools.cache
 def _update_statement(columns: tuple[str, ...]) -> Update:
     """The version-checked UPDATE of ``columns``, built once per set of columns."""
+    # Core, not ORM: a Match loaded in the session is not refreshed (the service holds its
+    # Match detached), and no ORM machinery runs on the hot path.
+    new_values: dict[str, Any] = {name: bindparam(f"new_{name}") for name in columns}
     return (
-        update(Match)
-        .where(Match.id == bindparam("match_id"), Match.version == bindparam("seen_version"))
-        .values(
-            {**{name: bindparam(f"new_{name}") for name in columns}, "version": Match.version + 1}
+        update(_MATCHES)
+        .where(
+            _MATCHES.c.id == bindparam("match_id"),
+            _MATCHES.c.version == bindparam("seen_version"),
         )
-        # The caller holds its Match detached or reloads it: nothing in the session to refresh.
-        .execution_options(synchronize_session=False)
+        .values({**new_values, "version": _MATCHES.c.version + 1})
     )
 
 
@@ -172,8 +197,9 @@ async def append_events(
             )
         )
     start = (after_seq or 0) + 1
-    await session.execute(
-        insert(MatchEvent).values(
+    connection = await session.connection()
+    await connection.execute(
+        insert(_EVENTS).values(
             [
                 {
                     "match_id": match_id,
