@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
+from bot.boards import emoji_board
 from bot.notices import MatchSnapshot, Private, Prompt, Public
 from bot.timeouts import human
 from games.base import Ask
@@ -233,6 +234,9 @@ def board_embed(snap: MatchSnapshot) -> discord.Embed:
     if legend:
         parts.append(legend)
     if snap.public_view is not None:
+        emoji = emoji_board(snap.game, snap.public_view)
+        if emoji:
+            parts.append(emoji)
         board = engine.describe(snap.public_view)
         parts.append(f"```\n{board}\n```")
     deadline = _deadline_text(snap)
