@@ -484,13 +484,25 @@ class MatchService:
             new_state, events = engine.apply(state, seat, action)
         except GameError as error:
             raise InvalidMove(str(error)) from None
-        before = engine.to_act(state)
-        asks_before = {s: engine.ask(state, s) for s in before}
+        return self._played(loaded, seat, action, new_state, events, now)
+
+    def _played(
+        self,
+        loaded: _Loaded,
+        seat: Seat,
+        action: Any,
+        new_state: Any,
+        events: list[Event],
+        now: datetime,
+    ) -> list[Notice]:
+        """Take ``seat``'s applied action in: log it, let the bot answer, move the match on."""
+        engine, state = loaded.game, loaded.state
+        asks_before = {s: engine.ask(state, s) for s in engine.to_act(state)}
+        in_setup = loaded.row.status == "setup"
         loaded.state = new_state
         loaded.played(seat, asks_before[seat], action, events)
         events = [*events, *self._play_bot(loaded)]
-        timeouts = loaded.timeouts
-        self._advance(loaded, timeouts, now, keep_setup_deadline=row.status == "setup")
+        self._advance(loaded, loaded.timeouts, now, keep_setup_deadline=in_setup)
         return self._notices(loaded, events, asks_before)
 
     async def _resign(
@@ -527,7 +539,7 @@ class MatchService:
         self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
     ) -> list[Notice]:
         row = loaded.row
-        if row.status in OVER or row.deadline is None or _aware(row.deadline) > now:
+        if row.status in OVER or row.deadline is None or row.deadline > now:
             raise WrongStatus("Nothing is due on this match.")
         kind = row.deadline_kind
         if kind == "challenge":
@@ -553,15 +565,9 @@ class MatchService:
         if kind == "hint":
             defender = next(iter(loaded.game.to_act(loaded.state)))
             action = loaded.game.auto_hint(loaded.state)  # type: ignore[attr-defined]
-            state = loaded.state
-            asks_before = {defender: Ask.HINT}
-            loaded.state, events = loaded.game.apply(state, defender, action)
-            timeouts = loaded.timeouts
-            self._advance(loaded, timeouts, now)
-            loaded.log.append((defender, "auto_hint", None, {"action": str(action)}))
-            loaded.record(events)
-            events = [*events, *self._play_bot(loaded)]
-            notices = self._notices(loaded, events, asks_before)
+            new_state, events = loaded.game.apply(loaded.state, defender, action)
+            loaded.log.append((defender, "hint_timeout", None, {}))
+            notices = self._played(loaded, defender, action, new_state, events, now)
             note = (
                 f"{self.mention(loaded.players[defender])} did not choose a hint in time; "
                 "the least helpful one was given."
@@ -781,7 +787,7 @@ class MatchService:
             to_act=to_act,
             asks=asks,
             public_view=public_view,
-            deadline=_aware(row.deadline) if row.deadline else None,
+            deadline=row.deadline,
             deadline_kind=row.deadline_kind,
             winner_id=winner,
             end_reason=row.end_reason,
@@ -836,13 +842,9 @@ def _event_payload(event: Event) -> dict[str, Any]:
 
 
 def _hint_label(action: Any) -> str:
-    axis = getattr(action, "axis", str(action))
-    relation = getattr(action, "relation", None)
-    value = getattr(action, "value", None)
-    if relation is None or value is None:
-        return str(action)
-    words = {"greater": "greater than", "less": "less than", "equal": "equal to"}
-    return f"{str(axis).capitalize()} is {words.get(str(relation), str(relation))} {value}"
+    """A Crown hint as its button says it: ``Row is greater than 2``."""
+    sentence = str(getattr(action, "sentence", action))
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _describe_options(options: Mapping[str, Any]) -> str:
@@ -852,11 +854,6 @@ def _describe_options(options: Mapping[str, Any]) -> str:
 
 def _ended(row: Match) -> str:
     return str(row.end_reason or row.status)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time here is UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 __all__ = ["MatchError", "MatchService"]
