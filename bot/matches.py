@@ -12,16 +12,17 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
-from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 import games
 from bot import stats
+from bot.batches import Batches, Request
 from bot.errors import (
     AlreadyPlayed,
     ChallengeRefused,
@@ -34,8 +35,10 @@ from bot.errors import (
 )
 from bot.notices import MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.timeouts import Timeouts, human
+from db import batch as db_batch
 from db import repository as repo
-from db.models import GuildSettings, Match, MatchPlayer
+from db.models import GuildSettings
+from db.writer import has_writer, writer_for
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
 from games.players import DEFAULT_LEVEL, LEVELS, player_for
 
@@ -46,7 +49,14 @@ OPEN = ("challenged", "setup", "active")
 OVER = ("finished", "aborted")
 RETRIES = 5
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 Clock = Callable[[], datetime]
+Step = Callable[["_Loaded", int | None, datetime], list["Notice"]]
+"""A use case's own part of a transaction: check, ask the engine, change the loaded match.
+
+Steps do no I/O: what they change is written after them, with the version check."""
 
 
 def utcnow() -> datetime:
@@ -61,11 +71,33 @@ class _Conflict(Exception):
     """The version check failed: another writer changed the match first."""
 
 
+class _Job(NamedTuple):
+    """A use case waiting for its transaction."""
+
+    match_id: int
+    user_id: int | None
+    expected_version: int | None
+    step: Step
+
+
+@dataclass(frozen=True)
+class _Public:
+    """A state's public view and who is asked for what: computed once per state (states never
+    change in place, so the state object itself is the key)."""
+
+    state: Any
+    over: bool
+    players: tuple[int, ...]
+    public_view: Any
+    to_act: tuple[int, ...]
+    asks: dict[int, Ask]
+
+
 @dataclass
 class _Loaded:
     """A match row with its players and decoded engine state, inside one transaction."""
 
-    row: Match
+    row: repo.MatchRow
     players: list[int]
     game: AnyGame
     state: Any
@@ -77,6 +109,12 @@ class _Loaded:
     """The server's timeouts, read with the match."""
     last_seq: int = 0
     """The match's last logged event number, read with the match (safe behind the version check)."""
+    next_version: int | None = None
+    """The version the match will have once this use case is saved: what its notices show."""
+    public: _Public | None = None
+    """What anyone may know of the current state, kept while the state stays the same."""
+    stored: dict[str, Any] = field(default_factory=dict)
+    """The changeable columns as read, to write back only what changed."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
@@ -106,8 +144,13 @@ class MatchService:
         mention: Callable[[int], str] = default_mention,
         timeouts: Timeouts | None = None,
         bot_user_id: int | None = None,
+        group_commits: bool | None = None,
     ) -> None:
         self.sessions = sessions
+        self._engine: AsyncEngine | None = sessions.kw.get("bind")
+        self.group_commits = has_writer(self._engine) if group_commits is None else group_commits
+        """Run use cases that arrive together in one transaction (default: on a SQLite file)."""
+        self._batches: Batches[_Job, Report] = Batches(self._run_batch)
         self.bot_user_id = bot_user_id
         """The bot's own user id: challenging it starts a match against the built-in player."""
         self.defaults = timeouts or Timeouts()
@@ -153,41 +196,29 @@ class MatchService:
         except GameError as error:
             raise InvalidMove(str(error)) from None
         now = self.clock()
-        async with self.sessions.begin() as session:
-            if (
-                not vs_bot
-                and await repo.open_challenges(session, challenger_id) >= MAX_OPEN_CHALLENGES
-            ):
-                raise ChallengeRefused(
-                    f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer "
-                    "or withdraw one first."
-                )
-            timeouts = await self._timeouts(session, guild_id)
-            row = Match(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=engine.name,
-                options=normalised,
-                seed=seed,
-                state=None,
-                status="challenged",
-                version=0,
-                deadline=now + timeouts.delta("challenge"),
-                deadline_kind="challenge",
-                challenger_id=challenger_id,
-                opponent_id=opponent_id,
-                vs_bot=vs_bot,
-                bot_level=(level or DEFAULT_LEVEL) if vs_bot else None,
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(row)
-            await session.flush()
-            loaded = _Loaded(row, [], engine, None)
-            await repo.append_events(
-                session, row.id, [(None, "challenge", None, {"options": normalised})], now
-            )
-            snap = self._snapshot(loaded)
+        values = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "game": engine.name,
+            "options": normalised,
+            "seed": seed,
+            "state": None,
+            "status": "challenged",
+            "version": 0,
+            "deadline_kind": "challenge",
+            "challenger_id": challenger_id,
+            "opponent_id": opponent_id,
+            "vs_bot": vs_bot,
+            "bot_level": (level or DEFAULT_LEVEL) if vs_bot else None,
+            "message_id": None,
+            "winner_seat": None,
+            "end_reason": None,
+            "created_at": now,
+            "updated_at": now,
+            "finished_at": None,
+        }
+        row, timeouts = await self._write(self._store_challenge, values, now)
+        snap = self._snapshot(_Loaded(row, [], engine, None))
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept)
         line = (
@@ -196,6 +227,26 @@ class MatchService:
             f"{human(timeouts.challenge)}."
         )
         return Report(snap, [Public(snap, (line,), kind="challenge")])
+
+    def _store_challenge(
+        self, connection: Connection, values: dict[str, Any], now: datetime
+    ) -> tuple[repo.MatchRow, Timeouts]:
+        """Check the challenger's open challenges, then store the challenge and log it."""
+        challenger = values["challenger_id"]
+        if (
+            not values["vs_bot"]
+            and db_batch.count_open_challenges(connection, challenger) >= MAX_OPEN_CHALLENGES
+        ):
+            raise ChallengeRefused(
+                f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer "
+                "or withdraw one first."
+            )
+        timeouts = self._merge(db_batch.read_settings(connection, values["guild_id"]))
+        values = {**values, "deadline": now + timeouts.delta("challenge")}
+        match_id = db_batch.insert_match(connection, values)
+        logged = [(None, "challenge", None, {"options": values["options"]})]
+        db_batch.write_logs(connection, [(match_id, 0, logged)], now)
+        return repo.MatchRow(id=match_id, **values), timeouts
 
     async def accept(self, match_id: int, user_id: int) -> Report:
         """Start the match: toss the coin, seat both players, ask for secrets."""
@@ -240,10 +291,8 @@ class MatchService:
         moved on since, the request is refused as already played instead of re-read.
         """
 
-        async def act(
-            session: AsyncSession, loaded: _Loaded, actor: int | None, now: datetime
-        ) -> list[Notice]:
-            return await self._act(session, loaded, user_id, text, now)
+        def act(loaded: _Loaded, actor: int | None, now: datetime) -> list[Notice]:
+            return self._act(loaded, user_id, text, now)
 
         return await self._run(match_id, user_id, expected_version, act)
 
@@ -321,67 +370,129 @@ class MatchService:
 
     async def set_message(self, match_id: int, message_id: int) -> None:
         """Remember the channel message that shows the board (no version change: not a move)."""
-        async with self.sessions.begin() as session:
-            await session.execute(
-                update(Match).where(Match.id == match_id).values(message_id=message_id)
-            )
+        await self._write(db_batch.write_message_id, match_id, message_id)
 
     # ------------------------------------------------------------------ the transaction loop
 
+    async def _write(
+        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``work(connection, ...)`` in a transaction of its own.
+
+        On a SQLite file it runs on the writer's thread, in turn with the batches of moves, so
+        no two writers of this process ever wait on each other's lock.
+        """
+        if self.group_commits:
+            assert self._engine is not None
+            return await writer_for(self._engine).run(work, *args, **kwargs)
+        async with self.sessions.begin() as session:
+            return await session.run_sync(db_batch.on_connection, work, *args, **kwargs)
+
     async def _run(
-        self,
-        match_id: int,
-        user_id: int | None,
-        expected_version: int | None,
-        step: Callable[[AsyncSession, _Loaded, int | None, datetime], Awaitable[list[Notice]]],
+        self, match_id: int, user_id: int | None, expected_version: int | None, step: Step
     ) -> Report:
-        """Run ``step`` in a transaction with the version check, re-reading on a lost race."""
+        """Run ``step`` in a transaction with the version check."""
+        job = _Job(match_id, user_id, expected_version, step)
+        if self.group_commits:
+            return await self._batches.submit(match_id, job)
+        return await self._run_alone(job)
+
+    async def _run_alone(self, job: _Job) -> Report:
+        """``job`` in a transaction of its own, re-reading the match on a lost race."""
         for _ in range(RETRIES):
             now = self.clock()
             try:
                 async with self.sessions.begin() as session:
-                    loaded = await self._load(session, match_id)
-                    if expected_version is not None and loaded.row.version != expected_version:
-                        raise AlreadyPlayed(
-                            "That was already played: the match has moved on. Use the latest board."
-                        )
+                    loaded = await self._load(session, job.match_id)
+                    _check_version(loaded, job.expected_version)
                     seen = loaded.row.version
-                    notices = await step(session, loaded, user_id, now)
-                    values = _row_values(loaded.row)
+                    loaded.next_version = seen + 1
+                    notices = job.step(loaded, job.user_id, now)
+                    values = _changes(loaded)
                     # The version check comes first: only its winner writes anything else.
-                    if not await repo.update_match(session, match_id, seen, **values):
+                    if not await repo.update_match(session, job.match_id, seen, **values):
                         raise _Conflict
                     loaded.row.version = seen + 1
-                    await self._save_rest(session, loaded, now)
-                    snap = self._snapshot(loaded)
+                    await session.run_sync(db_batch.on_connection, self._write_rest, [loaded], now)
             except _Conflict:
-                if expected_version is not None:
-                    raise AlreadyPlayed(
-                        "That was already played: the match has moved on. Use the latest board."
-                    ) from None
+                if job.expected_version is not None:
+                    raise AlreadyPlayed(ALREADY_PLAYED) from None
                 continue
-            mine = [n for n in notices if not _to_user(n, self.bot_user_id)]
-            return Report(snap, [_with_match(n, snap) for n in mine])
+            return self._report(loaded, notices)
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
+    async def _run_batch(self, batch: list[Request[_Job, Report]]) -> None:
+        """Run a batch of jobs (one per match) in one transaction on the writer: group commit.
+
+        Should the transaction fail (another process moved one of the matches, or the database
+        refused), nothing of it is written and every job runs alone, so each gets the answer it
+        would have had on its own.
+        """
+        assert self._engine is not None
+        jobs = [request.job for request in batch]
+        try:
+            answers = await writer_for(self._engine).run(self._commit_together, jobs, self.clock())
+        except Exception:
+            log.debug("batch of %d rolled back; running each alone", len(batch), exc_info=True)
+            for request in batch:
+                try:
+                    request.settle(await self._run_alone(request.job))
+                except Exception as error:
+                    request.settle(error)
+            return
+        for request, answer in zip(batch, answers, strict=True):
+            request.settle(answer)
+
+    def _commit_together(
+        self, connection: Connection, jobs: Sequence[_Job], now: datetime
+    ) -> list[Report | MatchError]:
+        """Each job's answer, with every change saved (on the writer's thread, in its transaction).
+
+        The transaction holds SQLite's write lock from its start, so what it reads stays true
+        until it commits; the version checks still guard against a writer that ignores the lock.
+        """
+        found = db_batch.select_matches(connection, [job.match_id for job in jobs])
+        answers: list[tuple[_Loaded, list[Notice]] | MatchError] = []
+        for job in jobs:
+            try:
+                loaded = self._loaded(found.get(job.match_id), job.match_id)
+                _check_version(loaded, job.expected_version)
+                loaded.next_version = loaded.row.version + 1
+                answers.append((loaded, job.step(loaded, job.user_id, now)))
+            except MatchError as error:
+                answers.append(error)
+        saved = [answer[0] for answer in answers if not isinstance(answer, MatchError)]
+        changes = [(m.row.id, m.row.version, _changes(m)) for m in saved]
+        if db_batch.write_matches(connection, changes) != len(changes):
+            raise _Conflict  # rolls the whole batch back
+        for loaded in saved:
+            loaded.row.version += 1
+        self._write_rest(connection, saved, now)
+        return [a if isinstance(a, MatchError) else self._report(*a) for a in answers]
+
+    def _report(self, loaded: _Loaded, notices: Sequence[Notice]) -> Report:
+        """The caller's answer: the saved match, and the notices not addressed to the bot."""
+        snap = self._snapshot(loaded)
+        return Report(snap, [n for n in notices if not _to_user(n, self.bot_user_id)])
+
     async def _load(self, session: AsyncSession, match_id: int) -> _Loaded:
-        found = await repo.load_match(session, match_id)
+        return self._loaded(await repo.load_match(session, match_id), match_id)
+
+    def _loaded(self, found: repo.MatchContext | None, match_id: int) -> _Loaded:
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
         # Not in the session: changes reach the database by the version-checked UPDATE only.
         row = found.match
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
-        loaded = _Loaded(row, list(found.players), engine, state)
+        loaded = _Loaded(row, list(found.players), engine, state, stored=_row_values(row))
         loaded.timeouts = self._merge(found.settings)
         loaded.last_seq = found.last_seq
         return loaded
 
     # ------------------------------------------------------------------ steps
 
-    async def _accept(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
-    ) -> list[Notice]:
+    def _accept(self, loaded: _Loaded, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         _require_status(row, "challenged", "This challenge is no longer open.")
         if user_id != row.opponent_id:
@@ -418,9 +529,7 @@ class MatchService:
         notices.extend(self._new_prompts(loaded, {}))
         return notices
 
-    async def _decline(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
-    ) -> list[Notice]:
+    def _decline(self, loaded: _Loaded, user_id: int | None, now: datetime) -> list[Notice]:
         opponent = self.mention(loaded.row.opponent_id)
         return self._close_challenge(
             loaded,
@@ -432,9 +541,7 @@ class MatchService:
             line=f"{opponent} declined the challenge.",
         )
 
-    async def _withdraw(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
-    ) -> list[Notice]:
+    def _withdraw(self, loaded: _Loaded, user_id: int | None, now: datetime) -> list[Notice]:
         challenger = self.mention(loaded.row.challenger_id)
         return self._close_challenge(
             loaded,
@@ -465,9 +572,7 @@ class MatchService:
         loaded.log.append((None, reason, None, {}))
         return [Public(self._snapshot(loaded), (line,), kind="expired")]
 
-    async def _act(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int, text: str, now: datetime
-    ) -> list[Notice]:
+    def _act(self, loaded: _Loaded, user_id: int, text: str, now: datetime) -> list[Notice]:
         row, engine = loaded.row, loaded.game
         if row.status == "challenged":
             raise WrongStatus("This match has not started: the challenge must be accepted first.")
@@ -505,9 +610,7 @@ class MatchService:
         self._advance(loaded, loaded.timeouts, now, keep_setup_deadline=in_setup)
         return self._notices(loaded, events, asks_before)
 
-    async def _resign(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
-    ) -> list[Notice]:
+    def _resign(self, loaded: _Loaded, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER:
             raise WrongStatus(f"This match is already over ({_ended(row)}).")
@@ -527,17 +630,14 @@ class MatchService:
             return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
         seat = loaded.seat(user_id)
         assert seat is not None
-        return await self._conclude(
-            session,
+        return self._conclude(
             loaded,
             Outcome(other(seat), Reason.RESIGN),
             now,
             f"{self.mention(user_id)} resigned.",
         )
 
-    async def _expire(
-        self, session: AsyncSession, loaded: _Loaded, user_id: int | None, now: datetime
-    ) -> list[Notice]:
+    def _expire(self, loaded: _Loaded, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER or row.deadline is None or row.deadline > now:
             raise WrongStatus("Nothing is due on this match.")
@@ -575,17 +675,14 @@ class MatchService:
             return [_prefix(n, note) for n in notices]
         # turn: the player to act forfeits
         seat = next(iter(loaded.game.to_act(loaded.state)))
-        return await self._conclude(
-            session,
+        return self._conclude(
             loaded,
             Outcome(other(seat), Reason.TIMEOUT),
             now,
             f"{self.mention(loaded.players[seat])} ran out of time.",
         )
 
-    async def _conclude(
-        self, session: AsyncSession, loaded: _Loaded, outcome: Outcome, now: datetime, why: str
-    ) -> list[Notice]:
+    def _conclude(self, loaded: _Loaded, outcome: Outcome, now: datetime, why: str) -> list[Notice]:
         loaded.state, events = loaded.game.conclude(loaded.state, outcome)
         self._finish(loaded, outcome, now)
         loaded.record(events)
@@ -593,9 +690,6 @@ class MatchService:
         return [Public(snap, (why, *self._render(loaded, events, None)), kind="end")]
 
     # ------------------------------------------------------------------ helpers
-
-    async def _timeouts(self, session: AsyncSession, guild_id: int) -> Timeouts:
-        return self._merge(await repo.get_settings(session, guild_id))
 
     def _merge(self, settings: GuildSettings | None) -> Timeouts:
         """The server's own timeouts where set, the host's defaults elsewhere."""
@@ -676,28 +770,26 @@ class MatchService:
         loaded.state = state
         return events
 
-    async def _save_rest(self, session: AsyncSession, loaded: _Loaded, now: datetime) -> None:
-        """After the version check: seats, the event log, and the result in the stats."""
-        row = loaded.row
-        if loaded.new_players:
-            session.add_all(
-                MatchPlayer(match_id=row.id, seat=seat, user_id=uid)
-                for seat, uid in enumerate(loaded.players)
-            )
-        if loaded.log:
-            await repo.append_events(session, row.id, loaded.log, now, loaded.last_seq)
-        if row.status != "finished":
-            return
-        await stats.record_result(
-            session,
-            guild_id=row.guild_id,
-            game=row.game,
-            players=(loaded.players[0], loaded.players[1]),
-            winner_seat=row.winner_seat,
-            vs_bot=bool(row.vs_bot),
-            bot_id=row.opponent_id if row.vs_bot else None,
-            now=now,
+    def _write_rest(self, connection: Connection, saved: Sequence[_Loaded], now: datetime) -> None:
+        """After the version checks: seats, the event logs, and results in the stats."""
+        db_batch.write_players(connection, [(m.row.id, m.players) for m in saved if m.new_players])
+        db_batch.write_logs(
+            connection, [(m.row.id, m.last_seq, m.log) for m in saved if m.log], now
         )
+        results = [
+            stats.Result(
+                guild_id=m.row.guild_id,
+                game=m.row.game,
+                players=(m.players[0], m.players[1]),
+                winner_seat=m.row.winner_seat,
+                vs_bot=bool(m.row.vs_bot),
+                bot_id=m.row.opponent_id if m.row.vs_bot else None,
+            )
+            for m in saved
+            if m.row.status == "finished"
+        ]
+        if results:
+            stats.add_results(connection, results, now)
 
     def _names(self, loaded: _Loaded) -> list[str]:
         return [self.mention(uid) for uid in loaded.players]
@@ -758,16 +850,8 @@ class MatchService:
         return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
 
     def _snapshot(self, loaded: _Loaded) -> MatchSnapshot:
-        row, engine, state = loaded.row, loaded.game, loaded.state
-        to_act: tuple[int, ...] = ()
-        asks: dict[int, Ask] = {}
-        public_view = None
-        if state is not None:
-            public_view = engine.view(state, None)
-            if row.status not in OVER:
-                seats = sorted(engine.to_act(state))
-                to_act = tuple(loaded.players[s] for s in seats)
-                asks = {loaded.players[s]: engine.ask(state, s) for s in seats}
+        row = loaded.row
+        public = self._public(loaded)
         winner = (
             loaded.players[row.winner_seat]
             if row.winner_seat is not None and loaded.players
@@ -780,13 +864,13 @@ class MatchService:
             game=row.game,
             options=dict(row.options or {}),
             status=row.status,
-            version=row.version,
+            version=row.version if loaded.next_version is None else loaded.next_version,
             challenger_id=row.challenger_id,
             opponent_id=row.opponent_id,
-            players=tuple(loaded.players),
-            to_act=to_act,
-            asks=asks,
-            public_view=public_view,
+            players=public.players,
+            to_act=public.to_act,
+            asks=public.asks,
+            public_view=public.public_view,
             deadline=row.deadline,
             deadline_kind=row.deadline_kind,
             winner_id=winner,
@@ -795,31 +879,70 @@ class MatchService:
             vs_bot=bool(row.vs_bot),
         )
 
+    def _public(self, loaded: _Loaded) -> _Public:
+        engine, state = loaded.game, loaded.state
+        over, players = loaded.row.status in OVER, tuple(loaded.players)
+        known = loaded.public
+        if known and known.state is state and (known.over, known.players) == (over, players):
+            return known
+        to_act: tuple[int, ...] = ()
+        asks: dict[int, Ask] = {}
+        public_view = None
+        if state is not None:
+            public_view = engine.view(state, None)
+            if not over:
+                seats = sorted(engine.to_act(state))
+                to_act = tuple(players[s] for s in seats)
+                asks = {players[s]: engine.ask(state, s) for s in seats}
+        loaded.public = _Public(state, over, players, public_view, to_act, asks)
+        return loaded.public
+
 
 # ---------------------------------------------------------------------- module helpers
 
 
-def _require_status(row: Match, status: str, message: str) -> None:
+ALREADY_PLAYED = "That was already played: the match has moved on. Use the latest board."
+
+
+def _check_version(loaded: _Loaded, expected_version: int | None) -> None:
+    """Refuse a request made against a version of the match that is no longer current."""
+    if expected_version is not None and loaded.row.version != expected_version:
+        raise AlreadyPlayed(ALREADY_PLAYED)
+
+
+def _require_status(row: repo.MatchRow, status: str, message: str) -> None:
     if row.status != status:
         raise WrongStatus(message)
 
 
-def _row_values(row: Match) -> dict[str, Any]:
-    """The columns a use case may change, to write with the version check."""
+CHANGEABLE = (
+    "state",
+    "status",
+    "deadline",
+    "deadline_kind",
+    "winner_seat",
+    "end_reason",
+    "finished_at",
+)
+"""The columns a use case may change."""
+
+
+def _row_values(row: repo.MatchRow) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in CHANGEABLE}
+
+
+def _changes(loaded: _Loaded) -> dict[str, Any]:
+    """The columns the use case changed, to write with the version check.
+
+    Only those: every index on a column written is rewritten, changed or not. The state is
+    written whenever it is set, without comparing (a move always changes it).
+    """
+    stored = loaded.stored
     return {
-        "state": row.state,
-        "status": row.status,
-        "deadline": row.deadline,
-        "deadline_kind": row.deadline_kind,
-        "winner_seat": row.winner_seat,
-        "end_reason": row.end_reason,
-        "finished_at": row.finished_at,
+        name: value
+        for name, value in _row_values(loaded.row).items()
+        if (value is not stored[name] if name == "state" else value != stored[name])
     }
-
-
-def _with_match(notice: Notice, snap: MatchSnapshot) -> Notice:
-    """The notice pointing at the final snapshot (with the version after the save)."""
-    return replace(notice, match=snap)
 
 
 def _to_user(notice: Notice, user_id: int | None) -> bool:
@@ -852,7 +975,7 @@ def _describe_options(options: Mapping[str, Any]) -> str:
     return f" ({', '.join(shown)})" if shown else ""
 
 
-def _ended(row: Match) -> str:
+def _ended(row: repo.MatchRow) -> str:
     return str(row.end_reason or row.status)
 
 

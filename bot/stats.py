@@ -6,43 +6,72 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.ratings import Rating, display, rate_match
+from db import batch
 from db import repository as repo
 from db.models import Match, PlayerStats
 
 
-async def record_result(
-    session: AsyncSession,
-    *,
-    guild_id: int,
-    game: str,
-    players: tuple[int, int],
-    winner_seat: int | None,
-    vs_bot: bool,
-    bot_id: int | None = None,
-    now: datetime,
-) -> None:
-    """Add a finished match to both players' records (and ratings, unless it was against the bot).
+@dataclass(frozen=True)
+class Result:
+    """A finished match as the records see it."""
 
-    Rows are locked for the update so two matches ending at once for one player both count.
+    guild_id: int
+    game: str
+    players: tuple[int, int]
+    """User ids by seat."""
+    winner_seat: int | None
+    vs_bot: bool
+    bot_id: int | None = None
+    """The bot's own seat is not recorded."""
+
+    @property
+    def scores(self) -> tuple[float, float]:
+        if self.winner_seat is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if self.winner_seat == 0 else (0.0, 1.0)
+
+    def records(self) -> list[batch.StatsKey]:
+        """The records this result changes."""
+        return [
+            (self.guild_id, self.game, uid, self.vs_bot)
+            for uid in self.players
+            if uid != self.bot_id
+        ]
+
+
+def add_results(connection: Connection, results: Sequence[Result], now: datetime) -> None:
+    """Add finished matches to both players' records (and ratings, unless against the bot).
+
+    In order, with every record read and locked at once, so two matches ending together for one
+    player both count. Synchronous, on the caller's connection and transaction: from an
+    ``AsyncSession`` run it through ``session.run_sync``.
     """
-    scores = (0.5, 0.5) if winner_seat is None else ((1.0, 0.0) if winner_seat == 0 else (0.0, 1.0))
-    counted = [(uid, score) for uid, score in zip(players, scores, strict=True) if uid != bot_id]
-    rows = [await repo.lock_stats(session, guild_id, game, uid, vs_bot) for uid, _ in counted]
-    if not vs_bot:
-        a, b = (Rating(r.rating, r.deviation, r.volatility) for r in rows)
-        new_a, new_b = rate_match(a, b, scores[0])
-        for row, new in zip(rows, (new_a, new_b), strict=True):
-            row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
-    for row, (_, score) in zip(rows, counted, strict=True):
-        _count(row, score)
+    rows = batch.lock_records(connection, [key for r in results for key in r.records()], now)
+    for result in results:
+        scores = result.scores
+        if not result.vs_bot:
+            a, b = (rows[key] for key in result.records())
+            new_a, new_b = rate_match(
+                Rating(a.rating, a.deviation, a.volatility),
+                Rating(b.rating, b.deviation, b.volatility),
+                scores[0],
+            )
+            for row, new in ((a, new_a), (b, new_b)):
+                row.rating, row.deviation = new.rating, new.deviation
+                row.volatility = new.volatility
+        for uid, score in zip(result.players, scores, strict=True):
+            if uid != result.bot_id:
+                _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
+    for row in rows.values():
         row.updated_at = now
-    await session.flush()
+    batch.save_records(connection, list(rows.values()))
 
 
-def _count(row: PlayerStats, score: float) -> None:
+def _count(row: batch.StatsRow, score: float) -> None:
     row.games_played = (row.games_played or 0) + 1
     if score == 1.0:
         row.wins = (row.wins or 0) + 1

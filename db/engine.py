@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
@@ -36,20 +37,29 @@ POSTGRES_POOL: dict[str, Any] = {
 }
 
 
+ENGINE_OPTIONS: dict[str, Any] = {
+    # Statement parameters stay out of error texts: they hold match states, and so secrets.
+    "hide_parameters": True,
+    # Every move reads and writes its state as JSON: orjson does it several times faster.
+    "json_serializer": lambda value: orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode(),
+    "json_deserializer": orjson.loads,
+}
+"""What every engine is made with, async or not."""
+
+
 def create_engine(url: str | None = None) -> AsyncEngine:
     """An async engine for ``url`` (``None``: the SQLite file ``parlor.db`` here).
 
     SQLite connections get the pragmas above; PostgreSQL gets a bounded connection pool.
-    Statement parameters are kept out of error texts: they hold match states, and so secrets.
     """
     parsed = make_url(url or DEFAULT_URL)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(parsed, hide_parameters=True)
-        event.listen(engine.sync_engine, "connect", _apply_sqlite_pragmas)
+        engine = create_async_engine(parsed, **ENGINE_OPTIONS)
+        event.listen(engine.sync_engine, "connect", apply_sqlite_pragmas)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_async_engine(parsed, hide_parameters=True, **POSTGRES_POOL)
-    return create_async_engine(parsed, hide_parameters=True)
+        return create_async_engine(parsed, **ENGINE_OPTIONS, **POSTGRES_POOL)
+    return create_async_engine(parsed, **ENGINE_OPTIONS)
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -57,7 +67,7 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
-def _apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
+def apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         for pragma in SQLITE_PRAGMAS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, cast
 
@@ -29,6 +29,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import RowMapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import (
@@ -54,11 +55,50 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     return await session.get(Match, match_id)
 
 
+@dataclass(slots=True)
+class MatchRow:
+    """A match's columns as plain values, outside any session.
+
+    What a use case reads and changes; its changes reach the database through ``update_match``
+    only. Building one costs a fraction of an ORM ``Match``, which matters once per move.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    status: str
+    version: int
+    deadline: datetime | None
+    deadline_kind: str | None
+    challenger_id: int
+    opponent_id: int
+    vs_bot: bool
+    bot_level: str | None
+    message_id: int | None
+    winner_seat: int | None
+    end_reason: str | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+    @classmethod
+    def of(cls, match: Match) -> MatchRow:
+        """The values of an ORM ``Match`` (one just inserted, say)."""
+        return cls(**{name: getattr(match, name) for name in MATCH_COLUMNS})
+
+
+MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
+
+
 @dataclass(frozen=True)
 class MatchContext:
     """A match with what a move needs beside it, read in one statement."""
 
-    match: Match
+    match: MatchRow
     settings: GuildSettings | None
     players: list[int]
     """User ids by seat; empty before the match starts."""
@@ -73,12 +113,17 @@ _EVENTS = cast(Table, MatchEvent.__table__)
 _TIMEOUTS = ("turn_timeout", "setup_timeout", "challenge_timeout", "hint_timeout")
 
 
-def _load_match_statement() -> Select[Any]:
+def _load_match_statement(*, many: bool) -> Select[Any]:
     seat0, seat1 = _PLAYERS.alias("seat0"), _PLAYERS.alias("seat1")
     last_seq = (
         select(func.coalesce(func.max(MatchEvent.seq), 0))
         .where(MatchEvent.match_id == _MATCHES.c.id)
         .scalar_subquery()
+    )
+    which = (
+        _MATCHES.c.id.in_(bindparam("match_ids", expanding=True))
+        if many
+        else _MATCHES.c.id == bindparam("match_id")
     )
     return (
         select(
@@ -92,12 +137,15 @@ def _load_match_statement() -> Select[Any]:
         .outerjoin(_SETTINGS, _SETTINGS.c.guild_id == _MATCHES.c.guild_id)
         .outerjoin(seat0, (seat0.c.match_id == _MATCHES.c.id) & (seat0.c.seat == 0))
         .outerjoin(seat1, (seat1.c.match_id == _MATCHES.c.id) & (seat1.c.seat == 1))
-        .where(_MATCHES.c.id == bindparam("match_id"))
+        .where(which)
     )
 
 
-_LOAD_MATCH = _load_match_statement()
+_LOAD_MATCH = _load_match_statement(many=False)
 """Built once: constructing a statement costs more Python than running it on every move."""
+LOAD_MATCHES = _load_match_statement(many=True)
+"""``_LOAD_MATCH`` for a list of ids (``match_ids``)."""
+INSERT_EVENT = insert(_EVENTS)
 
 
 async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
@@ -110,9 +158,12 @@ async def load_match(session: AsyncSession, match_id: int) -> MatchContext | Non
     connection = await session.connection()
     result = await connection.execute(_LOAD_MATCH, {"match_id": match_id})
     row = result.mappings().one_or_none()
-    if row is None:
-        return None
-    match = Match(**{column.key: row[column.key] for column in _MATCHES.c})
+    return None if row is None else match_context(row)
+
+
+def match_context(row: RowMapping) -> MatchContext:
+    """A row of ``LOAD_MATCH`` or ``LOAD_MATCHES`` as a ``MatchContext``."""
+    match = MatchRow(**{name: row[name] for name in MATCH_COLUMNS})
     settings = None
     if row["settings_guild_id"] is not None:
         timeouts = {name: row[name] for name in _TIMEOUTS}
@@ -150,7 +201,7 @@ async def update_match(
     managed = _MANAGED_MATCH_COLUMNS.intersection(values)
     if managed:
         raise ValueError(f"update_match manages {', '.join(sorted(managed))} itself")
-    statement = _update_statement(tuple(sorted(values)))
+    statement = update_statement(tuple(sorted(values)))
     parameters = {f"new_{name}": value for name, value in values.items()}
     parameters.update(match_id=match_id, seen_version=seen_version)
     connection = await session.connection()
@@ -159,7 +210,7 @@ async def update_match(
 
 
 @functools.cache
-def _update_statement(columns: tuple[str, ...]) -> Update:
+def update_statement(columns: tuple[str, ...]) -> Update:
     """The version-checked UPDATE of ``columns``, built once per set of columns."""
     # Core, not ORM: a Match loaded in the session is not refreshed (the service holds its
     # Match detached), and no ORM machinery runs on the hot path.
@@ -196,24 +247,27 @@ async def append_events(
                 MatchEvent.match_id == match_id
             )
         )
-    start = (after_seq or 0) + 1
     connection = await session.connection()
-    await connection.execute(
-        insert(_EVENTS).values(
-            [
-                {
-                    "match_id": match_id,
-                    "seq": start + offset,
-                    "seat": seat,
-                    "kind": kind,
-                    "audience": audience,
-                    "payload": payload,
-                    "created_at": now,
-                }
-                for offset, (seat, kind, audience, payload) in enumerate(events)
-            ]
-        )
-    )
+    await connection.execute(INSERT_EVENT, event_rows([(match_id, after_seq or 0, events)], now))
+
+
+def event_rows(
+    logs: Sequence[tuple[int, int, Sequence[EventRow]]], now: datetime
+) -> list[dict[str, Any]]:
+    """Rows for ``match_events``, from ``(match_id, after_seq, events)`` for each match."""
+    return [
+        {
+            "match_id": match_id,
+            "seq": after_seq + offset,
+            "seat": seat,
+            "kind": kind,
+            "audience": audience,
+            "payload": payload,
+            "created_at": now,
+        }
+        for match_id, after_seq, events in logs
+        for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
+    ]
 
 
 async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
@@ -242,14 +296,20 @@ async def due_matches(session: AsyncSession, now: datetime, limit: int = 100) ->
     return list(rows)
 
 
+OPEN_CHALLENGES = (
+    select(func.count())
+    .select_from(_MATCHES)
+    .where(
+        _MATCHES.c.challenger_id == bindparam("user_id"),
+        _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+    )
+)
+"""How many challenges ``user_id`` has sent that are still waiting for an answer."""
+
+
 async def open_challenges(session: AsyncSession, user_id: int) -> int:
     """How many challenges ``user_id`` has sent that are still waiting for an answer."""
-    count = await session.scalar(
-        select(func.count())
-        .select_from(Match)
-        .where(Match.challenger_id == user_id, Match.status == MatchStatus.CHALLENGED)
-    )
-    return count or 0
+    return await session.scalar(OPEN_CHALLENGES, {"user_id": user_id}) or 0
 
 
 async def unfinished_matches(
@@ -295,33 +355,6 @@ async def get_stats(
 ) -> PlayerStats | None:
     """The user's record for ``game`` in this guild, or ``None`` before their first result."""
     return await session.get(PlayerStats, (guild_id, game, user_id, vs_bot))
-
-
-async def lock_stats(
-    session: AsyncSession, guild_id: int, game: str, user_id: int, vs_bot: bool = False
-) -> PlayerStats:
-    """The user's record, created with the starting values if missing, locked for writing.
-
-    Use it to add a result: two matches ending at once for one player then both count, where
-    read-modify-write on ``get_stats`` could lose one. On PostgreSQL the row stays locked until
-    the transaction ends; on SQLite the insert attempt has already taken the database's write lock.
-    """
-    fresh = PlayerStats(guild_id=guild_id, game=game, user_id=user_id, vs_bot=vs_bot)
-    await session.execute(
-        _insert(session, PlayerStats).values(_column_values(fresh)).on_conflict_do_nothing()
-    )
-    locked = await session.scalars(
-        select(PlayerStats)
-        .where(
-            PlayerStats.guild_id == guild_id,
-            PlayerStats.game == game,
-            PlayerStats.user_id == user_id,
-            PlayerStats.vs_bot == vs_bot,
-        )
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return locked.one()
 
 
 async def save_stats(session: AsyncSession, stats: PlayerStats) -> None:
@@ -419,7 +452,12 @@ async def _save(session: AsyncSession, row: Base) -> None:
 
 def _insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
-    if session.get_bind().dialect.name == "postgresql":
+    return upsert(session.get_bind().dialect.name, model)
+
+
+def upsert(dialect: str, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT that can take an ON CONFLICT clause, in ``dialect``."""
+    if dialect == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)
 

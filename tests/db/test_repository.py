@@ -392,33 +392,6 @@ async def test_stats_from_another_session_are_merged(sessions: Sessions) -> None
     assert (people.losses, people.draws, bot.losses, bot.draws) == (4, 0, 0, 1)
 
 
-async def test_lock_stats_creates_the_starting_record_once(sessions: Sessions) -> None:
-    async with sessions.begin() as session:
-        fresh = await repo.lock_stats(session, GUILD, "flag", CAROL)
-        assert (fresh.wins, fresh.rating, fresh.deviation, fresh.volatility) == (0, 1500, 500, 0.09)
-        fresh.wins = 3
-
-    async with sessions.begin() as session:
-        again = await repo.lock_stats(session, GUILD, "flag", CAROL)
-        assert again.wins == 3
-
-
-async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
-    async def add_win() -> None:
-        async with sessions.begin() as session:
-            stats = await repo.lock_stats(session, GUILD, "claim", ALICE)
-            stats.wins += 1
-            stats.games_played += 1
-            await repo.save_stats(session, stats)
-
-    await asyncio.gather(*(add_win() for _ in range(10)))
-
-    async with sessions() as session:
-        stats = await repo.get_stats(session, GUILD, "claim", ALICE)
-    assert stats is not None
-    assert (stats.wins, stats.games_played) == (10, 10)
-
-
 async def test_leaderboard_ranks_by_rating_then_wins_then_user(sessions: Sessions) -> None:
     rows = [
         (10, 1500.0, 3),

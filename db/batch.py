@@ -1,0 +1,215 @@
+"""Statements on a synchronous connection: what the SQLite writer's thread runs.
+
+Moves are written in batches (group commit): each function for them runs a fixed number of
+statements however many matches or records it is given. Beside them are the other writes a
+match makes on its way (its challenge, the message that shows its board), so that on SQLite all
+of them go through the one writer and never wait on each other's locks.
+
+They run as they are on the writer's thread (``db.writer``), and from an ``AsyncSession`` (on
+PostgreSQL) through ``await session.run_sync(on_connection, f, ...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+
+from sqlalchemy import Connection, Table, bindparam, insert, select, tuple_, update
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.schema import ColumnDefault
+
+from db.models import GuildSettings, Match, MatchPlayer, PlayerStats
+from db.repository import (
+    INSERT_EVENT,
+    LOAD_MATCHES,
+    OPEN_CHALLENGES,
+    EventRow,
+    MatchContext,
+    event_rows,
+    match_context,
+    update_statement,
+    upsert,
+)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+MatchChange = tuple[int, int, dict[str, Any]]
+"""``(match_id, seen_version, values)``: one match's version-checked update."""
+Log = tuple[int, int, Sequence[EventRow]]
+"""``(match_id, after_seq, events)``: one match's new events, numbered on from ``after_seq``."""
+StatsKey = tuple[int, str, int, bool]
+"""A record's primary key: ``(guild_id, game, user_id, vs_bot)``."""
+
+
+def on_connection(
+    session: Session,
+    work: Callable[Concatenate[Connection, P], T],
+    /,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> T:
+    """``work`` on the session's connection, in its transaction: for ``AsyncSession.run_sync``."""
+    return work(session.connection(), *args, **kwargs)
+
+
+def select_matches(connection: Connection, match_ids: Sequence[int]) -> dict[int, MatchContext]:
+    """``repository.load_match`` for many matches, by id (missing ids are left out)."""
+    result = connection.execute(LOAD_MATCHES, {"match_ids": list(match_ids)})
+    return {row["id"]: match_context(row) for row in result.mappings()}
+
+
+def write_matches(connection: Connection, changes: Sequence[MatchChange]) -> int:
+    """``repository.update_match`` for many matches: how many of the changes were applied.
+
+    One executemany for each set of columns changed. Fewer applied than given means someone
+    else moved one of the matches first; which one is not known, so the caller must roll back.
+    Only for drivers that count an executemany's rows (``supports_sane_multi_rowcount``).
+    """
+    if not changes:
+        return 0
+    if not connection.dialect.supports_sane_multi_rowcount:
+        raise NotImplementedError(f"{connection.dialect.name} does not count executemany rows")
+    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for match_id, seen, values in changes:
+        parameters = {f"new_{name}": value for name, value in values.items()}
+        parameters.update(match_id=match_id, seen_version=seen)
+        by_columns.setdefault(tuple(sorted(values)), []).append(parameters)
+    return sum(
+        connection.execute(update_statement(columns), rows).rowcount
+        for columns, rows in by_columns.items()
+    )
+
+
+def write_logs(connection: Connection, logs: Sequence[Log], now: datetime) -> None:
+    """Append each match's events to its log (after its version-checked update)."""
+    rows = event_rows(logs, now)
+    if rows:
+        connection.execute(INSERT_EVENT, rows)
+
+
+def count_open_challenges(connection: Connection, user_id: int) -> int:
+    """How many challenges ``user_id`` has sent that are still waiting for an answer."""
+    return connection.scalar(OPEN_CHALLENGES, {"user_id": user_id}) or 0
+
+
+def read_settings(connection: Connection, guild_id: int) -> GuildSettings | None:
+    """The guild's settings (not in any session), or ``None`` if it never changed any."""
+    row = connection.execute(_READ_SETTINGS, {"guild_id": guild_id}).mappings().one_or_none()
+    return None if row is None else GuildSettings(**row)
+
+
+def insert_match(connection: Connection, values: dict[str, Any]) -> int:
+    """Store a new match; its id."""
+    return int(connection.execute(_INSERT_MATCH, values).scalar_one())
+
+
+def write_message_id(connection: Connection, match_id: int, message_id: int) -> None:
+    """Remember the message that shows the match's board (not a move: no version change)."""
+    connection.execute(_WRITE_MESSAGE_ID, {"match_id": match_id, "message_id": message_id})
+
+
+def write_players(connection: Connection, seats: Sequence[tuple[int, Sequence[int]]]) -> None:
+    """Seat the players of matches that just started: ``(match_id, user ids by seat)``."""
+    rows = [
+        {"match_id": match_id, "seat": seat, "user_id": user_id}
+        for match_id, players in seats
+        for seat, user_id in enumerate(players)
+    ]
+    if rows:
+        connection.execute(_INSERT_PLAYER, rows)
+
+
+@dataclass(slots=True)
+class StatsRow:
+    """A member's record for one game as plain values, to change and save with ``save_records``."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    vs_bot: bool
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    best_streak: int
+    rating: float
+    deviation: float
+    volatility: float
+    games_played: int
+    updated_at: datetime
+
+    @property
+    def key(self) -> StatsKey:
+        return (self.guild_id, self.game, self.user_id, self.vs_bot)
+
+
+def lock_records(
+    connection: Connection, keys: Sequence[StatsKey], now: datetime
+) -> dict[StatsKey, StatsRow]:
+    """Members' records, created with the starting values where missing, locked for writing.
+
+    Use it to add results: two matches ending at once for one player then both count, where
+    read-modify-write without the lock could lose one. On PostgreSQL the rows stay locked until
+    the transaction ends, taken in key order so that two transactions sharing records never wait
+    on each other in a cycle; on SQLite the insert has already taken the database's write lock.
+    """
+    unique = sorted(set(keys))
+    if not unique:
+        return {}
+    fresh = [
+        {**_STATS_DEFAULTS, **dict(zip(_STATS_KEY_NAMES, key, strict=True)), "updated_at": now}
+        for key in unique
+    ]
+    create = upsert(connection.dialect.name, PlayerStats).on_conflict_do_nothing()
+    connection.execute(create, fresh)
+    rows = (StatsRow(*values) for values in connection.execute(_LOCK_RECORDS, {"keys": unique}))
+    return {row.key: row for row in rows}
+
+
+def save_records(connection: Connection, rows: Sequence[StatsRow]) -> None:
+    """Write records read with ``lock_records`` back."""
+    parameters = [
+        {
+            **{f"key_{name}": getattr(row, name) for name in _STATS_KEY_NAMES},
+            **{f"new_{name}": getattr(row, name) for name in _STATS_VALUES},
+        }
+        for row in rows
+    ]
+    if parameters:
+        connection.execute(_SAVE_RECORD, parameters)
+
+
+_MATCHES = cast(Table, Match.__table__)
+_INSERT_MATCH = insert(_MATCHES).returning(_MATCHES.c.id)
+_WRITE_MESSAGE_ID = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+    .values(message_id=bindparam("message_id"))
+)
+_SETTINGS = cast(Table, GuildSettings.__table__)
+_READ_SETTINGS = select(_SETTINGS).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
+_INSERT_PLAYER = insert(cast(Table, MatchPlayer.__table__))
+_STATS = cast(Table, PlayerStats.__table__)
+_STATS_KEY = (_STATS.c.guild_id, _STATS.c.game, _STATS.c.user_id, _STATS.c.vs_bot)
+_STATS_KEY_NAMES = tuple(column.key for column in _STATS_KEY)
+_STATS_VALUES = tuple(f.name for f in fields(StatsRow) if f.name not in _STATS_KEY_NAMES)
+_STATS_DEFAULTS = {
+    column.key: column.default.arg
+    for column in _STATS.c
+    if isinstance(column.default, ColumnDefault) and column.default.is_scalar
+}
+"""A new record's starting values (no result yet, the starting rating)."""
+_LOCK_RECORDS = (
+    select(*(_STATS.c[field.name] for field in fields(StatsRow)))
+    .where(tuple_(*_STATS_KEY).in_(bindparam("keys", expanding=True)))
+    .order_by(*_STATS_KEY)
+    .with_for_update()
+)
+_SAVE_RECORD = (
+    update(_STATS)
+    .where(*(column == bindparam(f"key_{column.key}") for column in _STATS_KEY))
+    .values({name: bindparam(f"new_{name}") for name in _STATS_VALUES})
+)

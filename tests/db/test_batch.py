@@ -1,0 +1,240 @@
+"""db.batch (statements for many matches at once) and db.writer (SQLite's writer thread).
+
+The batch statements run through an ``AsyncSession`` (``run_sync``) on the test database, SQLite
+or PostgreSQL; the writer only on SQLite files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection, select, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from db import batch
+from db import repository as repo
+from db.engine import create_engine
+from db.migrate import upgrade
+from db.models import MatchPlayer
+from db.writer import has_writer, writer_for
+from tests.db.test_repository import ALICE, BOB, CAROL, GUILD, NOW, add_match
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+async def test_select_matches_reads_many_matches_in_one_statement(sessions: Sessions) -> None:
+    first, second = await add_match(sessions), await add_match(sessions, BOB, CAROL)
+    unseated = await add_match(sessions, seated=False)
+    async with sessions() as session:
+        found = await session.run_sync(
+            batch.on_connection, batch.select_matches, [first.id, second.id, unseated.id, 987654]
+        )
+    assert sorted(found) == sorted([first.id, second.id, unseated.id])
+    assert found[second.id].players == [BOB, CAROL]
+    assert found[unseated.id].players == [] and found[first.id].last_seq == 0
+    assert found[first.id].match.status == "challenged"
+
+
+async def test_write_matches_counts_only_the_changes_whose_version_held(
+    sessions: Sessions,
+) -> None:
+    current, stale = await add_match(sessions), await add_match(sessions)
+    changes = [
+        (current.id, 0, {"status": "active"}),
+        (stale.id, 7, {"status": "active"}),  # someone else is past version 7
+    ]
+    async with sessions.begin() as session:
+        if session.get_bind().dialect.supports_sane_multi_rowcount:
+            applied = await session.run_sync(batch.on_connection, batch.write_matches, changes)
+            assert applied == 1
+        else:
+            with pytest.raises(NotImplementedError):
+                await session.run_sync(batch.on_connection, batch.write_matches, changes)
+            pytest.skip("the driver does not count an executemany's rows")
+
+
+async def test_write_matches_writes_each_match_its_own_columns(sessions: Sessions) -> None:
+    first, second = await add_match(sessions), await add_match(sessions)
+    changes = [(first.id, 0, {"status": "active"}), (second.id, 0, {"deadline_kind": "turn"})]
+    async with sessions.begin() as session:
+        if not session.get_bind().dialect.supports_sane_multi_rowcount:
+            pytest.skip("the driver does not count an executemany's rows")
+        assert await session.run_sync(batch.on_connection, batch.write_matches, changes) == 2
+    async with sessions() as session:
+        found = await session.run_sync(
+            batch.on_connection, batch.select_matches, [first.id, second.id]
+        )
+    assert (found[first.id].match.status, found[first.id].match.deadline_kind) == ("active", None)
+    assert (found[second.id].match.status, found[second.id].match.deadline_kind) == (
+        "challenged",
+        "turn",
+    )
+    assert found[first.id].match.version == found[second.id].match.version == 1
+
+
+async def test_write_logs_and_players_for_several_matches(sessions: Sessions) -> None:
+    first = await add_match(sessions, seated=False)
+    second = await add_match(sessions, seated=False)
+    logs = [
+        (first.id, 0, [(None, "a", None, {}), (1, "b", 1, {"x": 1})]),
+        (second.id, 4, [(0, "c", None, {})]),
+    ]
+    async with sessions.begin() as session:
+        await session.run_sync(batch.on_connection, batch.write_logs, logs, NOW)
+        await session.run_sync(batch.on_connection, batch.write_players, [(first.id, [BOB, ALICE])])
+    async with sessions() as session:
+        first_log = await repo.get_events(session, first.id)
+        second_log = await repo.get_events(session, second.id)
+        players = await repo.get_players(session, first.id)
+    assert [(e.seq, e.kind, e.audience) for e in first_log] == [(1, "a", None), (2, "b", 1)]
+    assert [(e.seq, e.kind) for e in second_log] == [(5, "c")]
+    assert [(p.seat, p.user_id) for p in players] == [(0, BOB), (1, ALICE)]
+
+
+async def test_lock_records_creates_the_starting_record_once(sessions: Sessions) -> None:
+    key = (GUILD, "flag", CAROL, False)
+    now = datetime.now(UTC)
+
+    def add_three_wins(connection: Connection) -> batch.StatsRow:
+        fresh = batch.lock_records(connection, [key], now)[key]
+        assert (fresh.wins, fresh.rating, fresh.deviation, fresh.volatility) == (0, 1500, 500, 0.09)
+        fresh.wins = 3
+        batch.save_records(connection, [fresh])
+        return fresh
+
+    def read(connection: Connection) -> batch.StatsRow:
+        return batch.lock_records(connection, [key, key], now)[key]
+
+    async with sessions.begin() as session:
+        await session.run_sync(batch.on_connection, add_three_wins)
+    async with sessions.begin() as session:
+        again = await session.run_sync(batch.on_connection, read)
+    assert again.wins == 3
+
+
+async def test_lock_records_reads_many_records_at_once(sessions: Sessions) -> None:
+    keys = [
+        (GUILD, "flag", CAROL, False),
+        (GUILD, "safe", ALICE, True),
+        (GUILD, "flag", BOB, False),
+    ]
+
+    def draw_twice(connection: Connection) -> dict[batch.StatsKey, batch.StatsRow]:
+        rows = batch.lock_records(connection, keys, datetime.now(UTC))
+        rows[keys[1]].draws = 2
+        batch.save_records(connection, list(rows.values()))
+        return rows
+
+    async with sessions.begin() as session:
+        rows = await session.run_sync(batch.on_connection, draw_twice)
+    async with sessions() as session:
+        stored = await repo.get_stats(session, GUILD, "safe", ALICE, vs_bot=True)
+        other = await repo.get_stats(session, GUILD, "flag", BOB)
+    assert sorted(rows) == sorted(keys)
+    assert stored is not None and other is not None
+    assert (stored.draws, other.draws) == (2, 0)
+
+
+async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
+    key = (GUILD, "claim", ALICE, False)
+
+    def add_win(connection: Connection) -> None:
+        stats = batch.lock_records(connection, [key], datetime.now(UTC))[key]
+        stats.wins += 1
+        stats.games_played += 1
+        batch.save_records(connection, [stats])
+
+    async def one() -> None:
+        async with sessions.begin() as session:
+            await session.run_sync(batch.on_connection, add_win)
+
+    await asyncio.gather(*(one() for _ in range(10)))
+
+    async with sessions() as session:
+        stats = await repo.get_stats(session, GUILD, "claim", ALICE)
+    assert stats is not None
+    assert (stats.wins, stats.games_played) == (10, 10)
+
+
+# ---------------------------------------------------------------------- the writer thread
+
+
+@pytest.fixture
+async def sqlite_engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'writer.db'}")
+    await upgrade(engine)
+    yield engine
+    await engine.dispose()
+
+
+REMEMBER = text("INSERT INTO bot_meta (key, value, updated_at) VALUES ('k', 'v', '2026-01-01')")
+COUNT = text("SELECT count(*) FROM bot_meta")
+
+
+async def test_the_writer_commits_on_its_own_thread(sqlite_engine: AsyncEngine) -> None:
+    writer = writer_for(sqlite_engine)
+    assert writer_for(sqlite_engine) is writer
+
+    def remember(connection: Connection) -> str:
+        connection.execute(REMEMBER)
+        return threading.current_thread().name
+
+    name = await writer.run(remember)
+    async with sqlite_engine.connect() as connection:
+        assert await connection.scalar(COUNT) == 1
+    assert name.startswith("parlor-sqlite") and name != threading.current_thread().name
+
+
+async def test_the_writer_rolls_back_what_raised(sqlite_engine: AsyncEngine) -> None:
+    writer = writer_for(sqlite_engine)
+
+    def remember_then_fail(connection: Connection) -> None:
+        connection.execute(REMEMBER)
+        raise RuntimeError("refused")
+
+    with pytest.raises(RuntimeError, match="refused"):
+        await writer.run(remember_then_fail)
+    async with sqlite_engine.connect() as connection:
+        assert await connection.scalar(COUNT) == 0
+
+
+async def test_the_writer_closes_with_its_engine_and_a_new_one_follows(
+    sqlite_engine: AsyncEngine,
+) -> None:
+    writer = writer_for(sqlite_engine)
+    assert await writer.run(lambda connection: connection.scalar(text("SELECT 1"))) == 1
+    await sqlite_engine.dispose()
+    with pytest.raises(RuntimeError):  # its thread is gone
+        await writer.run(lambda connection: None)
+    fresh = writer_for(sqlite_engine)
+    assert fresh is not writer
+    assert await fresh.run(lambda connection: connection.scalar(text("SELECT 2"))) == 2
+
+
+async def test_only_sqlite_files_have_a_writer(tmp_path: Path) -> None:
+    memory = create_engine("sqlite+aiosqlite://")
+    postgres = create_engine("postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    file = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    try:
+        assert (has_writer(memory), has_writer(postgres), has_writer(file)) == (False, False, True)
+        with pytest.raises(ValueError):
+            writer_for(memory)
+    finally:
+        for engine in (memory, postgres, file):
+            await engine.dispose()
+
+
+async def test_seats_written_by_the_writer_are_read_by_the_engine(
+    sqlite_engine: AsyncEngine,
+) -> None:
+    sessions = async_sessionmaker(sqlite_engine, expire_on_commit=False)
+    match = await add_match(sessions, seated=False)
+    await writer_for(sqlite_engine).run(batch.write_players, [(match.id, [CAROL, ALICE])])
+    async with sessions() as session:
+        seats = (await session.scalars(select(MatchPlayer).order_by(MatchPlayer.seat))).all()
+    assert [(s.seat, s.user_id) for s in seats] == [(0, CAROL), (1, ALICE)]
