@@ -65,6 +65,7 @@ from bot.matches import MatchService
 from db.engine import POSTGRES_POOL, SQLITE_PRAGMAS, create_engine, session_factory
 from db.migrate import upgrade
 from db.models import Base, Match, MatchEvent
+from db.writer import has_writer, writer_for
 from games.base import Seat
 
 T = TypeVar("T")
@@ -118,6 +119,7 @@ class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     """Failed attempts by exception type."""
     statements: int = 0
+    commits: int = 0
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class Run:
     loop_cpu: float = 0.0
     """CPU seconds of the thread running the event loop."""
     process_cpu: float = 0.0
+    commits: int = 0
     judged: Literal["rate", "latency"] | None = None
     """The target this run is held against: flat out its rate, paced its latency."""
 
@@ -310,26 +313,38 @@ async def play_alone(
 async def measured(
     engine: AsyncEngine | None, label: str, work: Callable[[Tally], Awaitable[object]]
 ) -> Run:
-    """Run ``work`` and gather its wall time, CPU time and SQL statements (on ``engine``)."""
+    """Run ``work`` and gather its wall time, CPU time, SQL statements and commits (on
+    ``engine`` and, for a SQLite file, its writer)."""
     tally = Tally()
 
     def count(*_: Any) -> None:
         tally.statements += 1
 
+    def commit(*_: Any) -> None:
+        tally.commits += 1
+
+    listened = []
     if engine is not None:
-        event.listen(engine.sync_engine, "before_cursor_execute", count)
+        listened.append(engine.sync_engine)
+        if has_writer(engine):
+            listened.append(writer_for(engine).engine)
+    for target in listened:
+        event.listen(target, "before_cursor_execute", count)
+        event.listen(target, "commit", commit)
     loop_cpu, process_cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
     try:
         await work(tally)
     finally:
-        if engine is not None:
-            event.remove(engine.sync_engine, "before_cursor_execute", count)
+        for target in listened:
+            event.remove(target, "before_cursor_execute", count)
+            event.remove(target, "commit", commit)
     return Run(
         Timings(label, tally.latencies, time.perf_counter() - wall),
         tally.errors,
         tally.statements,
         time.thread_time() - loop_cpu,
         time.process_time() - process_cpu,
+        tally.commits,
     )
 
 
@@ -452,6 +467,7 @@ def sqlite_floor(path: str, moves: dict[int, int]) -> Run:
     return Run(
         Timings("floor (sqlite3, 1 connection)", latencies, time.perf_counter() - wall),
         statements=3 * len(latencies),
+        commits=len(latencies),
         loop_cpu=time.thread_time() - loop_cpu,
         process_cpu=time.process_time() - process_cpu,
     )
@@ -498,6 +514,7 @@ async def postgresql_floor(url: URL, moves: dict[int, int]) -> Run:
             await asyncpg_move(pool, match_id, k)
             tally.latencies.append(time.perf_counter() - started)
             tally.statements += 3
+            tally.commits += 1
 
     async def work(tally: Tally) -> None:
         await asyncio.gather(*(one_match(m, n, tally) for m, n in moves.items()))
@@ -532,6 +549,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--alone", type=int, default=200, help="moves in the one-match-at-a-time run (0: skip)"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for the games and actions")
+    parser.add_argument(
+        "--baselines",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="measure the baselines too (the longest part of the run)",
+    )
     parser.add_argument(
         "--default-gc",
         action="store_true",
@@ -610,6 +633,17 @@ async def measure_all(
             lambda tally: play_all(service, lives, paced_lobby, args.rate, args.seconds, tally),
         )
         runs.append(replace(paced, judged="latency"))
+    if args.baselines:
+        runs += await measure_baselines(url, engine, moves)
+    if args.profile:
+        profiled = Lobby(service, write_scripts(2 * matches, args.game, random.Random(0)), numbers)
+        await profile(service, await profiled.open_all(matches), profiled, args.profile)
+    return runs
+
+
+async def measure_baselines(url: URL, engine: AsyncEngine, moves: dict[int, int]) -> list[Run]:
+    """The naive path, Core, and the raw driver, each with ``moves[match id]`` moves a match."""
+    runs = []
     sessions = session_factory(engine)
     naive = partial(naive_move, sessions)
     runs.append(await run_per_move(engine, moves, "naive (session per move)", naive, NAIVE_SEQ))
@@ -619,9 +653,6 @@ async def measure_all(
         runs.append(sqlite_floor(sqlite_file(url), moves))
     else:
         runs.append(await postgresql_floor(url, moves))
-    if args.profile:
-        profiled = Lobby(service, write_scripts(2 * matches, args.game, random.Random(0)), numbers)
-        await profile(service, await profiled.open_all(matches), profiled, args.profile)
     return runs
 
 
@@ -643,7 +674,14 @@ def report(runs: Sequence[Run], matches: int) -> None:
     )
     print()
     print_table(
-        ("path", "statements/move", "loop CPU ms/move", "process CPU ms/move", "loop CPU %"),
+        (
+            "path",
+            "statements/move",
+            "commits/move",
+            "loop CPU ms/move",
+            "process CPU ms/move",
+            "loop CPU %",
+        ),
         [_costs(r) for r in runs],
     )
     print()
@@ -660,7 +698,8 @@ def report(runs: Sequence[Run], matches: int) -> None:
     print(
         "a move's latency runs from its first submit until one succeeds; errors are failed "
         "attempts (retried).\nFlat out, p50 is about matches / (moves/s): time spent queueing. "
-        "Statements: SQL through SQLAlchemy's cursors (no BEGIN, COMMIT or pool pings).\n"
+        "Statements: SQL through SQLAlchemy's cursors (no BEGIN, COMMIT or pool pings); the "
+        "service's include opening the matches that replace those ended.\n"
         "Loop CPU is the event loop's thread; process CPU adds the SQLite writer's thread, "
         "where the service's grouped moves are written."
     )
@@ -681,12 +720,13 @@ def _errors(errors: Counter[str]) -> str:
     return ", ".join(f"{count:,} {kind}" for kind, count in errors.most_common())
 
 
-def _costs(run: Run) -> tuple[str, float, float, float, float]:
+def _costs(run: Run) -> tuple[str, float, float, float, float, float]:
     moves = max(run.timings.count, 1)
     wall = run.timings.wall or 1.0
     return (
         run.timings.path,
         run.statements / moves,
+        run.commits / moves,
         1000 * run.loop_cpu / moves,
         1000 * run.process_cpu / moves,
         100 * run.loop_cpu / wall,

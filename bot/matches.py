@@ -9,13 +9,15 @@ slash command does not). Finished matches update both players' stats in the same
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
+from functools import partial
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -49,7 +51,6 @@ OPEN = ("challenged", "setup", "active")
 OVER = ("finished", "aborted")
 RETRIES = 5
 
-P = ParamSpec("P")
 T = TypeVar("T")
 
 Clock = Callable[[], datetime]
@@ -71,13 +72,22 @@ class _Conflict(Exception):
     """The version check failed: another writer changed the match first."""
 
 
-class _Job(NamedTuple):
-    """A use case waiting for its transaction."""
+class _Play(NamedTuple):
+    """A use case on a match waiting for its transaction, to run with the version check."""
 
     match_id: int
     user_id: int | None
     expected_version: int | None
     step: Step
+
+
+class _Write(NamedTuple):
+    """A plain write waiting for its transaction: no match version involved."""
+
+    work: Callable[[Connection], Any]
+
+
+_Job = _Play | _Write
 
 
 @dataclass(frozen=True)
@@ -150,7 +160,7 @@ class MatchService:
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
         self.group_commits = has_writer(self._engine) if group_commits is None else group_commits
         """Run use cases that arrive together in one transaction (default: on a SQLite file)."""
-        self._batches: Batches[_Job, Report] = Batches(self._run_batch)
+        self._batches: Batches[_Job, Any] = Batches(self._run_batch)
         self.bot_user_id = bot_user_id
         """The bot's own user id: challenging it starts a match against the built-in player."""
         self.defaults = timeouts or Timeouts()
@@ -217,7 +227,9 @@ class MatchService:
             "updated_at": now,
             "finished_at": None,
         }
-        row, timeouts = await self._write(self._store_challenge, values, now)
+        row, timeouts = await self._write(
+            None, partial(self._store_challenge, values=values, now=now)
+        )
         snap = self._snapshot(_Loaded(row, [], engine, None))
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept)
@@ -306,17 +318,22 @@ class MatchService:
         """Act on every deadline that has passed: expire, abort, forfeit or hint automatically.
 
         Safe to run from several processes at once: each match is claimed with the version check,
-        so a deadline fires exactly once.
+        so a deadline fires exactly once. The matches go at once (one batch, on SQLite).
         """
         now = self.clock()
         async with self.sessions() as session:
             due = [(m.id, m.version) for m in await repo.due_matches(session, now, limit)]
+        results = await asyncio.gather(
+            *(self._run(match_id, None, version, self._expire) for match_id, version in due),
+            return_exceptions=True,
+        )
         reports = []
-        for match_id, version in due:
-            try:
-                reports.append(await self._run(match_id, None, version, self._expire))
-            except (AlreadyPlayed, WrongStatus):
+        for result in results:
+            if isinstance(result, AlreadyPlayed | WrongStatus):
                 continue  # another process (or a last-second move) got there first
+            if isinstance(result, BaseException):
+                raise result
+            reports.append(result)
         return reports
 
     # ------------------------------------------------------------------ queries
@@ -370,34 +387,40 @@ class MatchService:
 
     async def set_message(self, match_id: int, message_id: int) -> None:
         """Remember the channel message that shows the board (no version change: not a move)."""
-        await self._write(db_batch.write_message_id, match_id, message_id)
+        await self._write(
+            match_id, partial(db_batch.write_message_id, match_id=match_id, message_id=message_id)
+        )
 
     # ------------------------------------------------------------------ the transaction loop
 
-    async def _write(
-        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
-    ) -> T:
-        """``work(connection, ...)`` in a transaction of its own.
+    async def _write(self, match_id: int | None, work: Callable[[Connection], T]) -> T:
+        """``work(connection)`` in a transaction, in turn with any other use case of the match.
 
-        On a SQLite file it runs on the writer's thread, in turn with the batches of moves, so
-        no two writers of this process ever wait on each other's lock.
+        On a SQLite file it joins the next batch on the writer's thread, so no two writers of
+        this process ever wait on each other's lock.
         """
         if self.group_commits:
-            assert self._engine is not None
-            return await writer_for(self._engine).run(work, *args, **kwargs)
-        async with self.sessions.begin() as session:
-            return await session.run_sync(db_batch.on_connection, work, *args, **kwargs)
+            key: Hashable = object() if match_id is None else match_id
+            return cast(T, await self._batches.submit(key, _Write(work)))
+        return cast(T, await self._alone(_Write(work)))
 
     async def _run(
         self, match_id: int, user_id: int | None, expected_version: int | None, step: Step
     ) -> Report:
         """Run ``step`` in a transaction with the version check."""
-        job = _Job(match_id, user_id, expected_version, step)
+        play = _Play(match_id, user_id, expected_version, step)
         if self.group_commits:
-            return await self._batches.submit(match_id, job)
-        return await self._run_alone(job)
+            return cast(Report, await self._batches.submit(match_id, play))
+        return await self._run_alone(play)
 
-    async def _run_alone(self, job: _Job) -> Report:
+    async def _alone(self, job: _Job) -> Any:
+        """``job`` in a transaction of its own, on an async session."""
+        if isinstance(job, _Play):
+            return await self._run_alone(job)
+        async with self.sessions.begin() as session:
+            return await session.run_sync(db_batch.on_connection, job.work)
+
+    async def _run_alone(self, job: _Play) -> Report:
         """``job`` in a transaction of its own, re-reading the match on a lost race."""
         for _ in range(RETRIES):
             now = self.clock()
@@ -421,7 +444,7 @@ class MatchService:
             return self._report(loaded, notices)
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
-    async def _run_batch(self, batch: list[Request[_Job, Report]]) -> None:
+    async def _run_batch(self, batch: list[Request[_Job, Any]]) -> None:
         """Run a batch of jobs (one per match) in one transaction on the writer: group commit.
 
         Should the transaction fail (another process moved one of the matches, or the database
@@ -436,7 +459,7 @@ class MatchService:
             log.debug("batch of %d rolled back; running each alone", len(batch), exc_info=True)
             for request in batch:
                 try:
-                    request.settle(await self._run_alone(request.job))
+                    request.settle(await self._alone(request.job))
                 except Exception as error:
                     request.settle(error)
             return
@@ -445,30 +468,42 @@ class MatchService:
 
     def _commit_together(
         self, connection: Connection, jobs: Sequence[_Job], now: datetime
-    ) -> list[Report | MatchError]:
+    ) -> list[Any]:
         """Each job's answer, with every change saved (on the writer's thread, in its transaction).
 
         The transaction holds SQLite's write lock from its start, so what it reads stays true
         until it commits; the version checks still guard against a writer that ignores the lock.
+        A refused job (a ``MatchError``) writes nothing; any other failure fails the batch.
         """
-        found = db_batch.select_matches(connection, [job.match_id for job in jobs])
-        answers: list[tuple[_Loaded, list[Notice]] | MatchError] = []
-        for job in jobs:
+        plays = [job for job in jobs if isinstance(job, _Play)]
+        found = db_batch.select_matches(connection, [p.match_id for p in plays]) if plays else {}
+        played: dict[int, tuple[_Loaded, list[Notice]] | MatchError] = {}
+        for play in plays:
             try:
-                loaded = self._loaded(found.get(job.match_id), job.match_id)
-                _check_version(loaded, job.expected_version)
+                loaded = self._loaded(found.get(play.match_id), play.match_id)
+                _check_version(loaded, play.expected_version)
                 loaded.next_version = loaded.row.version + 1
-                answers.append((loaded, job.step(loaded, job.user_id, now)))
+                played[play.match_id] = (loaded, play.step(loaded, play.user_id, now))
             except MatchError as error:
-                answers.append(error)
-        saved = [answer[0] for answer in answers if not isinstance(answer, MatchError)]
+                played[play.match_id] = error
+        saved = [answer[0] for answer in played.values() if not isinstance(answer, MatchError)]
         changes = [(m.row.id, m.row.version, _changes(m)) for m in saved]
         if db_batch.write_matches(connection, changes) != len(changes):
             raise _Conflict  # rolls the whole batch back
         for loaded in saved:
             loaded.row.version += 1
         self._write_rest(connection, saved, now)
-        return [a if isinstance(a, MatchError) else self._report(*a) for a in answers]
+        answers: list[Any] = []
+        for job in jobs:
+            if isinstance(job, _Write):
+                try:
+                    answers.append(job.work(connection))
+                except MatchError as error:
+                    answers.append(error)
+                continue
+            answer = played[job.match_id]
+            answers.append(answer if isinstance(answer, MatchError) else self._report(*answer))
+        return answers
 
     def _report(self, loaded: _Loaded, notices: Sequence[Notice]) -> Report:
         """The caller's answer: the saved match, and the notices not addressed to the bot."""

@@ -58,7 +58,7 @@ def on_connection(
 def select_matches(connection: Connection, match_ids: Sequence[int]) -> dict[int, MatchContext]:
     """``repository.load_match`` for many matches, by id (missing ids are left out)."""
     result = connection.execute(LOAD_MATCHES, {"match_ids": list(match_ids)})
-    return {row["id"]: match_context(row) for row in result.mappings()}
+    return {row["id"]: match_context(row) for row in result.mappings().all()}
 
 
 def write_matches(connection: Connection, changes: Sequence[MatchChange]) -> int:
