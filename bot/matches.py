@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -51,6 +51,7 @@ OPEN = ("challenged", "setup", "active")
 OVER = ("finished", "aborted")
 RETRIES = 5
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 Clock = Callable[[], datetime]
@@ -158,8 +159,8 @@ class MatchService:
     ) -> None:
         self.sessions = sessions
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
-        self.group_commits = has_writer(self._engine) if group_commits is None else group_commits
-        """Run use cases that arrive together in one transaction (default: on a SQLite file)."""
+        self.group_commits = group_commits if group_commits is not None else True
+        """Run use cases that arrive together in one transaction (group commit)."""
         self._batches: Batches[_Job, Any] = Batches(self._run_batch)
         self.bot_user_id = bot_user_id
         """The bot's own user id: challenging it starts a match against the built-in player."""
@@ -445,16 +446,16 @@ class MatchService:
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
     async def _run_batch(self, batch: list[Request[_Job, Any]]) -> None:
-        """Run a batch of jobs (one per match) in one transaction on the writer: group commit.
+        """Run a batch of jobs (one per match) in one transaction: group commit.
 
-        Should the transaction fail (another process moved one of the matches, or the database
-        refused), nothing of it is written and every job runs alone, so each gets the answer it
-        would have had on its own.
+        On a SQLite file the transaction runs on the writer's thread; elsewhere on an async
+        session (``run_sync``). Should it fail (another process moved one of the matches, or the
+        database refused), nothing of it is written and every job runs alone, so each gets the
+        answer it would have had on its own.
         """
-        assert self._engine is not None
         jobs = [request.job for request in batch]
         try:
-            answers = await writer_for(self._engine).run(self._commit_together, jobs, self.clock())
+            answers = await self._in_transaction(self._commit_together, jobs, self.clock())
         except Exception:
             log.debug("batch of %d rolled back; running each alone", len(batch), exc_info=True)
             for request in batch:
@@ -466,14 +467,25 @@ class MatchService:
         for request, answer in zip(batch, answers, strict=True):
             request.settle(answer)
 
+    async def _in_transaction(
+        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``work(connection, ...)`` in a transaction: on the SQLite writer, else a session."""
+        if has_writer(self._engine):
+            assert self._engine is not None
+            return await writer_for(self._engine).run(work, *args, **kwargs)
+        async with self.sessions.begin() as session:
+            return await session.run_sync(db_batch.on_connection, work, *args, **kwargs)
+
     def _commit_together(
         self, connection: Connection, jobs: Sequence[_Job], now: datetime
     ) -> list[Any]:
-        """Each job's answer, with every change saved (on the writer's thread, in its transaction).
+        """Each job's answer, with every change saved (in the caller's transaction).
 
-        The transaction holds SQLite's write lock from its start, so what it reads stays true
-        until it commits; the version checks still guard against a writer that ignores the lock.
-        A refused job (a ``MatchError``) writes nothing; any other failure fails the batch.
+        The matches are read locked (SQLite's writer holds the write lock from its start,
+        PostgreSQL locks their rows), so what is read stays true until the commit; the version
+        checks still guard against a writer that ignores the locks. A refused job (a
+        ``MatchError``) writes nothing; any other failure fails the batch.
         """
         plays = [job for job in jobs if isinstance(job, _Play)]
         found = db_batch.select_matches(connection, [p.match_id for p in plays]) if plays else {}
@@ -488,7 +500,8 @@ class MatchService:
                 played[play.match_id] = error
         saved = [answer[0] for answer in played.values() if not isinstance(answer, MatchError)]
         changes = [(m.row.id, m.row.version, _changes(m)) for m in saved]
-        if db_batch.write_matches(connection, changes) != len(changes):
+        applied = db_batch.write_matches(connection, changes)
+        if applied is not None and applied != len(changes):
             raise _Conflict  # rolls the whole batch back
         for loaded in saved:
             loaded.row.version += 1

@@ -56,31 +56,32 @@ def on_connection(
 
 
 def select_matches(connection: Connection, match_ids: Sequence[int]) -> dict[int, MatchContext]:
-    """``repository.load_match`` for many matches, by id (missing ids are left out)."""
+    """``repository.load_match`` for many matches, by id (missing ids are left out).
+
+    The matches' rows stay locked until the transaction ends, taken in id order (PostgreSQL;
+    SQLite locks the whole database for a writer)."""
     result = connection.execute(LOAD_MATCHES, {"match_ids": list(match_ids)})
     return {row["id"]: match_context(row) for row in result.mappings().all()}
 
 
-def write_matches(connection: Connection, changes: Sequence[MatchChange]) -> int:
+def write_matches(connection: Connection, changes: Sequence[MatchChange]) -> int | None:
     """``repository.update_match`` for many matches: how many of the changes were applied.
 
     One executemany for each set of columns changed. Fewer applied than given means someone
     else moved one of the matches first; which one is not known, so the caller must roll back.
-    Only for drivers that count an executemany's rows (``supports_sane_multi_rowcount``).
+    ``None`` where the driver does not count an executemany's rows (asyncpg): read the matches
+    with ``select_matches`` in the same transaction first, which locks them there.
     """
-    if not changes:
-        return 0
-    if not connection.dialect.supports_sane_multi_rowcount:
-        raise NotImplementedError(f"{connection.dialect.name} does not count executemany rows")
     by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for match_id, seen, values in changes:
         parameters = {f"new_{name}": value for name, value in values.items()}
         parameters.update(match_id=match_id, seen_version=seen)
         by_columns.setdefault(tuple(sorted(values)), []).append(parameters)
-    return sum(
+    applied = [
         connection.execute(update_statement(columns), rows).rowcount
         for columns, rows in by_columns.items()
-    )
+    ]
+    return sum(applied) if connection.dialect.supports_sane_multi_rowcount else None
 
 
 def write_logs(connection: Connection, logs: Sequence[Log], now: datetime) -> None:

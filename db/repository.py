@@ -143,8 +143,8 @@ def _load_match_statement(*, many: bool) -> Select[Any]:
 
 _LOAD_MATCH = _load_match_statement(many=False)
 """Built once: constructing a statement costs more Python than running it on every move."""
-LOAD_MATCHES = _load_match_statement(many=True)
-"""``_LOAD_MATCH`` for a list of ids (``match_ids``)."""
+LOAD_MATCHES = _load_match_statement(many=True).order_by(_MATCHES.c.id).with_for_update(of=_MATCHES)
+"""``_LOAD_MATCH`` for a list of ids (``match_ids``), locking the matches' rows in id order."""
 INSERT_EVENT = insert(_EVENTS)
 
 

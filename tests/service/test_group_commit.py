@@ -1,8 +1,8 @@
 """Group commit: moves that arrive together share one transaction, and lose nothing by it.
 
-On a SQLite file the service writes through one writer thread, a batch of moves per
-transaction; elsewhere (PostgreSQL) every use case is its own transaction. These tests drive
-the service as players would: many matches moving at once.
+On a SQLite file the batches run on one writer thread; on PostgreSQL on an async session, the
+matches' rows locked. These tests drive the service as players would: many matches moving at
+once.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bot.errors import InvalidMove, NotYourTurn
 from bot.matches import MatchService
 from db import batch
 from db.models import MatchEvent
-from db.writer import writer_for
+from db.writer import has_writer, writer_for
 from tests.service.conftest import CHANNEL, GUILD, Clock
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -58,17 +58,17 @@ async def actions_logged(sessions: Sessions) -> int:
 
 @pytest.fixture
 def grouped(service: MatchService) -> MatchService:
-    if not service.group_commits:
-        pytest.skip("group commit is for SQLite files")
+    assert service.group_commits  # the default
     return service
 
 
-def count_writer_transactions(service: MatchService) -> list[int]:
-    """Counts the writer's commits from now on (one item per commit)."""
-    assert service._engine is not None
+def count_transactions(service: MatchService) -> list[int]:
+    """Counts the commits of the service's writes from now on (one item per commit)."""
+    engine = service._engine
+    assert engine is not None
     commits: list[int] = []
-    engine = writer_for(service._engine).engine
-    event.listen(engine, "commit", lambda connection: commits.append(1))
+    target = writer_for(engine).engine if has_writer(engine) else engine.sync_engine
+    event.listen(target, "commit", lambda connection: commits.append(1))
     return commits
 
 
@@ -76,7 +76,7 @@ async def test_moves_arriving_together_share_a_transaction(
     grouped: MatchService, sessions: Sessions
 ) -> None:
     matches = await crown_matches(grouped, MATCHES)
-    commits = count_writer_transactions(grouped)
+    commits = count_transactions(grouped)
     before = await actions_logged(sessions)
 
     reports = await asyncio.gather(
@@ -165,7 +165,7 @@ async def test_a_double_click_in_one_batch_plays_once(
     assert await actions_logged(sessions) == before + 1
 
 
-async def test_without_a_sqlite_file_each_use_case_commits_alone(
+async def test_without_group_commits_each_use_case_commits_alone(
     sessions: Sessions, clock: Clock
 ) -> None:
     service = MatchService(sessions, clock=clock, seeds=lambda: 1, group_commits=False)
