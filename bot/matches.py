@@ -91,6 +91,46 @@ class _Write(NamedTuple):
 _Job = _Play | _Write
 
 
+class _Remembering:
+    """A game that answers each question about a state once: who is to act, what they are
+    asked, what they may do, the result. States never change, and one use case asks the same
+    questions many times (to check a move, to move the match on, to word the notices)."""
+
+    def __init__(self, game: AnyGame) -> None:
+        self._game = game
+        self._answers: dict[tuple[str, int, Seat | None], Any] = {}
+        self._states: list[Any] = []
+        """The states asked about, kept alive so that no other object takes their ids."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def to_act(self, state: Any) -> frozenset[Seat]:
+        return cast(frozenset[Seat], self._answer("to_act", state, None))
+
+    def ask(self, state: Any, seat: Seat) -> Ask:
+        return cast(Ask, self._answer("ask", state, seat))
+
+    def legal_actions(self, state: Any, seat: Seat) -> Sequence[Any]:
+        return cast(Sequence[Any], self._answer("legal_actions", state, seat))
+
+    def outcome(self, state: Any) -> Outcome | None:
+        return cast(Outcome | None, self._answer("outcome", state, None))
+
+    def _answer(self, question: str, state: Any, seat: Seat | None) -> Any:
+        key = (question, id(state), seat)
+        if key not in self._answers:
+            self._states.append(state)
+            asked = getattr(self._game, question)
+            self._answers[key] = (
+                asked(state) if seat is None and question in _OF_STATE else asked(state, seat)
+            )
+        return self._answers[key]
+
+
+_OF_STATE = frozenset({"to_act", "outcome"})
+
+
 @dataclass(frozen=True)
 class _Public:
     """A state's public view and who is asked for what: computed once per state (states never
@@ -533,7 +573,8 @@ class MatchService:
         row = found.match
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
-        loaded = _Loaded(row, list(found.players), engine, state, stored=_row_values(row))
+        remembering = cast(AnyGame, _Remembering(engine))
+        loaded = _Loaded(row, list(found.players), remembering, state, stored=_row_values(row))
         loaded.timeouts = self._merge(found.settings)
         loaded.last_seq = found.last_seq
         return loaded
