@@ -3,10 +3,10 @@
 Every match is challenged, accepted and then played with random legal actions (secrets and Crown
 hints included) through ``MatchService.submit``, on a real engine and database. The games are
 played out beforehand (engines are deterministic from their seed), so the timed part runs the
-service alone. Once the matches are set up, the garbage collector is tuned as the bot tunes it
-at start-up (``bot.app.tune_garbage_collector``); ``--default-gc`` leaves CPython's defaults,
-to see what the tuning is worth. The runs, each timing every move from its first ``submit``
-until one succeeds:
+service alone. Once the matches are set up, the interpreter is tuned as the bot tunes it at
+start-up (``bot.app.tune_interpreter``); ``--default-interpreter`` leaves CPython's
+defaults, to see what the tuning is worth. The runs, each timing every move from its first
+``submit`` until one succeeds:
 
 * one match at a time: the service's own time per move, with nothing to wait for;
 * all matches flat out: each match sends its next move as soon as the last is answered, for at
@@ -59,7 +59,7 @@ from bench._common import (
     scratch_database,
     sqlite_file,
 )
-from bot.app import tune_garbage_collector
+from bot.app import tune_interpreter
 from bot.errors import AlreadyPlayed
 from bot.matches import MatchService
 from db.engine import POSTGRES_POOL, SQLITE_PRAGMAS, create_engine, session_factory
@@ -556,9 +556,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="measure the baselines too (the longest part of the run)",
     )
     parser.add_argument(
-        "--default-gc",
+        "--default-interpreter",
         action="store_true",
-        help="leave the garbage collector as CPython sets it, not as the bot tunes it",
+        help="leave the garbage collector and thread switching as CPython sets them",
     )
     parser.add_argument(
         "--profile",
@@ -616,8 +616,8 @@ async def measure_all(
     flat_lobby = Lobby(service, scripts[: 2 * matches], numbers)
     paced_lobby = Lobby(service, scripts[2 * matches :], numbers)
     lives = await flat_lobby.open_all(matches)
-    if not args.default_gc:
-        tune_garbage_collector()
+    if not args.default_interpreter:
+        tune_interpreter()
     flat = await measured(
         engine,
         f"service (flat out, {len(lives):,} matches)",

@@ -8,7 +8,7 @@ import textwrap
 
 from pydantic import ValidationError
 
-from bot.app import PERMISSIONS, SCOPES, Parlor, point_at, tune_garbage_collector
+from bot.app import PERMISSIONS, SCOPES, Parlor, point_at, tune_interpreter
 from bot.settings import Settings
 
 EXIT_CONFIG = 2
@@ -48,7 +48,7 @@ def main() -> int:
     )
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     bot = Parlor(settings)
-    tune_garbage_collector()
+    tune_interpreter()
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 
