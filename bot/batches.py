@@ -18,7 +18,7 @@ R = TypeVar("R")
 
 BATCH_LIMIT = 200
 """The most requests in one batch: bounds how long the one after waits."""
-GATHER = 0.005
+GATHER = 0.001
 """While busy, how long (seconds) a batch waits for more requests before it starts.
 
 Each batch has a fixed cost (a hop to the writer's thread, a transaction, a commit), so under
