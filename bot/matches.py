@@ -93,12 +93,12 @@ _Job = _Play | _Write
 
 class _Remembering:
     """A game that answers each question about a state once: who is to act, what they are
-    asked, what they may do, the result. States never change, and one use case asks the same
-    questions many times (to check a move, to move the match on, to word the notices)."""
+    asked, what they may do or see, the result. States never change, and one use case asks the
+    same questions many times (to check a move, to move the match on, to word the notices)."""
 
     def __init__(self, game: AnyGame) -> None:
         self._game = game
-        self._answers: dict[tuple[str, int, Seat | None], Any] = {}
+        self._answers: dict[tuple[str, int, tuple[Seat | None, ...]], Any] = {}
         self._states: list[Any] = []
         """The states asked about, kept alive so that no other object takes their ids."""
 
@@ -106,7 +106,7 @@ class _Remembering:
         return getattr(self._game, name)
 
     def to_act(self, state: Any) -> frozenset[Seat]:
-        return cast(frozenset[Seat], self._answer("to_act", state, None))
+        return cast(frozenset[Seat], self._answer("to_act", state))
 
     def ask(self, state: Any, seat: Seat) -> Ask:
         return cast(Ask, self._answer("ask", state, seat))
@@ -115,33 +115,17 @@ class _Remembering:
         return cast(Sequence[Any], self._answer("legal_actions", state, seat))
 
     def outcome(self, state: Any) -> Outcome | None:
-        return cast(Outcome | None, self._answer("outcome", state, None))
+        return cast(Outcome | None, self._answer("outcome", state))
 
-    def _answer(self, question: str, state: Any, seat: Seat | None) -> Any:
-        key = (question, id(state), seat)
+    def view(self, state: Any, viewer: Seat | None) -> Any:
+        return self._answer("view", state, viewer)
+
+    def _answer(self, question: str, state: Any, *seats: Seat | None) -> Any:
+        key = (question, id(state), seats)
         if key not in self._answers:
             self._states.append(state)
-            asked = getattr(self._game, question)
-            self._answers[key] = (
-                asked(state) if seat is None and question in _OF_STATE else asked(state, seat)
-            )
+            self._answers[key] = getattr(self._game, question)(state, *seats)
         return self._answers[key]
-
-
-_OF_STATE = frozenset({"to_act", "outcome"})
-
-
-@dataclass(frozen=True)
-class _Public:
-    """A state's public view and who is asked for what: computed once per state (states never
-    change in place, so the state object itself is the key)."""
-
-    state: Any
-    over: bool
-    players: tuple[int, ...]
-    public_view: Any
-    to_act: tuple[int, ...]
-    asks: dict[int, Ask]
 
 
 @dataclass
@@ -162,8 +146,6 @@ class _Loaded:
     """The match's last logged event number, read with the match (safe behind the version check)."""
     next_version: int | None = None
     """The version the match will have once this use case is saved: what its notices show."""
-    public: _Public | None = None
-    """What anyone may know of the current state, kept while the state stays the same."""
     stored: dict[str, Any] = field(default_factory=dict)
     """The changeable columns as read, to write back only what changed."""
 
@@ -440,49 +422,35 @@ class MatchService:
         On a SQLite file it joins the next batch on the writer's thread, so no two writers of
         this process ever wait on each other's lock.
         """
-        if self.group_commits:
-            key: Hashable = object() if match_id is None else match_id
-            return cast(T, await self._batches.submit(key, _Write(work)))
-        return cast(T, await self._alone(_Write(work)))
+        key: Hashable = object() if match_id is None else match_id
+        return cast(T, await self._submit(key, _Write(work)))
 
     async def _run(
         self, match_id: int, user_id: int | None, expected_version: int | None, step: Step
     ) -> Report:
         """Run ``step`` in a transaction with the version check."""
         play = _Play(match_id, user_id, expected_version, step)
+        return cast(Report, await self._submit(match_id, play))
+
+    async def _submit(self, key: Hashable, job: _Job) -> Any:
+        """``job``'s answer: from the next batch (group commit), or from a transaction alone."""
         if self.group_commits:
-            return cast(Report, await self._batches.submit(match_id, play))
-        return await self._run_alone(play)
+            return await self._batches.submit(key, job)
+        return await self._alone(job)
 
     async def _alone(self, job: _Job) -> Any:
-        """``job`` in a transaction of its own, on an async session."""
-        if isinstance(job, _Play):
-            return await self._run_alone(job)
-        async with self.sessions.begin() as session:
-            return await session.run_sync(db_batch.on_connection, job.work)
-
-    async def _run_alone(self, job: _Play) -> Report:
-        """``job`` in a transaction of its own, re-reading the match on a lost race."""
+        """``job`` in a transaction of its own, re-run on a lost race unless the caller named the
+        version it saw (then the race is answered "already played")."""
         for _ in range(RETRIES):
-            now = self.clock()
             try:
-                async with self.sessions.begin() as session:
-                    loaded = await self._load(session, job.match_id)
-                    _check_version(loaded, job.expected_version)
-                    seen = loaded.row.version
-                    loaded.next_version = seen + 1
-                    notices = job.step(loaded, job.user_id, now)
-                    values = _changes(loaded)
-                    # The version check comes first: only its winner writes anything else.
-                    if not await repo.update_match(session, job.match_id, seen, **values):
-                        raise _Conflict
-                    loaded.row.version = seen + 1
-                    await session.run_sync(db_batch.on_connection, self._write_rest, [loaded], now)
+                [answer] = await self._in_transaction(self._commit_together, [job], self.clock())
             except _Conflict:
-                if job.expected_version is not None:
+                if isinstance(job, _Play) and job.expected_version is not None:
                     raise AlreadyPlayed(ALREADY_PLAYED) from None
                 continue
-            return self._report(loaded, notices)
+            if isinstance(answer, MatchError):
+                raise answer
+            return answer
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
     async def _run_batch(self, batch: list[Request[_Job, Any]]) -> None:
@@ -939,8 +907,16 @@ class MatchService:
         return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
 
     def _snapshot(self, loaded: _Loaded) -> MatchSnapshot:
-        row = loaded.row
-        public = self._public(loaded)
+        row, engine, state = loaded.row, loaded.game, loaded.state
+        to_act: tuple[int, ...] = ()
+        asks: dict[int, Ask] = {}
+        public_view = None
+        if state is not None:
+            public_view = engine.view(state, None)
+            if row.status not in OVER:
+                seats = sorted(engine.to_act(state))
+                to_act = tuple(loaded.players[s] for s in seats)
+                asks = {loaded.players[s]: engine.ask(state, s) for s in seats}
         winner = (
             loaded.players[row.winner_seat]
             if row.winner_seat is not None and loaded.players
@@ -956,10 +932,10 @@ class MatchService:
             version=row.version if loaded.next_version is None else loaded.next_version,
             challenger_id=row.challenger_id,
             opponent_id=row.opponent_id,
-            players=public.players,
-            to_act=public.to_act,
-            asks=public.asks,
-            public_view=public.public_view,
+            players=tuple(loaded.players),
+            to_act=to_act,
+            asks=asks,
+            public_view=public_view,
             deadline=row.deadline,
             deadline_kind=row.deadline_kind,
             winner_id=winner,
@@ -967,24 +943,6 @@ class MatchService:
             message_id=row.message_id,
             vs_bot=bool(row.vs_bot),
         )
-
-    def _public(self, loaded: _Loaded) -> _Public:
-        engine, state = loaded.game, loaded.state
-        over, players = loaded.row.status in OVER, tuple(loaded.players)
-        known = loaded.public
-        if known and known.state is state and (known.over, known.players) == (over, players):
-            return known
-        to_act: tuple[int, ...] = ()
-        asks: dict[int, Ask] = {}
-        public_view = None
-        if state is not None:
-            public_view = engine.view(state, None)
-            if not over:
-                seats = sorted(engine.to_act(state))
-                to_act = tuple(players[s] for s in seats)
-                asks = {players[s]: engine.ask(state, s) for s in seats}
-        loaded.public = _Public(state, over, players, public_view, to_act, asks)
-        return loaded.public
 
 
 # ---------------------------------------------------------------------- module helpers
