@@ -3,9 +3,11 @@
 Every function takes the ``AsyncSession`` first and never commits: the use case that opened the
 session owns the transaction (``async with sessions.begin() as session: ...``).
 
-Concurrency rests on ``update_match``: every change to a match is one conditional UPDATE on its
-``version``, so of two writers who read the same version exactly one succeeds, on SQLite and
-PostgreSQL alike, and with any number of bot processes sharing the database.
+Concurrency rests on one statement, ``update_statement``: every change to a match is one
+conditional UPDATE on its ``version``, so of two writers who read the same version exactly one
+succeeds, on SQLite and PostgreSQL alike, and with any number of bot processes sharing the
+database. ``update_match`` runs it for one match; the match service writes through
+``db.batch.write_matches``, which runs it for a batch.
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
 class MatchRow:
     """A match's columns as plain values, outside any session.
 
-    What a use case reads and changes; its changes reach the database through ``update_match``
-    only. Building one costs a fraction of an ORM ``Match``, which matters once per move.
+    What a use case reads and changes; its changes reach the database through the
+    version-checked UPDATE only (``update_match``, ``db.batch.write_matches``). Building one
+    costs a fraction of an ORM ``Match``, which matters once per move.
     """
 
     id: int
@@ -152,8 +155,8 @@ async def load_match(session: AsyncSession, match_id: int) -> MatchContext | Non
     """The match, its server's settings, its players and its last event number, or ``None``.
 
     One Core statement on the session's connection: a move's cost is mostly the Python around
-    each round trip, and the ORM's share of it is the largest. The ``Match`` returned is not in
-    the session (changes reach the database through ``update_match`` only).
+    each round trip, and the ORM's share of it is the largest. The ``MatchRow`` returned is not
+    in the session (changes reach the database through the version-checked UPDATE only).
     """
     connection = await session.connection()
     result = await connection.execute(_LOAD_MATCH, {"match_id": match_id})
@@ -281,7 +284,8 @@ async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
 async def due_matches(session: AsyncSession, now: datetime, limit: int = 100) -> list[Match]:
     """Unfinished matches whose deadline is ``now`` or earlier, the longest overdue first.
 
-    The sweeper claims each with ``update_match``, so two sweepers never act on one twice.
+    The sweeper claims each with the version-checked UPDATE, so two sweepers never act on one
+    twice.
     """
     rows = await session.scalars(
         select(Match)
