@@ -113,7 +113,8 @@ class Live:
 
 @dataclass
 class Tally:
-    """What a run measured: one latency per move (seconds), failed attempts, statements."""
+    """What a run measured: one latency per move (seconds), failed attempts, statements and
+    commits."""
 
     latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)

@@ -177,11 +177,11 @@ class MatchService:
         mention: Callable[[int], str] = default_mention,
         timeouts: Timeouts | None = None,
         bot_user_id: int | None = None,
-        group_commits: bool | None = None,
+        group_commits: bool = True,
     ) -> None:
         self.sessions = sessions
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
-        self.group_commits = group_commits if group_commits is not None else True
+        self.group_commits = group_commits
         """Run use cases that arrive together in one transaction (group commit)."""
         self._batches: Batches[_Job, Any] = Batches(self._run_batch)
         self.bot_user_id = bot_user_id
@@ -341,7 +341,7 @@ class MatchService:
         """Act on every deadline that has passed: expire, abort, forfeit or hint automatically.
 
         Safe to run from several processes at once: each match is claimed with the version check,
-        so a deadline fires exactly once. The matches go at once (one batch, on SQLite).
+        so a deadline fires exactly once. The matches go at once, in one batch.
         """
         now = self.clock()
         async with self.sessions() as session:
@@ -419,7 +419,7 @@ class MatchService:
     async def _write(self, match_id: int | None, work: Callable[[Connection], T]) -> T:
         """``work(connection)`` in a transaction, in turn with any other use case of the match.
 
-        On a SQLite file it joins the next batch on the writer's thread, so no two writers of
+        It joins the next batch: on a SQLite file, on the writer's thread, so no two writers of
         this process ever wait on each other's lock.
         """
         key: Hashable = object() if match_id is None else match_id
