@@ -148,6 +148,8 @@ class _Loaded:
     """The version the match will have once this use case is saved: what its notices show."""
     stored: dict[str, Any] = field(default_factory=dict)
     """The changeable columns as read, to write back only what changed."""
+    shown: tuple[tuple[Any, ...], MatchSnapshot] | None = None
+    """The last snapshot taken, with what it was taken from (``MatchService._snapshot``)."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
@@ -508,7 +510,7 @@ class MatchService:
                 played[play.match_id] = error
         saved = [answer[0] for answer in played.values() if not isinstance(answer, MatchError)]
         changes = [(m.row.id, m.row.version, _changes(m)) for m in saved]
-        applied = db_batch.write_matches(connection, changes)
+        applied = db_batch.write_matches(connection, changes, now)
         if applied is not None and applied != len(changes):
             raise _Conflict  # rolls the whole batch back
         for loaded in saved:
@@ -907,6 +909,26 @@ class MatchService:
         return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
 
     def _snapshot(self, loaded: _Loaded) -> MatchSnapshot:
+        """The match as its notices show it: taken once per state of the match, since a use
+        case shows the same state in several notices and in its answer."""
+        row = loaded.row
+        taken_from = (
+            loaded.state,
+            tuple(loaded.players),
+            row.status,
+            row.version,
+            loaded.next_version,
+            row.deadline,
+            row.deadline_kind,
+            row.winner_seat,
+            row.end_reason,
+            row.message_id,
+        )
+        if loaded.shown is None or loaded.shown[0] != taken_from:
+            loaded.shown = (taken_from, self._take_snapshot(loaded))
+        return loaded.shown[1]
+
+    def _take_snapshot(self, loaded: _Loaded) -> MatchSnapshot:
         row, engine, state = loaded.row, loaded.game, loaded.state
         to_act: tuple[int, ...] = ()
         asks: dict[int, Ask] = {}

@@ -11,6 +11,7 @@ PostgreSQL) through ``await session.run_sync(on_connection, f, ...)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -20,8 +21,10 @@ from sqlalchemy import Connection, Table, bindparam, insert, select, tuple_, upd
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import ColumnDefault
 
+from db.driver import DriverStatement
 from db.models import GuildSettings, Match, MatchPlayer, PlayerStats
 from db.repository import (
+    EVENT_COLUMNS,
     INSERT_EVENT,
     LOAD_MATCHES,
     OPEN_CHALLENGES,
@@ -61,34 +64,40 @@ def select_matches(connection: Connection, match_ids: Sequence[int]) -> dict[int
     The matches' rows stay locked until the transaction ends, taken in id order (PostgreSQL;
     SQLite locks the whole database for a writer)."""
     result = connection.execute(LOAD_MATCHES, {"match_ids": list(match_ids)})
-    return {row["id"]: match_context(row) for row in result.mappings().all()}
+    contexts = (match_context(row) for row in result.all())
+    return {context.match.id: context for context in contexts}
 
 
-def write_matches(connection: Connection, changes: Sequence[MatchChange]) -> int | None:
+def write_matches(
+    connection: Connection, changes: Sequence[MatchChange], now: datetime
+) -> int | None:
     """``repository.update_match`` for many matches: how many of the changes were applied.
 
-    One executemany for each set of columns changed. Fewer applied than given means someone
-    else moved one of the matches first; which one is not known, so the caller must roll back.
+    One executemany for each set of columns changed, each match's ``updated_at`` set to ``now``.
+    Fewer applied than given means someone else moved one of the matches first; which one is
+    not known, so the caller must roll back.
     ``None`` where the driver does not count an executemany's rows (asyncpg): read the matches
     with ``select_matches`` in the same transaction first, which locks them there.
     """
     by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for match_id, seen, values in changes:
         parameters = {f"new_{name}": value for name, value in values.items()}
-        parameters.update(match_id=match_id, seen_version=seen)
+        parameters.update(new_updated_at=now, match_id=match_id, seen_version=seen)
         by_columns.setdefault(tuple(sorted(values)), []).append(parameters)
     applied = [
-        connection.execute(update_statement(columns), rows).rowcount
-        for columns, rows in by_columns.items()
+        _update_matches(columns).execute(connection, rows) for columns, rows in by_columns.items()
     ]
     return sum(applied) if connection.dialect.supports_sane_multi_rowcount else None
 
 
+@functools.cache
+def _update_matches(columns: tuple[str, ...]) -> DriverStatement:
+    return DriverStatement(update_statement((*columns, "updated_at")))
+
+
 def write_logs(connection: Connection, logs: Sequence[Log], now: datetime) -> None:
     """Append each match's events to its log (after its version-checked update)."""
-    rows = event_rows(logs, now)
-    if rows:
-        connection.execute(INSERT_EVENT, rows)
+    _INSERT_EVENTS.execute(connection, event_rows(logs, now))
 
 
 def count_open_challenges(connection: Connection, user_id: int) -> int:
@@ -119,8 +128,7 @@ def write_players(connection: Connection, seats: Sequence[tuple[int, Sequence[in
         for match_id, players in seats
         for seat, user_id in enumerate(players)
     ]
-    if rows:
-        connection.execute(_INSERT_PLAYER, rows)
+    _INSERT_PLAYERS.execute(connection, rows)
 
 
 @dataclass(slots=True)
@@ -179,8 +187,7 @@ def save_records(connection: Connection, rows: Sequence[StatsRow]) -> None:
         }
         for row in rows
     ]
-    if parameters:
-        connection.execute(_SAVE_RECORD, parameters)
+    _SAVE_RECORDS.execute(connection, parameters)
 
 
 _MATCHES = cast(Table, Match.__table__)
@@ -192,7 +199,10 @@ _WRITE_MESSAGE_ID = (
 )
 _SETTINGS = cast(Table, GuildSettings.__table__)
 _READ_SETTINGS = select(_SETTINGS).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
-_INSERT_PLAYER = insert(cast(Table, MatchPlayer.__table__))
+_INSERT_PLAYERS = DriverStatement(
+    insert(cast(Table, MatchPlayer.__table__)), ["match_id", "seat", "user_id"]
+)
+_INSERT_EVENTS = DriverStatement(INSERT_EVENT, EVENT_COLUMNS)
 _STATS = cast(Table, PlayerStats.__table__)
 _STATS_KEY = (_STATS.c.guild_id, _STATS.c.game, _STATS.c.user_id, _STATS.c.vs_bot)
 _STATS_KEY_NAMES = tuple(column.key for column in _STATS_KEY)
@@ -209,7 +219,7 @@ _LOCK_RECORDS = (
     .order_by(*_STATS_KEY)
     .with_for_update()
 )
-_SAVE_RECORD = (
+_SAVE_RECORDS = DriverStatement(
     update(_STATS)
     .where(*(column == bindparam(f"key_{column.key}") for column in _STATS_KEY))
     .values({name: bindparam(f"new_{name}") for name in _STATS_VALUES})

@@ -6,6 +6,7 @@ Game state is stored as JSON the engines produce; nothing here knows a game's ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -92,6 +93,34 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None or value.tzinfo is not None:
             return value
         return value.replace(tzinfo=UTC)
+
+    # SQLite: the same text as its DATETIME type stores ("2026-01-02 03:04:05.000006"), in one
+    # C call each way. Every move writes and reads several timestamps.
+
+    def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
+        if dialect.name == "sqlite":
+            return _sqlite_timestamp
+        return super().bind_processor(dialect)
+
+    def result_processor(self, dialect: Dialect, coltype: object) -> Callable[[Any], Any] | None:
+        if dialect.name == "sqlite":
+            return _read_sqlite_timestamp
+        return super().result_processor(dialect, coltype)
+
+
+def _sqlite_timestamp(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime: pass a timezone-aware value")
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _read_sqlite_timestamp(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    parsed = datetime.fromisoformat(value)
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
 JSON_DOCUMENT: TypeEngine[Any] = JSON().with_variant(JSONB(), "postgresql")

@@ -31,7 +31,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import RowMapping
+from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import (
@@ -130,7 +130,7 @@ def _load_match_statement(*, many: bool) -> Select[Any]:
     )
     return (
         select(
-            _MATCHES,
+            *(_MATCHES.c[name] for name in MATCH_COLUMNS),
             _SETTINGS.c.guild_id.label("settings_guild_id"),
             *(_SETTINGS.c[name] for name in _TIMEOUTS),
             seat0.c.user_id.label("seat0_user_id"),
@@ -149,6 +149,8 @@ _LOAD_MATCH = _load_match_statement(many=False)
 LOAD_MATCHES = _load_match_statement(many=True).order_by(_MATCHES.c.id).with_for_update(of=_MATCHES)
 """``_LOAD_MATCH`` for a list of ids (``match_ids``), locking the matches' rows in id order."""
 INSERT_EVENT = insert(_EVENTS)
+EVENT_COLUMNS = ("match_id", "seq", "seat", "kind", "audience", "payload", "created_at")
+"""What ``event_rows`` gives for each event (the id is the database's)."""
 
 
 async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
@@ -160,20 +162,27 @@ async def load_match(session: AsyncSession, match_id: int) -> MatchContext | Non
     """
     connection = await session.connection()
     result = await connection.execute(_LOAD_MATCH, {"match_id": match_id})
-    row = result.mappings().one_or_none()
+    row = result.one_or_none()
     return None if row is None else match_context(row)
 
 
-def match_context(row: RowMapping) -> MatchContext:
-    """A row of ``LOAD_MATCH`` or ``LOAD_MATCHES`` as a ``MatchContext``."""
-    match = MatchRow(**{name: row[name] for name in MATCH_COLUMNS})
+def match_context(row: Row[Any]) -> MatchContext:
+    """A row of ``LOAD_MATCH`` or ``LOAD_MATCHES`` as a ``MatchContext``.
+
+    Read by position (the match's columns first, in ``MATCH_COLUMNS`` order): once per match
+    in every batch of moves, where reading by name costs more than the rest of it."""
+    match = MatchRow(*row[:_MATCH_WIDTH])
+    settings_guild_id, *timeouts, user0, user1, last_seq = row[_MATCH_WIDTH:]
     settings = None
-    if row["settings_guild_id"] is not None:
-        timeouts = {name: row[name] for name in _TIMEOUTS}
-        settings = GuildSettings(guild_id=row["settings_guild_id"], **timeouts)
-    user0, user1 = row["seat0_user_id"], row["seat1_user_id"]
+    if settings_guild_id is not None:
+        settings = GuildSettings(
+            guild_id=settings_guild_id, **dict(zip(_TIMEOUTS, timeouts, strict=True))
+        )
     players = [user0, user1] if user0 is not None and user1 is not None else []
-    return MatchContext(match, settings, players, int(row["last_seq"]))
+    return MatchContext(match, settings, players, int(last_seq))
+
+
+_MATCH_WIDTH = len(MATCH_COLUMNS)
 
 
 async def get_players(session: AsyncSession, match_id: int) -> list[MatchPlayer]:

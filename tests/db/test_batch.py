@@ -49,7 +49,7 @@ async def test_write_matches_counts_only_the_changes_whose_version_held(
         (stale.id, 7, {"status": "active"}),  # someone else is past version 7
     ]
     async with sessions.begin() as session:
-        applied = await session.run_sync(batch.on_connection, batch.write_matches, changes)
+        applied = await session.run_sync(batch.on_connection, batch.write_matches, changes, NOW)
         counted = session.get_bind().dialect.supports_sane_multi_rowcount
     assert applied == (1 if counted else None)  # asyncpg does not count
     async with sessions() as session:
@@ -66,7 +66,7 @@ async def test_write_matches_writes_each_match_its_own_columns(sessions: Session
     first, second = await add_match(sessions), await add_match(sessions)
     changes = [(first.id, 0, {"status": "active"}), (second.id, 0, {"deadline_kind": "turn"})]
     async with sessions.begin() as session:
-        applied = await session.run_sync(batch.on_connection, batch.write_matches, changes)
+        applied = await session.run_sync(batch.on_connection, batch.write_matches, changes, NOW)
         assert applied in (2, None)
     async with sessions() as session:
         found = await session.run_sync(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -17,6 +18,7 @@ from db.models import (
     MatchPlayer,
     MatchStatus,
     PlayerStats,
+    UTCDateTime,
 )
 
 SNOWFLAKE = 1_234_567_890_123_456_789  # a Discord id: needs 64 bits
@@ -229,3 +231,25 @@ def test_timestamps_are_utc_aware_by_default() -> None:
     match = new_match()
 
     assert before <= match.created_at <= datetime.now(UTC)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone(timedelta(hours=-5))),
+        datetime(1, 1, 1, tzinfo=UTC),
+    ],
+)
+def test_sqlite_timestamps_are_stored_as_its_datetime_type_stores_them(value: datetime) -> None:
+    """Files written before keep comparing and reading right: the text is the same."""
+    dialect = sqlite_dialect.dialect()
+    ours = UTCDateTime().bind_processor(dialect)
+    theirs = sqlite_dialect.DATETIME().bind_processor(dialect)
+    assert ours is not None and theirs is not None
+    stored = ours(value)
+    assert stored == theirs(value.astimezone(UTC).replace(tzinfo=None))
+    read = UTCDateTime().result_processor(dialect, None)
+    assert read is not None
+    assert read(stored) == value and read(stored).tzinfo is UTC
+    assert read("2026-01-02 03:04:05") == datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

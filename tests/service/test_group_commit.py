@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -126,8 +127,10 @@ async def test_a_batch_that_fails_runs_every_move_alone(
     real = batch.write_matches
     lost: list[int] = []
 
-    def lose_the_first_race(connection: Any, changes: Sequence[batch.MatchChange]) -> int:
-        applied = real(connection, changes)
+    def lose_the_first_race(
+        connection: Any, changes: Sequence[batch.MatchChange], now: datetime
+    ) -> int:
+        applied = real(connection, changes, now)
         if not lost:
             lost.append(len(changes))
             return applied - 1
