@@ -328,7 +328,7 @@ async def measured(
     if engine is not None:
         listened.append(engine.sync_engine)
         if has_writer(engine):
-            listened.append(writer_for(engine).engine)
+            listened.extend(writer_for(engine).engines)
     for target in listened:
         event.listen(target, "before_cursor_execute", count)
         event.listen(target, "commit", commit)
@@ -701,8 +701,9 @@ def report(runs: Sequence[Run], matches: int) -> None:
         "attempts (retried).\nFlat out, p50 is about matches / (moves/s): time spent queueing. "
         "Statements: SQL through SQLAlchemy's cursors (no BEGIN, COMMIT or pool pings); the "
         "service's include opening the matches that replace those ended.\n"
-        "Loop CPU is the event loop's thread; process CPU adds the SQLite writer's thread, "
-        "where the service's grouped moves are written."
+        "Loop CPU is the event loop's thread, where a SQLite file's batches of moves are written "
+        "while the database is free; process CPU adds the other threads (the SQLite writer's, "
+        "its checkpoints)."
     )
 
 

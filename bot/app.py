@@ -59,10 +59,10 @@ def tune_interpreter() -> None:
     Everything alive at start-up (modules, classes, settings) lives as long as the process:
     frozen, full garbage collections no longer walk it. The youngest generation is collected
     after 50,000 allocations, not 700: a busy bot allocates that many in a few moves, and each
-    collection stalls every thread. And the event loop, woken by Discord while the SQLite
-    writer's thread runs Python, gets the interpreter within half a millisecond instead of
-    five. ``bench.service`` and ``bench.e2e`` show the difference (``gc.freeze``,
-    ``gc.set_threshold``, ``sys.setswitchinterval``).
+    collection stalls every thread. And the event loop, woken by Discord while another thread
+    runs Python (a database driver's, the SQLite writer's), gets the interpreter within half a
+    millisecond instead of five. ``bench.service`` and ``bench.e2e`` show the difference
+    (``gc.freeze``, ``gc.set_threshold``, ``sys.setswitchinterval``).
     """
     gc.collect()
     gc.freeze()

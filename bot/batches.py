@@ -21,7 +21,7 @@ BATCH_LIMIT = 200
 GATHER = 0.001
 """While busy, how long (seconds) a batch waits for more requests before it starts.
 
-Each batch has a fixed cost (a hop to the writer's thread, a transaction, a commit), so under
+Each batch has a fixed cost (a transaction, its first statements, a commit), so under
 load a millisecond spent gathering buys larger batches and more moves per second, as
 PostgreSQL's ``commit_delay`` does. A writer that is idle, or serves one request at a time,
 answers at once."""

@@ -421,7 +421,7 @@ class MatchService:
     async def _write(self, match_id: int | None, work: Callable[[Connection], T]) -> T:
         """``work(connection)`` in a transaction, in turn with any other use case of the match.
 
-        It joins the next batch: on a SQLite file, on the writer's thread, so no two writers of
+        It joins the next batch: on a SQLite file, through the writer, so no two writers of
         this process ever wait on each other's lock.
         """
         key: Hashable = object() if match_id is None else match_id
@@ -458,10 +458,10 @@ class MatchService:
     async def _run_batch(self, batch: list[Request[_Job, Any]]) -> None:
         """Run a batch of jobs (one per match) in one transaction: group commit.
 
-        On a SQLite file the transaction runs on the writer's thread; elsewhere on an async
-        session (``run_sync``). Should it fail (another process moved one of the matches, or the
-        database refused), nothing of it is written and every job runs alone, so each gets the
-        answer it would have had on its own.
+        On a SQLite file the transaction runs through its writer (``db.writer``); elsewhere on
+        an async session (``run_sync``). Should it fail (another process moved one of the
+        matches, or the database refused), nothing of it is written and every job runs alone,
+        so each gets the answer it would have had on its own.
         """
         jobs = [request.job for request in batch]
         try:

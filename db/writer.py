@@ -1,9 +1,21 @@
-"""One thread that writes to a SQLite file with a plain synchronous connection.
+"""Writes to a SQLite file through plain synchronous connections, one transaction per call.
 
 Through the async driver every statement is several hops between the event loop and the
-driver's thread, and each hop costs more than the statement itself. Work sent here runs whole
-on the writer's own thread: one hop for any number of statements. The match service sends it
-the moves that arrive together (group commit); everything else keeps the async engine.
+driver's thread, and each hop costs more than the statement itself. Work sent here runs whole,
+in one transaction, on a synchronous connection:
+
+* on the caller's thread (the event loop's) when the database is free. In WAL mode a commit
+  does not wait for the disk, so the transaction is Python and memory work; the interpreter
+  lock would hold the event loop back while a writer thread ran it anyway, and the hops to
+  that thread and back cost more than they save (``bench.service``);
+* on the writer's own thread when another connection holds the write lock (another process,
+  or this one's async engine): there it waits for the lock as long as SQLite's busy timeout
+  says, and the event loop goes on meanwhile.
+
+The part of SQLite's work that does wait for the disk, the checkpoint (copying the write-ahead
+log back into the database file), runs on the writer's thread as well, never in a commit on
+the event loop. The match service sends its batches of moves here (group commit); everything
+else keeps the async engine.
 
 The writer belongs to the async engine it was made for: the same file, the same pragmas, and it
 closes when that engine is disposed.
@@ -12,13 +24,16 @@ closes when that engine is disposed.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.engine import ENGINE_OPTIONS, apply_sqlite_pragmas
@@ -26,43 +41,132 @@ from db.engine import ENGINE_OPTIONS, apply_sqlite_pragmas
 P = ParamSpec("P")
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
+CHECKPOINT_INTERVAL = 0.1
+"""Seconds between checkpoints while writes go on: each copies what the last one left."""
+TRUNCATE_FRAMES = 16_000
+"""A log this long (about 64 MB) is checkpointed whole and cut back, writers waiting meanwhile.
+
+A checkpoint that runs while writes go on copies what was there when it began, and the log
+starts again from its beginning only once everything in it was copied; under constant writes
+that moment may not come, and a long log makes every read slower."""
+_SQLITE_BUSY = 5
+
 _WRITERS: weakref.WeakKeyDictionary[Engine, SqliteWriter] = weakref.WeakKeyDictionary()
 
 
+class _Busy(Exception):
+    """Another connection holds the database's write lock."""
+
+
 class SqliteWriter:
-    """Runs functions of a connection, each in a transaction of its own, on one thread."""
+    """Runs functions of a connection, each in a transaction of its own, one at a time."""
 
     def __init__(self, url: str) -> None:
         self._engine = create_sync_engine(url, **ENGINE_OPTIONS)
         event.listen(self._engine, "connect", apply_sqlite_pragmas)
+        self._inline = create_sync_engine(url, **ENGINE_OPTIONS)
+        event.listen(self._inline, "connect", _apply_inline_pragmas)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlor-sqlite")
+        self._closed = False
+        self._checkpointing: Future[None] | None = None
+        self._last_checkpoint = time.monotonic()
 
     @property
-    def engine(self) -> Engine:
-        """The synchronous engine the thread writes with (for event listeners)."""
-        return self._engine
+    def engines(self) -> tuple[Engine, Engine]:
+        """The synchronous engines it writes with (for event listeners): the event loop's,
+        then the thread's."""
+        return self._inline, self._engine
 
     async def run(
         self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
         """``work(connection, ...)`` in a write transaction: committed if it returns, else
-        rolled back. It runs on the writer's thread: it must not touch the event loop."""
+        rolled back. It may run on the event loop's thread or on the writer's, so it must
+        neither touch the event loop nor take long without the database."""
+        if self._closed:
+            raise RuntimeError("this SQLite writer is closed")
+        if not self._is_checkpointing():
+            try:
+                result = _transaction(self._inline, work, args, kwargs, wait=False)
+            except _Busy:
+                pass
+            else:
+                self._checkpoint_soon()
+                return result
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._transaction, work, args, kwargs)
+        return await loop.run_in_executor(
+            self._thread, _transaction, self._engine, work, args, kwargs, True
+        )
 
-    def _transaction(
-        self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> T:
-        with self._engine.begin() as connection:
-            # The write lock from the start, not from the first write: what ``work`` reads
-            # stays true until it commits, and it never has to wait for the lock halfway.
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-            return work(connection, *args, **kwargs)
+    def _is_checkpointing(self) -> bool:
+        return self._checkpointing is not None and not self._checkpointing.done()
+
+    def _checkpoint_soon(self) -> None:
+        """Start a checkpoint on the writer's thread, unless one runs or ran just now."""
+        if self._is_checkpointing():
+            return
+        now = time.monotonic()
+        if now - self._last_checkpoint < CHECKPOINT_INTERVAL:
+            return
+        self._last_checkpoint = now
+        self._checkpointing = self._thread.submit(self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        try:
+            with self._engine.connect() as connection:
+                row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+                if row[1] >= TRUNCATE_FRAMES:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        except Exception:  # the next one tries again; a failed checkpoint loses nothing
+            log.warning("SQLite checkpoint failed", exc_info=True)
 
     def close(self) -> None:
-        """Finish what was sent, then close the connection and the thread."""
+        """Finish what was sent, then close the connections and the thread."""
+        self._closed = True
         self._thread.submit(self._engine.dispose).result()
         self._thread.shutdown()
+        self._inline.dispose()
+
+
+def _transaction(
+    engine: Engine,
+    work: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    wait: bool,
+) -> T:
+    """``work`` in a transaction that holds the write lock from its start. Without ``wait``,
+    ``_Busy`` at once if another connection holds it."""
+    with engine.begin() as connection:
+        # The write lock from the start, not from the first write: what ``work`` reads
+        # stays true until it commits, and it never has to wait for the lock halfway.
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except OperationalError as error:
+            if not wait and _is_busy(error):
+                raise _Busy from error
+            raise
+        return work(connection, *args, **kwargs)
+
+
+def _is_busy(error: OperationalError) -> bool:
+    """SQLite's SQLITE_BUSY, or one of its extended codes."""
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF == _SQLITE_BUSY
+
+
+def _apply_inline_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """The event loop's connection never waits: not for the lock (its work goes to the
+    writer's thread instead), nor for a checkpoint (the thread runs them)."""
+    apply_sqlite_pragmas(dbapi_connection, connection_record)
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA busy_timeout=0")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+    finally:
+        cursor.close()
 
 
 def has_writer(engine: AsyncEngine | None) -> bool:

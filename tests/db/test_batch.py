@@ -7,6 +7,7 @@ or PostgreSQL; the writer only on SQLite files.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import batch
 from db import repository as repo
+from db import writer as writer_module
 from db.engine import create_engine
 from db.migrate import upgrade
 from db.models import MatchPlayer
@@ -179,7 +181,9 @@ REMEMBER = text("INSERT INTO bot_meta (key, value, updated_at) VALUES ('k', 'v',
 COUNT = text("SELECT count(*) FROM bot_meta")
 
 
-async def test_the_writer_commits_on_its_own_thread(sqlite_engine: AsyncEngine) -> None:
+async def test_the_writer_commits_on_the_callers_thread_when_the_database_is_free(
+    sqlite_engine: AsyncEngine,
+) -> None:
     writer = writer_for(sqlite_engine)
     assert writer_for(sqlite_engine) is writer
 
@@ -187,10 +191,59 @@ async def test_the_writer_commits_on_its_own_thread(sqlite_engine: AsyncEngine) 
         connection.execute(REMEMBER)
         return threading.current_thread().name
 
-    name = await writer.run(remember)
+    assert await writer.run(remember) == threading.current_thread().name
     async with sqlite_engine.connect() as connection:
         assert await connection.scalar(COUNT) == 1
+
+
+async def test_the_writer_waits_on_its_own_thread_while_another_connection_writes(
+    sqlite_engine: AsyncEngine, tmp_path: Path
+) -> None:
+    writer = writer_for(sqlite_engine)
+    other = sqlite3.connect(tmp_path / "writer.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process, say, in the middle of a write
+
+    def remember(connection: Connection) -> str:
+        connection.execute(REMEMBER)
+        return threading.current_thread().name
+
+    waiting = asyncio.ensure_future(writer.run(remember))
+    await asyncio.sleep(0.2)  # the event loop goes on meanwhile
+    assert not waiting.done()
+    other.execute("COMMIT")
+    other.close()
+    name = await asyncio.wait_for(waiting, 10)
     assert name.startswith("parlor-sqlite") and name != threading.current_thread().name
+    async with sqlite_engine.connect() as connection:
+        assert await connection.scalar(COUNT) == 1
+
+
+async def test_checkpoints_run_on_the_writers_thread_and_cut_a_long_log_back(
+    sqlite_engine: AsyncEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "CHECKPOINT_INTERVAL", 0.0)
+    monkeypatch.setattr(writer_module, "TRUNCATE_FRAMES", 50)
+    checkpoints: list[str] = []
+    real = writer_module.SqliteWriter._checkpoint
+
+    def checkpoint(self: writer_module.SqliteWriter) -> None:
+        checkpoints.append(threading.current_thread().name)
+        real(self)
+
+    monkeypatch.setattr(writer_module.SqliteWriter, "_checkpoint", checkpoint)
+    writer = writer_for(sqlite_engine)
+
+    def write_pages(connection: Connection) -> None:
+        connection.execute(text("CREATE TABLE IF NOT EXISTS filler (data BLOB)"))
+        connection.execute(text("INSERT INTO filler VALUES (randomblob(400000))"))
+
+    for _ in range(5):
+        await writer.run(write_pages)
+        await writer.run(lambda connection: None)  # waits for a running checkpoint
+    assert checkpoints and all(name.startswith("parlor-sqlite") for name in checkpoints)
+    # What the log held is in the database file now, and the log was cut back.
+    assert (tmp_path / "writer.db").stat().st_size > 5 * 400_000
+    assert (tmp_path / "writer.db-wal").stat().st_size < 400_000
 
 
 async def test_the_writer_rolls_back_what_raised(sqlite_engine: AsyncEngine) -> None:
@@ -212,7 +265,7 @@ async def test_the_writer_closes_with_its_engine_and_a_new_one_follows(
     writer = writer_for(sqlite_engine)
     assert await writer.run(lambda connection: connection.scalar(text("SELECT 1"))) == 1
     await sqlite_engine.dispose()
-    with pytest.raises(RuntimeError):  # its thread is gone
+    with pytest.raises(RuntimeError, match="closed"):
         await writer.run(lambda connection: None)
     fresh = writer_for(sqlite_engine)
     assert fresh is not writer

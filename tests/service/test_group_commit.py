@@ -68,8 +68,9 @@ def count_transactions(service: MatchService) -> list[int]:
     engine = service._engine
     assert engine is not None
     commits: list[int] = []
-    target = writer_for(engine).engine if has_writer(engine) else engine.sync_engine
-    event.listen(target, "commit", lambda connection: commits.append(1))
+    targets = writer_for(engine).engines if has_writer(engine) else (engine.sync_engine,)
+    for target in targets:
+        event.listen(target, "commit", lambda connection: commits.append(1))
     return commits
 
 
