@@ -98,7 +98,7 @@ class _Remembering:
 
     def __init__(self, game: AnyGame) -> None:
         self._game = game
-        self._answers: dict[tuple[str, int, tuple[Seat | None, ...]], Any] = {}
+        self._answers: dict[tuple[str, int, Seat | None], Any] = {}
         self._states: list[Any] = []
         """The states asked about, kept alive so that no other object takes their ids."""
 
@@ -106,25 +106,32 @@ class _Remembering:
         return getattr(self._game, name)
 
     def to_act(self, state: Any) -> frozenset[Seat]:
-        return cast(frozenset[Seat], self._answer("to_act", state))
-
-    def ask(self, state: Any, seat: Seat) -> Ask:
-        return cast(Ask, self._answer("ask", state, seat))
-
-    def legal_actions(self, state: Any, seat: Seat) -> Sequence[Any]:
-        return cast(Sequence[Any], self._answer("legal_actions", state, seat))
+        return cast(frozenset[Seat], self._about_state("to_act", state))
 
     def outcome(self, state: Any) -> Outcome | None:
-        return cast(Outcome | None, self._answer("outcome", state))
+        return cast(Outcome | None, self._about_state("outcome", state))
+
+    def ask(self, state: Any, seat: Seat) -> Ask:
+        return cast(Ask, self._about_seat("ask", state, seat))
+
+    def legal_actions(self, state: Any, seat: Seat) -> Sequence[Any]:
+        return cast(Sequence[Any], self._about_seat("legal_actions", state, seat))
 
     def view(self, state: Any, viewer: Seat | None) -> Any:
-        return self._answer("view", state, viewer)
+        return self._about_seat("view", state, viewer)
 
-    def _answer(self, question: str, state: Any, *seats: Seat | None) -> Any:
-        key = (question, id(state), seats)
+    def _about_state(self, question: str, state: Any) -> Any:
+        key = (question, id(state), None)
         if key not in self._answers:
+            self._answers[key] = getattr(self._game, question)(state)
             self._states.append(state)
-            self._answers[key] = getattr(self._game, question)(state, *seats)
+        return self._answers[key]
+
+    def _about_seat(self, question: str, state: Any, seat: Seat | None) -> Any:
+        key = (question, id(state), seat)
+        if key not in self._answers:
+            self._answers[key] = getattr(self._game, question)(state, seat)
+            self._states.append(state)
         return self._answers[key]
 
 

@@ -6,6 +6,7 @@ Game state is stored as JSON the engines produce; nothing here knows a game's ru
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -113,6 +114,13 @@ def _sqlite_timestamp(value: datetime | None) -> str | None:
         return None
     if value.tzinfo is None:
         raise ValueError("naive datetime: pass a timezone-aware value")
+    return _utc_text(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _utc_text(value: datetime) -> str:
+    """Remembered: a batch of moves writes the same few instants many times (its clock's
+    ``now`` and the deadlines counted from it)."""
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
