@@ -54,29 +54,42 @@ Runner = Callable[[list["Request[J, R]"]], Awaitable[None]]
 
 
 class Batches(Generic[J, R]):
-    """Queues requests and runs them in batches, in arrival order, one batch at a time.
+    """Queues requests and runs them in batches, in arrival order, up to ``in_flight`` at once.
 
-    Two requests with the same key never share a batch: the later one goes in the next, so it
-    sees what the earlier one wrote. A request whose caller stopped waiting before its batch
-    began (a cancelled interaction) is dropped.
+    Two requests with the same key never share a batch, nor run in two batches at once: the
+    later one goes in a batch that starts after the earlier one's has ended, so it sees what
+    that one wrote. A request whose caller stopped waiting before its batch began (a cancelled
+    interaction) is dropped.
     """
 
-    def __init__(self, run: Runner[J, R], limit: int = BATCH_LIMIT, gather: float = GATHER) -> None:
+    def __init__(
+        self,
+        run: Runner[J, R],
+        limit: int = BATCH_LIMIT,
+        gather: float = GATHER,
+        in_flight: int = 1,
+    ) -> None:
         self._run = run
         self._limit = limit
         self._gather = gather
+        self._in_flight = in_flight
         self._last_end = -float("inf")
         """When the last batch ended (event loop time)."""
         self._last_size = 0
         self._pending: list[Request[J, R]] = []
-        self._draining: asyncio.Task[None] | None = None
+        self._flying: set[Hashable] = set()
+        """The keys of the batches running now."""
+        self._drainers: set[asyncio.Task[None]] = set()
 
     async def submit(self, key: Hashable, job: J) -> R:
         """Queue ``job`` and wait for its answer (a result, or the exception it raised)."""
         request: Request[J, R] = Request(key, job)
         self._pending.append(request)
-        if self._draining is None or self._draining.done():
-            self._draining = asyncio.ensure_future(self._drain())
+        # A drainer that has just ended is still in the set until its callback runs.
+        if sum(not drainer.done() for drainer in self._drainers) < self._in_flight:
+            drainer = asyncio.ensure_future(self._drain())
+            self._drainers.add(drainer)
+            drainer.add_done_callback(self._drainers.discard)
         return await request.future
 
     def _take(self) -> list[Request[J, R]]:
@@ -86,16 +99,18 @@ class Batches(Generic[J, R]):
         for request in self._pending:
             if request.future.done():
                 continue
-            if request.key in keys or len(batch) >= self._limit:
+            key = request.key
+            if key in keys or key in self._flying or len(batch) >= self._limit:
                 waiting.append(request)
             else:
-                keys.add(request.key)
+                keys.add(key)
                 batch.append(request)
         self._pending = waiting
         return batch
 
     async def _drain(self) -> None:
-        """Run batches until nothing is pending, then stop (no task idles between bursts)."""
+        """Run batches until nothing is left that another batch in flight does not hold up,
+        then stop (no task idles between bursts)."""
         loop = asyncio.get_running_loop()
         while self._pending:
             # Busy: the last batch held several requests and has just ended.
@@ -104,7 +119,12 @@ class Batches(Generic[J, R]):
                 await asyncio.sleep(self._gather)
             batch = self._take()
             if not batch:
+                # Everything waiting is held up by batches in flight; their drainers go on.
+                if self._flying:
+                    return
                 continue
+            keys = [request.key for request in batch]
+            self._flying.update(keys)
             try:
                 await self._run(batch)
             except asyncio.CancelledError:
@@ -115,6 +135,8 @@ class Batches(Generic[J, R]):
             except Exception as error:  # the runner failed as a whole: every caller hears it
                 for request in batch:
                     request.settle(error)
+            finally:
+                self._flying.difference_update(keys)
             for request in batch:
                 request.settle(RuntimeError("the batch ended without answering this request"))
             self._last_end, self._last_size = loop.time(), len(batch)

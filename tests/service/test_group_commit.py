@@ -16,8 +16,13 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.errors import InvalidMove, NotYourTurn
-from bot.matches import MatchService
+from bot.errors import ChallengeRefused, InvalidMove, NotYourTurn
+from bot.matches import (
+    BATCHES_IN_FLIGHT,
+    MAX_OPEN_CHALLENGES,
+    MatchService,
+    batches_in_flight,
+)
 from db import batch
 from db.models import MatchEvent
 from db.writer import has_writer, writer_for
@@ -25,6 +30,7 @@ from tests.service.conftest import CHANNEL, GUILD, Clock
 
 Sessions = async_sessionmaker[AsyncSession]
 MATCHES = 12
+CHALLENGER = 7_000
 
 
 async def crown_matches(service: MatchService, count: int) -> list[tuple[int, int, int]]:
@@ -176,3 +182,31 @@ async def test_without_group_commits_each_use_case_commits_alone(
     [(match_id, first, second)] = await crown_matches(service, 1)
     report = await service.submit(match_id, first, "3 3")
     assert report.match.to_act == (second,)
+
+
+async def test_a_members_challenges_sent_at_once_keep_to_the_limit(
+    grouped: MatchService,
+) -> None:
+    """Whichever batches they land in (several run at once on PostgreSQL)."""
+    answers = await asyncio.gather(
+        *(
+            grouped.challenge(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                challenger_id=CHALLENGER,
+                opponent_id=CHALLENGER + 1 + n,
+                game="claim",
+            )
+            for n in range(6)
+        ),
+        return_exceptions=True,
+    )
+    refused = [a for a in answers if isinstance(a, ChallengeRefused)]
+    assert len(refused) == 3 and len(answers) - len(refused) == MAX_OPEN_CHALLENGES
+
+
+def test_batches_in_flight_by_database(grouped: MatchService) -> None:
+    engine = grouped._engine
+    assert engine is not None
+    expected = 1 if engine.dialect.name == "sqlite" else BATCHES_IN_FLIGHT
+    assert batches_in_flight(engine) == expected
