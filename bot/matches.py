@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -51,7 +51,6 @@ OPEN = ("challenged", "setup", "active")
 OVER = ("finished", "aborted")
 RETRIES = 5
 
-P = ParamSpec("P")
 T = TypeVar("T")
 
 Clock = Callable[[], datetime]
@@ -65,6 +64,11 @@ BATCHES_IN_FLIGHT = 4
 """Batches running at once on a database that takes several writers (PostgreSQL): while some
 wait on their round trips to the server, another runs its Python. With 1,000 matches moving
 flat out, 1, 2 and 4 gave about 1,200, 1,400 and 1,800 moves/s (``bench.service``)."""
+
+
+INLINE_BATCH = 16
+"""The largest batch run on the event loop's thread (a few milliseconds of work); a larger one
+runs on the SQLite writer's thread, so that Discord's events do not wait behind it."""
 
 
 def batches_in_flight(engine: AsyncEngine | None) -> int:
@@ -468,7 +472,7 @@ class MatchService:
         version it saw (then the race is answered "already played")."""
         for _ in range(RETRIES):
             try:
-                [answer] = await self._in_transaction(self._commit_together, [job], self.clock())
+                [answer] = await self._commit([job])
             except _Conflict:
                 if isinstance(job, _Play) and job.expected_version is not None:
                     raise AlreadyPlayed(ALREADY_PLAYED) from None
@@ -488,7 +492,7 @@ class MatchService:
         """
         jobs = [request.job for request in batch]
         try:
-            answers = await self._in_transaction(self._commit_together, jobs, self.clock())
+            answers = await self._commit(jobs)
         except Exception:
             log.debug("batch of %d rolled back; running each alone", len(batch), exc_info=True)
             for request in batch:
@@ -500,15 +504,17 @@ class MatchService:
         for request, answer in zip(batch, answers, strict=True):
             request.settle(answer)
 
-    async def _in_transaction(
-        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
-    ) -> T:
-        """``work(connection, ...)`` in a transaction: on the SQLite writer, else a session."""
+    async def _commit(self, jobs: Sequence[_Job]) -> list[Any]:
+        """``_commit_together`` in a transaction: through the SQLite writer (a small batch on
+        the event loop's thread, a larger one on the writer's), else on a session."""
+        now = self.clock()
         if has_writer(self._engine):
             assert self._engine is not None
-            return await writer_for(self._engine).run(work, *args, **kwargs)
+            writer = writer_for(self._engine)
+            run = writer.run if len(jobs) <= INLINE_BATCH else writer.run_on_thread
+            return await run(self._commit_together, jobs, now)
         async with self.sessions.begin() as session:
-            return await session.run_sync(db_batch.on_connection, work, *args, **kwargs)
+            return await session.run_sync(db_batch.on_connection, self._commit_together, jobs, now)
 
     def _commit_together(
         self, connection: Connection, jobs: Sequence[_Job], now: datetime

@@ -4,13 +4,14 @@ Through the async driver every statement is several hops between the event loop 
 driver's thread, and each hop costs more than the statement itself. Work sent here runs whole,
 in one transaction, on a synchronous connection:
 
-* on the caller's thread (the event loop's) when the database is free. In WAL mode a commit
-  does not wait for the disk, so the transaction is Python and memory work; the interpreter
-  lock would hold the event loop back while a writer thread ran it anyway, and the hops to
-  that thread and back cost more than they save (``bench.service``);
-* on the writer's own thread when another connection holds the write lock (another process,
-  or this one's async engine): there it waits for the lock as long as SQLite's busy timeout
-  says, and the event loop goes on meanwhile.
+* ``run``: on the caller's thread (the event loop's) when the database is free. In WAL mode
+  a commit does not wait for the disk, so short work is Python and memory work; the
+  interpreter lock would mostly hold the event loop back while a writer thread ran it, and the
+  hops to that thread and back cost more than they save (``bench.service``);
+* ``run_on_thread``, and ``run`` when another connection holds the write lock (another
+  process, or this one's async engine): on the writer's own thread, which waits for the lock
+  as long as SQLite's busy timeout says while the event loop goes on. Longer work goes there
+  too, so that the event loop is not held up behind it.
 
 The part of SQLite's work that does wait for the disk, the checkpoint (copying the write-ahead
 log back into the database file), runs on the writer's thread as well, never in a commit on
@@ -83,10 +84,10 @@ class SqliteWriter:
         self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
         """``work(connection, ...)`` in a write transaction: committed if it returns, else
-        rolled back. It may run on the event loop's thread or on the writer's, so it must
-        neither touch the event loop nor take long without the database."""
-        if self._closed:
-            raise RuntimeError("this SQLite writer is closed")
+        rolled back. It runs on the event loop's thread, which it holds meanwhile, unless the
+        database is busy (then as ``run_on_thread``): for work of a few milliseconds. It must
+        not touch the event loop."""
+        self._check_open()
         if not self._is_checkpointing():
             try:
                 result = _transaction(self._inline, work, args, kwargs, wait=False)
@@ -95,10 +96,22 @@ class SqliteWriter:
             else:
                 self._checkpoint_soon()
                 return result
+        return await self.run_on_thread(work, *args, **kwargs)
+
+    async def run_on_thread(
+        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """As ``run``, on the writer's thread: the event loop goes on meanwhile (for longer
+        work). It must not touch the event loop."""
+        self._check_open()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._thread, _transaction, self._engine, work, args, kwargs, True
         )
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this SQLite writer is closed")
 
     def _is_checkpointing(self) -> bool:
         return self._checkpointing is not None and not self._checkpointing.done()

@@ -218,6 +218,17 @@ async def test_the_writer_waits_on_its_own_thread_while_another_connection_write
         assert await connection.scalar(COUNT) == 1
 
 
+async def test_work_sent_to_the_writers_thread_runs_there(sqlite_engine: AsyncEngine) -> None:
+    def remember(connection: Connection) -> str:
+        connection.execute(REMEMBER)
+        return threading.current_thread().name
+
+    name = await writer_for(sqlite_engine).run_on_thread(remember)
+    assert name.startswith("parlor-sqlite") and name != threading.current_thread().name
+    async with sqlite_engine.connect() as connection:
+        assert await connection.scalar(COUNT) == 1
+
+
 async def test_checkpoints_run_on_the_writers_thread_and_cut_a_long_log_back(
     sqlite_engine: AsyncEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

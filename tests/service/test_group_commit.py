@@ -8,6 +8,7 @@ once.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.errors import ChallengeRefused, InvalidMove, NotYourTurn
 from bot.matches import (
     BATCHES_IN_FLIGHT,
+    INLINE_BATCH,
     MAX_OPEN_CHALLENGES,
     MatchService,
     batches_in_flight,
@@ -210,3 +212,23 @@ def test_batches_in_flight_by_database(grouped: MatchService) -> None:
     assert engine is not None
     expected = 1 if engine.dialect.name == "sqlite" else BATCHES_IN_FLIGHT
     assert batches_in_flight(engine) == expected
+
+
+async def test_a_small_batch_holds_the_event_loop_a_large_one_goes_to_the_writers_thread(
+    grouped: MatchService,
+) -> None:
+    engine = grouped._engine
+    assert engine is not None
+    if not has_writer(engine):
+        pytest.skip("a SQLite file's writer only")
+    matches = await crown_matches(grouped, INLINE_BATCH + 4)
+    threads: list[str] = []
+    for target in writer_for(engine).engines:
+        event.listen(target, "commit", lambda _: threads.append(threading.current_thread().name))
+
+    await grouped.submit(*matches[0][:2], "3 3")
+    assert threads == [threading.current_thread().name]
+
+    threads.clear()
+    await asyncio.gather(*(grouped.submit(m, first, "3 3") for m, first, _ in matches[1:]))
+    assert len(threads) == 1 and threads[0].startswith("parlor-sqlite")
