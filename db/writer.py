@@ -14,9 +14,12 @@ in one transaction, on a synchronous connection:
   too, so that the event loop is not held up behind it.
 
 The part of SQLite's work that does wait for the disk, the checkpoint (copying the write-ahead
-log back into the database file), runs on the writer's thread as well, never in a commit on
-the event loop. The match service sends its batches of moves here (group commit); everything
-else keeps the async engine.
+log back into the database file), runs on the writer's thread as well, between transactions,
+every ``CHECKPOINT_INTERVAL`` while writes go on: never inside a commit, where SQLite would run
+it on its own every 1,000 pages (35-50 ms on a virtual disk), and the event loop would wait.
+
+The match service sends its batches of moves here (group commit); everything else keeps the
+async engine.
 
 The writer belongs to the async engine it was made for: the same file, the same pragmas, and it
 closes when that engine is disposed.
@@ -66,7 +69,7 @@ class SqliteWriter:
 
     def __init__(self, url: str) -> None:
         self._engine = create_sync_engine(url, **ENGINE_OPTIONS)
-        event.listen(self._engine, "connect", apply_sqlite_pragmas)
+        event.listen(self._engine, "connect", _apply_thread_pragmas)
         self._inline = create_sync_engine(url, **ENGINE_OPTIONS)
         event.listen(self._inline, "connect", _apply_inline_pragmas)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlor-sqlite")
@@ -105,9 +108,11 @@ class SqliteWriter:
         work). It must not touch the event loop."""
         self._check_open()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
+        result = await loop.run_in_executor(
             self._thread, _transaction, self._engine, work, args, kwargs, True
         )
+        self._checkpoint_soon()
+        return result
 
     def _check_open(self) -> None:
         if self._closed:
@@ -170,14 +175,23 @@ def _is_busy(error: OperationalError) -> bool:
     return isinstance(code, int) and code & 0xFF == _SQLITE_BUSY
 
 
+def _apply_thread_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """No checkpoint in a commit: the writer runs them on its own (``_checkpoint_soon``)."""
+    apply_sqlite_pragmas(dbapi_connection, connection_record)
+    _execute(dbapi_connection, "PRAGMA wal_autocheckpoint=0")
+
+
 def _apply_inline_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """The event loop's connection never waits: not for the lock (its work goes to the
     writer's thread instead), nor for a checkpoint (the thread runs them)."""
-    apply_sqlite_pragmas(dbapi_connection, connection_record)
+    _apply_thread_pragmas(dbapi_connection, connection_record)
+    _execute(dbapi_connection, "PRAGMA busy_timeout=0")
+
+
+def _execute(dbapi_connection: Any, statement: str) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA busy_timeout=0")
-        cursor.execute("PRAGMA wal_autocheckpoint=0")
+        cursor.execute(statement)
     finally:
         cursor.close()
 
