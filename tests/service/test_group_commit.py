@@ -26,6 +26,7 @@ from bot.matches import (
     batches_in_flight,
 )
 from db import batch
+from db import writer as writer_module
 from db.models import MatchEvent
 from db.writer import has_writer, writer_for
 from tests.service.conftest import CHANNEL, GUILD, Clock
@@ -215,12 +216,14 @@ def test_batches_in_flight_by_database(grouped: MatchService) -> None:
 
 
 async def test_a_small_batch_holds_the_event_loop_a_large_one_goes_to_the_writers_thread(
-    grouped: MatchService,
+    grouped: MatchService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine = grouped._engine
     assert engine is not None
     if not has_writer(engine):
         pytest.skip("a SQLite file's writer only")
+    # No checkpoint: while one runs, even a small batch waits for it on the writer's thread.
+    monkeypatch.setattr(writer_module, "CHECKPOINT_INTERVAL", float("inf"))
     matches = await crown_matches(grouped, INLINE_BATCH + 4)
     threads: list[str] = []
     for target in writer_for(engine).engines:
