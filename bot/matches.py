@@ -945,8 +945,7 @@ class MatchService:
             loaded.state,
             tuple(loaded.players),
             row.status,
-            row.version,
-            loaded.next_version,
+            _shown_version(loaded),
             row.deadline,
             row.deadline_kind,
             row.winner_seat,
@@ -980,7 +979,7 @@ class MatchService:
             game=row.game,
             options=dict(row.options or {}),
             status=row.status,
-            version=row.version if loaded.next_version is None else loaded.next_version,
+            version=_shown_version(loaded),
             challenger_id=row.challenger_id,
             opponent_id=row.opponent_id,
             players=tuple(loaded.players),
@@ -1000,6 +999,11 @@ class MatchService:
 
 
 ALREADY_PLAYED = "That was already played: the match has moved on. Use the latest board."
+
+
+def _shown_version(loaded: _Loaded) -> int:
+    """The version a notice shows: the one the match has once this use case is saved."""
+    return loaded.row.version if loaded.next_version is None else loaded.next_version
 
 
 def _check_version(loaded: _Loaded, expected_version: int | None) -> None:

@@ -172,10 +172,16 @@ def lock_records(
         {**_STATS_DEFAULTS, **dict(zip(_STATS_KEY_NAMES, key, strict=True)), "updated_at": now}
         for key in unique
     ]
-    create = upsert(connection.dialect.name, PlayerStats).on_conflict_do_nothing()
-    connection.execute(create, fresh)
+    _create_records(connection.dialect.name).execute(connection, fresh)
     rows = (StatsRow(*values) for values in connection.execute(_LOCK_RECORDS, {"keys": unique}))
     return {row.key: row for row in rows}
+
+
+@functools.cache
+def _create_records(dialect: str) -> DriverStatement:
+    """Insert records that do not exist yet (every column given), in ``dialect``."""
+    create = upsert(dialect, PlayerStats).on_conflict_do_nothing()
+    return DriverStatement(create, [column.key for column in _STATS.c])
 
 
 def save_records(connection: Connection, rows: Sequence[StatsRow]) -> None:
