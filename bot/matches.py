@@ -39,7 +39,6 @@ from bot.notices import MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.timeouts import Timeouts, human
 from db import batch as db_batch
 from db import repository as repo
-from db.models import GuildSettings
 from db.writer import has_writer, writer_for
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
 from games.players import DEFAULT_LEVEL, LEVELS, player_for
@@ -779,7 +778,7 @@ class MatchService:
 
     # ------------------------------------------------------------------ helpers
 
-    def _merge(self, settings: GuildSettings | None) -> Timeouts:
+    def _merge(self, settings: repo.ServerTimeouts | None) -> Timeouts:
         """The server's own timeouts where set, the host's defaults elsewhere."""
         base = self.defaults
         if settings is None:

@@ -30,6 +30,7 @@ from db.repository import (
     OPEN_CHALLENGES,
     EventRow,
     MatchContext,
+    ServerTimeouts,
     event_rows,
     match_context,
     update_statement,
@@ -105,10 +106,10 @@ def count_open_challenges(connection: Connection, user_id: int) -> int:
     return connection.scalar(OPEN_CHALLENGES, {"user_id": user_id}) or 0
 
 
-def read_settings(connection: Connection, guild_id: int) -> GuildSettings | None:
-    """The guild's settings (not in any session), or ``None`` if it never changed any."""
-    row = connection.execute(_READ_SETTINGS, {"guild_id": guild_id}).mappings().one_or_none()
-    return None if row is None else GuildSettings(**row)
+def read_settings(connection: Connection, guild_id: int) -> ServerTimeouts | None:
+    """The guild's timeouts, or ``None`` if it never changed any."""
+    row = connection.execute(_READ_SETTINGS, {"guild_id": guild_id}).one_or_none()
+    return None if row is None else ServerTimeouts(*row)
 
 
 def insert_match(connection: Connection, values: dict[str, Any]) -> int:
@@ -204,7 +205,9 @@ _WRITE_MESSAGE_ID = (
     .values(message_id=bindparam("message_id"))
 )
 _SETTINGS = cast(Table, GuildSettings.__table__)
-_READ_SETTINGS = select(_SETTINGS).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
+_READ_SETTINGS = select(*(_SETTINGS.c[field.name] for field in fields(ServerTimeouts))).where(
+    _SETTINGS.c.guild_id == bindparam("guild_id")
+)
 _INSERT_PLAYERS = DriverStatement(
     insert(cast(Table, MatchPlayer.__table__)), ["match_id", "seat", "user_id"]
 )

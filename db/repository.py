@@ -97,12 +97,24 @@ class MatchRow:
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
 
 
+@dataclass(frozen=True, slots=True)
+class ServerTimeouts:
+    """A server's own timeouts in seconds (``None``: the host's default), as plain values:
+    read with every move, where an ORM ``GuildSettings`` would cost more than the rest."""
+
+    guild_id: int
+    turn_timeout: int | None
+    setup_timeout: int | None
+    challenge_timeout: int | None
+    hint_timeout: int | None
+
+
 @dataclass(frozen=True)
 class MatchContext:
     """A match with what a move needs beside it, read in one statement."""
 
     match: MatchRow
-    settings: GuildSettings | None
+    settings: ServerTimeouts | None
     players: list[int]
     """User ids by seat; empty before the match starts."""
     last_seq: int
@@ -113,7 +125,7 @@ _MATCHES = cast(Table, Match.__table__)
 _SETTINGS = cast(Table, GuildSettings.__table__)
 _PLAYERS = cast(Table, MatchPlayer.__table__)
 _EVENTS = cast(Table, MatchEvent.__table__)
-_TIMEOUTS = ("turn_timeout", "setup_timeout", "challenge_timeout", "hint_timeout")
+_TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
 
 
 def _load_match_statement(*, many: bool) -> Select[Any]:
@@ -175,9 +187,7 @@ def match_context(row: Row[Any]) -> MatchContext:
     settings_guild_id, *timeouts, user0, user1, last_seq = row[_MATCH_WIDTH:]
     settings = None
     if settings_guild_id is not None:
-        settings = GuildSettings(
-            guild_id=settings_guild_id, **dict(zip(_TIMEOUTS, timeouts, strict=True))
-        )
+        settings = ServerTimeouts(settings_guild_id, *timeouts)
     players = [user0, user1] if user0 is not None and user1 is not None else []
     return MatchContext(match, settings, players, int(last_seq))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -18,7 +20,7 @@ from bot.errors import (
 from bot.matches import MatchService
 from bot.notices import Private, Prompt, Public, Report
 from db import repository as repo
-from db.models import MatchEvent, PlayerStats
+from db.models import GuildSettings, MatchEvent, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 
@@ -380,3 +382,19 @@ async def test_the_event_log_keeps_a_trap_cell_private(
     public = [json.dumps(e.payload) for e in events if e.audience is None]
     assert public and all("3 3" not in text and "(3,3)" not in text for text in public)
     assert any("3 3" in json.dumps(e.payload) for e in events if e.audience == 0)
+
+
+async def test_a_servers_own_timeouts_set_the_deadlines(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    async with sessions.begin() as session:
+        await repo.save_settings(
+            session, GuildSettings(guild_id=GUILD, challenge_timeout=120, turn_timeout=45)
+        )
+    report = await challenge(service)
+    assert report.match.deadline == clock() + timedelta(seconds=120)
+    match_id = await crown_started(service, "1 1", "3 3")
+    await service.submit(match_id, ALICE, "2 2")  # a miss: Bob gives a hint, then Bob moves
+    report = await service.submit(match_id, BOB, "row")
+    assert report.match.deadline_kind == "turn"
+    assert report.match.deadline == clock() + timedelta(seconds=45)
