@@ -9,8 +9,8 @@ them to ``Connection.exec_driver_sql``, which keeps the engine's events and erro
 
 Each row must give every parameter of the statement (its ``bindparam`` names, or an INSERT's
 ``column_keys``, and an UPDATE's ``onupdate`` columns by their names): no column defaults are
-applied on this path. A bind made with a value (the 1
-of ``version + 1``) is a constant of the statement.
+applied on this path. A bind made with a value (the 1 of ``version + 1``) is a constant of the
+statement.
 """
 
 from __future__ import annotations

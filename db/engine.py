@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -68,9 +69,14 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 def apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
+    execute_pragmas(dbapi_connection, SQLITE_PRAGMAS)
+
+
+def execute_pragmas(dbapi_connection: Any, pragmas: Iterable[str]) -> None:
+    """Run ``pragmas`` on a new driver connection (from a ``connect`` event)."""
     cursor = dbapi_connection.cursor()
     try:
-        for pragma in SQLITE_PRAGMAS:
+        for pragma in pragmas:
             cursor.execute(pragma)
     finally:
         cursor.close()

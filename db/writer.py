@@ -40,7 +40,7 @@ from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.engine import ENGINE_OPTIONS, apply_sqlite_pragmas
+from db.engine import ENGINE_OPTIONS, apply_sqlite_pragmas, execute_pragmas
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -178,22 +178,14 @@ def _is_busy(error: OperationalError) -> bool:
 def _apply_thread_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """No checkpoint in a commit: the writer runs them on its own (``_checkpoint_soon``)."""
     apply_sqlite_pragmas(dbapi_connection, connection_record)
-    _execute(dbapi_connection, "PRAGMA wal_autocheckpoint=0")
+    execute_pragmas(dbapi_connection, ["PRAGMA wal_autocheckpoint=0"])
 
 
 def _apply_inline_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """The event loop's connection never waits: not for the lock (its work goes to the
     writer's thread instead), nor for a checkpoint (the thread runs them)."""
     _apply_thread_pragmas(dbapi_connection, connection_record)
-    _execute(dbapi_connection, "PRAGMA busy_timeout=0")
-
-
-def _execute(dbapi_connection: Any, statement: str) -> None:
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(statement)
-    finally:
-        cursor.close()
+    execute_pragmas(dbapi_connection, ["PRAGMA busy_timeout=0"])
 
 
 def has_writer(engine: AsyncEngine | None) -> bool:
