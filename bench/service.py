@@ -4,7 +4,7 @@ Every match is challenged, accepted and then played with random legal actions (s
 hints included) through ``MatchService.submit``, on a real engine and database. The games are
 played out beforehand (engines are deterministic from their seed), so the timed part runs the
 service alone. Once the matches are set up, the interpreter is tuned as the bot tunes it at
-start-up (``bot.app.tune_interpreter``); ``--default-interpreter`` leaves CPython's
+start-up (``bot.interpreter.tune_interpreter``); ``--default-interpreter`` leaves CPython's
 defaults, to see what the tuning is worth. The runs, each timing every move from its first
 ``submit`` until one succeeds:
 
@@ -15,12 +15,15 @@ defaults, to see what the tuning is worth. The runs, each timing every move from
 * all matches paced: the same matches go on, their moves starting at ``--rate`` moves/s in all
   (open loop), for at most ``--seconds``. This measures latency at the target rate: its p99 is
   judged, and it must keep up with the rate offered;
-* the baselines, with the flat-out run's moves: each move one transaction of three statements
+* on a SQLite file, the flat-out and paced runs again with the transactions in
+  ``--writer-processes`` child processes (the bot's ``WRITER_PROCESSES``), on new matches;
+* the baselines, with the first flat-out run's moves: each move one transaction of three statements
   (read the match, update it with a version check, append an event), through a SQLAlchemy
   session (the naive path), through a Core connection with statements built once, and through
   the raw driver (the floor: sqlite3 on one connection, or an asyncpg pool the engine's size).
 
     python -m bench.service [--database-url URL] [--matches N] [--game NAME] [--rate R]
+                            [--writer-processes N]
 """
 
 from __future__ import annotations
@@ -59,8 +62,8 @@ from bench._common import (
     scratch_database,
     sqlite_file,
 )
-from bot.app import tune_interpreter
 from bot.errors import AlreadyPlayed
+from bot.interpreter import tune_interpreter
 from bot.matches import MatchService
 from db.engine import POSTGRES_POOL, SQLITE_PRAGMAS, create_engine, session_factory
 from db.migrate import upgrade
@@ -133,7 +136,10 @@ class Run:
     loop_cpu: float = 0.0
     """CPU seconds of the thread running the event loop."""
     process_cpu: float = 0.0
+    """CPU seconds of the whole process, and of its writer processes if it has any."""
     commits: int = 0
+    in_writers: bool = False
+    """The service's transactions ran in writer processes, whose statements go uncounted."""
     judged: Literal["rate", "latency"] | None = None
     """The target this run is held against: flat out its rate, paced its latency."""
 
@@ -312,10 +318,14 @@ async def play_alone(
 
 
 async def measured(
-    engine: AsyncEngine | None, label: str, work: Callable[[Tally], Awaitable[object]]
+    engine: AsyncEngine | None,
+    label: str,
+    work: Callable[[Tally], Awaitable[object]],
+    service: MatchService | None = None,
 ) -> Run:
     """Run ``work`` and gather its wall time, CPU time, SQL statements and commits (on
-    ``engine`` and, for a SQLite file, its writer)."""
+    ``engine`` and, for a SQLite file, its writer), and the CPU time of ``service``'s writer
+    processes."""
     tally = Tally()
 
     def count(*_: Any) -> None:
@@ -332,7 +342,9 @@ async def measured(
     for target in listened:
         event.listen(target, "before_cursor_execute", count)
         event.listen(target, "commit", commit)
+    writers = writer_pids(service)
     loop_cpu, process_cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
+    writers_cpu = cpu_of(writers)
     try:
         await work(tally)
     finally:
@@ -344,9 +356,29 @@ async def measured(
         tally.errors,
         tally.statements,
         time.thread_time() - loop_cpu,
-        time.process_time() - process_cpu,
+        time.process_time() - process_cpu + cpu_of(writers) - writers_cpu,
         tally.commits,
+        in_writers=bool(writers),
     )
+
+
+def writer_pids(service: MatchService | None) -> list[int]:
+    """The writer processes of ``service``, started if they were not yet."""
+    processes = service and service._processes
+    return processes.pids if processes else []
+
+
+def cpu_of(pids: Sequence[int]) -> float:
+    """CPU seconds used so far by the processes ``pids`` (0 where /proc does not tell)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 # ---------------------------------------------------------------------- the baselines
@@ -551,6 +583,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for the games and actions")
     parser.add_argument(
+        "--writer-processes",
+        type=int,
+        default=2,
+        metavar="N",
+        help="on a SQLite file, also run the concurrent runs with the transactions in N writer "
+        "processes (the setting WRITER_PROCESSES; 0: skip)",
+    )
+    parser.add_argument(
         "--baselines",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -600,10 +640,10 @@ async def measure_all(
     scripts: Sequence[Script],
     alone: Sequence[Script],
 ) -> list[Run]:
-    """Every run in turn, the flat-out and paced runs on matches of their own."""
+    """Every run in turn, the flat-out and paced runs on matches of their own: with the
+    transactions in the benchmark's process, then in writer processes."""
     service = MatchService(session_factory(engine), seeds=lambda: SEED.get())
     runs = []
-    matches = args.matches
     numbers = itertools.count()
     if args.alone:
         quiet = [await open_match(service, next(numbers), s, Tally()) for s in alone]
@@ -614,32 +654,61 @@ async def measure_all(
                 lambda tally: play_alone(service, quiet, args.alone, tally),
             )
         )
+    if not args.default_interpreter:
+        tune_interpreter()
+    concurrent, moves = await measure_concurrent(args, engine, service, "service", scripts, numbers)
+    runs += concurrent
+    if args.writer_processes and has_writer(engine):
+        count = args.writer_processes
+        writers = MatchService(
+            session_factory(engine), seeds=lambda: SEED.get(), writer_processes=count
+        )
+        try:
+            label = f"service, {count} writer processes"
+            concurrent, _ = await measure_concurrent(args, engine, writers, label, scripts, numbers)
+            runs += concurrent
+        finally:
+            await writers.close()
+    if args.baselines:
+        runs += await measure_baselines(url, engine, moves)
+    if args.profile:
+        matches = args.matches
+        profiled = Lobby(service, write_scripts(2 * matches, args.game, random.Random(0)), numbers)
+        await profile(service, await profiled.open_all(matches), profiled, args.profile)
+    return runs
+
+
+async def measure_concurrent(
+    args: argparse.Namespace,
+    engine: AsyncEngine,
+    service: MatchService,
+    label: str,
+    scripts: Sequence[Script],
+    numbers: Iterator[int],
+) -> tuple[list[Run], dict[int, int]]:
+    """The flat-out run, then the paced one, through ``service``; with the moves made in each
+    match of the flat-out run (for the baselines)."""
+    matches = args.matches
     flat_lobby = Lobby(service, scripts[: 2 * matches], numbers)
     paced_lobby = Lobby(service, scripts[2 * matches :], numbers)
     lives = await flat_lobby.open_all(matches)
-    if not args.default_interpreter:
-        tune_interpreter()
     flat = await measured(
         engine,
-        f"service (flat out, {len(lives):,} matches)",
+        f"{label} (flat out, {len(lives):,} matches)",
         lambda tally: play_all(service, lives, flat_lobby, 0.0, args.seconds, tally),
+        service,
     )
-    runs.append(replace(flat, judged="rate"))
-    moves = {live.match_id: live.sent for live in flat_lobby.played}
+    runs = [replace(flat, judged="rate")]
     if args.rate:
         lives = await paced_lobby.open_all(matches)
         paced = await measured(
             engine,
-            f"service (paced at {args.rate:,.0f}/s, {len(lives):,} matches)",
+            f"{label} (paced at {args.rate:,.0f}/s, {len(lives):,} matches)",
             lambda tally: play_all(service, lives, paced_lobby, args.rate, args.seconds, tally),
+            service,
         )
         runs.append(replace(paced, judged="latency"))
-    if args.baselines:
-        runs += await measure_baselines(url, engine, moves)
-    if args.profile:
-        profiled = Lobby(service, write_scripts(2 * matches, args.game, random.Random(0)), numbers)
-        await profile(service, await profiled.open_all(matches), profiled, args.profile)
-    return runs
+    return runs, {live.match_id: live.sent for live in flat_lobby.played}
 
 
 async def measure_baselines(url: URL, engine: AsyncEngine, moves: dict[int, int]) -> list[Run]:
@@ -703,7 +772,7 @@ def report(runs: Sequence[Run], matches: int) -> None:
         "service's include opening the matches that replace those ended.\n"
         "Loop CPU is the event loop's thread, where a SQLite file's batches of moves are written "
         "while the database is free; process CPU adds the other threads (the SQLite writer's, "
-        "its checkpoints)."
+        "its checkpoints) and the writer processes, if any, whose statements go uncounted (-)."
     )
 
 
@@ -722,13 +791,13 @@ def _errors(errors: Counter[str]) -> str:
     return ", ".join(f"{count:,} {kind}" for kind, count in errors.most_common())
 
 
-def _costs(run: Run) -> tuple[str, float, float, float, float, float]:
+def _costs(run: Run) -> tuple[str, float | str, float | str, float, float, float]:
     moves = max(run.timings.count, 1)
     wall = run.timings.wall or 1.0
     return (
         run.timings.path,
-        run.statements / moves,
-        run.commits / moves,
+        "-" if run.in_writers else run.statements / moves,
+        "-" if run.in_writers else run.commits / moves,
         1000 * run.loop_cpu / moves,
         1000 * run.process_cpu / moves,
         100 * run.loop_cpu / wall,

@@ -8,7 +8,8 @@ import textwrap
 
 from pydantic import ValidationError
 
-from bot.app import PERMISSIONS, SCOPES, Parlor, point_at, tune_interpreter
+from bot.app import PERMISSIONS, SCOPES, Parlor, point_at
+from bot.interpreter import tune_interpreter
 from bot.settings import Settings
 
 EXIT_CONFIG = 2

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import json
 import logging
 import secrets
-import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -44,31 +42,6 @@ CLOSE_GRACE = 10.0
 def intents() -> discord.Intents:
     """The default intents: none privileged (DM texts are readable without Message Content)."""
     return discord.Intents.default()
-
-
-YOUNG_COLLECTION_THRESHOLD = 50_000
-"""Allocations between two collections of the youngest generation (CPython's default: 700)."""
-SWITCH_INTERVAL = 0.0005
-"""Seconds a thread waiting for the interpreter waits before the running one must let it in
-(CPython's default: 0.005)."""
-
-
-def tune_interpreter() -> None:
-    """Keep the interpreter's own pauses out of the bot's answers. For the entry point only.
-
-    Everything alive at start-up (modules, classes, settings) lives as long as the process:
-    frozen, full garbage collections no longer walk it. The youngest generation is collected
-    after 50,000 allocations, not 700: a busy bot allocates that many in a few moves, and each
-    collection stalls every thread. And the event loop, woken by Discord while another thread
-    runs Python (a database driver's, the SQLite writer's), gets the interpreter within half a
-    millisecond instead of five. ``bench.service`` and ``bench.e2e`` show the difference
-    (``gc.freeze``, ``gc.set_threshold``, ``sys.setswitchinterval``).
-    """
-    gc.collect()
-    gc.freeze()
-    _, middle, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, middle, oldest)
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def point_at(api_base_url: str, gateway_url: str) -> None:
@@ -113,6 +86,7 @@ class Parlor(commands.Bot):
             clock=clock,
             seeds=seeds or (lambda: secrets.randbits(62)),
             timeouts=settings.timeouts(),
+            writer_processes=settings.writer_processes,
         )
         self.delivery = Delivery(self, self.service)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
@@ -159,7 +133,8 @@ class Parlor(commands.Bot):
             await interaction.response.send_message(text, ephemeral=True)
 
     async def close(self) -> None:
-        """Stop the sweeper, let requests in progress finish, log out, release the database.
+        """Stop the sweeper, let requests in progress finish, log out, stop the writer
+        processes, release the database.
 
         Work is never cancelled in the middle of a query: a database connection whose query
         was cancelled may hang the shut-down (and the query's transaction is lost anyway).
@@ -169,6 +144,7 @@ class Parlor(commands.Bot):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), CLOSE_GRACE)
         await super().close()
+        await self.service.close()
         if self._owns_engine:
             await self.engine.dispose()
 

@@ -35,6 +35,12 @@ class Settings(BaseSettings):
     turn_timeout: int = BOUNDS["turn"].default
     hint_timeout: int = BOUNDS["hint"].default
     sweep_interval: float = Field(default=5.0, gt=0, description="Seconds between deadline sweeps.")
+    writer_processes: int = Field(
+        default=0,
+        ge=0,
+        le=16,
+        description="On SQLite: child processes that run the moves' transactions (0: none).",
+    )
 
     def timeouts(self) -> Timeouts:
         """Default timeouts for servers that have not set their own (checked against the bounds)."""

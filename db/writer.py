@@ -68,10 +68,8 @@ class SqliteWriter:
     """Runs functions of a connection, each in a transaction of its own, one at a time."""
 
     def __init__(self, url: str) -> None:
-        self._engine = create_sync_engine(url, **ENGINE_OPTIONS)
-        event.listen(self._engine, "connect", _apply_thread_pragmas)
-        self._inline = create_sync_engine(url, **ENGINE_OPTIONS)
-        event.listen(self._inline, "connect", _apply_inline_pragmas)
+        self._engine = write_engine(url)
+        self._inline = write_engine(url, wait=False)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlor-sqlite")
         self._closed = False
         self._checkpointing: Future[None] | None = None
@@ -93,7 +91,7 @@ class SqliteWriter:
         self._check_open()
         if not self._is_checkpointing():
             try:
-                result = _transaction(self._inline, work, args, kwargs, wait=False)
+                result = in_transaction(self._inline, work, args, kwargs, wait=False)
             except _Busy:
                 pass
             else:
@@ -109,7 +107,7 @@ class SqliteWriter:
         self._check_open()
         loop = asyncio.get_running_loop()
         result = await loop.run_in_executor(
-            self._thread, _transaction, self._engine, work, args, kwargs, True
+            self._thread, in_transaction, self._engine, work, args, kwargs, True
         )
         self._checkpoint_soon()
         return result
@@ -129,16 +127,7 @@ class SqliteWriter:
         if now - self._last_checkpoint < CHECKPOINT_INTERVAL:
             return
         self._last_checkpoint = now
-        self._checkpointing = self._thread.submit(self._checkpoint)
-
-    def _checkpoint(self) -> None:
-        try:
-            with self._engine.connect() as connection:
-                row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-                if row[1] >= TRUNCATE_FRAMES:
-                    connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        except Exception:  # the next one tries again; a failed checkpoint loses nothing
-            log.warning("SQLite checkpoint failed", exc_info=True)
+        self._checkpointing = self._thread.submit(checkpoint, self._engine)
 
     def close(self) -> None:
         """Finish what was sent, then close the connections and the thread."""
@@ -148,7 +137,29 @@ class SqliteWriter:
         self._inline.dispose()
 
 
-def _transaction(
+def write_engine(url: str, *, wait: bool = True) -> Engine:
+    """A synchronous engine for writing to the SQLite file at ``url``: the async engine's
+    pragmas, and no checkpoint inside a commit (``checkpoint`` runs them). Without ``wait``,
+    its connections never wait for a lock held elsewhere."""
+    engine = create_sync_engine(url, **ENGINE_OPTIONS)
+    pragmas = _apply_thread_pragmas if wait else _apply_inline_pragmas
+    event.listen(engine, "connect", pragmas)
+    return engine
+
+
+def checkpoint(engine: Engine) -> None:
+    """Copy the write-ahead log back into the database file, as far as readers allow; a log
+    past ``TRUNCATE_FRAMES`` is copied whole and cut back."""
+    try:
+        with engine.connect() as connection:
+            row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            if row[1] >= TRUNCATE_FRAMES:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    except Exception:  # the next one tries again; a failed checkpoint loses nothing
+        log.warning("SQLite checkpoint failed", exc_info=True)
+
+
+def in_transaction(
     engine: Engine,
     work: Callable[..., T],
     args: tuple[Any, ...],
@@ -199,15 +210,19 @@ def has_writer(engine: AsyncEngine | None) -> bool:
     return url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
 
 
+def sync_url(engine: AsyncEngine) -> str:
+    """The URL of ``engine``'s SQLite file for the synchronous driver."""
+    return engine.url.set(drivername="sqlite+pysqlite").render_as_string(False)
+
+
 def writer_for(engine: AsyncEngine) -> SqliteWriter:
     """The writer of ``engine``, a SQLite file (made on first use, closed with the engine)."""
     if not has_writer(engine):
         raise ValueError(f"{engine.url.get_backend_name()} engine has no writer")
-    url = engine.url
     sync_engine = engine.sync_engine
     writer = _WRITERS.get(sync_engine)
     if writer is None:
-        writer = SqliteWriter(url.set(drivername="sqlite+pysqlite").render_as_string(False))
+        writer = SqliteWriter(sync_url(engine))
         _WRITERS[sync_engine] = writer
         event.listen(sync_engine, "engine_disposed", _close_writer)
     return writer

@@ -5,11 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from bot.app import SWITCH_INTERVAL, YOUNG_COLLECTION_THRESHOLD
+from bot.interpreter import SWITCH_INTERVAL, YOUNG_COLLECTION_THRESHOLD
 
 PROBE = """
 import gc, sys
-from bot.app import tune_interpreter
+from bot.interpreter import tune_interpreter
 tune_interpreter()
 print(gc.get_threshold()[0], sys.getswitchinterval(), gc.get_freeze_count() > 0)
 """

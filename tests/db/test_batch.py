@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, Engine, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import batch
@@ -235,13 +235,13 @@ async def test_checkpoints_run_on_the_writers_thread_and_cut_a_long_log_back(
     monkeypatch.setattr(writer_module, "CHECKPOINT_INTERVAL", 0.0)
     monkeypatch.setattr(writer_module, "TRUNCATE_FRAMES", 50)
     checkpoints: list[str] = []
-    real = writer_module.SqliteWriter._checkpoint
+    real = writer_module.checkpoint
 
-    def checkpoint(self: writer_module.SqliteWriter) -> None:
+    def checkpoint(engine: Engine) -> None:
         checkpoints.append(threading.current_thread().name)
-        real(self)
+        real(engine)
 
-    monkeypatch.setattr(writer_module.SqliteWriter, "_checkpoint", checkpoint)
+    monkeypatch.setattr(writer_module, "checkpoint", checkpoint)
     writer = writer_for(sqlite_engine)
 
     def write_pages(connection: Connection) -> None:

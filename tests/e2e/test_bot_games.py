@@ -137,6 +137,11 @@ async def test_number_claim_with_hidden_numbers(
 
 async def test_crystal_capture(table: Table, alice: FakeMember, bob: FakeMember) -> None:
     await start(table, alice, bob, "crystal challenge")
+    await play_crystal(table, alice, bob)
+
+
+async def play_crystal(table: Table, alice: FakeMember, bob: FakeMember) -> None:
+    """A Crystal Capture match just started, played to Alice's win with buttons and a command."""
     mark = table.checkpoint()
     await table.click(alice, table.board(), Verb.PLAY, "9")
     took = await table.posted("captures crystal 9: 9 points", after=mark)

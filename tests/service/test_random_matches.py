@@ -12,12 +12,13 @@ import re
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 import games
 from bot.matches import MatchService
 from bot.notices import Private, Prompt, Public, Report
 from db import repository as repo
+from db.writer import has_writer
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
 
@@ -118,18 +119,37 @@ async def _legal(
 
 
 @pytest.mark.parametrize(("game", "options"), VARIANTS, ids=lambda v: str(v))
-@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize(("seed", "writer_processes"), [(3, 0), (4, 0), (3, 2)])
 async def test_random_match_finishes_counts_and_never_leaks(
+    engine: AsyncEngine,
     sessions: async_sessionmaker[AsyncSession],
     clock: Clock,
     game: str,
     options: dict[str, Any],
     seed: int,
+    writer_processes: int,
 ) -> None:
+    """Also with the transactions in writer processes (``bot.writer_process``), on a SQLite
+    file."""
+    if writer_processes and not has_writer(engine):
+        pytest.skip("writer processes serve a SQLite file only")
     rng = random.Random(seed)
     service = MatchService(
-        sessions, clock=clock, seeds=lambda: seed, mention=lambda uid: f"<@{uid}>"
+        sessions, clock=clock, seeds=lambda: seed, writer_processes=writer_processes
     )
+    try:
+        await _play_random_match(service, sessions, game, options, rng)
+    finally:
+        await service.close()
+
+
+async def _play_random_match(
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    options: dict[str, Any],
+    rng: random.Random,
+) -> None:
     report = await service.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
