@@ -664,6 +664,7 @@ async def measure_all(
             session_factory(engine), seeds=lambda: SEED.get(), writer_processes=count
         )
         try:
+            await writers.start()
             label = f"service, {count} writer processes"
             concurrent, _ = await measure_concurrent(args, engine, writers, label, scripts, numbers)
             runs += concurrent

@@ -102,6 +102,7 @@ class Parlor(commands.Bot):
         self.service.bot_user_id = self.user.id
         await migrate.upgrade(self.engine)
         await optimize(self.engine)
+        await self.service.start()
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:

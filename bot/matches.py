@@ -275,6 +275,11 @@ class MatchService:
     def config(self) -> ServiceConfig:
         return ServiceConfig(self.bot_user_id, self.defaults, self.mention)
 
+    async def start(self) -> None:
+        """Start the writer processes, if any, now rather than on the first move."""
+        if self._processes is not None:
+            await self._processes.start(self.config(), self.clock())
+
     async def close(self) -> None:
         """Stop the writer processes, if any, once they have answered what they were sent."""
         if self._processes is not None:

@@ -75,6 +75,11 @@ class WriterProcesses:
         """The running children's process ids."""
         return [child.pid for child in self._children if child.pid is not None]
 
+    async def start(self, config: ServiceConfig, now: datetime) -> None:
+        """Start every child and wait until each has answered an empty batch, so that no move
+        waits for a child's start-up (about half a second)."""
+        await asyncio.gather(*(child.commit(config, [], now) for child in self._children))
+
     async def commit(self, config: ServiceConfig, jobs: list[Any], now: datetime) -> list[Any]:
         """``MatchService.commit_together(jobs, now)`` in a child: each job's answer; raises
         what the batch as a whole raised."""

@@ -121,6 +121,15 @@ async def test_a_killed_writer_is_replaced_and_the_match_goes_on(service: MatchS
     assert report.match.status == "finished" and report.match.winner_id == BOB
 
 
+async def test_starting_brings_every_writer_up_before_the_first_move(
+    service: MatchService,
+) -> None:
+    processes = service._processes
+    assert processes is not None and processes.pids == []
+    await service.start()
+    assert len(processes.pids) == WRITERS
+
+
 async def test_closing_ends_the_writers(service: MatchService) -> None:
     await crown_started(service)
     processes = service._processes
