@@ -56,10 +56,11 @@ T = TypeVar("T")
 
 Clock = Callable[[], datetime]
 Step = Callable[["MatchService", "_Loaded", int | None, datetime], list["Notice"]]
-"""A use case's step: a function of the service, not a bound method, so that jobs pickle."""
 """A use case's own part of a transaction: check, ask the engine, change the loaded match.
 
-Steps do no I/O: what they change is written after them, with the version check."""
+Steps do no I/O: what they change is written after them, with the version check. A step is a
+function of the service, not a bound method or a closure, so that jobs pickle (for
+``bot.writer_process``)."""
 
 
 BATCHES_IN_FLIGHT = 4
@@ -78,7 +79,8 @@ PROCESS_GATHER = 0.005
 
 The event loop has nothing else to do meanwhile, and larger batches cost the children less
 per move. With 1,000 matches paced at 2,000 moves/s and 2 writer processes, 1, 3, 5 and 8 ms
-gave a p99 of 82-104, 88, 21-24 and 99 ms (``bench.service``)."""
+gave a p99 of 82-104, 88, 21-24 and 99 ms within one hour (``bench.service``); on slower hours
+5 ms gave 49-124 ms."""
 
 
 def batches_in_flight(engine: AsyncEngine | None) -> int:
