@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import pickle
+import signal
 import struct
 import sys
 import time
@@ -256,6 +257,11 @@ def dump_answer(answer: tuple[bool, Any]) -> bytes:
 
 
 def main(argv: list[str]) -> None:
+    # Ctrl+C in a terminal, or a service manager stopping the bot, signals every process of
+    # the group: the bot then stops its children by closing their input, once they have
+    # answered what they were sent.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     url, index, count, level = argv
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     inbox, outbox = sys.stdin.buffer, sys.stdout.buffer

@@ -121,6 +121,21 @@ async def test_a_killed_writer_is_replaced_and_the_match_goes_on(service: MatchS
     assert report.match.status == "finished" and report.match.winner_id == BOB
 
 
+async def test_writers_outlive_the_signals_meant_for_the_bot(service: MatchService) -> None:
+    """Ctrl+C or a service manager's stop reach the whole process group: the bot decides when
+    its writers stop (``close``)."""
+    match_id = await crown_started(service)
+    processes = service._processes
+    assert processes is not None
+    pids = processes.pids
+    for pid in pids:
+        os.kill(pid, signal.SIGINT)
+        os.kill(pid, signal.SIGTERM)
+    report = await service.submit(match_id, ALICE, "2 2")
+    assert report.match.to_act == (BOB,)
+    assert processes.pids == pids
+
+
 async def test_starting_brings_every_writer_up_before_the_first_move(
     service: MatchService,
 ) -> None:
