@@ -22,6 +22,7 @@ from bot.writer_process import WriterStopped
 from db.models import MatchEvent
 from db.writer import has_writer
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.service.test_vs_bot import PARLOR, play_out, versus_bot
 
 WRITERS = 2
 
@@ -119,6 +120,21 @@ async def test_a_killed_writer_is_replaced_and_the_match_goes_on(service: MatchS
     assert report.match.to_act == (BOB,)
     report = await service.submit(match_id, BOB, "1 1")
     assert report.match.status == "finished" and report.match.winner_id == BOB
+
+
+@pytest.mark.parametrize("game", ["crown", "safe"])
+async def test_a_match_against_the_bot_plays_out_in_the_writers(
+    sqlite_file: None, sessions: async_sessionmaker[AsyncSession], clock: Clock, game: str
+) -> None:
+    """The built-in player answers inside the writers' transactions, as it does at home."""
+    versus = MatchService(
+        sessions, clock=clock, seeds=lambda: 1, bot_user_id=PARLOR, writer_processes=WRITERS
+    )
+    try:
+        report = await play_out(versus, sessions, await versus_bot(versus, game, "hard"))
+    finally:
+        await versus.close()
+    assert report.match.status == "finished"
 
 
 async def test_writers_outlive_the_signals_meant_for_the_bot(service: MatchService) -> None:
