@@ -342,7 +342,7 @@ async def measured(
     for target in listened:
         event.listen(target, "before_cursor_execute", count)
         event.listen(target, "commit", commit)
-    writers = writer_pids(service)
+    writers = service.writer_pids if service is not None else []
     loop_cpu, process_cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
     writers_cpu = cpu_of(writers)
     try:
@@ -360,12 +360,6 @@ async def measured(
         tally.commits,
         in_writers=bool(writers),
     )
-
-
-def writer_pids(service: MatchService | None) -> list[int]:
-    """The writer processes of ``service``, started if they were not yet."""
-    processes = service and service._processes
-    return processes.pids if processes else []
 
 
 def cpu_of(pids: Sequence[int]) -> float:

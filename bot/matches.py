@@ -274,6 +274,11 @@ class MatchService:
             bot_user_id=config.bot_user_id,
         )
 
+    @property
+    def writer_pids(self) -> list[int]:
+        """The process ids of the writer processes running now (none without any)."""
+        return self._processes.pids if self._processes is not None else []
+
     def config(self) -> ServiceConfig:
         return ServiceConfig(self.bot_user_id, self.defaults, self.mention)
 

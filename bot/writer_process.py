@@ -63,8 +63,6 @@ class WriterProcesses:
     def __init__(self, url: str, count: int) -> None:
         if count > 1 and fcntl is None:
             count = 1  # no lock between the children's writes here: one child writes alone
-        self.url = url
-        """The SQLite file, as a URL for the synchronous driver."""
         self._children = [_Child(url, index, count) for index in range(count)]
 
     @property
@@ -97,6 +95,7 @@ class _Child:
 
     def __init__(self, url: str, index: int, count: int) -> None:
         self.url = url
+        """The SQLite file, as a URL for the synchronous driver."""
         self.index = index
         self.count = count
         self._process: asyncio.subprocess.Process | None = None

@@ -26,8 +26,8 @@ def settings(settings: Settings) -> Settings:
 
 
 def writer_pids(table: Table) -> list[int]:
-    assert table.bot is not None and table.bot.service._processes is not None
-    return table.bot.service._processes.pids
+    assert table.bot is not None
+    return table.bot.service.writer_pids
 
 
 async def test_a_match_through_writer_processes_goes_on_after_a_restart(

@@ -106,9 +106,8 @@ async def test_fifty_clicks_from_two_bot_processes_apply_once(
 async def test_a_killed_writer_is_replaced_and_the_match_goes_on(service: MatchService) -> None:
     match_id = await crown_started(service)
     await service.submit(match_id, ALICE, "2 2")
-    processes = service._processes
-    assert processes is not None and processes.pids
-    for pid in processes.pids:
+    assert service.writer_pids
+    for pid in service.writer_pids:
         os.kill(pid, signal.SIGKILL)
 
     # A request may still meet a dead writer, and is told so (nothing of it was saved);
@@ -141,34 +140,30 @@ async def test_writers_outlive_the_signals_meant_for_the_bot(service: MatchServi
     """Ctrl+C or a service manager's stop reach the whole process group: the bot decides when
     its writers stop (``close``)."""
     match_id = await crown_started(service)
-    processes = service._processes
-    assert processes is not None
-    pids = processes.pids
+    pids = service.writer_pids
+    assert pids
     for pid in pids:
         os.kill(pid, signal.SIGINT)
         os.kill(pid, signal.SIGTERM)
     report = await service.submit(match_id, ALICE, "2 2")
     assert report.match.to_act == (BOB,)
-    assert processes.pids == pids
+    assert service.writer_pids == pids
 
 
 async def test_starting_brings_every_writer_up_before_the_first_move(
     service: MatchService,
 ) -> None:
-    processes = service._processes
-    assert processes is not None and processes.pids == []
+    assert service.writer_pids == []
     await service.start()
-    assert len(processes.pids) == WRITERS
+    assert len(service.writer_pids) == WRITERS
 
 
 async def test_closing_ends_the_writers(service: MatchService) -> None:
     await crown_started(service)
-    processes = service._processes
-    assert processes is not None
-    pids = processes.pids
+    pids = service.writer_pids
     assert pids
     await service.close()
-    assert processes.pids == []
+    assert service.writer_pids == []
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
