@@ -133,50 +133,6 @@ Played = dict[int, tuple["_Loaded", list["Notice"]] | MatchError]
 """By match id: what a batch's steps did to each match, or why one was refused."""
 
 
-class _Remembering:
-    """A game that answers each question about a state once: who is to act, what they are
-    asked, what they may do or see, the result. States never change, and one use case asks the
-    same questions many times (to check a move, to move the match on, to word the notices)."""
-
-    def __init__(self, game: AnyGame) -> None:
-        self._game = game
-        self._answers: dict[tuple[str, int, Seat | None], Any] = {}
-        self._states: list[Any] = []
-        """The states asked about, kept alive so that no other object takes their ids."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def to_act(self, state: Any) -> frozenset[Seat]:
-        return cast(frozenset[Seat], self._about_state("to_act", state))
-
-    def outcome(self, state: Any) -> Outcome | None:
-        return cast(Outcome | None, self._about_state("outcome", state))
-
-    def ask(self, state: Any, seat: Seat) -> Ask:
-        return cast(Ask, self._about_seat("ask", state, seat))
-
-    def legal_actions(self, state: Any, seat: Seat) -> Sequence[Any]:
-        return cast(Sequence[Any], self._about_seat("legal_actions", state, seat))
-
-    def view(self, state: Any, viewer: Seat | None) -> Any:
-        return self._about_seat("view", state, viewer)
-
-    def _about_state(self, question: str, state: Any) -> Any:
-        key = (question, id(state), None)
-        if key not in self._answers:
-            self._answers[key] = getattr(self._game, question)(state)
-            self._states.append(state)
-        return self._answers[key]
-
-    def _about_seat(self, question: str, state: Any, seat: Seat | None) -> Any:
-        key = (question, id(state), seat)
-        if key not in self._answers:
-            self._answers[key] = getattr(self._game, question)(state, seat)
-            self._states.append(state)
-        return self._answers[key]
-
-
 @dataclass
 class _Loaded:
     """A match row with its players and decoded engine state, inside one transaction."""
@@ -682,8 +638,7 @@ class MatchService:
         row = found.match
         engine = games.get(row.game)
         state = engine.load(row.state) if row.state is not None else None
-        remembering = cast(AnyGame, _Remembering(engine))
-        loaded = _Loaded(row, list(found.players), remembering, state, stored=_row_values(row))
+        loaded = _Loaded(row, list(found.players), engine, state, stored=_row_values(row))
         loaded.timeouts = self._merge(found.settings)
         loaded.last_seq = found.last_seq
         return loaded
