@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.base import (
     JSON,
@@ -24,6 +24,7 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    evolve,
 )
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, grid_lines, off_grid_text, on_grid
@@ -198,7 +199,7 @@ class ClaimGame:
         )
         data = {"seat": seat, "row": row, "col": col, "value": value, "total": total}
         events = [Event("claim", text, data=data)]
-        after = replace(state, claims=claims)
+        after = evolve(state, claims=claims)
         if len(claims) < len(state.grid):
             return after, events
         totals = _state_totals(after)
@@ -261,7 +262,7 @@ class ClaimGame:
         self, state: State, outcome: Outcome, events: list[Event]
     ) -> tuple[State, list[Event]]:
         """End the game: the result, an "end" event and, when numbers were hidden, the grid."""
-        ended = replace(state, result=outcome)
+        ended = evolve(state, result=outcome)
         totals = _state_totals(ended)
         events.append(end_event(outcome, _end_text(outcome, totals), totals=list(totals)))
         if state.options.hidden:

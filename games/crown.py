@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from games import grid
@@ -27,6 +27,7 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    evolve,
     other,
 )
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
@@ -354,7 +355,7 @@ class CrownGame:
         column, row = self._hint_choices(state)
 
         def cells_left(hint: HintAction) -> int:
-            return len(consistent_cells((*records[:-1], replace(records[-1], hint=hint))))
+            return len(consistent_cells((*records[:-1], evolve(records[-1], hint=hint))))
 
         return column if cells_left(column) > cells_left(row) else row
 
@@ -429,7 +430,7 @@ class CrownGame:
 
     def _place(self, state: CrownState, seat: Seat, cell: Cell) -> tuple[CrownState, list[Event]]:
         _check_on_grid(cell)
-        placed = replace(state, crowns=with_seat(state.crowns, seat, cell))
+        placed = evolve(state, crowns=with_seat(state.crowns, seat, cell))
         events = [
             Event("secret_set", f"{player(seat)} has placed their Crown.", data={"seat": seat}),
             Event(
@@ -455,7 +456,7 @@ class CrownGame:
         hit = state.crowns[defender] == cell
         record = AttackRecord(cell=cell, hit=hit)
         attacks = _with_record(state.attacks, seat, record)
-        attacked = replace(state, attacks=attacks)
+        attacked = evolve(state, attacks=attacks)
         result = "Hit" if hit else "Miss"
         events = [
             Event(
@@ -487,7 +488,7 @@ class CrownGame:
         attacker = _hint_pending_from(state)
         assert attacker is not None  # _hint_choices is empty otherwise
         records = state.attacks[attacker]
-        done = replace(records[-1], hint=hint)
+        done = evolve(records[-1], hint=hint)
         attacks = _with_record(state.attacks, attacker, done, replace_last=True)
         how = " (automatic)" if automatic else ""
         event = Event(
@@ -495,7 +496,7 @@ class CrownGame:
             f"{player(other(attacker))}'s hint{how}: the Crown's {hint.sentence}.",
             data={"seat": other(attacker), **hint.dump(), "automatic": automatic},
         )
-        return replace(state, attacks=attacks), [event]
+        return evolve(state, attacks=attacks), [event]
 
     def _finish(
         self, state: CrownState, outcome: Outcome, why: str
@@ -509,7 +510,7 @@ class CrownGame:
             ),
             crowns=[None if cell is None else list(cell) for cell in state.crowns],
         )
-        return replace(state, outcome=outcome), [end_event(outcome, why), reveal]
+        return evolve(state, outcome=outcome), [end_event(outcome, why), reveal]
 
     def _parse_hint(self, state: CrownState, text: str) -> HintAction:
         axis = _AXIS_WORDS.get(text.strip().lower())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.base import (
     JSON,
@@ -22,6 +22,7 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    evolve,
     other,
 )
 from games.ending import dump_outcome, end_event, load_outcome
@@ -150,7 +151,7 @@ class CrystalGame:
                 f"Crystal {crystal} would take you to {points}, over {TARGET}: "
                 f"you can capture {allowed}."
             )
-        after = replace(state, captures=(*state.captures, Captured(seat, crystal)))
+        after = evolve(state, captures=(*state.captures, Captured(seat, crystal)))
         events = [
             Event(
                 "capture",
@@ -163,7 +164,7 @@ class CrystalGame:
         # The opponent moves next unless they are stuck; then the mover goes again, if they can.
         for turn in (other(seat), seat):
             if _capturable(after, turn):
-                return replace(after, turn=turn), events
+                return evolve(after, turn=turn), events
             events.append(
                 Event(
                     "pass",
@@ -237,7 +238,7 @@ def _points(captures: Sequence[Captured]) -> tuple[int, int]:
 
 def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
     """End the game with ``outcome`` and announce it. Nothing is hidden, so nothing to reveal."""
-    ended = replace(state, result=outcome)
+    ended = evolve(state, result=outcome)
     points = ended.points
     events.append(end_event(outcome, _end_text(outcome, points), points=list(points)))
     return ended, events

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
 from games import grid
@@ -27,6 +27,7 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    evolve,
     other,
 )
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
@@ -181,7 +182,7 @@ class FlagGame:
         else:
             _check_trap(state, seat, cell)
             after, events = _place_trap(state, seat, cell)
-        after = replace(after, actions=state.actions + 1)
+        after = evolve(after, actions=state.actions + 1)
         if after.agents[seat] == FLAGS[other(seat)]:
             return _finish(after, Outcome(seat, Reason.CAPTURE), events)
         if after.actions >= ACTION_LIMIT:
@@ -189,7 +190,7 @@ class FlagGame:
         # The opponent acts next unless stuck; then the same player goes again, if they can.
         for turn in (other(seat), seat):
             if _legal(after, turn):
-                return replace(after, turn=turn), events
+                return evolve(after, turn=turn), events
             events.append(
                 Event(
                     "pass", f"{player(turn)} has no legal action and passes.", data={"seat": turn}
@@ -334,7 +335,7 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
     ]
     owner = other(seat)
     if cell not in state.traps[owner]:
-        return replace(state, agents=with_seat(state.agents, seat, cell)), events
+        return evolve(state, agents=with_seat(state.agents, seat, cell)), events
     home = FLAGS[seat]
     events.append(
         Event(
@@ -345,7 +346,7 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
         )
     )
     remaining = tuple(t for t in state.traps[owner] if t != cell)
-    after = replace(
+    after = evolve(
         state,
         agents=with_seat(state.agents, seat, home),
         traps=with_seat(state.traps, owner, remaining),
@@ -355,7 +356,7 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
 
 
 def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
-    after = replace(
+    after = evolve(
         state, traps=with_seat(state.traps, seat, tuple(sorted((*state.traps[seat], cell))))
     )
     left = after.traps_left(seat)
@@ -377,7 +378,7 @@ def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event
 
 def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
     """End the game: the result, an "end" event, and every trap still hidden, revealed."""
-    ended = replace(state, result=outcome)
+    ended = evolve(state, result=outcome)
     events.append(end_event(outcome, _end_text(outcome)))
     events.append(
         reveal_event(

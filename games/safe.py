@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, Generic, TypeAlias, TypeVar, overload
 
@@ -27,6 +27,7 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    evolve,
     other,
 )
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
@@ -386,7 +387,7 @@ class SafeGame:
         raise NotYourTurn("It is not your turn: the other player is to act.")
 
     def _set_code(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
-        done = replace(state, codes=with_seat(state.codes, seat, code))
+        done = evolve(state, codes=with_seat(state.codes, seat, code))
         events = [
             Event("secret_set", f"{player(seat)} has set their code.", data={"seat": seat}),
             Event(
@@ -407,7 +408,7 @@ class SafeGame:
         assert target is not None  # guessing starts only once both codes are set
         exact = exact_matches(code, target)
         records = (*state.guesses[seat], GuessRecord(code, exact))
-        guessed = replace(state, guesses=with_seat(state.guesses, seat, records))
+        guessed = evolve(state, guesses=with_seat(state.guesses, seat, records))
         cracked = exact == state.options.length
         events = [
             Event(
@@ -443,7 +444,7 @@ class SafeGame:
             ),
             codes=[None if code is None else list(code) for code in state.codes],
         )
-        return replace(state, outcome=outcome), [end_event(outcome, why), reveal]
+        return evolve(state, outcome=outcome), [end_event(outcome, why), reveal]
 
 
 def _score_result(guesses: Guesses) -> tuple[Outcome, str]:
