@@ -124,7 +124,10 @@ def _utc_text(value: datetime) -> str:
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
+@functools.lru_cache(maxsize=4096)
 def _read_sqlite_timestamp(value: str | None) -> datetime | None:
+    """Remembered, as ``_utc_text``: the matches a batch of moves reads share the instants the
+    last batches wrote, and a datetime is immutable."""
     if value is None:
         return None
     parsed = datetime.fromisoformat(value)
