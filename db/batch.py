@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from sqlalchemy import Connection, Table, bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import ColumnDefault
 
@@ -163,8 +163,9 @@ def lock_records(
 
     Use it to add results: two matches ending at once for one player then both count, where
     read-modify-write without the lock could lose one. On PostgreSQL the rows stay locked until
-    the transaction ends, taken in key order so that two transactions sharing records never wait
-    on each other in a cycle; on SQLite the insert has already taken the database's write lock.
+    the transaction ends, taken in one order (server, game, opponent kind, member) so that two
+    transactions sharing records never wait on each other in a cycle; on SQLite the insert has
+    already taken the database's write lock.
     """
     unique = sorted(set(keys))
     if not unique:
@@ -174,8 +175,21 @@ def lock_records(
         for key in unique
     ]
     _create_records(connection.dialect.name).execute(connection, fresh)
-    rows = (StatsRow(*values) for values in connection.execute(_LOCK_RECORDS, {"keys": unique}))
-    return {row.key: row for row in rows}
+    found: dict[StatsKey, StatsRow] = {}
+    for (guild_id, game, vs_bot), user_ids in sorted(_by_leaderboard(unique).items()):
+        values = {"guild_id": guild_id, "game": game, "vs_bot": vs_bot, "user_ids": user_ids}
+        for row in connection.execute(_LOCK_RECORDS, values):
+            record = StatsRow(*row)
+            found[record.key] = record
+    return found
+
+
+def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], list[int]]:
+    """The keys' user ids (in the keys' order) by server, game and opponent kind."""
+    boards: dict[tuple[int, str, bool], list[int]] = {}
+    for guild_id, game, user_id, vs_bot in keys:
+        boards.setdefault((guild_id, game, vs_bot), []).append(user_id)
+    return boards
 
 
 @functools.cache
@@ -224,10 +238,17 @@ _STATS_DEFAULTS = {
 """A new record's starting values (no result yet, the starting rating)."""
 _LOCK_RECORDS = (
     select(*(_STATS.c[field.name] for field in fields(StatsRow)))
-    .where(tuple_(*_STATS_KEY).in_(bindparam("keys", expanding=True)))
-    .order_by(*_STATS_KEY)
+    .where(
+        _STATS.c.guild_id == bindparam("guild_id"),
+        _STATS.c.game == bindparam("game"),
+        _STATS.c.vs_bot == bindparam("vs_bot"),
+        _STATS.c.user_id.in_(bindparam("user_ids", expanding=True)),
+    )
+    .order_by(_STATS.c.user_id)
     .with_for_update()
 )
+"""One server's records of one game, by user id: each found through the primary key. (Where
+the whole key is a row value ``IN`` a list, SQLite scans every record.)"""
 _SAVE_RECORDS = DriverStatement(
     update(_STATS)
     .where(*(column == bindparam(f"key_{column.key}") for column in _STATS_KEY))

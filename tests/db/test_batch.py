@@ -12,9 +12,10 @@ import threading
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, select, text
+from sqlalchemy import Connection, Engine, event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import batch
@@ -164,6 +165,36 @@ async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
         stats = await repo.get_stats(session, GUILD, "claim", ALICE)
     assert stats is not None
     assert (stats.wins, stats.games_played) == (10, 10)
+
+
+async def test_lock_records_finds_each_record_through_its_key(tmp_path: Path) -> None:
+    """With the whole key as a row value ``IN`` a list, SQLite read every record stored: 20 ms
+    a finished match with 100,000 of them."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'plans.db'}")
+    await upgrade(engine)
+    keys = [
+        (GUILD, "flag", CAROL, False),
+        (GUILD, "safe", ALICE, True),
+        (GUILD + 1, "flag", BOB, False),
+        (GUILD, "flag", ALICE, False),
+    ]
+    plans: list[str] = []
+
+    def explain(_: Any, cursor: Any, statement: str, parameters: Any, *__: Any) -> None:
+        if statement.startswith("SELECT") and "FROM player_stats" in statement:
+            found = cursor.connection.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
+            plans.extend(row[3] for row in found)
+
+    writer = writer_for(engine)
+    for sync_engine in writer.engines:
+        event.listen(sync_engine, "before_cursor_execute", explain)
+    try:
+        rows = await writer.run(batch.lock_records, keys, NOW)
+    finally:
+        await engine.dispose()
+    assert sorted(rows) == sorted(keys)
+    assert plans
+    assert not [plan for plan in plans if plan.startswith("SCAN player_stats")], plans
 
 
 # ---------------------------------------------------------------------- the writer thread
