@@ -142,6 +142,9 @@ class Run:
     """The service's transactions ran in writer processes, whose statements go uncounted."""
     judged: Literal["rate", "latency"] | None = None
     """The target this run is held against: flat out its rate, paced its latency."""
+    floor: bool = False
+    """The raw driver's run: the other rates are also given as a share of its rate, which
+    varies less between machines, and between hours on one, than the rates themselves."""
 
 
 # ---------------------------------------------------------------------- games played beforehand
@@ -497,6 +500,7 @@ def sqlite_floor(path: str, moves: dict[int, int]) -> Run:
         commits=len(latencies),
         loop_cpu=time.thread_time() - loop_cpu,
         process_cpu=time.process_time() - process_cpu,
+        floor=True,
     )
 
 
@@ -547,7 +551,7 @@ async def postgresql_floor(url: URL, moves: dict[int, int]) -> Run:
         await asyncio.gather(*(one_match(m, n, tally) for m, n in moves.items()))
 
     try:
-        return await measured(None, f"floor (asyncpg, pool of {size})", work)
+        return replace(await measured(None, f"floor (asyncpg, pool of {size})", work), floor=True)
     finally:
         await pool.close()
 
@@ -722,14 +726,16 @@ async def measure_baselines(url: URL, engine: AsyncEngine, moves: dict[int, int]
 
 
 def report(runs: Sequence[Run], matches: int) -> None:
+    floor = next((r.timings.rate for r in runs if r.floor), None)
     print()
     print_table(
-        ("path", "moves", "moves/s", "p50 ms", "p99 ms", "errors"),
+        ("path", "moves", "moves/s", "of floor", "p50 ms", "p99 ms", "errors"),
         [
             (
                 r.timings.path,
                 r.timings.count,
                 r.timings.rate,
+                _share(r, floor),
                 r.timings.ms(0.5),
                 r.timings.ms(0.99),
                 r.errors.total(),
@@ -764,11 +770,20 @@ def report(runs: Sequence[Run], matches: int) -> None:
         "a move's latency runs from its first submit until one succeeds; errors are failed "
         "attempts (retried).\nFlat out, p50 is about matches / (moves/s): time spent queueing. "
         "Statements: SQL through SQLAlchemy's cursors (no BEGIN, COMMIT or pool pings); the "
-        "service's include opening the matches that replace those ended.\n"
+        "service's include opening the matches that replace those ended. Of floor: the rate as "
+        "a share of the raw driver's, measured in this run.\n"
         "Loop CPU is the event loop's thread, where a SQLite file's batches of moves are written "
         "while the database is free; process CPU adds the other threads (the SQLite writer's, "
         "its checkpoints) and the writer processes, if any, whose statements go uncounted (-)."
     )
+
+
+def _share(run: Run, floor: float | None) -> str:
+    """``run``'s rate as a share of the floor's; none for a paced run, which takes the rate
+    it is offered."""
+    if not floor or run.judged == "latency":
+        return "-"
+    return f"{run.timings.rate / floor:.0%}"
 
 
 def _verdict(timings: Timings, judged: str) -> str:
