@@ -1,0 +1,75 @@
+"""Every benchmark runs to its end, the way the README runs it, on a small scale.
+
+They print figures and judge nothing here (tests never assert timings): these runs only keep
+them working as the code they measure changes. Each runs in a process of its own, as a user
+runs it, since the benchmarks tune the interpreter for the whole process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(name: str, *args: str, cwd: Path) -> str:
+    """``python -m bench.<name> args`` in ``cwd``: its output, once it has ended well."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{name}", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_service_runs_every_path_and_its_baselines(tmp_path: Path) -> None:
+    out = run_bench(
+        "service",
+        *("--matches", "10", "--seconds", "0.3", "--alone", "5", "--writer-processes", "1"),
+        cwd=tmp_path,
+    )
+    for path in (
+        "service (1 match at a time)",
+        "service (flat out, 10 matches)",
+        "service (paced at 2,000/s, 10 matches)",
+        "service, 1 writer processes (flat out, 10 matches)",
+        "naive (session per move)",
+        "Core (connection per move)",
+        "floor (sqlite3, 1 connection)",
+    ):
+        assert path in out
+    assert "targets (SQLite, 10 matches at once)" in out
+
+
+def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
+    out = run_bench(
+        "queries", *("--matches", "2000", "--players", "200", "--calls", "5"), cwd=tmp_path
+    )
+    for query in ("stats.leaderboard", "stats.member_record", "repository.unfinished_matches"):
+        assert query in out
+    assert "target: p99 at most 10 ms per query" in out
+
+
+def test_engine_plays_every_game(tmp_path: Path) -> None:
+    out = run_bench("engine", "--matches", "3", cwd=tmp_path)
+    for game in ("crown", "claim", "crystal", "flag", "safe"):
+        assert game in out
+
+
+def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
+    out = run_bench("players", "--matches", "2", "--flag-matches", "1", cwd=tmp_path)
+    assert "against easy" in out and "won %" in out
+
+
+def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
+    out = run_bench("e2e", "--matches", "3", "--stored", "5", cwd=tmp_path)
+    assert "Parlor, 3 Crystal Capture matches" in out
+    assert "5 unfinished matches" in out
