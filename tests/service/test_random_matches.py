@@ -138,12 +138,12 @@ async def test_random_match_finishes_counts_and_never_leaks(
         sessions, clock=clock, seeds=lambda: seed, writer_processes=writer_processes
     )
     try:
-        await _play_random_match(service, sessions, game, options, rng)
+        await play_random_match(service, sessions, game, options, rng)
     finally:
         await service.close()
 
 
-async def _play_random_match(
+async def play_random_match(
     service: MatchService,
     sessions: async_sessionmaker[AsyncSession],
     game: str,
