@@ -21,7 +21,7 @@ from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import ColumnDefault
 
-from db.driver import DriverStatement
+from db.driver import DriverQuery, DriverStatement
 from db.models import GuildSettings, Match, MatchPlayer, PlayerStats
 from db.repository import (
     EVENT_COLUMNS,
@@ -64,8 +64,7 @@ def select_matches(connection: Connection, match_ids: Sequence[int]) -> dict[int
 
     The matches' rows stay locked until the transaction ends, taken in id order (PostgreSQL;
     SQLite locks the whole database for a writer)."""
-    result = connection.execute(LOAD_MATCHES, {"match_ids": list(match_ids)})
-    contexts = (match_context(row) for row in result.all())
+    contexts = (match_context(row) for row in _LOAD_MATCHES.rows(connection, match_ids))
     return {context.match.id: context for context in contexts}
 
 
@@ -226,6 +225,7 @@ _INSERT_PLAYERS = DriverStatement(
     insert(cast(Table, MatchPlayer.__table__)), ["match_id", "seat", "user_id"]
 )
 _INSERT_EVENTS = DriverStatement(INSERT_EVENT, EVENT_COLUMNS)
+_LOAD_MATCHES = DriverQuery(LOAD_MATCHES, "match_ids")
 _STATS = cast(Table, PlayerStats.__table__)
 _STATS_KEY = (_STATS.c.guild_id, _STATS.c.game, _STATS.c.user_id, _STATS.c.vs_bot)
 _STATS_KEY_NAMES = tuple(column.key for column in _STATS_KEY)

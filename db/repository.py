@@ -31,7 +31,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import (
@@ -178,7 +177,7 @@ async def load_match(session: AsyncSession, match_id: int) -> MatchContext | Non
     return None if row is None else match_context(row)
 
 
-def match_context(row: Row[Any]) -> MatchContext:
+def match_context(row: Sequence[Any]) -> MatchContext:
     """A row of ``LOAD_MATCH`` or ``LOAD_MATCHES`` as a ``MatchContext``.
 
     Read by position (the match's columns first, in ``MATCH_COLUMNS`` order): once per match

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, cast
 
 import pytest
-from sqlalchemy import Table, bindparam, insert, select, text, update
+from sqlalchemy import Table, bindparam, insert, literal_column, select, text, update
+from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.exc import StatementError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.driver import DriverStatement
+from db.driver import DriverQuery, DriverStatement
 from db.engine import session_factory
 from db.models import Match, MatchEvent
 from tests.db.test_repository import NOW, add_match
@@ -118,3 +119,69 @@ def test_each_dialect_gets_its_own_compiled_form() -> None:
     assert "?" in sqlite.sql and "$7" in postgresql.sql
     assert "RETURNING" not in postgresql.sql  # an executemany returns nothing
     assert [name for name, _, _ in sqlite.parameters] == COLUMNS
+
+
+# ---------------------------------------------------------------------- reads
+
+
+WIDE = (
+    select(MATCHES, EVENTS.c.seq, EVENTS.c.payload, EVENTS.c.created_at.label("logged_at"))
+    .outerjoin(EVENTS, (EVENTS.c.match_id == MATCHES.c.id) & (EVENTS.c.seq == 1))
+    .where(MATCHES.c.id.in_(bindparam("ids", expanding=True)), MATCHES.c.version >= 0)
+    .order_by(MATCHES.c.id)
+)
+"""Every kind of column a match read holds (JSON, timestamps, booleans, nulls), one constant."""
+
+
+@pytest.mark.parametrize("wanted", [[0], [0, 1], [2, 0, 1]], ids=len)
+async def test_a_query_reads_what_the_engines_own_execute_reads(
+    engine: AsyncEngine, wanted: list[int]
+) -> None:
+    matches = [await add_match_on(engine) for _ in range(3)]
+    later = datetime(2026, 3, 1, 12, 30, 0, 7, tzinfo=UTC)
+    async with engine.begin() as connection:
+        await connection.execute(insert(EVENTS), [event(matches[1], 1, created_at=later)])
+    ids = [matches[place] for place in wanted] + [987654]  # one that is not there
+    async with engine.connect() as connection:
+        by_engine = (await connection.execute(WIDE, {"ids": ids})).all()
+        by_driver = await connection.run_sync(DriverQuery(WIDE, "ids").rows, ids)
+    assert [list(row) for row in by_engine] == by_driver
+    assert len(by_driver) == len(wanted)
+    logged = [row for row in by_driver if row[-1] is not None]
+    assert (1 in wanted) == bool(logged)
+    for row in logged:
+        assert row[-1] == later and row[-1].utcoffset() == timedelta(0)
+        assert row[-2]["data"]["cells"] == [[0, 1], [None, True]]
+
+
+async def test_a_query_goes_through_the_engines_listeners(engine: AsyncEngine) -> None:
+    match = await add_match_on(engine)
+    seen: list[str] = []
+
+    def count(_: Any, __: Any, statement: str, parameters: Any, *___: Any) -> None:
+        seen.append(statement)
+
+    sqlalchemy_event.listen(engine.sync_engine, "before_cursor_execute", count)
+    try:
+        async with engine.connect() as connection:
+            rows = await connection.run_sync(DriverQuery(WIDE, "ids").rows, [match])
+    finally:
+        sqlalchemy_event.remove(engine.sync_engine, "before_cursor_execute", count)
+    assert [row[0] for row in rows] == [match]
+    assert len(seen) == 1 and "FROM matches" in seen[0]
+
+
+async def test_a_failed_query_raises_sqlalchemys_error_without_its_parameters(
+    engine: AsyncEngine,
+) -> None:
+    secret = 424242
+    missing = (
+        select(text("x"))
+        .select_from(text("no_such_table"))
+        .where(literal_column("x").in_(bindparam("ids", expanding=True)))
+    )
+    async with engine.connect() as connection:
+        with pytest.raises(DBAPIError) as raised:
+            await connection.run_sync(DriverQuery(missing, "ids").rows, [secret])
+    assert "no_such_table" in str(raised.value)
+    assert str(secret) not in str(raised.value)
