@@ -162,11 +162,11 @@ def lock_records(
 
     Use it to add results: two matches ending at once for one player then both count, where
     read-modify-write without the lock could lose one. On PostgreSQL the rows stay locked until
-    the transaction ends, taken in one order (server, game, opponent kind, member) so that two
+    the transaction ends, created and taken in one order (``_lock_order``) so that two
     transactions sharing records never wait on each other in a cycle; on SQLite the insert has
     already taken the database's write lock.
     """
-    unique = sorted(set(keys))
+    unique = sorted(set(keys), key=_lock_order)
     if not unique:
         return {}
     fresh = [
@@ -175,12 +175,18 @@ def lock_records(
     ]
     _create_records(connection.dialect.name).execute(connection, fresh)
     found: dict[StatsKey, StatsRow] = {}
-    for (guild_id, game, vs_bot), user_ids in sorted(_by_leaderboard(unique).items()):
+    for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
         values = {"guild_id": guild_id, "game": game, "vs_bot": vs_bot, "user_ids": user_ids}
         for row in connection.execute(_LOCK_RECORDS, values):
             record = StatsRow(*row)
             found[record.key] = record
     return found
+
+
+def _lock_order(key: StatsKey) -> tuple[int, str, bool, int]:
+    """Records are created and locked by server, game, opponent kind, then member."""
+    guild_id, game, user_id, vs_bot = key
+    return (guild_id, game, vs_bot, user_id)
 
 
 def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], list[int]]:
