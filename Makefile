@@ -21,7 +21,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games db bot
+	$(BIN)/mypy games db bot bench tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine

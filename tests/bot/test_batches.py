@@ -36,7 +36,7 @@ async def test_requests_that_arrive_together_share_a_batch_one_per_key() -> None
         batches.submit(1, "a"), batches.submit(2, "b"), batches.submit(1, "c")
     )
 
-    assert answers == ["A", "B", "C"]
+    assert list(answers) == ["A", "B", "C"]
     assert runner.batches == [["a", "b"], ["c"]]  # "c" waits for "a", its key's earlier request
 
 

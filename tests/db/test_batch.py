@@ -86,7 +86,7 @@ async def test_write_matches_writes_each_match_its_own_columns(sessions: Session
 async def test_write_logs_and_players_for_several_matches(sessions: Sessions) -> None:
     first = await add_match(sessions, seated=False)
     second = await add_match(sessions, seated=False)
-    logs = [
+    logs: list[batch.Log] = [
         (first.id, 0, [(None, "a", None, {}), (1, "b", 1, {"x": 1})]),
         (second.id, 4, [(0, "c", None, {})]),
     ]

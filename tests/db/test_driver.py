@@ -8,8 +8,8 @@ from typing import Any, cast
 import pytest
 from sqlalchemy import Table, bindparam, insert, literal_column, select, text, update
 from sqlalchemy import event as sqlalchemy_event
-from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -115,7 +115,7 @@ async def add_match_on(engine: AsyncEngine) -> int:
 def test_each_dialect_gets_its_own_compiled_form() -> None:
     statement = DriverStatement(insert(EVENTS), COLUMNS)
     sqlite = statement._compiled(SQLiteDialect_pysqlite())
-    postgresql = statement._compiled(PGDialect_asyncpg())
+    postgresql = statement._compiled(make_url("postgresql+asyncpg://").get_dialect()())
     assert "?" in sqlite.sql and "$7" in postgresql.sql
     assert "RETURNING" not in postgresql.sql  # an executemany returns nothing
     assert [name for name, _, _ in sqlite.parameters] == COLUMNS

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy import DateTime, delete, func, insert, select, text
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -245,7 +245,7 @@ def test_sqlite_timestamps_are_stored_as_its_datetime_type_stores_them(value: da
     """Files written before keep comparing and reading right: the text is the same."""
     dialect = sqlite_dialect.dialect()
     ours = UTCDateTime().bind_processor(dialect)
-    theirs = sqlite_dialect.DATETIME().bind_processor(dialect)
+    theirs = DateTime().dialect_impl(dialect).bind_processor(dialect)  # SQLite's DATETIME
     assert ours is not None and theirs is not None
     stored = ours(value)
     assert stored == theirs(value.astimezone(UTC).replace(tzinfo=None))

@@ -57,7 +57,7 @@ async def crown_of(table: Table, match_id: int, user_id: int) -> tuple[int, int]
     return cell
 
 
-def never_dmed(table: Table, user: FakeUser) -> bool:
+def never_dmed(table: Table, user: FakeUser | FakeMember) -> bool:
     """Whether the bot never tried to open a DM with ``user``."""
     return not any(
         r.path == "/users/@me/channels"

@@ -330,6 +330,7 @@ async def test_fifty_identical_clicks_apply_once(
         events_before = await session.scalar(
             select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
         )
+    assert events_before is not None
 
     async def click() -> str:
         try:

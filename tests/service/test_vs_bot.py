@@ -53,7 +53,7 @@ async def play_out(
         )
         async with sessions() as session:
             row = await repo.get_match(session, report.match.id)
-            assert row is not None
+            assert row is not None and row.state is not None
             state = engine.load(row.state)
         seat = report.match.players.index(ALICE)
         legal = engine.legal_actions(state, seat)
