@@ -139,12 +139,11 @@ async def test_a_batch_that_fails_runs_every_move_alone(
 
     def lose_the_first_race(
         connection: Any, changes: Sequence[batch.MatchChange], now: datetime
-    ) -> int:
+    ) -> int | None:
         applied = real(connection, changes, now)
-        assert applied is not None  # SQLite counts an executemany's rows
-        if not lost:
+        if not lost:  # one of the updates found its match moved on
             lost.append(len(changes))
-            return applied - 1
+            return len(changes) - 1
         return applied
 
     monkeypatch.setattr(batch, "write_matches", lose_the_first_race)
