@@ -12,10 +12,9 @@ import threading
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import Connection, Engine, event, select, text
+from sqlalchemy import Connection, Engine, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import batch
@@ -25,6 +24,7 @@ from db.engine import create_engine
 from db.migrate import upgrade
 from db.models import MatchPlayer
 from db.writer import has_writer, writer_for
+from tests.db.plans import plans_recorded
 from tests.db.test_repository import ALICE, BOB, CAROL, GUILD, NOW, add_match
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -178,23 +178,14 @@ async def test_lock_records_finds_each_record_through_its_key(tmp_path: Path) ->
         (GUILD + 1, "flag", BOB, False),
         (GUILD, "flag", ALICE, False),
     ]
-    plans: list[str] = []
-
-    def explain(_: Any, cursor: Any, statement: str, parameters: Any, *__: Any) -> None:
-        if statement.startswith("SELECT") and "FROM player_stats" in statement:
-            found = cursor.connection.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)
-            plans.extend(row[3] for row in found)
-
-    writer = writer_for(engine)
-    for sync_engine in writer.engines:
-        event.listen(sync_engine, "before_cursor_execute", explain)
     try:
-        rows = await writer.run(batch.lock_records, keys, NOW)
+        with plans_recorded(engine) as plans:
+            rows = await writer_for(engine).run(batch.lock_records, keys, NOW)
     finally:
         await engine.dispose()
     assert sorted(rows) == sorted(keys)
-    assert plans
-    assert not [plan for plan in plans if plan.startswith("SCAN player_stats")], plans
+    assert [statement for statement in plans.explained if "FROM player_stats" in statement]
+    assert not plans.scans, plans.scans
 
 
 # ---------------------------------------------------------------------- the writer thread

@@ -4,61 +4,23 @@ through an index, however many matches and members are stored.
 A lookup that scans costs nothing on a test's few rows and tens of milliseconds on a server's
 history (matching a member's record by its whole key as a row value ``IN`` a list did: 20 ms a
 finished match with 100,000 records). Each statement run below is explained by SQLite itself
-(``EXPLAIN QUERY PLAN``), on the same file, with the same parameters.
+(``tests.db.plans``), on the same file, with the same parameters.
 """
 
 from __future__ import annotations
 
 import random
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot import stats
 from bot.matches import MatchService
 from db import repository as repo
-from db.writer import has_writer, writer_for
+from db.writer import has_writer
+from tests.db.plans import plans_recorded
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 from tests.service.test_random_matches import VARIANTS, play_random_match
-
-EXPLAINED = ("SELECT", "UPDATE", "DELETE", "INSERT")
-EXEMPT = ("sqlite_", "alembic_version")
-"""SQLite's own schema and the migrations' bookkeeping (read at start-up only)."""
-
-
-@contextmanager
-def scans_recorded(engine: AsyncEngine) -> Iterator[list[tuple[str, str]]]:
-    """Every ``(plan line, statement)`` that scans a table, while the block runs."""
-    assert engine.url.database is not None
-    explainer = sqlite3.connect(engine.url.database, check_same_thread=False)
-    scans: list[tuple[str, str]] = []
-
-    def explain(_: Any, __: Any, statement: str, parameters: Any, ___: Any, many: bool) -> None:
-        if not statement.lstrip().upper().startswith(EXPLAINED):
-            return
-        if many:
-            parameters = parameters[0] if parameters else ()
-        for row in explainer.execute(f"EXPLAIN QUERY PLAN {statement}", parameters):
-            line = str(row[3])
-            if not line.startswith("SCAN ") or line.endswith(("CONSTANT ROW", "CONSTANT ROWS")):
-                continue
-            if not line.removeprefix("SCAN ").startswith(EXEMPT):
-                scans.append((line, " ".join(statement.split())))
-
-    targets: list[Engine] = [engine.sync_engine, *writer_for(engine).engines]
-    for target in targets:
-        event.listen(target, "before_cursor_execute", explain)
-    try:
-        yield scans
-    finally:
-        for target in targets:
-            event.remove(target, "before_cursor_execute", explain)
-        explainer.close()
 
 
 async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
@@ -67,7 +29,7 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
     if not has_writer(engine):
         pytest.skip("query plans are SQLite's (a file)")
     service = MatchService(sessions, clock=clock, seeds=lambda: 5, bot_user_id=CAROL)
-    with scans_recorded(engine) as scans:
+    with plans_recorded(engine) as plans:
         for game, options in dict(reversed(VARIANTS)).items():  # one match a game
             await play_random_match(service, sessions, game, options, random.Random(5))
         against_bot = await service.challenge(
@@ -86,4 +48,4 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
             await stats.member_record(session, GUILD, ALICE)
             await repo.unfinished_matches(session, ALICE, GUILD)
             await repo.open_challenges(session, BOB)
-    assert not scans, "\n".join(f"{line}: {statement}" for line, statement in scans)
+    assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)
