@@ -41,8 +41,8 @@ from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import insert
 
 from bench._common import percentile, print_table
-from bot.app import point_at
-from bot.render import Press, Verb
+from bot.chat.app import point_at
+from bot.chat.render import Press, Verb
 from db import migrate
 from db.models import Match, MatchPlayer
 from games import crystal

@@ -48,7 +48,7 @@ from bench._common import (
     scratch_database,
     sqlite_file,
 )
-from bot import stats
+from bot.service import stats
 from db import repository as repo
 from db.engine import SQLITE_PRAGMAS, create_engine, session_factory
 from db.migrate import upgrade
@@ -483,9 +483,10 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
 
             async def board(_: int, name: str = name) -> int:
                 async with sessions() as session:
-                    return len(await stats.leaderboard(session, GUILD, name))
+                    tables = await stats.leaderboards(session, GUILD, [name], 10)
+                    return len(tables[name])
 
-            label = f"stats.leaderboard ({name}){suffix}"
+            label = f"stats.leaderboards ({name}){suffix}"
             results.append(await timed_calls(label, limits, board))
         results.append(await timed_calls(f"stats.member_record{suffix}", limits, record))
         label = f"repository.unfinished_matches{suffix}"

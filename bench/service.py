@@ -62,13 +62,11 @@ from bench._common import (
     scratch_database,
     sqlite_file,
 )
-from bot.errors import AlreadyPlayed
-from bot.interpreter import tune_interpreter
-from bot.matches import MatchService
+from bot.service.errors import AlreadyPlayed
+from bot.service.matches import MatchService
 from db.engine import POSTGRES_POOL, SQLITE_PRAGMAS, create_engine, session_factory
 from db.migrate import upgrade
 from db.models import Base, Match, MatchEvent
-from db.writer import has_writer, writer_for
 from games.base import Seat
 
 T = TypeVar("T")
@@ -136,10 +134,8 @@ class Run:
     loop_cpu: float = 0.0
     """CPU seconds of the thread running the event loop."""
     process_cpu: float = 0.0
-    """CPU seconds of the whole process, and of its writer processes if it has any."""
+    """CPU seconds of the whole process."""
     commits: int = 0
-    in_writers: bool = False
-    """The service's transactions ran in writer processes, whose statements go uncounted."""
     judged: Literal["rate", "latency"] | None = None
     """The target this run is held against: flat out its rate, paced its latency."""
     floor: bool = False
@@ -337,17 +333,11 @@ async def measured(
     def commit(*_: Any) -> None:
         tally.commits += 1
 
-    listened = []
-    if engine is not None:
-        listened.append(engine.sync_engine)
-        if has_writer(engine):
-            listened.extend(writer_for(engine).engines)
+    listened = [] if engine is None else [engine.sync_engine]
     for target in listened:
         event.listen(target, "before_cursor_execute", count)
         event.listen(target, "commit", commit)
-    writers = service.writer_pids if service is not None else []
     loop_cpu, process_cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
-    writers_cpu = cpu_of(writers)
     try:
         await work(tally)
     finally:
@@ -359,23 +349,9 @@ async def measured(
         tally.errors,
         tally.statements,
         time.thread_time() - loop_cpu,
-        time.process_time() - process_cpu + cpu_of(writers) - writers_cpu,
+        time.process_time() - process_cpu,
         tally.commits,
-        in_writers=bool(writers),
     )
-
-
-def cpu_of(pids: Sequence[int]) -> float:
-    """CPU seconds used so far by the processes ``pids`` (0 where /proc does not tell)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 # ---------------------------------------------------------------------- the baselines
@@ -581,23 +557,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for the games and actions")
     parser.add_argument(
-        "--writer-processes",
-        type=int,
-        default=2,
-        metavar="N",
-        help="on a SQLite file, also run the concurrent runs with the transactions in N writer "
-        "processes (the setting WRITER_PROCESSES; 0: skip)",
-    )
-    parser.add_argument(
         "--baselines",
         action=argparse.BooleanOptionalAction,
         default=True,
         help="measure the baselines too (the longest part of the run)",
-    )
-    parser.add_argument(
-        "--default-interpreter",
-        action="store_true",
-        help="leave the garbage collector and thread switching as CPython sets them",
     )
     parser.add_argument(
         "--profile",
@@ -652,22 +615,8 @@ async def measure_all(
                 lambda tally: play_alone(service, quiet, args.alone, tally),
             )
         )
-    if not args.default_interpreter:
-        tune_interpreter()
     concurrent, moves = await measure_concurrent(args, engine, service, "service", scripts, numbers)
     runs += concurrent
-    if args.writer_processes and has_writer(engine):
-        count = args.writer_processes
-        writers = MatchService(
-            session_factory(engine), seeds=lambda: SEED.get(), writer_processes=count
-        )
-        try:
-            await writers.start()
-            label = f"service, {count} writer processes"
-            concurrent, _ = await measure_concurrent(args, engine, writers, label, scripts, numbers)
-            runs += concurrent
-        finally:
-            await writers.close()
     if args.baselines:
         runs += await measure_baselines(url, engine, moves)
     if args.profile:
@@ -806,8 +755,8 @@ def _costs(run: Run) -> tuple[str, float | str, float | str, float, float, float
     wall = run.timings.wall or 1.0
     return (
         run.timings.path,
-        "-" if run.in_writers else run.statements / moves,
-        "-" if run.in_writers else run.commits / moves,
+        run.statements / moves,
+        run.commits / moves,
         1000 * run.loop_cpu / moves,
         1000 * run.process_cpu / moves,
         100 * run.loop_cpu / wall,

@@ -8,8 +8,7 @@ import textwrap
 
 from pydantic import ValidationError
 
-from bot.app import PERMISSIONS, SCOPES, Parlor, point_at
-from bot.interpreter import tune_interpreter
+from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.settings import Settings
 
 EXIT_CONFIG = 2
@@ -49,7 +48,6 @@ def main() -> int:
     )
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     bot = Parlor(settings)
-    tune_interpreter()
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.timeouts import BOUNDS, Timeouts
+from bot.service.timeouts import BOUNDS, Timeouts
 
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
@@ -35,12 +35,6 @@ class Settings(BaseSettings):
     turn_timeout: int = BOUNDS["turn"].default
     hint_timeout: int = BOUNDS["hint"].default
     sweep_interval: float = Field(default=5.0, gt=0, description="Seconds between deadline sweeps.")
-    writer_processes: int = Field(
-        default=0,
-        ge=0,
-        le=16,
-        description="On SQLite: child processes that run the moves' transactions (0: none).",
-    )
 
     def timeouts(self) -> Timeouts:
         """Default timeouts for servers that have not set their own (checked against the bounds)."""

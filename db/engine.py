@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import orjson
-from sqlalchemy import event
+from sqlalchemy import Connection, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -45,18 +44,21 @@ ENGINE_OPTIONS: dict[str, Any] = {
     "json_serializer": lambda value: orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode(),
     "json_deserializer": orjson.loads,
 }
-"""What every engine is made with, async or not."""
 
 
 def create_engine(url: str | None = None) -> AsyncEngine:
     """An async engine for ``url`` (``None``: the SQLite file ``parlor.db`` here).
 
-    SQLite connections get the pragmas above; PostgreSQL gets a bounded connection pool.
+    SQLite takes one writer at a time, so its engine keeps one connection: transactions queue
+    for it in the pool rather than in SQLite's busy loop, and each begins ``IMMEDIATE`` (the
+    recipe in SQLAlchemy's SQLite dialect documentation), so one that reads then writes never
+    fails on a snapshot another connection made stale. PostgreSQL gets a bounded pool.
     """
     parsed = make_url(url or DEFAULT_URL)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(parsed, **ENGINE_OPTIONS)
-        event.listen(engine.sync_engine, "connect", apply_sqlite_pragmas)
+        engine = create_async_engine(parsed, **ENGINE_OPTIONS, pool_size=1, max_overflow=0)
+        event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
     if parsed.get_backend_name() == "postgresql":
         return create_async_engine(parsed, **ENGINE_OPTIONS, **POSTGRES_POOL)
@@ -68,18 +70,19 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
-def apply_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
-    execute_pragmas(dbapi_connection, SQLITE_PRAGMAS)
-
-
-def execute_pragmas(dbapi_connection: Any, pragmas: Iterable[str]) -> None:
-    """Run ``pragmas`` on a new driver connection (from a ``connect`` event)."""
+def _on_sqlite_connect(dbapi_connection: Any, _connection_record: Any) -> None:
+    # The driver's own BEGIN is turned off: ``_begin_immediate`` emits it.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
-        for pragma in pragmas:
+        for pragma in SQLITE_PRAGMAS:
             cursor.execute(pragma)
     finally:
         cursor.close()
+
+
+def _begin_immediate(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 async def optimize(engine: AsyncEngine) -> None:

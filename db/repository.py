@@ -3,37 +3,26 @@
 Every function takes the ``AsyncSession`` first and never commits: the use case that opened the
 session owns the transaction (``async with sessions.begin() as session: ...``).
 
-Concurrency rests on one statement, ``update_statement``: every change to a match is one
-conditional UPDATE on its ``version``, so of two writers who read the same version exactly one
-succeeds, on SQLite and PostgreSQL alike, and with any number of bot processes sharing the
-database. ``update_match`` runs it for one match; the match service writes through
-``db.batch.write_matches``, which runs it for a batch.
+Concurrency rests on one statement, ``save_match``'s conditional UPDATE on ``version``: of two
+writers who read the same version exactly one succeeds, on SQLite and PostgreSQL alike, and with
+any number of bot processes sharing the database.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import (
-    Select,
-    Table,
-    Update,
-    bindparam,
-    func,
-    insert,
-    inspect,
-    or_,
-    select,
-    update,
-)
+from sqlalchemy import Table, and_, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import (
+    DEFAULT_DEVIATION,
+    DEFAULT_RATING,
+    DEFAULT_VOLATILITY,
     UNFINISHED_STATUSES,
     Base,
     BotMeta,
@@ -48,21 +37,13 @@ from db.models import (
 EventRow = tuple[int | None, str, int | None, dict[str, Any]]
 """``(seat, kind, audience, payload)``: audience ``None`` is public, otherwise the one seat."""
 
-_MANAGED_MATCH_COLUMNS = frozenset({"id", "version"})
-
-
-async def get_match(session: AsyncSession, match_id: int) -> Match | None:
-    """The match with this id, or ``None``."""
-    return await session.get(Match, match_id)
-
 
 @dataclass(slots=True)
 class MatchRow:
     """A match's columns as plain values, outside any session.
 
     What a use case reads and changes; its changes reach the database through the
-    version-checked UPDATE only (``update_match``, ``db.batch.write_matches``). Building one
-    costs a fraction of an ORM ``Match``, which matters once per move.
+    version-checked UPDATE only (``save_match``).
     """
 
     id: int
@@ -87,19 +68,13 @@ class MatchRow:
     updated_at: datetime
     finished_at: datetime | None
 
-    @classmethod
-    def of(cls, match: Match) -> MatchRow:
-        """The values of an ORM ``Match`` (one just inserted, say)."""
-        return cls(**{name: getattr(match, name) for name in MATCH_COLUMNS})
-
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
 
 
 @dataclass(frozen=True, slots=True)
 class ServerTimeouts:
-    """A server's own timeouts in seconds (``None``: the host's default), as plain values:
-    read with every move, where an ORM ``GuildSettings`` would cost more than the rest."""
+    """A server's own timeouts in seconds (``None``: the host's default)."""
 
     guild_id: int
     turn_timeout: int | None
@@ -124,64 +99,53 @@ _MATCHES = cast(Table, Match.__table__)
 _SETTINGS = cast(Table, GuildSettings.__table__)
 _PLAYERS = cast(Table, MatchPlayer.__table__)
 _EVENTS = cast(Table, MatchEvent.__table__)
+_STATS = cast(Table, PlayerStats.__table__)
 _TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
+_MATCH_WIDTH = len(MATCH_COLUMNS)
 
 
-def _load_match_statement(*, many: bool) -> Select[Any]:
+def _load_match_statement() -> Any:
     seat0, seat1 = _PLAYERS.alias("seat0"), _PLAYERS.alias("seat1")
     last_seq = (
-        select(func.coalesce(func.max(MatchEvent.seq), 0))
-        .where(MatchEvent.match_id == _MATCHES.c.id)
+        select(func.coalesce(func.max(_EVENTS.c.seq), 0))
+        .where(_EVENTS.c.match_id == _MATCHES.c.id)
         .scalar_subquery()
-    )
-    which = (
-        _MATCHES.c.id.in_(bindparam("match_ids", expanding=True))
-        if many
-        else _MATCHES.c.id == bindparam("match_id")
     )
     return (
         select(
             *(_MATCHES.c[name] for name in MATCH_COLUMNS),
-            _SETTINGS.c.guild_id.label("settings_guild_id"),
+            _SETTINGS.c.guild_id,
             *(_SETTINGS.c[name] for name in _TIMEOUTS),
-            seat0.c.user_id.label("seat0_user_id"),
-            seat1.c.user_id.label("seat1_user_id"),
-            last_seq.label("last_seq"),
+            seat0.c.user_id,
+            seat1.c.user_id,
+            last_seq,
         )
         .outerjoin(_SETTINGS, _SETTINGS.c.guild_id == _MATCHES.c.guild_id)
         .outerjoin(seat0, (seat0.c.match_id == _MATCHES.c.id) & (seat0.c.seat == 0))
         .outerjoin(seat1, (seat1.c.match_id == _MATCHES.c.id) & (seat1.c.seat == 1))
-        .where(which)
     )
 
 
-_LOAD_MATCH = _load_match_statement(many=False)
-"""Built once: constructing a statement costs more Python than running it on every move."""
-LOAD_MATCHES = _load_match_statement(many=True).order_by(_MATCHES.c.id).with_for_update(of=_MATCHES)
-"""``_LOAD_MATCH`` for a list of ids (``match_ids``), locking the matches' rows in id order."""
-INSERT_EVENT = insert(_EVENTS)
-EVENT_COLUMNS = ("match_id", "seq", "seat", "kind", "audience", "payload", "created_at")
-"""What ``event_rows`` gives for each event (the id is the database's)."""
+_LOAD_MATCH = _load_match_statement()
 
 
-async def load_match(session: AsyncSession, match_id: int) -> MatchContext | None:
+async def load_match(
+    session: AsyncSession, match_id: int, *, for_update: bool = False
+) -> MatchContext | None:
     """The match, its server's settings, its players and its last event number, or ``None``.
 
-    One Core statement on the session's connection: a move's cost is mostly the Python around
-    each round trip, and the ORM's share of it is the largest. The ``MatchRow`` returned is not
-    in the session (changes reach the database through the version-checked UPDATE only).
+    ``for_update`` locks the match's row until the transaction ends (PostgreSQL; SQLite has
+    one writer at a time anyway), so a second move on the match waits instead of losing the
+    version check.
     """
-    connection = await session.connection()
-    result = await connection.execute(_LOAD_MATCH, {"match_id": match_id})
-    row = result.one_or_none()
-    return None if row is None else match_context(row)
+    statement = _LOAD_MATCH.where(_MATCHES.c.id == match_id)
+    if for_update:
+        statement = statement.with_for_update(of=_MATCHES)
+    row = (await session.execute(statement)).one_or_none()
+    return None if row is None else _match_context(row)
 
 
-def match_context(row: Sequence[Any]) -> MatchContext:
-    """A row of ``LOAD_MATCH`` or ``LOAD_MATCHES`` as a ``MatchContext``.
-
-    Read by position (the match's columns first, in ``MATCH_COLUMNS`` order): once per match
-    in every batch of moves, where reading by name costs more than the rest of it."""
+def _match_context(row: Sequence[Any]) -> MatchContext:
     match = MatchRow(*row[:_MATCH_WIDTH])
     settings_guild_id, *timeouts, user0, user1, last_seq = row[_MATCH_WIDTH:]
     settings = None
@@ -191,92 +155,65 @@ def match_context(row: Sequence[Any]) -> MatchContext:
     return MatchContext(match, settings, players, int(last_seq))
 
 
-_MATCH_WIDTH = len(MATCH_COLUMNS)
+async def insert_match(session: AsyncSession, values: dict[str, Any]) -> int:
+    """Store a new match; its id."""
+    result = await session.execute(insert(_MATCHES).values(values).returning(_MATCHES.c.id))
+    return int(result.scalar_one())
 
 
-async def get_players(session: AsyncSession, match_id: int) -> list[MatchPlayer]:
-    """The match's players, seat 0 first."""
-    rows = await session.scalars(
-        select(MatchPlayer).where(MatchPlayer.match_id == match_id).order_by(MatchPlayer.seat)
-    )
-    return list(rows)
-
-
-async def update_match(
-    session: AsyncSession, match_id: int, seen_version: int, **values: Any
+async def save_match(
+    session: AsyncSession, match_id: int, seen_version: int, values: dict[str, Any]
 ) -> bool:
     """Apply ``values`` if the match is still at ``seen_version``; ``True`` if it was applied.
 
-    This is the optimistic-concurrency core. It runs one statement::
+    The optimistic-concurrency core, one statement::
 
-        UPDATE matches SET <values>, version = version + 1, updated_at = <now>
-        WHERE id = :match_id AND version = :seen_version
+        UPDATE matches SET <values>, version = version + 1 WHERE id = :id AND version = :seen
 
     A writer who read an older version matches no row and gets ``False``: someone else moved
-    first, nothing is applied, and the caller should say so (and roll back anything else it
-    wrote in this transaction). Exactly one of any number of concurrent writers holding the
-    same version gets ``True``. A ``Match`` loaded in this session is not refreshed (the
-    service holds it detached); load it again to read the new values.
-    ``updated_at`` is the wall clock unless given in ``values``.
+    first, and the caller rolls its transaction back.
     """
-    managed = _MANAGED_MATCH_COLUMNS.intersection(values)
-    if managed:
-        raise ValueError(f"update_match manages {', '.join(sorted(managed))} itself")
-    statement = update_statement(tuple(sorted(values)))
-    parameters = {f"new_{name}": value for name, value in values.items()}
-    parameters.update(match_id=match_id, seen_version=seen_version)
-    connection = await session.connection()
-    result = await connection.execute(statement, parameters)
-    return result.rowcount == 1
-
-
-@functools.cache
-def update_statement(columns: tuple[str, ...]) -> Update:
-    """The version-checked UPDATE of ``columns``, built once per set of columns."""
-    # Core, not ORM: a Match loaded in the session is not refreshed (the service holds its
-    # Match detached), and no ORM machinery runs on the hot path.
-    new_values: dict[str, Any] = {name: bindparam(f"new_{name}") for name in columns}
-    return (
+    if {"id", "version"} & values.keys():
+        raise ValueError("save_match manages id and version itself")
+    statement = (
         update(_MATCHES)
-        .where(
-            _MATCHES.c.id == bindparam("match_id"),
-            _MATCHES.c.version == bindparam("seen_version"),
-        )
-        .values({**new_values, "version": _MATCHES.c.version + 1})
+        .where(_MATCHES.c.id == match_id, _MATCHES.c.version == seen_version)
+        .values({**values, "version": _MATCHES.c.version + 1})
     )
+    result = await session.execute(statement)
+    return cast(int, getattr(result, "rowcount", 0)) == 1
+
+
+async def set_message_id(session: AsyncSession, match_id: int, message_id: int | None) -> None:
+    """Remember the message that shows the match's board (not a move: no version change)."""
+    await session.execute(
+        update(_MATCHES).where(_MATCHES.c.id == match_id).values(message_id=message_id)
+    )
+
+
+async def seat_players(session: AsyncSession, match_id: int, players: Sequence[int]) -> None:
+    """Seat the players of a match that just started (user ids by seat)."""
+    rows = [
+        {"match_id": match_id, "seat": seat, "user_id": user} for seat, user in enumerate(players)
+    ]
+    await session.execute(insert(_PLAYERS), rows)
 
 
 async def append_events(
     session: AsyncSession,
     match_id: int,
+    after_seq: int,
     events: Sequence[EventRow],
     now: datetime,
-    after_seq: int | None = None,
 ) -> None:
-    """Append ``events`` to the match's log, numbered on from its last ``seq`` (the first is 1).
+    """Append ``events`` to the match's log, numbered on from ``after_seq`` (the first is 1).
 
-    Call it in the same transaction as a successful ``update_match``: that UPDATE holds the
-    match's row (or, on SQLite, the database) for writing, so no other writer can take the
-    same sequence numbers. ``after_seq`` is the last ``seq`` when the caller already read it
-    (``load_match``): one statement fewer.
+    Call it after a successful ``save_match`` in the same transaction: that UPDATE holds the
+    match for writing, so no other writer can take the same numbers.
     """
     if not events:
         return
-    if after_seq is None:
-        after_seq = await session.scalar(
-            select(func.coalesce(func.max(MatchEvent.seq), 0)).where(
-                MatchEvent.match_id == match_id
-            )
-        )
-    connection = await session.connection()
-    await connection.execute(INSERT_EVENT, event_rows([(match_id, after_seq or 0, events)], now))
-
-
-def event_rows(
-    logs: Sequence[tuple[int, int, Sequence[EventRow]]], now: datetime
-) -> list[dict[str, Any]]:
-    """Rows for ``match_events``, from ``(match_id, after_seq, events)`` for each match."""
-    return [
+    rows = [
         {
             "match_id": match_id,
             "seq": after_seq + offset,
@@ -286,9 +223,9 @@ def event_rows(
             "payload": payload,
             "created_at": now,
         }
-        for match_id, after_seq, events in logs
         for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
     ]
+    await session.execute(insert(_EVENTS), rows)
 
 
 async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
@@ -299,14 +236,13 @@ async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
     return list(rows)
 
 
-async def due_matches(session: AsyncSession, now: datetime, limit: int = 100) -> list[Match]:
-    """Unfinished matches whose deadline is ``now`` or earlier, the longest overdue first.
-
-    The sweeper claims each with the version-checked UPDATE, so two sweepers never act on one
-    twice.
-    """
-    rows = await session.scalars(
-        select(Match)
+async def due_matches(
+    session: AsyncSession, now: datetime, limit: int = 100
+) -> list[tuple[int, int]]:
+    """``(id, version)`` of unfinished matches whose deadline has passed, the longest overdue
+    first. The sweeper claims each with the version check, so no deadline fires twice."""
+    rows = await session.execute(
+        select(Match.id, Match.version)
         .where(
             Match.status.in_(UNFINISHED_STATUSES),
             Match.deadline.is_not(None),
@@ -315,90 +251,184 @@ async def due_matches(session: AsyncSession, now: datetime, limit: int = 100) ->
         .order_by(Match.deadline, Match.id)
         .limit(limit)
     )
-    return list(rows)
+    return [(match_id, version) for match_id, version in rows]
 
 
-OPEN_CHALLENGES = (
-    select(func.count())
-    .select_from(_MATCHES)
-    .where(
-        _MATCHES.c.challenger_id == bindparam("user_id"),
-        _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+async def count_open_challenges(session: AsyncSession, user_id: int) -> int:
+    """How many challenges ``user_id`` has sent that are still waiting for an answer.
+
+    The member's challenges are locked until the transaction ends, so that two sent at once
+    cannot both pass the limit (on PostgreSQL through an advisory lock on the member's id;
+    SQLite has one writer at a time).
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(user_id)))
+    count = await session.scalar(
+        select(func.count())
+        .select_from(_MATCHES)
+        .where(
+            _MATCHES.c.challenger_id == user_id,
+            _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+        )
     )
-)
-"""How many challenges ``user_id`` has sent that are still waiting for an answer."""
-
-
-async def open_challenges(session: AsyncSession, user_id: int) -> int:
-    """How many challenges ``user_id`` has sent that are still waiting for an answer."""
-    return await session.scalar(OPEN_CHALLENGES, {"user_id": user_id}) or 0
+    return count or 0
 
 
 async def unfinished_matches(
     session: AsyncSession, user_id: int, guild_id: int | None = None
-) -> list[Match]:
-    """The user's matches not yet over (as challenger or opponent), newest first.
-
-    ``guild_id`` narrows them to one server.
-    """
-    statement = select(Match).where(
-        or_(Match.challenger_id == user_id, Match.opponent_id == user_id),
-        Match.status.in_(UNFINISHED_STATUSES),
+) -> list[MatchContext]:
+    """The user's matches not yet over (as challenger or opponent), newest first, with what
+    a snapshot needs. ``guild_id`` narrows them to one server."""
+    statement = _LOAD_MATCH.where(
+        or_(_MATCHES.c.challenger_id == user_id, _MATCHES.c.opponent_id == user_id),
+        _MATCHES.c.status.in_(UNFINISHED_STATUSES),
     )
     if guild_id is not None:
-        statement = statement.where(Match.guild_id == guild_id)
-    rows = await session.scalars(statement.order_by(Match.created_at.desc(), Match.id.desc()))
-    return list(rows)
+        statement = statement.where(_MATCHES.c.guild_id == guild_id)
+    statement = statement.order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
+    return [_match_context(row) for row in await session.execute(statement)]
 
 
 async def channel_matches(
     session: AsyncSession, guild_id: int, channel_id: int, game: str, user_id: int
-) -> list[Match]:
-    """The user's unfinished matches of ``game`` in this channel, newest first.
+) -> list[MatchContext]:
+    """The user's unfinished matches of ``game`` in this channel, newest first."""
+    statement = _LOAD_MATCH.where(
+        _MATCHES.c.guild_id == guild_id,
+        _MATCHES.c.channel_id == channel_id,
+        _MATCHES.c.game == game,
+        _MATCHES.c.status.in_(UNFINISHED_STATUSES),
+        or_(_MATCHES.c.challenger_id == user_id, _MATCHES.c.opponent_id == user_id),
+    ).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
+    return [_match_context(row) for row in await session.execute(statement)]
 
-    A slash command acts on the first of these.
+
+# ---------------------------------------------------------------------- records
+
+
+StatsKey = tuple[int, str, int, bool]
+"""A record's primary key: ``(guild_id, game, user_id, vs_bot)``."""
+
+
+@dataclass(slots=True)
+class StatsRow:
+    """A member's record for one game as plain values, to change and save with ``save_records``."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    vs_bot: bool
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    best_streak: int
+    rating: float
+    deviation: float
+    volatility: float
+    games_played: int
+    updated_at: datetime
+
+    @property
+    def key(self) -> StatsKey:
+        return (self.guild_id, self.game, self.user_id, self.vs_bot)
+
+
+_STATS_KEY_NAMES = ("guild_id", "game", "user_id", "vs_bot")
+_STATS_VALUES = tuple(f.name for f in fields(StatsRow) if f.name not in _STATS_KEY_NAMES)
+_NEW_RECORD = {
+    "wins": 0,
+    "losses": 0,
+    "draws": 0,
+    "streak": 0,
+    "best_streak": 0,
+    "rating": DEFAULT_RATING,
+    "deviation": DEFAULT_DEVIATION,
+    "volatility": DEFAULT_VOLATILITY,
+    "games_played": 0,
+}
+
+
+def _lock_order(key: StatsKey) -> tuple[int, str, bool, int]:
+    guild_id, game, user_id, vs_bot = key
+    return (guild_id, game, vs_bot, user_id)
+
+
+async def lock_records(
+    session: AsyncSession, keys: Sequence[StatsKey], now: datetime
+) -> dict[StatsKey, StatsRow]:
+    """Members' records, created with the starting values where missing, locked for writing.
+
+    Two matches ending at once for one player then both count. On PostgreSQL the rows are
+    created and locked in one order (server, game, opponent kind, member), so two transactions
+    sharing records never wait on each other in a cycle; on SQLite the insert has already taken
+    the database's write lock.
     """
-    rows = await session.scalars(
-        select(Match)
-        .where(
-            Match.guild_id == guild_id,
-            Match.channel_id == channel_id,
-            Match.game == game,
-            Match.status.in_(UNFINISHED_STATUSES),
-            or_(Match.challenger_id == user_id, Match.opponent_id == user_id),
+    unique = sorted(set(keys), key=_lock_order)
+    if not unique:
+        return {}
+    fresh = [
+        {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
+        for key in unique
+    ]
+    await session.execute(_upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
+    found: dict[StatsKey, StatsRow] = {}
+    for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
+        rows = await session.execute(
+            select(*(_STATS.c[field.name] for field in fields(StatsRow)))
+            .where(
+                _STATS.c.guild_id == guild_id,
+                _STATS.c.game == game,
+                _STATS.c.vs_bot == vs_bot,
+                _STATS.c.user_id.in_(user_ids),
+            )
+            .order_by(_STATS.c.user_id)
+            .with_for_update()
         )
-        .order_by(Match.created_at.desc(), Match.id.desc())
-    )
-    return list(rows)
+        for row in rows:
+            record = StatsRow(*row)
+            found[record.key] = record
+    return found
 
 
-async def get_stats(
-    session: AsyncSession, guild_id: int, game: str, user_id: int, vs_bot: bool = False
-) -> PlayerStats | None:
-    """The user's record for ``game`` in this guild, or ``None`` before their first result."""
-    return await session.get(PlayerStats, (guild_id, game, user_id, vs_bot))
+def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], list[int]]:
+    """The keys' user ids by server, game and opponent kind: each group is read through the
+    primary key (a row value ``IN`` a list would make SQLite scan every record)."""
+    boards: dict[tuple[int, str, bool], list[int]] = {}
+    for guild_id, game, user_id, vs_bot in keys:
+        boards.setdefault((guild_id, game, vs_bot), []).append(user_id)
+    return boards
 
 
-async def save_stats(session: AsyncSession, stats: PlayerStats) -> None:
-    """Insert or update ``stats`` (new, loaded in this session, or loaded in another)."""
-    await _save(session, stats)
-
-
-async def leaderboard(
-    session: AsyncSession, guild_id: int, game: str, limit: int = 10
-) -> list[PlayerStats]:
-    """The guild's best players of ``game`` against people: by rating, then wins, then user id."""
-    rows = await session.scalars(
-        select(PlayerStats)
-        .where(
-            PlayerStats.guild_id == guild_id,
-            PlayerStats.game == game,
-            PlayerStats.vs_bot.is_(False),
+async def save_records(session: AsyncSession, rows: Sequence[StatsRow]) -> None:
+    """Write records read with ``lock_records`` back."""
+    for row in rows:
+        await session.execute(
+            update(_STATS)
+            .where(*(_STATS.c[name] == getattr(row, name) for name in _STATS_KEY_NAMES))
+            .values({name: getattr(row, name) for name in _STATS_VALUES})
         )
-        .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
-        .limit(limit)
-    )
-    return list(rows)
+
+
+async def leaderboards(
+    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
+) -> dict[str, list[PlayerStats]]:
+    """Each game's best players against people in this server, by rating, then wins, then user
+    id, at most ``limit`` a game: one indexed statement a game."""
+    tables: dict[str, list[PlayerStats]] = {}
+    for game in games:
+        rows = await session.scalars(
+            select(PlayerStats)
+            .where(
+                PlayerStats.guild_id == guild_id,
+                PlayerStats.game == game,
+                PlayerStats.vs_bot.is_(False),
+            )
+            .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+            .limit(limit)
+        )
+        tables[game] = list(rows)
+    return tables
 
 
 async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
@@ -411,36 +441,87 @@ async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[Pla
     return list(rows)
 
 
-async def recent_matches(
-    session: AsyncSession, guild_id: int, user_id: int, limit: int = 10
-) -> list[Match]:
-    """The user's last finished matches in this guild, the most recently finished first.
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match as a member's record lists it."""
 
-    The search starts from the user's own rows in ``match_players`` (index on user, match),
-    so its cost follows the user's history, not the size of the server's.
-    """
-    rows = await session.scalars(
-        select(Match)
-        .join(MatchPlayer, MatchPlayer.match_id == Match.id)
+    id: int
+    game: str
+    opponent_id: int
+    winner_id: int | None
+    vs_bot: bool
+    end_reason: str | None
+    finished_at: datetime | None
+
+
+async def recent_matches(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int = 10, game: str | None = None
+) -> list[FinishedMatch]:
+    """The user's last finished matches in this guild (of ``game``, if given), most recent
+    first, each with its winner. One statement: it starts from the user's own rows in
+    ``match_players``, so its cost follows the user's history, not the server's."""
+    mine, winner = MatchPlayer.__table__.alias("mine"), MatchPlayer.__table__.alias("winner")
+    statement = (
+        select(
+            Match.id,
+            Match.game,
+            Match.challenger_id,
+            Match.opponent_id,
+            winner.c.user_id,
+            Match.vs_bot,
+            Match.end_reason,
+            Match.finished_at,
+        )
+        .join(mine, mine.c.match_id == Match.id)
+        .outerjoin(winner, and_(winner.c.match_id == Match.id, winner.c.seat == Match.winner_seat))
         .where(
-            MatchPlayer.user_id == user_id,
+            mine.c.user_id == user_id,
             Match.guild_id == guild_id,
             Match.status == MatchStatus.FINISHED,
         )
         .order_by(Match.finished_at.desc(), Match.id.desc())
         .limit(limit)
     )
-    return list(rows)
+    if game is not None:
+        statement = statement.where(Match.game == game)
+    return [
+        FinishedMatch(
+            id=match_id,
+            game=name,
+            opponent_id=opponent if challenger == user_id else challenger,
+            winner_id=winner_id,
+            vs_bot=bool(vs_bot),
+            end_reason=end_reason,
+            finished_at=finished_at,
+        )
+        for match_id, name, challenger, opponent, winner_id, vs_bot, end_reason, finished_at in (
+            await session.execute(statement)
+        )
+    ]
 
 
-async def get_settings(session: AsyncSession, guild_id: int) -> GuildSettings | None:
-    """The guild's settings, or ``None`` if it never changed any."""
-    return await session.get(GuildSettings, guild_id)
+# ---------------------------------------------------------------------- settings
 
 
-async def save_settings(session: AsyncSession, settings: GuildSettings) -> None:
-    """Insert or update the guild's settings (from a new object: the timeouts set on it)."""
-    await _save(session, settings)
+async def server_timeouts(session: AsyncSession, guild_id: int) -> ServerTimeouts | None:
+    """The guild's own timeouts, or ``None`` if it never changed any."""
+    row = await session.get(GuildSettings, guild_id)
+    if row is None:
+        return None
+    return ServerTimeouts(guild_id, *(getattr(row, name) for name in _TIMEOUTS))
+
+
+async def set_server_timeouts(
+    session: AsyncSession, guild_id: int, seconds: dict[str, int], now: datetime
+) -> None:
+    """Set some of the guild's timeouts (``{"turn": 600}``), keeping the others."""
+    values = {f"{kind}_timeout": value for kind, value in seconds.items()}
+    statement = _upsert(session, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
+    await session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[GuildSettings.guild_id], set_={**values, "updated_at": now}
+        )
+    )
 
 
 async def get_meta(session: AsyncSession, key: str) -> str | None:
@@ -449,40 +530,18 @@ async def get_meta(session: AsyncSession, key: str) -> str | None:
     return None if row is None else row.value
 
 
-async def set_meta(session: AsyncSession, key: str, value: str) -> None:
+async def set_meta(session: AsyncSession, key: str, value: str, now: datetime) -> None:
     """Store ``value`` under ``key``, replacing any earlier value."""
-    row = BotMeta(key=key, value=value)
+    statement = _upsert(session, BotMeta).values(key=key, value=value, updated_at=now)
     await session.execute(
-        _insert(session, BotMeta)
-        .values(_column_values(row))
-        .on_conflict_do_update(
-            index_elements=[BotMeta.key], set_={"value": value, "updated_at": row.updated_at}
+        statement.on_conflict_do_update(
+            index_elements=[BotMeta.key], set_={"value": value, "updated_at": now}
         )
     )
 
 
-async def _save(session: AsyncSession, row: Base) -> None:
-    """Flush a row this session tracks, else merge it by primary key (insert or update).
-
-    Merging a new object writes the attributes set on it (defaults included) and leaves the
-    stored row's other columns as they are.
-    """
-    if row not in session:
-        await session.merge(row)
-    await session.flush()
-
-
-def _insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+def _upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
-    return upsert(session.get_bind().dialect.name, model)
-
-
-def upsert(dialect: str, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
-    """An INSERT that can take an ON CONFLICT clause, in ``dialect``."""
-    if dialect == "postgresql":
+    if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)
-
-
-def _column_values(row: Base) -> dict[str, Any]:
-    return {column.key: getattr(row, column.key) for column in inspect(type(row)).columns}

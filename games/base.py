@@ -151,6 +151,8 @@ class Game(Protocol[S, A, V]):
     """Display name, e.g. "Capture the Crown"."""
     has_secrets: bool
     """True when the game starts with a setup phase of private choices."""
+    rules: str
+    """The short rules, in a few lines of Discord markdown."""
 
     def new(self, options: Mapping[str, JSON], seed: int) -> S:
         """A new game. Raises ``InvalidOptions`` for an unknown or out-of-range option."""
@@ -187,6 +189,11 @@ class Game(Protocol[S, A, V]):
 
     def outcome(self, state: S) -> Outcome | None:
         """The result, or ``None`` while the game goes on."""
+        ...
+
+    def on_deadline(self, state: S, seat: Seat) -> A | None:
+        """The action played for ``seat`` when its time to act runs out (Crown's automatic
+        hint), or ``None``: then ``seat`` forfeits."""
         ...
 
     def conclude(self, state: S, outcome: Outcome) -> tuple[S, list[Event]]:

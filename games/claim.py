@@ -122,10 +122,23 @@ class View:
         return _totals(self.claims)
 
 
+RULES = (
+    "**Number Claim**\n"
+    "A 3x3 grid holds the numbers 1-9 in a random arrangement. Players take turns claiming "
+    "one unclaimed number. When all are claimed, the higher total wins.\n"
+    "On the plain grid the first player always wins by taking the largest number left each "
+    "turn. The variants make it interesting: `size: 4` plays 1-16 on a 4x4 grid (equal totals"
+    " are a draw), and `hidden: true` hides the numbers until claimed, so you claim cells, "
+    "not values."
+)
+"""The short rules, as ``/rules`` and ``parlor rules`` show them (Discord markdown)."""
+
+
 class ClaimGame:
     name = "claim"
     title = "Number Claim"
     has_secrets = False
+    rules = RULES
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         opts = _read_options(options)
@@ -208,6 +221,9 @@ class ClaimGame:
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
+
+    def on_deadline(self, state: State, seat: Seat) -> None:
+        return None
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:

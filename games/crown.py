@@ -265,12 +265,26 @@ class CrownView:
 # --- the game ------------------------------------------------------------------------------
 
 
+RULES = (
+    "**Capture the Crown**\n"
+    "Each player hides a Crown on their own 3x3 grid, in secret. Then you take turns "
+    "attacking a cell of the other player's grid.\n"
+    "• **Hit**: you capture the Crown and win.\n"
+    "• **Miss**: the defender gives you one true hint, chosen privately: whether the Crown's "
+    "row, or its column, is greater than, less than or equal to the one you attacked. With "
+    "`hints: auto` the bot always gives the least helpful hint.\n"
+    "Attacking a cell twice is refused and costs no turn. Four attacks always suffice."
+)
+"""The short rules, as ``/rules`` and ``parlor rules`` show them (Discord markdown)."""
+
+
 class CrownGame:
     """Capture the Crown (RULES.md "Capture the Crown")."""
 
     name = "crown"
     title = "Capture the Crown"
     has_secrets = True
+    rules = RULES
 
     def new(self, options: Mapping[str, JSON], seed: int) -> CrownState:
         return CrownState(seed=seed, options=Options.from_mapping(options))
@@ -341,6 +355,12 @@ class CrownGame:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
         return self._finish(state, outcome, conclusion_text(outcome))
+
+    def on_deadline(self, state: CrownState, seat: Seat) -> HintAction | None:
+        """A defender out of time gives ``auto_hint``; an attacker forfeits."""
+        if _hint_pending_from(state) is None or state.outcome is not None:
+            return None
+        return self.auto_hint(state)
 
     def auto_hint(self, state: CrownState) -> HintAction:
         """The hint the bot gives for the defender: the one leaving the attacker more cells.

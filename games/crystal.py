@@ -98,10 +98,22 @@ class View:
         return _points(self.captures)
 
 
+RULES = (
+    "**Crystal Capture**\n"
+    "Crystals 1-9 lie in a shared pool; both players start at 0 points. On your turn take one"
+    " crystal that does not take you over 15. Reaching exactly **15** wins at once.\n"
+    "If you cannot take a crystal without going over 15 you pass (automatically); when both "
+    "players would pass in a row the match is a draw. With perfect play the first player "
+    "wins."
+)
+"""The short rules, as ``/rules`` and ``parlor rules`` show them (Discord markdown)."""
+
+
 class CrystalGame:
     name = "crystal"
     title = "Crystal Capture"
     has_secrets = False
+    rules = RULES
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         check_no_options(options, self.title, f"the pool is always 1-9 and the target {TARGET}")
@@ -176,6 +188,9 @@ class CrystalGame:
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
+
+    def on_deadline(self, state: State, seat: Seat) -> None:
+        return None
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:

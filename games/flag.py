@@ -134,10 +134,24 @@ class View:
     result: Outcome | None
 
 
+RULES = (
+    "**Flag Chase**\n"
+    "A 5x5 grid; the first player's flag and agent start at (1,1), the second's at (5,5). On "
+    "your turn do exactly one thing:\n"
+    "• **Move** your agent to one of the 8 cells around it: not off the grid, not onto the "
+    "other agent, not onto your own trap.\n"
+    "• **Place a trap** in secret: at most 2 per match, not on a flag or an agent.\n"
+    "Stepping on the other player's trap reveals it and sends your agent home. Reaching the "
+    "other flag wins. After 200 actions the match is a draw."
+)
+"""The short rules, as ``/rules`` and ``parlor rules`` show them (Discord markdown)."""
+
+
 class FlagGame:
     name = "flag"
     title = "Flag Chase"
     has_secrets = True
+    rules = RULES
     """Traps are secret, but placed during play: there is no setup phase."""
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
@@ -200,6 +214,9 @@ class FlagGame:
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
+
+    def on_deadline(self, state: State, seat: Seat) -> None:
+        return None
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:

@@ -260,12 +260,24 @@ class SafeView:
 # --- the game ------------------------------------------------------------------------------
 
 
+RULES = (
+    "**Safe Cracker**\n"
+    "Each player sets a secret code: 3 digits, each 1-3, repeats allowed. Then you take turns"
+    " guessing the other code; the answer is how many digits are right and in the right "
+    "place. Guessing the whole code wins.\n"
+    "Variants: `digits` (largest digit, 3-9), `length` (3-6 digits) and `max_guesses` each "
+    "(if nobody cracks the code, the best single guess wins; equal is a draw)."
+)
+"""The short rules, as ``/rules`` and ``parlor rules`` show them (Discord markdown)."""
+
+
 class SafeGame:
     """Safe Cracker (RULES.md "Safe Cracker")."""
 
     name = "safe"
     title = "Safe Cracker"
     has_secrets = True
+    rules = RULES
 
     def new(self, options: Mapping[str, JSON], seed: int) -> SafeState:
         return SafeState(seed=seed, options=Options.from_mapping(options))
@@ -316,6 +328,9 @@ class SafeGame:
 
     def outcome(self, state: SafeState) -> Outcome | None:
         return state.outcome
+
+    def on_deadline(self, state: SafeState, seat: Seat) -> None:
+        return None
 
     def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
         if state.outcome is not None:

@@ -2,7 +2,7 @@
 
 They print figures and judge nothing here (tests never assert timings): these runs only keep
 them working as the code they measure changes. Each runs in a process of its own, as a user
-runs it, since the benchmarks tune the interpreter for the whole process.
+runs it.
 """
 
 from __future__ import annotations
@@ -33,14 +33,13 @@ def run_bench(name: str, *args: str, cwd: Path) -> str:
 def test_service_runs_every_path_and_its_baselines(tmp_path: Path) -> None:
     out = run_bench(
         "service",
-        *("--matches", "10", "--seconds", "0.3", "--alone", "5", "--writer-processes", "1"),
+        *("--matches", "10", "--seconds", "0.3", "--alone", "5"),
         cwd=tmp_path,
     )
     for path in (
         "service (1 match at a time)",
         "service (flat out, 10 matches)",
         "service (paced at 2,000/s, 10 matches)",
-        "service, 1 writer processes (flat out, 10 matches)",
         "naive (session per move)",
         "Core (connection per move)",
         "floor (sqlite3, 1 connection)",

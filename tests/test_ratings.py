@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ratings import (
+from bot.service.ratings import (
     DEFAULT,
     MAX_DEVIATION,
     Rating,

@@ -13,10 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
-
-from db.writer import writer_for
 
 EXPLAINED = ("SELECT", "UPDATE", "DELETE", "INSERT")
 EXEMPT = ("sqlite_", "alembic_version")
@@ -33,8 +31,8 @@ class Plans:
 
 @contextmanager
 def plans_recorded(engine: AsyncEngine) -> Iterator[Plans]:
-    """The plans of the statements run on ``engine``, a SQLite file, and on its writer while
-    the block runs: explained on a connection of their own, with the same parameters."""
+    """The plans of the statements run on ``engine``, a SQLite file, while the block runs:
+    explained on a connection of their own, with the same parameters."""
     assert engine.url.database is not None
     explainer = sqlite3.connect(engine.url.database, check_same_thread=False)
     plans = Plans()
@@ -53,12 +51,10 @@ def plans_recorded(engine: AsyncEngine) -> Iterator[Plans]:
             if not line.removeprefix("SCAN ").startswith(EXEMPT):
                 plans.scans.append((line, folded))
 
-    targets: list[Engine] = [engine.sync_engine, *writer_for(engine).engines]
-    for target in targets:
-        event.listen(target, "before_cursor_execute", explain)
+    target = engine.sync_engine
+    event.listen(target, "before_cursor_execute", explain)
     try:
         yield plans
     finally:
-        for target in targets:
-            event.remove(target, "before_cursor_execute", explain)
+        event.remove(target, "before_cursor_execute", explain)
         explainer.close()

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db import repository as repo
-from db.models import GuildSettings, Match, MatchPlayer, MatchStatus, PlayerStats
+from db.models import Match, MatchPlayer, MatchStatus, PlayerStats
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 GUILD, OTHER_GUILD = 1_100_000_000_000_000_001, 1_100_000_000_000_000_002
@@ -54,113 +54,129 @@ async def add_match(
     return match
 
 
-def ids(matches: list[Match]) -> list[int]:
-    return [m.id for m in matches]
+def ids(found: list[repo.MatchContext]) -> list[int]:
+    return [context.match.id for context in found]
+
+
+async def stored(sessions: Sessions, match_id: int) -> repo.MatchRow:
+    async with sessions() as session:
+        context = await repo.load_match(session, match_id)
+    assert context is not None
+    return context.match
 
 
 # ---------------------------------------------------------------- matches and players
 
 
-async def test_get_match_finds_a_match_or_none(sessions: Sessions) -> None:
-    match = await add_match(sessions, options={"hints": "auto"})
-
-    async with sessions() as session:
-        found = await repo.get_match(session, match.id)
-        missing = await repo.get_match(session, match.id + 1)
-
-    assert found is not None
-    assert (found.id, found.challenger_id, found.options) == (match.id, ALICE, {"hints": "auto"})
-    assert missing is None
-
-
-async def test_get_players_lists_seat_zero_first(sessions: Sessions) -> None:
-    match = await add_match(sessions, seated=False)
+async def test_load_match_reads_settings_players_and_last_event_together(
+    sessions: Sessions,
+) -> None:
+    unseated = await add_match(sessions, seated=False)
+    match = await add_match(sessions, BOB, ALICE, options={"hints": "auto"})
     async with sessions.begin() as session:
-        session.add(MatchPlayer(match_id=match.id, seat=1, user_id=ALICE))
-        await session.flush()
-        session.add(MatchPlayer(match_id=match.id, seat=0, user_id=BOB))
-
-    async with sessions() as session:
-        players = await repo.get_players(session, match.id)
-        nobody = await repo.get_players(session, match.id + 1)
-
-    assert [(p.seat, p.user_id) for p in players] == [(0, BOB), (1, ALICE)]
-    assert nobody == []
-
-
-async def test_update_match_applies_values_and_bumps_the_version(sessions: Sessions) -> None:
-    match = await add_match(sessions)
-    deadline = NOW + timedelta(minutes=10)
-
-    async with sessions.begin() as session:
-        loaded = await repo.get_match(session, match.id)
-        assert loaded is not None
-        applied = await repo.update_match(
-            session,
-            match.id,
-            0,
-            status=MatchStatus.ACTIVE,
-            state={"turn": 1},
-            deadline=deadline,
-            deadline_kind="turn",
+        await repo.set_server_timeouts(session, GUILD, {"turn": 120}, NOW)
+        await repo.append_events(
+            session, match.id, 0, [(None, "a", None, {}), (0, "b", 0, {})], NOW
         )
 
     async with sessions() as session:
-        stored = await repo.get_match(session, match.id)
-    assert applied is True
-    assert stored is not None
-    assert stored.version == 1
-    assert (stored.status, stored.state) == ("active", {"turn": 1})
-    assert (stored.deadline, stored.deadline_kind) == (deadline, "turn")
-    assert stored.updated_at > NOW
+        context = await repo.load_match(session, match.id, for_update=True)
+        bare = await repo.load_match(session, unseated.id)
+        missing = await repo.load_match(session, 987654)
+    assert context is not None and bare is not None and missing is None
+    assert context.match.id == match.id and context.players == [BOB, ALICE]
+    assert context.match.options == {"hints": "auto"}
+    assert context.settings is not None and context.settings.turn_timeout == 120
+    assert context.last_seq == 2
+    assert bare.players == [] and bare.last_seq == 0
 
 
-async def test_update_match_takes_updated_at_when_given(sessions: Sessions) -> None:
+async def test_insert_match_and_seat_players(sessions: Sessions) -> None:
+    values = {
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "game": "safe",
+        "options": {"digits": 3},
+        "seed": 7,
+        "state": None,
+        "status": "challenged",
+        "version": 0,
+        "challenger_id": ALICE,
+        "opponent_id": BOB,
+        "vs_bot": False,
+        "created_at": NOW,
+        "updated_at": NOW,
+    }
+    async with sessions.begin() as session:
+        match_id = await repo.insert_match(session, values)
+        await repo.seat_players(session, match_id, [BOB, ALICE])
+        await repo.set_message_id(session, match_id, 555)
+    async with sessions() as session:
+        context = await repo.load_match(session, match_id)
+    assert context is not None
+    assert context.players == [BOB, ALICE]
+    assert (context.match.game, context.match.options, context.match.message_id) == (
+        "safe",
+        {"digits": 3},
+        555,
+    )
+
+
+async def test_save_match_applies_values_and_bumps_the_version(sessions: Sessions) -> None:
     match = await add_match(sessions)
+    deadline = NOW + timedelta(minutes=10)
     later = NOW + timedelta(seconds=30)
 
     async with sessions.begin() as session:
-        assert await repo.update_match(session, match.id, 0, updated_at=later)
-
-    async with sessions() as session:
-        stored = await repo.get_match(session, match.id)
-    assert stored is not None
-    assert stored.updated_at == later
-
-
-async def test_update_match_with_a_stale_version_changes_nothing(sessions: Sessions) -> None:
-    match = await add_match(sessions, state={"turn": 1})
-    async with sessions.begin() as session:
-        assert await repo.update_match(session, match.id, 0, state={"turn": 2})
-    async with sessions() as session:
-        before = await repo.get_match(session, match.id)
-    assert before is not None
-
-    async with sessions.begin() as session:
-        applied = await repo.update_match(
-            session, match.id, 0, state={"turn": 99}, status=MatchStatus.FINISHED
+        applied = await repo.save_match(
+            session,
+            match.id,
+            0,
+            {
+                "status": MatchStatus.ACTIVE,
+                "state": {"turn": 1},
+                "deadline": deadline,
+                "deadline_kind": "turn",
+                "updated_at": later,
+            },
         )
 
-    async with sessions() as session:
-        after = await repo.get_match(session, match.id)
+    row = await stored(sessions, match.id)
+    assert applied is True
+    assert row.version == 1
+    assert (row.status, row.state) == ("active", {"turn": 1})
+    assert (row.deadline, row.deadline_kind, row.updated_at) == (deadline, "turn", later)
+
+
+async def test_save_match_with_a_stale_version_changes_nothing(sessions: Sessions) -> None:
+    match = await add_match(sessions, state={"turn": 1})
+    async with sessions.begin() as session:
+        assert await repo.save_match(session, match.id, 0, {"state": {"turn": 2}})
+    before = await stored(sessions, match.id)
+
+    async with sessions.begin() as session:
+        applied = await repo.save_match(
+            session, match.id, 0, {"state": {"turn": 99}, "status": MatchStatus.FINISHED}
+        )
+
+    after = await stored(sessions, match.id)
     assert applied is False
-    assert after is not None
     assert (after.version, after.state, after.status) == (1, {"turn": 2}, "challenged")
     assert after.updated_at == before.updated_at
 
 
-async def test_update_match_on_a_missing_match_is_false(sessions: Sessions) -> None:
+async def test_save_match_on_a_missing_match_is_false(sessions: Sessions) -> None:
     async with sessions.begin() as session:
-        assert await repo.update_match(session, 12345, 0, status=MatchStatus.ACTIVE) is False
+        assert await repo.save_match(session, 12345, 0, {"status": "active"}) is False
 
 
 @pytest.mark.parametrize("column", ["version", "id"])
-async def test_update_match_keeps_id_and_version_to_itself(sessions: Sessions, column: str) -> None:
+async def test_save_match_keeps_id_and_version_to_itself(sessions: Sessions, column: str) -> None:
     match = await add_match(sessions)
 
     async with sessions.begin() as session:
-        with pytest.raises(ValueError, match=column):
-            await repo.update_match(session, match.id, 0, **{column: 7})
+        with pytest.raises(ValueError, match="version"):
+            await repo.save_match(session, match.id, 0, {column: 7})
 
 
 async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
@@ -171,22 +187,20 @@ async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
     async def move(writer: int) -> bool:
         """A use case that saw version 0: read the match, then write on top of that version."""
         async with sessions.begin() as session:
-            # Reading first, in the same transaction, as the match service does.
-            assert await repo.get_match(session, match.id) is not None
-            if not await repo.update_match(session, match.id, 0, state={"writer": writer}):
+            assert await repo.load_match(session, match.id) is not None
+            if not await repo.save_match(session, match.id, 0, {"state": {"writer": writer}}):
                 return False
-            await repo.append_events(session, match.id, [(0, "move", None, {"w": writer})], NOW)
+            await repo.append_events(session, match.id, 0, [(0, "move", None, {"w": writer})], NOW)
             return True
 
     outcomes = await asyncio.gather(*(move(writer) for writer in range(50)))
 
     assert outcomes.count(True) == 1
     winner = outcomes.index(True)
+    row = await stored(sessions, match.id)
     async with sessions() as session:
-        stored = await repo.get_match(session, match.id)
         events = await repo.get_events(session, match.id)
-    assert stored is not None
-    assert (stored.version, stored.state) == (1, {"writer": winner})
+    assert (row.version, row.state) == (1, {"writer": winner})
     assert [(e.seq, e.payload) for e in events] == [(1, {"w": winner})]
 
 
@@ -202,13 +216,16 @@ async def test_append_events_numbers_on_from_the_last_event(sessions: Sessions) 
         await repo.append_events(
             session,
             match.id,
+            0,
             [(None, "accept", None, {}), (0, "secret", 0, {"cell": [2, 3]})],
             NOW,
         )
-        await repo.append_events(session, other.id, [(None, "accept", None, {})], NOW)
+        await repo.append_events(session, other.id, 0, [(None, "accept", None, {})], NOW)
     async with sessions.begin() as session:
-        await repo.append_events(session, match.id, [(1, "attack", None, {"cell": [1, 1]})], later)
-        await repo.append_events(session, match.id, [], later)
+        await repo.append_events(
+            session, match.id, 2, [(1, "attack", None, {"cell": [1, 1]})], later
+        )
+        await repo.append_events(session, match.id, 3, [], later)
 
     async with sessions() as session:
         log = await repo.get_events(session, match.id)
@@ -239,8 +256,8 @@ async def test_due_matches_are_unfinished_and_overdue_oldest_first(sessions: Ses
         due = await repo.due_matches(session, NOW)
         first_two = await repo.due_matches(session, NOW, limit=2)
 
-    assert ids(due) == [latest.id, late.id, later.id, on_time.id]
-    assert ids(first_two) == [latest.id, late.id]
+    assert due == [(m.id, 0) for m in (latest, late, later, on_time)]
+    assert first_two == [(latest.id, 0), (late.id, 0)]
 
 
 async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessions) -> None:
@@ -255,23 +272,23 @@ async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessi
 
     async with sessions() as session:
         due = await repo.due_matches(session, datetime(2026, 1, 1, 13, 0, tzinfo=east))
+        both = await repo.due_matches(session, NOW)
 
-    assert ids(due) == [earlier.id]
-    async with sessions() as session:
-        assert ids(await repo.due_matches(session, NOW)) == [earlier.id, later.id]
+    assert due == [(earlier.id, 0)]
+    assert both == [(earlier.id, 0), (later.id, 0)]
 
 
-async def test_open_challenges_counts_waiting_challenges_sent(sessions: Sessions) -> None:
+async def test_count_open_challenges_counts_waiting_challenges_sent(sessions: Sessions) -> None:
     await add_match(sessions, ALICE, BOB, status="challenged")
     await add_match(sessions, ALICE, CAROL, status="challenged", guild_id=OTHER_GUILD)
     await add_match(sessions, ALICE, BOB, status="active")
     await add_match(sessions, ALICE, BOB, status="aborted")
     await add_match(sessions, BOB, ALICE, status="challenged")
 
-    async with sessions() as session:
-        assert await repo.open_challenges(session, ALICE) == 2
-        assert await repo.open_challenges(session, BOB) == 1
-        assert await repo.open_challenges(session, CAROL) == 0
+    async with sessions.begin() as session:
+        assert await repo.count_open_challenges(session, ALICE) == 2
+        assert await repo.count_open_challenges(session, BOB) == 1
+        assert await repo.count_open_challenges(session, CAROL) == 0
 
 
 async def test_unfinished_matches_as_challenger_or_opponent_newest_first(
@@ -342,57 +359,61 @@ async def test_recent_matches_are_the_users_finished_ones_here_newest_first(
         last_two = await repo.recent_matches(session, GUILD, ALICE, limit=2)
 
     by_finish = [finished[1].id, finished[0].id, finished[2].id]
-    assert ids(recent) == by_finish
-    assert ids(last_two) == by_finish[:2]
+    assert [m.id for m in recent] == by_finish
+    assert [m.id for m in last_two] == by_finish[:2]
+    assert [m.opponent_id for m in recent] == [CAROL, BOB, BOB]
 
 
 # ---------------------------------------------------------------- stats
 
 
-async def test_stats_are_saved_new_loaded_and_updated(sessions: Sessions) -> None:
+async def test_lock_records_creates_the_starting_record_once(sessions: Sessions) -> None:
+    key = (GUILD, "flag", CAROL, False)
     async with sessions.begin() as session:
-        assert await repo.get_stats(session, GUILD, "crown", ALICE) is None
-        stats = PlayerStats(guild_id=GUILD, game="crown", user_id=ALICE)
-        stats.wins += 1
-        await repo.save_stats(session, stats)
+        fresh = (await repo.lock_records(session, [key], NOW))[key]
+        assert (fresh.wins, fresh.rating, fresh.deviation, fresh.volatility) == (0, 1500, 500, 0.09)
+        fresh.wins = 3
+        await repo.save_records(session, [fresh])
+    async with sessions.begin() as session:
+        again = (await repo.lock_records(session, [key, key], NOW))[key]
+    assert again.wins == 3
 
+
+async def test_lock_records_reads_many_records_at_once(sessions: Sessions) -> None:
+    keys = [
+        (GUILD, "flag", CAROL, False),
+        (GUILD, "safe", ALICE, True),
+        (GUILD, "flag", BOB, False),
+    ]
     async with sessions.begin() as session:
-        loaded = await repo.get_stats(session, GUILD, "crown", ALICE)
-        assert loaded is not None
-        loaded.wins += 1
-        loaded.rating = 1612.5
-        await repo.save_stats(session, loaded)
+        rows = await repo.lock_records(session, keys, NOW)
+        rows[keys[1]].draws = 2
+        await repo.save_records(session, list(rows.values()))
+    async with sessions() as session:
+        stored_rows = {(r.game, r.vs_bot): r for r in await repo.record(session, GUILD, ALICE)}
+        bob = await repo.record(session, GUILD, BOB)
+    assert sorted(rows) == sorted(keys)
+    assert stored_rows[("safe", True)].draws == 2 and bob[0].draws == 0
+
+
+async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
+    key = (GUILD, "claim", ALICE, False)
+
+    async def add_win() -> None:
+        async with sessions.begin() as session:
+            stats = (await repo.lock_records(session, [key], NOW))[key]
+            stats.wins += 1
+            stats.games_played += 1
+            await repo.save_records(session, [stats])
+
+    await asyncio.gather(*(add_win() for _ in range(10)))
 
     async with sessions() as session:
-        stored = await repo.get_stats(session, GUILD, "crown", ALICE)
-        against_bot = await repo.get_stats(session, GUILD, "crown", ALICE, vs_bot=True)
-    assert stored is not None
-    assert (stored.wins, stored.losses, stored.rating, stored.deviation) == (2, 0, 1612.5, 500.0)
-    assert against_bot is None
+        [stats] = await repo.record(session, GUILD, ALICE)
+    assert (stats.wins, stats.games_played) == (10, 10)
 
 
-async def test_stats_from_another_session_are_merged(sessions: Sessions) -> None:
-    async with sessions.begin() as session:
-        await repo.save_stats(session, PlayerStats(guild_id=GUILD, game="safe", user_id=BOB))
-    async with sessions() as session:
-        detached = await repo.get_stats(session, GUILD, "safe", BOB)
-    assert detached is not None
-    detached.losses = 4
-
-    async with sessions.begin() as session:
-        await repo.save_stats(session, detached)
-        await repo.save_stats(
-            session, PlayerStats(guild_id=GUILD, game="safe", user_id=BOB, vs_bot=True, draws=1)
-        )
-
-    async with sessions() as session:
-        people = await repo.get_stats(session, GUILD, "safe", BOB)
-        bot = await repo.get_stats(session, GUILD, "safe", BOB, vs_bot=True)
-    assert people is not None and bot is not None
-    assert (people.losses, people.draws, bot.losses, bot.draws) == (4, 0, 0, 1)
-
-
-async def test_leaderboard_ranks_by_rating_then_wins_then_user(sessions: Sessions) -> None:
+async def test_leaderboards_rank_by_rating_then_wins_then_user(sessions: Sessions) -> None:
     rows = [
         (10, 1500.0, 3),
         (11, 1700.0, 1),
@@ -414,13 +435,15 @@ async def test_leaderboard_ranks_by_rating_then_wins_then_user(sessions: Session
         )
 
     async with sessions() as session:
-        board = await repo.leaderboard(session, GUILD, "crown")
-        top_two = await repo.leaderboard(session, GUILD, "crown", limit=2)
-        empty = await repo.leaderboard(session, GUILD, "flag")
+        board = await repo.leaderboards(session, GUILD, ["crown"], 10)
+        top_two = await repo.leaderboards(session, GUILD, ["crown", "safe", "flag"], 2)
 
-    assert [s.user_id for s in board] == [11, 14, 12, 10, 13]
-    assert [s.user_id for s in top_two] == [11, 14]
-    assert empty == []
+    assert [s.user_id for s in board["crown"]] == [11, 14, 12, 10, 13]
+    assert {game: [s.user_id for s in rows] for game, rows in top_two.items()} == {
+        "crown": [11, 14],
+        "safe": [21],
+        "flag": [],
+    }
 
 
 async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sessions) -> None:
@@ -450,69 +473,32 @@ async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sess
 # ---------------------------------------------------------------- settings and metadata
 
 
-async def test_guild_settings_are_saved_and_updated(sessions: Sessions) -> None:
+async def test_server_timeouts_are_set_and_kept_one_by_one(sessions: Sessions) -> None:
     async with sessions.begin() as session:
-        assert await repo.get_settings(session, GUILD) is None
-        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=60))
-        await repo.save_settings(session, GuildSettings(guild_id=OTHER_GUILD, hint_timeout=30))
-
+        assert await repo.server_timeouts(session, GUILD) is None
+        await repo.set_server_timeouts(session, GUILD, {"turn": 60}, NOW)
+        await repo.set_server_timeouts(session, OTHER_GUILD, {"hint": 30}, NOW)
     async with sessions.begin() as session:
-        settings = await repo.get_settings(session, GUILD)
-        assert settings is not None
-        settings.setup_timeout = 600
-        await repo.save_settings(session, settings)
-    async with sessions.begin() as session:
-        # A new object for a stored guild writes what was set on it and keeps the rest.
-        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=None))
+        await repo.set_server_timeouts(session, GUILD, {"setup": 600}, NOW)
 
     async with sessions() as session:
-        here = await repo.get_settings(session, GUILD)
-        there = await repo.get_settings(session, OTHER_GUILD)
+        here = await repo.server_timeouts(session, GUILD)
+        there = await repo.server_timeouts(session, OTHER_GUILD)
     assert here is not None and there is not None
-    assert (here.turn_timeout, here.setup_timeout, here.hint_timeout) == (None, 600, None)
+    assert (here.turn_timeout, here.setup_timeout, here.hint_timeout) == (60, 600, None)
     assert (there.turn_timeout, there.hint_timeout) == (None, 30)
 
 
 async def test_meta_values_are_stored_and_overwritten(sessions: Sessions) -> None:
     async with sessions.begin() as session:
         assert await repo.get_meta(session, "command_hash") is None
-        await repo.set_meta(session, "command_hash", "abc")
+        await repo.set_meta(session, "command_hash", "abc", NOW)
         assert await repo.get_meta(session, "command_hash") == "abc"
 
     async with sessions.begin() as session:
-        await repo.set_meta(session, "command_hash", "def")
-        await repo.set_meta(session, "other", "x")
+        await repo.set_meta(session, "command_hash", "def", NOW)
+        await repo.set_meta(session, "other", "x", NOW)
 
     async with sessions() as session:
         assert await repo.get_meta(session, "command_hash") == "def"
         assert await repo.get_meta(session, "other") == "x"
-
-
-async def test_load_match_reads_settings_players_and_last_event_together(
-    sessions: Sessions,
-) -> None:
-    unseated = await add_match(sessions, seated=False)
-    match = await add_match(sessions, BOB, ALICE)
-    async with sessions.begin() as session:
-        await repo.save_settings(session, GuildSettings(guild_id=GUILD, turn_timeout=120))
-        await repo.append_events(session, match.id, [(None, "a", None, {}), (0, "b", 0, {})], NOW)
-
-    async with sessions() as session:
-        context = await repo.load_match(session, match.id)
-        bare = await repo.load_match(session, unseated.id)
-        missing = await repo.load_match(session, 987654)
-    assert context is not None and bare is not None and missing is None
-    assert context.match.id == match.id and context.players == [BOB, ALICE]
-    assert context.settings is not None and context.settings.turn_timeout == 120
-    assert context.last_seq == 2
-    assert bare.players == [] and bare.last_seq == 0
-
-
-async def test_append_events_continues_from_a_known_last_seq(sessions: Sessions) -> None:
-    match = await add_match(sessions)
-    async with sessions.begin() as session:
-        await repo.append_events(session, match.id, [(None, "a", None, {})], NOW)
-        await repo.append_events(session, match.id, [(None, "b", None, {})], NOW, after_seq=1)
-    async with sessions() as session:
-        events = await repo.get_events(session, match.id)
-    assert [(e.seq, e.kind) for e in events] == [(1, "a"), (2, "b")]

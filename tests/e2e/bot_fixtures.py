@@ -2,9 +2,9 @@
 
 Test modules load these fixtures with ``pytest_plugins = ("tests.e2e.bot_fixtures",)`` and reach
 everything through the ``table`` fixture (a channel with members and the bot), so they need not
-import this module at run time. The bot is the real ``bot.app.Parlor`` on unmodified discord.py,
-on a database of the test's own; its clock only moves when a test winds it, so deadlines fire
-exactly when a test says so.
+import this module at run time. The bot is the real ``bot.chat.app.Parlor`` on unmodified
+discord.py, on a database of the test's own; its clock only moves when a test winds it, so
+deadlines fire exactly when a test says so.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import Parlor
-from bot.render import Press
+from bot.chat.app import Parlor
+from bot.chat.render import Press
 from bot.settings import Settings
 
 from .fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeMember, FakeMessage

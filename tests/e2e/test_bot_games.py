@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.render import Verb
+from bot.chat.render import Verb
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import games
-from bot.render import Verb
+from bot.chat.render import Verb
 from db import repository as repo
 
 if TYPE_CHECKING:
@@ -47,12 +47,11 @@ async def start_versus_bot(
 async def crown_of(table: Table, match_id: int, user_id: int) -> tuple[int, int]:
     """Where ``user_id`` hid their Crown, read from the stored match (as no member can)."""
     assert table.bot is not None
-    async with table.bot.sessions() as session:
-        row = await repo.get_match(session, match_id)
-        players = [p.user_id for p in await repo.get_players(session, match_id)]
-    assert row is not None and row.state is not None
-    state: CrownState = games.get("crown").load(row.state)
-    cell = state.crowns[players.index(user_id)]
+    async with table.bot.service.sessions() as session:
+        context = await repo.load_match(session, match_id)
+    assert context is not None and context.match.state is not None
+    state: CrownState = games.get("crown").load(context.match.state)
+    cell = state.crowns[context.players.index(user_id)]
     assert cell is not None
     return cell
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.matches import MatchService
+from bot.service.matches import MatchService
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL = 11, 22, 33

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.errors import (
+from bot.service.errors import (
     AlreadyPlayed,
     ChallengeRefused,
     InvalidMove,
@@ -17,10 +17,10 @@ from bot.errors import (
     NotYourTurn,
     WrongStatus,
 )
-from bot.matches import MatchService
-from bot.notices import Private, Prompt, Public, Report
+from bot.service.matches import MatchService
+from bot.service.notices import Private, Prompt, Public, Report
 from db import repository as repo
-from db.models import GuildSettings, MatchEvent, PlayerStats
+from db.models import MatchEvent, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 
@@ -53,7 +53,7 @@ async def crown_started(service: MatchService, alice_crown: str, bob_crown: str)
 
 async def stats_of(sessions: async_sessionmaker[AsyncSession], user: int) -> PlayerStats:
     async with sessions() as session:
-        row = await repo.get_stats(session, GUILD, "crown", user)
+        row = await session.get(PlayerStats, (GUILD, "crown", user, False))
         assert row is not None
         return row
 
@@ -210,7 +210,7 @@ async def test_resign_active_loses_and_resign_setup_aborts(
     report = await service.resign(match_id, BOB)
     assert report.match.status == "aborted"
     async with sessions() as session:
-        assert await repo.get_stats(session, GUILD, "crown", BOB) is None
+        assert await session.get(PlayerStats, (GUILD, "crown", BOB, False)) is None
 
     match_id = await crown_started(service, "1 1", "3 3")
     report = await service.resign(match_id, BOB)
@@ -268,7 +268,7 @@ async def test_setup_timeout_aborts_without_a_result(
     assert report.match.status == "aborted" and report.match.end_reason == "timeout"
     assert "@22" in report.public_lines()[0]
     async with sessions() as session:
-        assert await repo.get_stats(session, GUILD, "crown", ALICE) is None
+        assert await session.get(PlayerStats, (GUILD, "crown", ALICE, False)) is None
 
 
 async def test_turn_timeout_forfeits(
@@ -388,10 +388,8 @@ async def test_the_event_log_keeps_a_trap_cell_private(
 async def test_a_servers_own_timeouts_set_the_deadlines(
     service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with sessions.begin() as session:
-        await repo.save_settings(
-            session, GuildSettings(guild_id=GUILD, challenge_timeout=120, turn_timeout=45)
-        )
+    timeouts = await service.set_server_timeouts(GUILD, {"challenge": 120, "turn": 45})
+    assert (timeouts.challenge, timeouts.turn, timeouts.setup) == (120, 45, 300)
     report = await challenge(service)
     assert report.match.deadline == clock() + timedelta(seconds=120)
     match_id = await crown_started(service, "1 1", "3 3")

@@ -14,10 +14,7 @@ import random
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot import stats
-from bot.matches import MatchService
-from db import repository as repo
-from db.writer import has_writer
+from bot.service.matches import MatchService
 from tests.db.plans import plans_recorded
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 from tests.service.test_random_matches import VARIANTS, play_random_match
@@ -26,7 +23,7 @@ from tests.service.test_random_matches import VARIANTS, play_random_match
 async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
     engine: AsyncEngine, sessions: async_sessionmaker[AsyncSession], clock: Clock
 ) -> None:
-    if not has_writer(engine):
+    if engine.dialect.name != "sqlite":
         pytest.skip("query plans are SQLite's (a file)")
     service = MatchService(sessions, clock=clock, seeds=lambda: 5, bot_user_id=CAROL)
     with plans_recorded(engine) as plans:
@@ -43,9 +40,8 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await service.snapshot(against_bot.match.id)
         clock.advance(days=8)
         assert await service.sweep()
-        async with sessions() as session:
-            await stats.leaderboard(session, GUILD, "crown")
-            await stats.member_record(session, GUILD, ALICE)
-            await repo.unfinished_matches(session, ALICE, GUILD)
-            await repo.open_challenges(session, BOB)
+        await service.leaderboards(GUILD, None, 3)
+        await service.member_record(GUILD, ALICE)
+        await service.unfinished(ALICE, GUILD)
+        await service.waiting_for(BOB)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

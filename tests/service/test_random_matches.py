@@ -12,13 +12,12 @@ import re
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.matches import MatchService
-from bot.notices import Private, Prompt, Public, Report
-from db import repository as repo
-from db.writer import has_writer
+from bot.service.matches import MatchService
+from bot.service.notices import Private, Prompt, Public, Report
+from db.models import Match, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
 
@@ -108,7 +107,7 @@ async def _legal(
 ) -> list[str]:
     engine = games.get(game)
     async with sessions() as session:
-        row = await repo.get_match(session, match_id)
+        row = await session.get(Match, match_id)
         assert row is not None and row.state is not None
         state = engine.load(row.state)
     actions = engine.legal_actions(state, seat)
@@ -119,28 +118,17 @@ async def _legal(
 
 
 @pytest.mark.parametrize(("game", "options"), VARIANTS, ids=lambda v: str(v))
-@pytest.mark.parametrize(("seed", "writer_processes"), [(3, 0), (4, 0), (3, 2)])
+@pytest.mark.parametrize("seed", [3, 4])
 async def test_random_match_finishes_counts_and_never_leaks(
-    engine: AsyncEngine,
     sessions: async_sessionmaker[AsyncSession],
     clock: Clock,
     game: str,
     options: dict[str, Any],
     seed: int,
-    writer_processes: int,
 ) -> None:
-    """Also with the transactions in writer processes (``bot.writer_process``), on a SQLite
-    file."""
-    if writer_processes and not has_writer(engine):
-        pytest.skip("writer processes serve a SQLite file only")
     rng = random.Random(seed)
-    service = MatchService(
-        sessions, clock=clock, seeds=lambda: seed, writer_processes=writer_processes
-    )
-    try:
-        await play_random_match(service, sessions, game, options, rng)
-    finally:
-        await service.close()
+    service = MatchService(sessions, clock=clock, seeds=lambda: seed)
+    await play_random_match(service, sessions, game, options, rng)
 
 
 async def play_random_match(
@@ -185,5 +173,5 @@ async def play_random_match(
     assert ends, "the last report announces the result"
     async with sessions() as session:
         for user in (ALICE, BOB):
-            stats = await repo.get_stats(session, GUILD, game, user)
+            stats = await session.get(PlayerStats, (GUILD, game, user, False))
             assert stats is not None and stats.games_played == 1

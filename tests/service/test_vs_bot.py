@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.errors import InvalidMove
-from bot.matches import MatchService
-from bot.notices import Private, Prompt, Report
-from bot.stats import leaderboard, member_record
+from bot.service.errors import InvalidMove
+from bot.service.matches import MatchService
+from bot.service.notices import Private, Prompt, Report
 from db import repository as repo
+from db.models import Match, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
 
@@ -52,7 +52,7 @@ async def play_out(
             isinstance(n, Private | Prompt) and n.user_id == PARLOR for n in report.notices
         )
         async with sessions() as session:
-            row = await repo.get_match(session, report.match.id)
+            row = await session.get(Match, report.match.id)
             assert row is not None and row.state is not None
             state = engine.load(row.state)
         seat = report.match.players.index(ALICE)
@@ -81,13 +81,13 @@ async def test_bot_matches_count_apart_and_never_move_ratings(
 ) -> None:
     report = await play_out(service, sessions, await versus_bot(service, "crystal", "easy"))
     assert report.match.over
+    record = await service.member_record(GUILD, ALICE)
+    assert [(line.game, line.vs_bot) for line in record.lines] == [("crystal", True)]
+    assert await service.leaderboards(GUILD, "crystal", 10) == {"crystal": []}
     async with sessions() as session:
-        record = await member_record(session, GUILD, ALICE)
-        assert [(line.game, line.vs_bot) for line in record.lines] == [("crystal", True)]
-        row = await repo.get_stats(session, GUILD, "crystal", ALICE, vs_bot=True)
+        row = await session.get(PlayerStats, (GUILD, "crystal", ALICE, True))
         assert row is not None and row.rating == 1500 and row.deviation == 500
-        assert await repo.get_stats(session, GUILD, "crystal", PARLOR, vs_bot=True) is None
-        assert await leaderboard(session, GUILD, "crystal") == []
+        assert await session.get(PlayerStats, (GUILD, "crystal", PARLOR, True)) is None
 
 
 async def test_levels_are_checked(service: MatchService) -> None:

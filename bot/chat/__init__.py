@@ -1,0 +1,1 @@
+"""The discord.py side: the client, its commands, buttons and forms, and how boards are drawn."""

@@ -1,0 +1,230 @@
+"""Commands every game shares: ``/stats``, ``/games``, ``/resign``, ``/rules``, ``/settings``."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from bot.chat import render
+from bot.service.errors import MatchNotFound
+from bot.service.notices import MatchSnapshot, Report
+from bot.service.timeouts import BOUNDS, human
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in games.GAMES.values()]
+COMPACT_TOP = 3
+"""Players per game on the leaderboard when no game is given."""
+
+_DURATION = re.compile(
+    r"(?P<amount>\d{1,7})\s*(?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?",
+    re.IGNORECASE,
+)
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in ``text`` such as ``90s``, ``10m``, ``2h``, ``1d``; a bare number is minutes.
+
+    Raises ``ValueError`` naming the accepted forms.
+    """
+    found = _DURATION.fullmatch(text.strip())
+    if found is None:
+        raise ValueError(
+            f"{text.strip()[:20]!r} is not a duration: write a number and a unit, "
+            "e.g. 90s, 10m, 2h or 1d."
+        )
+    unit = (found["unit"] or "m")[0].lower()
+    return int(found["amount"]) * _UNIT_SECONDS[unit]
+
+
+def _range_text(kind: str) -> str:
+    bounds = BOUNDS[kind]
+    return f"{human(bounds.low)} to {human(bounds.high)}"
+
+
+COMMON_RULES = (
+    "Challenges expire after a while; secrets are asked by DM (or privately in the channel when "
+    "your DMs are closed); a player who runs out of time on their turn loses. `/resign` gives up."
+)
+"""What every game shares, shown under each game's rules."""
+
+
+def rules_text(game: str, commands_: list[Any]) -> str:
+    """The short rules of ``game``, the commands of its group, and what every game shares."""
+    listed = ", ".join(f"`/{game} {command.name}`" for command in commands_)
+    commands_line = f"\nCommands: {listed}, or the board's buttons." if listed else ""
+    return f"{games.get(game).rules}\n{commands_line}\n\n{COMMON_RULES}"
+
+
+class Common(commands.Cog):
+    def __init__(self, bot: Parlor) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ /stats
+
+    @app_commands.command(description="The server's leaderboard, or a member's record.")
+    @app_commands.describe(
+        game="Only this game (default: every game).",
+        user="Show this member's record instead of the leaderboard.",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        user: discord.Member | None = None,
+    ) -> None:
+        async with self.bot.busy():
+            await interaction.response.defer(thinking=True)
+            if user is None:
+                embed = await self._leaderboard(interaction.guild_id or 0, game)
+            else:
+                embed = await self._record(interaction.guild_id or 0, user.id, game)
+            await interaction.followup.send(
+                embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
+        """One game's top 10, or every game's top players."""
+        tables = await self.bot.service.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        return render.leaderboard_embed(tables, compact=game is None)
+
+    async def _record(self, guild_id: int, user_id: int, game: str | None) -> discord.Embed:
+        """The member's record, with who won each of their recent matches."""
+        record = await self.bot.service.member_record(guild_id, user_id, game)
+        return render.record_embed(record, game=game)
+
+    # ------------------------------------------------------------------ /games
+
+    @app_commands.command(description="Your unfinished matches in this server, with links.")
+    @app_commands.guild_only()
+    async def games(self, interaction: Interaction) -> None:
+        async def listing() -> render.Post:
+            snapshots = await self._unfinished(interaction)
+            return render.Post(render.games_list(snapshots, interaction.user.id))
+
+        await self.bot.delivery.show(interaction, listing)
+
+    async def _unfinished(
+        self, interaction: Interaction, *, channel_only: bool = False
+    ) -> list[MatchSnapshot]:
+        found = await self.bot.service.unfinished(interaction.user.id, interaction.guild_id or 0)
+        return [s for s in found if not channel_only or s.channel_id == interaction.channel_id]
+
+    # ------------------------------------------------------------------ /resign
+
+    @app_commands.command(description="Give up your match in this channel (abort it if unstarted).")
+    @app_commands.describe(game="The game of the match (needed when you have several here).")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def resign(self, interaction: Interaction, game: str | None = None) -> None:
+        service = self.bot.service
+
+        async def use_case() -> Report:
+            if game is not None:
+                match_id = await service.find_match(
+                    interaction.guild_id or 0,
+                    interaction.channel_id or 0,
+                    game,
+                    interaction.user.id,
+                )
+            else:
+                match_id = await self._only_match_here(interaction)
+            return await service.resign(match_id, interaction.user.id)
+
+        await self.bot.delivery.run(interaction, use_case)
+
+    async def _only_match_here(self, interaction: Interaction) -> int:
+        here = await self._unfinished(interaction, channel_only=True)
+        if not here:
+            raise MatchNotFound("You have no unfinished match in this channel.")
+        if len(here) > 1:
+            names = ", ".join(sorted({games.get(s.game).name for s in here}))
+            raise MatchNotFound(
+                f"You have {len(here)} unfinished matches in this channel ({names}): "
+                "say which with the game option, e.g. /resign game:crown."
+            )
+        return here[0].id
+
+    # ------------------------------------------------------------------ /rules
+
+    @app_commands.command(description="The short rules of a game.")
+    @app_commands.describe(game="The game.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: Interaction, game: str) -> None:
+        group = self.bot.tree.get_command(game)
+        commands_ = group.commands if isinstance(group, app_commands.Group) else []
+        await interaction.response.send_message(rules_text(game, commands_), ephemeral=True)
+
+    # ------------------------------------------------------------------ /settings
+
+    @app_commands.command(description="This server's timeouts: shows them, or sets those given.")
+    @app_commands.describe(
+        turn=f"Time for a move, e.g. 10m ({_range_text('turn')}).",
+        setup=f"Time to choose secrets, e.g. 5m ({_range_text('setup')}).",
+        challenge=f"Time to answer a challenge, e.g. 5m ({_range_text('challenge')}).",
+        hint=f"Time for a Crown hint, e.g. 2m ({_range_text('hint')}).",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: Interaction,
+        turn: app_commands.Range[str, 1, 20] | None = None,
+        setup: app_commands.Range[str, 1, 20] | None = None,
+        challenge: app_commands.Range[str, 1, 20] | None = None,
+        hint: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        given = {
+            kind: text
+            for kind, text in (
+                ("turn", turn),
+                ("setup", setup),
+                ("challenge", challenge),
+                ("hint", hint),
+            )
+            if text is not None
+        }
+        try:
+            seconds = {
+                kind: BOUNDS[kind].check(kind, parse_duration(text)) for kind, text in given.items()
+            }
+        except ValueError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        async with self.bot.busy():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            current, changed = await self._save_timeouts(interaction.guild_id or 0, seconds)
+            if changed:
+                log.info(
+                    "server %s: timeouts set by user %s", interaction.guild_id, interaction.user.id
+                )
+            await interaction.followup.send(
+                render.settings_text(current, changed=changed), ephemeral=True
+            )
+
+    async def _save_timeouts(
+        self, guild_id: int, seconds: dict[str, int]
+    ) -> tuple[dict[str, int], bool]:
+        """Store the given timeouts; the server's timeouts now, and whether any changed."""
+        timeouts = await self.bot.service.set_server_timeouts(guild_id, seconds)
+        return asdict(timeouts), bool(seconds)
+
+
+async def setup(bot: Parlor) -> None:
+    await bot.add_cog(Common(bot))

@@ -1,0 +1,88 @@
+"""Typed answers by DM: a secret ("2 3", "213"), a Crown hint ("row"), a Flag Chase "TRAP 3 4".
+
+DM texts reach the bot without the Message Content intent. The answer goes to the member's match
+that waits for them; with several, they start it with the match number: "#12 2 3". The text is
+never logged: it may be a secret.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+import games
+from bot.chat import render
+from bot.chat.delivery import FAILED, MessageActor, log_failure
+from bot.service.errors import MatchError, MatchNotFound
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+log = logging.getLogger(__name__)
+
+_NUMBERED = re.compile(r"#\s*(?P<match>\d{1,20})\s+(?P<answer>.+)", re.DOTALL)
+
+
+def split_answer(text: str) -> tuple[int | None, str]:
+    """The match number the text starts with (``#12 ...``), if any, and the answer itself."""
+    text = text.strip()
+    numbered = _NUMBERED.fullmatch(text)
+    if numbered is None:
+        return None, text
+    return int(numbered["match"]), numbered["answer"].strip()
+
+
+class TypedAnswers(commands.Cog):
+    def __init__(self, bot: Parlor) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        async with self.bot.busy():
+            await self._answer(message)
+
+    async def _answer(self, message: discord.Message) -> None:
+        """Submit a typed DM to the match waiting for it, and deliver what happened."""
+        user_id = message.author.id
+        match_id, answer = split_answer(message.content)
+        try:
+            if match_id is None:
+                match_id = await self._waiting_match(user_id)
+            log.info("match %s: typed DM answer from user %s", match_id, user_id)
+            report = await self.bot.service.submit(match_id, user_id, answer)
+        except MatchError as error:
+            await message.channel.send(str(error))
+            return
+        except Exception:
+            log_failure("typed DM answer of user %s failed", user_id)
+            await message.channel.send(FAILED)
+            return
+        actor = MessageActor(message)
+        board = await self.bot.delivery.publish(report, actor=actor)
+        if not actor.told:
+            snap = report.match
+            link = render.jump_url(snap.guild_id, snap.channel_id, board or snap.message_id)
+            await message.channel.send(f"Played in match #{snap.id}: {link}")
+
+    async def _waiting_match(self, user_id: int) -> int:
+        """The one match waiting for the user's answer; refused when there are none or several."""
+        waiting = await self.bot.service.waiting_for(user_id)
+        if len(waiting) == 1:
+            return waiting[0].id
+        if not waiting:
+            raise MatchNotFound("None of your matches is waiting for an answer from you right now.")
+        listed = "; ".join(f"#{s.id} {games.get(s.game).title}" for s in waiting)
+        raise MatchNotFound(
+            f"Several matches wait for you ({listed}): start your answer with the match "
+            f"number, e.g. `#{waiting[0].id} 2 3`."
+        )
+
+
+async def setup(bot: Parlor) -> None:
+    await bot.add_cog(TypedAnswers(bot))

@@ -1,0 +1,1 @@
+"""One module per game: its command group, its board and its buttons."""

@@ -1,0 +1,159 @@
+"""What every game's command group shares: the challenge command and playing a typed move.
+
+Each game declares its ``challenge`` with ``challenge_command(game, **its options)``. The options
+every challenge has are listed once, in ``COMMON_OPTIONS``: one added there (say a ``level`` for
+playing against the bot) is offered by all five challenge commands and passed to
+``MatchService.challenge`` as the keyword argument of its name. The game's own options go to the
+engine.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from bot.service.errors import WrongStatus
+from bot.service.notices import Report
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+Interaction = discord.Interaction[Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A slash command option: its type (``Range``, ``Literal``, ...), description and default."""
+
+    annotation: Any
+    description: str
+    default: Any = None
+    """``inspect.Parameter.empty`` makes the option required."""
+
+
+OPPONENT = Option(
+    discord.Member,
+    "The member you challenge, or me (the bot) to play against me at once.",
+    inspect.Parameter.empty,
+)
+
+Level = Literal["easy", "normal", "hard"]
+"""The built-in player's levels (``games.players.LEVELS``)."""
+
+COMMON_OPTIONS: dict[str, Option] = {
+    "level": Option(Level, "Only when you challenge me: how well I play (default normal)."),
+}
+"""Options of every challenge command besides the opponent, passed on to the service by name."""
+
+
+def challenge_command(game: str, **options: Option) -> app_commands.Command[Any, ..., None]:
+    """The ``/<game> challenge`` command with ``COMMON_OPTIONS`` and the game's ``options``.
+
+    Option values the member left out are not passed on, so the game's defaults apply.
+    """
+    engine = games.get(game)
+
+    async def challenge(self: GameCog, interaction: Interaction, **values: Any) -> None:
+        opponent = values.pop("opponent")
+        common = {name: values.pop(name) for name in COMMON_OPTIONS}
+        await self.challenge_member(interaction, opponent, values, common)
+
+    every = {"opponent": OPPONENT, **COMMON_OPTIONS, **options}
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        ),
+        *(
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=option.annotation,
+                default=option.default,
+            )
+            for name, option in every.items()
+        ),
+    ]
+    # discord.py reads the options from the callback's signature and its descriptions from
+    # this attribute; the qualified name marks the callback as a method (its first argument
+    # is the cog).
+    challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    challenge.__qualname__ = f"{GameCog.__name__}.challenge"
+    challenge.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        name: option.description for name, option in every.items()
+    }
+    return app_commands.Command(
+        name="challenge",
+        description=f"Challenge a member, or me, to {engine.title}.",
+        callback=challenge,
+    )
+
+
+@app_commands.guild_only()
+class GameCog(commands.GroupCog):
+    """A game's command group. Subclasses set ``game`` and ``group_name`` to its short name."""
+
+    game: ClassVar[str]
+
+    def __init__(self, bot: Parlor) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def challenge_member(
+        self,
+        interaction: Interaction,
+        opponent: discord.abc.User,
+        options: dict[str, Any],
+        common: dict[str, Any] | None = None,
+    ) -> None:
+        """Post a challenge to ``opponent`` in this channel.
+
+        ``options`` are the game's (those left out take the game's defaults); ``common`` are
+        the values of ``COMMON_OPTIONS``, for the service.
+        """
+        service = self.bot.service
+        given = {name: value for name, value in options.items() if value is not None}
+        extra = {name: value for name, value in (common or {}).items() if value is not None}
+
+        async def use_case() -> Report:
+            return await service.challenge(
+                guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
+                channel_id=interaction.channel_id or 0,
+                challenger_id=interaction.user.id,
+                opponent_id=opponent.id,
+                game=self.game,
+                options=given,
+                opponent_is_bot=opponent.bot,
+                **extra,
+            )
+
+        await self.bot.delivery.run(interaction, use_case)
+
+    async def play(self, interaction: Interaction, text: str) -> None:
+        """Play ``text`` in the caller's match of this game in this channel."""
+        await self.bot.delivery.run(interaction, lambda: self.submit(interaction, text))
+
+    async def submit(self, interaction: Interaction, text: str) -> Report:
+        """Submit ``text`` to the caller's match of this game here (typed: no version check)."""
+        match_id = await self.match_of(interaction)
+        return await self.bot.service.submit(match_id, interaction.user.id, text)
+
+    async def match_of(self, interaction: Interaction) -> int:
+        """The caller's unfinished match of this game in this channel."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise WrongStatus("Matches are played in a server channel.")
+        return await self.bot.service.find_match(
+            interaction.guild_id, interaction.channel_id, self.game, interaction.user.id
+        )
+
+
+Coordinate3 = app_commands.Range[int, 1, 3]
+"""A row or column of a 3x3 grid."""
+Coordinate5 = app_commands.Range[int, 1, 5]
+"""A row or column of a 5x5 grid."""

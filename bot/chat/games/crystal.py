@@ -1,0 +1,27 @@
+"""``/crystal``: Crystal Capture."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.chat.app import Parlor
+from bot.chat.games.cog import GameCog, Interaction, challenge_command
+
+
+class Crystal(
+    GameCog,
+    group_name="crystal",
+    group_description="Crystal Capture: take crystals 1-9; reach exactly 15 to win.",
+):
+    game = "crystal"
+
+    challenge = challenge_command("crystal")
+
+    @app_commands.command(description="Take a crystal from the pool.")
+    @app_commands.describe(crystal="The crystal to take, 1-9.")
+    async def take(self, interaction: Interaction, crystal: app_commands.Range[int, 1, 9]) -> None:
+        await self.play(interaction, str(crystal))
+
+
+async def setup(bot: Parlor) -> None:
+    await bot.add_cog(Crystal(bot))

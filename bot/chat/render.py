@@ -1,0 +1,639 @@
+"""What members see: message texts, board embeds and button layouts, built from match snapshots.
+
+No request is made here: texts, embeds and layouts are values. A layout is plain data (rows of
+``Button``); ``bot.chat.buttons`` turns it into a ``discord.ui.View``. Every button's
+``custom_id`` is a ``Press``: ``game:match:version:verb[:arg]``, which is all a click needs to be
+handled, even after a restart.
+
+Public posts are built from a snapshot's public view only, so they cannot show a secret; private
+posts (DM prompts, ephemeral pickers) use the member's own view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import games
+from bot.chat.boards import emoji_board
+from bot.service.notices import MatchSnapshot, Private, Prompt, Public
+from bot.service.timeouts import human
+from games.base import Ask
+from games.crown import SIZE as CROWN_SIZE
+from games.crystal import CRYSTALS
+from games.crystal import TARGET as CRYSTAL_TARGET
+from games.flag import SIZE as FLAG_SIZE
+from games.safe import Options as SafeOptions
+
+if TYPE_CHECKING:
+    from bot.service.stats import MemberRecord, Standing
+    from db.repository import FinishedMatch
+
+CONTENT_MAX = 2000
+EMBED_DESCRIPTION_MAX = 4096
+FIELD_VALUE_MAX = 1024
+
+COLOUR = discord.Colour.blurple()
+COLOUR_OVER = discord.Colour.dark_grey()
+
+# ---------------------------------------------------------------------- button ids
+
+
+class Verb:
+    """What a button does when pressed (the fourth part of its custom_id)."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    WITHDRAW = "withdraw"
+    REMATCH = "rematch"
+    PLAY = "play"
+    """Submit the action in ``arg``, refused when the match has moved past ``version``."""
+    SECRET = "secret"
+    """Submit the setup secret in ``arg`` (both players answer at once: no version check)."""
+    TRAP = "trap"
+    """Open the Flag Chase trap cell picker, privately."""
+    GUESS = "guess"
+    """Open the Safe Cracker guess form."""
+    CODE = "code"
+    """Open the Safe Cracker form that sets one's own code."""
+    ASK = "ask"
+    """Show what the member is asked for privately, in the channel (their DMs are closed)."""
+    NOOP = "noop"
+    """A disabled button that only shows something (a claimed cell, an attacked cell)."""
+
+
+_ID = r"(?P<game>[a-z]{1,16}):(?P<match>[0-9]{1,20}):(?P<version>[0-9]{1,9})"
+CHALLENGE_TEMPLATE = _ID + r":(?P<verb>accept|decline|withdraw|rematch)"
+ACTION_TEMPLATE = _ID + r":(?P<verb>play|secret):(?P<arg>[A-Za-z0-9 ]{1,40})"
+OPEN_TEMPLATE = _ID + r":(?P<verb>trap|guess|code|ask)"
+NOOP_TEMPLATE = _ID + r":(?P<verb>noop)(?::(?P<arg>[A-Za-z0-9 ]{1,40}))?"
+_ANY = re.compile(_ID + r":(?P<verb>[a-z]+)(?::(?P<arg>.*))?")
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button's meaning, as carried in its ``custom_id``."""
+
+    game: str
+    match_id: int
+    version: int
+    verb: str
+    arg: str = ""
+
+    @property
+    def custom_id(self) -> str:
+        base = f"{self.game}:{self.match_id}:{self.version}:{self.verb}"
+        return f"{base}:{self.arg}" if self.arg else base
+
+    @classmethod
+    def parse(cls, custom_id: str) -> Press | None:
+        """The press a ``custom_id`` carries, or ``None`` when it is not one of Parlor's."""
+        found = _ANY.fullmatch(custom_id)
+        if found is None:
+            return None
+        return cls.from_match(found)
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Press:
+        """The press from a template match (``DynamicItem.from_custom_id`` gets one)."""
+        groups = found.groupdict()
+        return cls(
+            game=groups["game"],
+            match_id=int(groups["match"]),
+            version=int(groups["version"]),
+            verb=groups["verb"],
+            arg=groups.get("arg") or "",
+        )
+
+
+def press(snap: MatchSnapshot, verb: str, arg: str = "") -> Press:
+    return Press(snap.game, snap.id, snap.version, verb, arg)
+
+
+# ---------------------------------------------------------------------- layouts
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    press: Press
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    disabled: bool = False
+
+
+Layout = tuple[tuple[Button, ...], ...]
+"""Rows of buttons: at most 5 rows of 5."""
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message to send or an edit to make."""
+
+    content: str
+    embed: discord.Embed | None = None
+    layout: Layout = ()
+    ping: tuple[int, ...] = ()
+    """Users the message may notify; every other mention in it stays silent."""
+
+
+# ---------------------------------------------------------------------- names and small texts
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def fit(text: str, limit: int = CONTENT_MAX) -> str:
+    """``text`` cut to ``limit`` characters, keeping its start and end."""
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    tail = limit - head - 3
+    return f"{text[:head]}\n…\n{text[-tail:]}" if tail > 0 else text[:limit]
+
+
+def title(snap: MatchSnapshot) -> str:
+    return f"{games.get(snap.game).title} · match #{snap.id}"
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """A link to a message (or to the channel when the message is unknown)."""
+    base = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    return f"{base}/{message_id}" if message_id else base
+
+
+def _seat_legend(snap: MatchSnapshot) -> str:
+    if len(snap.players) != 2:
+        return ""
+    first, second = snap.players
+    return f"Player 1: {mention(first)} (moves first) · Player 2: {mention(second)}"
+
+
+def _deadline_text(snap: MatchSnapshot) -> str | None:
+    if snap.deadline is None or snap.over:
+        return None
+    stamp = int(snap.deadline.timestamp())
+    what = {
+        "challenge": "The challenge expires",
+        "setup": "Secrets are due",
+        "turn": "The move is due",
+        "hint": "The hint is due",
+    }.get(snap.deadline_kind or "", "Due")
+    return f"{what} <t:{stamp}:R>."
+
+
+# ---------------------------------------------------------------------- challenge posts
+
+
+def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+    """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger."""
+    layout: Layout = (
+        (
+            Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success),
+            Button("Decline", press(snap, Verb.DECLINE), discord.ButtonStyle.danger),
+            Button("Withdraw", press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary),
+        ),
+    )
+    return Post(fit("\n".join(lines)), layout=layout, ping=(snap.opponent_id,))
+
+
+def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+    """The challenge once answered, withdrawn or expired: what happened, no buttons."""
+    head = (
+        f"{mention(snap.challenger_id)} challenged {mention(snap.opponent_id)} to "
+        f"{games.get(snap.game).title} (match #{snap.id})."
+    )
+    return Post(fit("\n".join((head, *lines))))
+
+
+# ---------------------------------------------------------------------- boards
+
+
+def board_post(notice: Public) -> Post:
+    """A post for the match channel: what happened, the board, and buttons for the next move."""
+    snap = notice.match
+    lines = list(notice.lines)
+    call = _call_to_act(snap)
+    # The start of a setup already asks both players for their secrets.
+    if call and not (notice.kind == "start" and snap.status == "setup"):
+        lines.append(call)
+    layout = rematch_layout(snap) if snap.over else move_layout(snap)
+    ping = () if snap.over else snap.to_act
+    return Post(fit("\n".join(lines)), board_embed(snap), layout, ping)
+
+
+def board_embed(snap: MatchSnapshot) -> discord.Embed:
+    """The board as it now stands, from the public view (every secret once the match is over)."""
+    engine = games.get(snap.game)
+    parts = []
+    legend = _seat_legend(snap)
+    if legend:
+        parts.append(legend)
+    if snap.public_view is not None:
+        emoji = emoji_board(snap.game, snap.public_view)
+        if emoji:
+            parts.append(emoji)
+        board = engine.describe(snap.public_view)
+        parts.append(f"```\n{board}\n```")
+    deadline = _deadline_text(snap)
+    if deadline:
+        parts.append(deadline)
+    description = fit("\n".join(parts), EMBED_DESCRIPTION_MAX)
+    colour = COLOUR_OVER if snap.over else COLOUR
+    embed = discord.Embed(title=title(snap), description=description, colour=colour)
+    options = _options_text(snap.options)
+    if options:
+        embed.set_footer(text=options)
+    return embed
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    shown = [f"{key.replace('_', ' ')}: {value}" for key, value in options.items() if value]
+    return " · ".join(shown)
+
+
+def _call_to_act(snap: MatchSnapshot) -> str | None:
+    """Whom the match waits for, mentioning them."""
+    if snap.over or not snap.to_act:
+        return None
+    asks = {uid: snap.asks.get(uid) for uid in snap.to_act}
+    if all(ask is Ask.SECRET for ask in asks.values()):
+        who = " and ".join(mention(uid) for uid in snap.to_act)
+        return f"Waiting for {who} to choose a secret (by DM)."
+    (uid,) = snap.to_act[:1]
+    if asks[uid] is Ask.HINT:
+        return f"{mention(uid)}, choose the hint you give (by DM)."
+    return f"{mention(uid)}, your move."
+
+
+def rematch_layout(snap: MatchSnapshot) -> Layout:
+    """A Rematch button, unless the match was called off before it started."""
+    if not snap.players:
+        return ()
+    return ((Button("Rematch", press(snap, Verb.REMATCH), discord.ButtonStyle.primary),),)
+
+
+def move_layout(snap: MatchSnapshot) -> Layout:
+    """Buttons for the next public move, or none when the match waits for something private."""
+    if snap.status != "active" or len(snap.to_act) != 1:
+        return ()
+    uid = snap.to_act[0]
+    if snap.asks.get(uid) is not Ask.ACTION:
+        return ()
+    seat = snap.seat_of(uid)
+    assert seat is not None
+    builder = _MOVE_LAYOUTS.get(snap.game)
+    return builder(snap, seat) if builder else ()
+
+
+def _crown_moves(snap: MatchSnapshot, seat: int) -> Layout:
+    view = snap.public_view
+    attacked = {record.cell for record in view.attacks[seat]}
+    rows = []
+    for row in range(1, CROWN_SIZE + 1):
+        buttons = []
+        for col in range(1, CROWN_SIZE + 1):
+            cell = (row, col)
+            arg = f"{row} {col}"
+            if cell in attacked:
+                buttons.append(Button("✕", press(snap, Verb.NOOP, arg), disabled=True))
+            else:
+                buttons.append(Button(f"{row},{col}", press(snap, Verb.PLAY, arg)))
+        rows.append(tuple(buttons))
+    return tuple(rows)
+
+
+_SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
+
+
+def _claim_moves(snap: MatchSnapshot, seat: int) -> Layout:
+    view = snap.public_view
+    owners = view.owners
+    rows = []
+    for row in range(1, view.size + 1):
+        buttons = []
+        for col in range(1, view.size + 1):
+            index = (row - 1) * view.size + col - 1
+            value = view.grid[index]
+            owner = owners[index]
+            if owner is not None:
+                label = f"{value} (P{owner + 1})"
+                noop = press(snap, Verb.NOOP, f"{row} {col}")
+                buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
+            elif view.hidden:
+                buttons.append(Button("?", press(snap, Verb.PLAY, f"{row} {col}")))
+            else:
+                buttons.append(Button(str(value), press(snap, Verb.PLAY, str(value))))
+        rows.append(tuple(buttons))
+    return tuple(rows)
+
+
+def _crystal_moves(snap: MatchSnapshot, seat: int) -> Layout:
+    """Crystals 1-9; taken ones, and those that would take the mover over 15, are disabled."""
+    view = snap.public_view
+    room = CRYSTAL_TARGET - view.points[seat]
+    buttons = []
+    for crystal in CRYSTALS:
+        allowed = crystal in view.pool and crystal <= room
+        verb = Verb.PLAY if allowed else Verb.NOOP
+        style = discord.ButtonStyle.primary if allowed else discord.ButtonStyle.secondary
+        buttons.append(Button(str(crystal), press(snap, verb, str(crystal)), style, not allowed))
+    return (tuple(buttons[:5]), tuple(buttons[5:]))
+
+
+_ARROWS = {
+    (-1, -1): "↖",
+    (-1, 0): "↑",
+    (-1, 1): "↗",
+    (0, -1): "←",
+    (0, 1): "→",
+    (1, -1): "↙",
+    (1, 0): "↓",
+    (1, 1): "↘",
+}
+
+
+def _flag_moves(snap: MatchSnapshot, seat: int) -> Layout:
+    """The 8 steps around the agent and, in the middle, the trap button.
+
+    Only public facts disable a step (the grid's edge, the other agent): the mover's own traps
+    are left enabled, since disabling them here would show the traps to everyone.
+    """
+    view = snap.public_view
+    here = view.agents[seat]
+    there = view.agents[1 - seat]
+    rows = []
+    for d_row in (-1, 0, 1):
+        buttons = []
+        for d_col in (-1, 0, 1):
+            if (d_row, d_col) == (0, 0):
+                left = view.traps_left[seat]
+                label = f"Trap ({left} left)"
+                verb = Verb.TRAP if left else Verb.NOOP
+                buttons.append(
+                    Button(label, press(snap, verb), discord.ButtonStyle.danger, disabled=not left)
+                )
+                continue
+            cell = (here[0] + d_row, here[1] + d_col)
+            arg = f"MOVE {cell[0]} {cell[1]}"
+            on_grid = 1 <= cell[0] <= FLAG_SIZE and 1 <= cell[1] <= FLAG_SIZE
+            arrow = _ARROWS[(d_row, d_col)]
+            if not on_grid:
+                buttons.append(Button(arrow, press(snap, Verb.NOOP, arg), disabled=True))
+            elif cell == there:
+                buttons.append(
+                    Button(
+                        f"{arrow} {cell[0]},{cell[1]}", press(snap, Verb.NOOP, arg), disabled=True
+                    )
+                )
+            else:
+                buttons.append(
+                    Button(
+                        f"{arrow} {cell[0]},{cell[1]}",
+                        press(snap, Verb.PLAY, arg),
+                        discord.ButtonStyle.primary,
+                    )
+                )
+        rows.append(tuple(buttons))
+    return tuple(rows)
+
+
+def _safe_moves(snap: MatchSnapshot, seat: int) -> Layout:
+    return ((Button("Guess", press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
+
+
+_MOVE_LAYOUTS = {
+    "crown": _crown_moves,
+    "claim": _claim_moves,
+    "crystal": _crystal_moves,
+    "flag": _flag_moves,
+    "safe": _safe_moves,
+}
+
+
+# ---------------------------------------------------------------------- private posts
+
+
+def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
+    """A DM (or ephemeral message) asking one member for a secret or a hint.
+
+    It names the match, the opponent and the server (``board`` links to the match), and holds
+    the picker buttons; typed answers are accepted in DMs too.
+    """
+    snap = prompt.match
+    opponent = next((uid for uid in snap.players if uid != prompt.user_id), snap.opponent_id)
+    title = f"{games.get(snap.game).title}, match #{snap.id}"
+    lines = [
+        f"**{title}** against {mention(opponent)} in **{server}**, <#{snap.channel_id}> "
+        f"([board]({board}))",
+        prompt.text,
+    ]
+    own = _own_secret_line(snap.game, prompt.view)
+    if own:
+        lines.append(own)
+    lines.append(_typed_hint(prompt))
+    deadline = _deadline_text(snap)
+    if deadline:
+        lines.append(deadline)
+    return Post(fit("\n".join(lines)), layout=prompt_layout(prompt))
+
+
+def _typed_hint(prompt: Prompt) -> str:
+    snap = prompt.match
+    if prompt.ask is Ask.HINT:
+        return "Press a button, or type `row` or `column` here."
+    if snap.game == "safe":
+        code = SafeOptions.from_mapping(snap.options)
+        return (
+            f"Press **Set my code**, or type your code here: {code.shape}, e.g. `{code.example}`."
+        )
+    if snap.game == "crown":
+        return "Press a cell, or type it here as `row col`, e.g. `2 3`."
+    return "Press a button, or type your answer here."
+
+
+def _own_secret_line(game: str, view: Any) -> str | None:
+    if game == "flag" and view is not None and view.seat is not None:
+        traps = view.traps[view.seat] or ()
+        if traps:
+            cells = ", ".join(f"({r},{c})" for r, c in traps)
+            return f"Your traps: {cells}."
+    return None
+
+
+def prompt_layout(prompt: Prompt) -> Layout:
+    snap = prompt.match
+    if prompt.ask is Ask.HINT:
+        return (
+            tuple(
+                Button(label[:80], press(snap, Verb.PLAY, action), discord.ButtonStyle.primary)
+                for label, action in prompt.choices
+            ),
+        )
+    if prompt.ask is Ask.SECRET and snap.game == "crown":
+        return tuple(
+            tuple(
+                Button(f"{row},{col}", press(snap, Verb.SECRET, f"{row} {col}"))
+                for col in range(1, CROWN_SIZE + 1)
+            )
+            for row in range(1, CROWN_SIZE + 1)
+        )
+    if prompt.ask is Ask.SECRET and snap.game == "safe":
+        return ((Button("Set my code", press(snap, Verb.CODE), discord.ButtonStyle.primary),),)
+    return ()
+
+
+def trap_picker_post(snap: MatchSnapshot, view: Any) -> Post:
+    """The 5x5 grid a Flag Chase player picks a trap cell from (private: it shows their traps)."""
+    seat = view.seat
+    own = set(view.traps[seat] or ())
+    blocked = {*view.flags, *view.agents}
+    rows = []
+    for row in range(1, FLAG_SIZE + 1):
+        buttons = []
+        for col in range(1, FLAG_SIZE + 1):
+            cell = (row, col)
+            arg = f"TRAP {row} {col}"
+            if cell in own:
+                buttons.append(Button("your trap", press(snap, Verb.NOOP, arg), disabled=True))
+            elif cell in view.flags:
+                buttons.append(Button("flag", press(snap, Verb.NOOP, arg), disabled=True))
+            elif cell in blocked:
+                buttons.append(Button("agent", press(snap, Verb.NOOP, arg), disabled=True))
+            else:
+                buttons.append(
+                    Button(f"{row},{col}", press(snap, Verb.PLAY, arg), discord.ButtonStyle.danger)
+                )
+        rows.append(tuple(buttons))
+    left = view.traps_left[seat]
+    text = (
+        f"**Flag Chase, match #{snap.id}**: pick the cell for a trap ({left} left). "
+        "Nobody else sees this."
+    )
+    own_line = _own_secret_line("flag", view)
+    if own_line:
+        text += f"\n{own_line}"
+    text += "\nIn a DM you may also type it, e.g. `TRAP 3 4`."
+    return Post(text, layout=tuple(rows))
+
+
+def dm_refused_post(prompt: Prompt) -> Post:
+    """The channel message for a member whose DMs are closed: a button to answer privately here."""
+    snap = prompt.match
+    what = "the hint you give" if prompt.ask is Ask.HINT else "your secret"
+    text = (
+        f"{mention(prompt.user_id)}, I could not send you a DM (your DMs are closed to me). "
+        f"Press the button to choose {what} here; only you will see it."
+    )
+    label = "Choose my hint" if prompt.ask is Ask.HINT else "Choose my secret"
+    layout: Layout = ((Button(label, press(snap, Verb.ASK), discord.ButtonStyle.primary),),)
+    return Post(text, layout=layout, ping=(prompt.user_id,))
+
+
+def private_text(notice: Private) -> str:
+    return fit(f"Match #{notice.match.id}: {notice.text}")
+
+
+# ---------------------------------------------------------------------- stats and lists
+
+
+def leaderboard_embed(tables: dict[str, list[Standing]], *, compact: bool) -> discord.Embed:
+    """The server's leaderboard: one game in full, or every game's top players compactly."""
+    embed = discord.Embed(title="Leaderboard", colour=COLOUR)
+    for game, standings in tables.items():
+        name = games.get(game).title
+        if not standings:
+            value = "No finished matches yet."
+        elif compact:
+            value = "\n".join(
+                f"{s.rank}. {mention(s.user_id)} {s.line.rating} "
+                f"({s.line.wins}-{s.line.losses}-{s.line.draws})"
+                for s in standings
+            )
+        else:
+            value = "\n".join(
+                f"**{s.rank}.** {mention(s.user_id)} · rating {s.line.rating} · "
+                f"{s.line.wins} W {s.line.losses} L {s.line.draws} D · "
+                f"streak {_streak(s.line.streak)}"
+                for s in standings
+            )
+        embed.add_field(name=name, value=fit(value, FIELD_VALUE_MAX), inline=False)
+    embed.set_footer(text="Ratings are Glicko-2; a ? marks a provisional rating.")
+    return embed
+
+
+def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
+    """A member's record: per game and overall, rating, streak, and their last 10 matches."""
+    scope = f" in {games.get(game).title}" if game else ""
+    embed = discord.Embed(title=f"Record{scope}", colour=COLOUR)
+    embed.description = mention(record.user_id)
+    if not record.lines:
+        embed.description += "\nNo finished matches yet."
+    for line in record.lines:
+        name = games.get(line.game).title + (" (vs the bot)" if line.vs_bot else "")
+        value = (
+            f"{line.wins} W · {line.losses} L · {line.draws} D\n"
+            f"Rating {line.rating} · streak {_streak(line.streak)} · best {line.best_streak}"
+        )
+        embed.add_field(name=name, value=value, inline=True)
+    if record.lines and game is None:
+        wins, losses, draws = record.total
+        embed.add_field(name="Overall", value=f"{wins} W · {losses} L · {draws} D", inline=False)
+    if record.recent:
+        recent = "\n".join(_recent_line(match, record.user_id) for match in record.recent)
+        embed.add_field(name="Last matches", value=fit(recent, FIELD_VALUE_MAX), inline=False)
+    return embed
+
+
+def _recent_line(match: FinishedMatch, user_id: int) -> str:
+    winner = match.winner_id
+    result = "draw" if winner is None else "win" if winner == user_id else "loss"
+    title = games.get(match.game).title
+    return (
+        f"{_date(match.finished_at)} {title} vs {mention(match.opponent_id)}: "
+        f"{result} ({match.end_reason})"
+    )
+
+
+def _date(moment: datetime | None) -> str:
+    return f"<t:{int(moment.timestamp())}:d>" if moment else ""
+
+
+def _streak(streak: int) -> str:
+    if streak > 0:
+        return f"{streak} W"
+    if streak < 0:
+        return f"{-streak} L"
+    return "0"
+
+
+def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
+    """The member's unfinished matches, each with a link to its board."""
+    lines = []
+    for snap in snapshots:
+        opponent = snap.opponent_id if snap.challenger_id == user_id else snap.challenger_id
+        state = {
+            "challenged": "challenge open",
+            "setup": "choosing secrets",
+            "active": "your move" if user_id in snap.to_act else "waiting for the other player",
+        }.get(snap.status, snap.status)
+        if snap.status == "active" and snap.asks.get(user_id) is Ask.HINT:
+            state = "your hint"
+        link = jump_url(snap.guild_id, snap.channel_id, snap.message_id)
+        lines.append(
+            f"• {games.get(snap.game).title} #{snap.id} vs {mention(opponent)}: {state} · {link}"
+        )
+    if not lines:
+        return "You have no unfinished matches in this server."
+    return fit("\n".join(lines))
+
+
+def settings_text(current: dict[str, int], changed: bool) -> str:
+    head = "Settings saved." if changed else "This server's timeouts:"
+    rows = [f"• {kind}: {human(seconds)}" for kind, seconds in current.items()]
+    return "\n".join([head, *rows])

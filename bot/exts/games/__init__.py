@@ -1,1 +1,0 @@
-"""One slash command group per game (``/crown``, ``/claim``, ...), built on ``cog.GameCog``."""

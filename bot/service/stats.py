@@ -1,0 +1,158 @@
+"""Records, streaks and Glicko-2 ratings: written when a match finishes, read by ``/stats``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.service.ratings import Rating, display, rate_match
+from db import repository as repo
+from db.models import PlayerStats
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished match as the records see it."""
+
+    guild_id: int
+    game: str
+    players: tuple[int, int]
+    """User ids by seat."""
+    winner_seat: int | None
+    vs_bot: bool
+    bot_id: int | None = None
+    """The bot's own seat is not recorded."""
+
+    @property
+    def scores(self) -> tuple[float, float]:
+        if self.winner_seat is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if self.winner_seat == 0 else (0.0, 1.0)
+
+    def records(self) -> list[repo.StatsKey]:
+        """The records this result changes."""
+        return [
+            (self.guild_id, self.game, uid, self.vs_bot)
+            for uid in self.players
+            if uid != self.bot_id
+        ]
+
+
+async def add_result(session: AsyncSession, result: Result, now: datetime) -> None:
+    """Add a finished match to both players' records (and ratings, unless against the bot).
+
+    The records are read locked, so two matches ending together for one player both count.
+    """
+    rows = await repo.lock_records(session, result.records(), now)
+    scores = result.scores
+    if not result.vs_bot:
+        a, b = (rows[key] for key in result.records())
+        new_a, new_b = rate_match(
+            Rating(a.rating, a.deviation, a.volatility),
+            Rating(b.rating, b.deviation, b.volatility),
+            scores[0],
+        )
+        for row, new in ((a, new_a), (b, new_b)):
+            row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+    for uid, score in zip(result.players, scores, strict=True):
+        if uid != result.bot_id:
+            _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
+    for row in rows.values():
+        row.updated_at = now
+    await repo.save_records(session, list(rows.values()))
+
+
+def _count(row: repo.StatsRow, score: float) -> None:
+    row.games_played = (row.games_played or 0) + 1
+    if score == 1.0:
+        row.wins = (row.wins or 0) + 1
+        row.streak = max(row.streak or 0, 0) + 1
+    elif score == 0.0:
+        row.losses = (row.losses or 0) + 1
+        row.streak = min(row.streak or 0, 0) - 1
+    else:
+        row.draws = (row.draws or 0) + 1
+        row.streak = 0
+    row.best_streak = max(row.best_streak or 0, row.streak)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One game's record for one member."""
+
+    game: str
+    vs_bot: bool
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    best_streak: int
+    rating: str
+    """Displayed rating, ``"1500?"`` while provisional."""
+    rating_value: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A leaderboard row."""
+
+    rank: int
+    user_id: int
+    line: Line
+
+
+@dataclass(frozen=True)
+class MemberRecord:
+    """A member's record in one server: per game, overall, and their last matches."""
+
+    user_id: int
+    lines: list[Line]
+    recent: list[repo.FinishedMatch]
+
+    @property
+    def total(self) -> tuple[int, int, int]:
+        """Wins, losses, draws over every game, against members and the bot alike."""
+        return (
+            sum(x.wins for x in self.lines),
+            sum(x.losses for x in self.lines),
+            sum(x.draws for x in self.lines),
+        )
+
+
+def to_line(row: PlayerStats) -> Line:
+    rating = Rating(row.rating, row.deviation, row.volatility)
+    return Line(
+        game=row.game,
+        vs_bot=bool(row.vs_bot),
+        wins=row.wins,
+        losses=row.losses,
+        draws=row.draws,
+        streak=row.streak,
+        best_streak=row.best_streak,
+        rating="-" if row.vs_bot else display(rating),
+        rating_value=row.rating,
+    )
+
+
+async def leaderboards(
+    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
+) -> dict[str, list[Standing]]:
+    """Each game's top players in the server by rating (matches against the bot never count)."""
+    tables = await repo.leaderboards(session, guild_id, games, limit)
+    return {
+        game: [Standing(i + 1, r.user_id, to_line(r)) for i, r in enumerate(rows)]
+        for game, rows in tables.items()
+    }
+
+
+async def member_record(
+    session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
+) -> MemberRecord:
+    """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
+    rows: Sequence[PlayerStats] = await repo.record(session, guild_id, user_id)
+    lines = [to_line(r) for r in rows if game is None or r.game == game]
+    recent = await repo.recent_matches(session, guild_id, user_id, 10, game)
+    return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)

@@ -1,0 +1,52 @@
+"""The Discord layer's part in matches against the bot: its level option and its own DMs."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast, get_args
+
+import games
+from bot.chat.delivery import Delivery
+from bot.chat.games.cog import COMMON_OPTIONS
+from bot.service.notices import Notice, Private, Prompt, Report
+from games.base import Ask
+from games.players import LEVELS
+
+from .helpers import ALICE, snapshot
+
+PARLOR = 99
+
+
+class _Client:
+    """Just enough of the bot for ``Delivery.publish``: who it is, and the DMs it sends."""
+
+    def __init__(self) -> None:
+        self.user = SimpleNamespace(id=PARLOR)
+        self.dms: list[int] = []
+
+    def get_user(self, user_id: int) -> Any:
+        async def send(**kwargs: Any) -> None:
+            self.dms.append(user_id)
+
+        return SimpleNamespace(send=send)
+
+    def get_guild(self, guild_id: int) -> None:
+        return None
+
+
+def test_the_level_option_offers_the_players_levels() -> None:
+    assert get_args(COMMON_OPTIONS["level"].annotation) == LEVELS
+
+
+async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    snap = snapshot("crown", state, players=(ALICE, PARLOR))
+    notices: list[Notice] = [
+        Private(snap, PARLOR, "Your Crown is at (1,1)."),
+        Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
+        Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
+    ]
+    client = _Client()
+    await Delivery(cast(Any, client), cast(Any, None)).publish(Report(snap, notices))
+    assert client.dms == [ALICE]
