@@ -35,7 +35,7 @@ from games.grid import cell_text as cell_text
 from games.grid import load_cell, off_grid_text
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import conclusion_text, player, quoted, result_line, waiting_line
+from games.text import end_text, player, quoted, result_line, waiting_line
 
 Cell: TypeAlias = grid.Cell
 """(row, column), each 1-3."""
@@ -354,7 +354,7 @@ class CrownGame:
     def conclude(self, state: CrownState, outcome: Outcome) -> tuple[CrownState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, conclusion_text(outcome))
+        return self._finish(state, outcome, end_text(outcome))
 
     def on_deadline(self, state: CrownState, seat: Seat) -> HintAction | None:
         """A defender out of time gives ``auto_hint``; an attacker forfeits."""

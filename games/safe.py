@@ -33,7 +33,7 @@ from games.base import (
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import conclusion_text, player, quoted, result_line, waiting_line
+from games.text import end_text, player, quoted, result_line, waiting_line
 
 Code: TypeAlias = tuple[int, ...]
 """A code or a guess: ``length`` digits, each 1 to ``digits``."""
@@ -335,7 +335,7 @@ class SafeGame:
     def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, conclusion_text(outcome))
+        return self._finish(state, outcome, end_text(outcome))
 
     def view(self, state: SafeState, viewer: Seat | None) -> SafeView:
         over = state.outcome is not None

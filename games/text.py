@@ -25,25 +25,9 @@ def quoted(text: str) -> str:
 # --- the end of a game, as announced --------------------------------------------------------
 
 
-def conclusion_text(outcome: Outcome) -> str:
-    """The end of a game stopped from outside its rules: ``{p1} resigns: {p0} wins.``
-
-    The loser is named first; a game's own ends are worded by the game.
-    """
-    if outcome.winner is None:
-        return f"The game ends in a draw ({outcome.reason.value})."
-    winner, loser = player(outcome.winner), player(other(outcome.winner))
-    if outcome.reason is Reason.RESIGN:
-        return f"{loser} resigns: {winner} wins."
-    if outcome.reason is Reason.TIMEOUT:
-        return f"{loser} ran out of time: {winner} wins."
-    return f"{winner} wins ({outcome.reason.value})."
-
-
 def end_text(outcome: Outcome) -> str:
-    """The end of a game, winner first: ``{p0} wins: {p1} resigned.``
-
-    For the reasons a game's own rules do not word: each game words its natural ends itself.
+    """The end of a game stopped from outside its rules, winner first:
+    ``{p0} wins: {p1} resigned.`` Each game words its natural ends itself.
     """
     if outcome.winner is None:
         return f"Draw ({outcome.reason})."

@@ -26,7 +26,7 @@ import discord
 from bot.chat import render
 from bot.chat.buttons import to_view
 from bot.chat.render import Post, Press
-from bot.service.errors import AlreadyPlayed, MatchError
+from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 
@@ -111,7 +111,7 @@ class Delivery:
 
         Discord wants an answer within 3 seconds, so the interaction is deferred before any
         work: a button press silently (the board itself shows the result), a command or form
-        with a private "thinking" state that the answer replaces. A refusal (``MatchError``)
+        with a private "thinking" state that the answer replaces. A refusal (``REFUSALS``)
         is answered privately with its message, and ``None`` returned. ``stale`` is the button
         pressed, if any, for ``explain``.
         """
@@ -123,7 +123,7 @@ class Delivery:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 report = await use_case()
-            except MatchError as error:
+            except REFUSALS as error:
                 text = await self.explain(error, stale, interaction)
                 await interaction.followup.send(text, ephemeral=True)
                 return None
@@ -138,9 +138,7 @@ class Delivery:
                 await interaction.followup.send(render.fit("\n".join(texts)), ephemeral=True)
             return report
 
-    async def explain(
-        self, error: MatchError, press: Press | None, interaction: Interaction
-    ) -> str:
+    async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.
 
         An out-of-date button says "already played" before the service knows who pressed it;
@@ -149,7 +147,7 @@ class Delivery:
         if isinstance(error, AlreadyPlayed) and press is not None:
             try:
                 snap = await self.service.snapshot(press.match_id)
-            except MatchError:
+            except REFUSALS:
                 return str(error)
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
                 return NOT_YOUR_MATCH
@@ -164,13 +162,13 @@ class Delivery:
     ) -> None:
         """Answer ``interaction`` privately with the post ``make`` builds (a picker, a prompt).
 
-        A refusal (``MatchError``) is answered privately instead, as in ``run``.
+        A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
         """
         async with self.client.busy():
             await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 post = await make()
-            except MatchError as error:
+            except REFUSALS as error:
                 text = await self.explain(error, stale, interaction)
                 await interaction.followup.send(text, ephemeral=True)
                 return

@@ -17,7 +17,7 @@ from discord.ext import commands
 import games
 from bot.chat import render
 from bot.chat.delivery import FAILED, MessageActor, log_failure
-from bot.service.errors import MatchError, MatchNotFound
+from bot.service.errors import REFUSALS, MatchNotFound
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -56,7 +56,7 @@ class TypedAnswers(commands.Cog):
                 match_id = await self._waiting_match(user_id)
             log.info("match %s: typed DM answer from user %s", match_id, user_id)
             report = await self.bot.service.submit(match_id, user_id, answer)
-        except MatchError as error:
+        except REFUSALS as error:
             await message.channel.send(str(error))
             return
         except Exception:

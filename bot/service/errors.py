@@ -1,6 +1,24 @@
-"""Why the match service refused a request. Every message is safe to show the requester."""
+"""Why the match service refused a request. Every message is safe to show the requester.
+
+A refusal is a ``MatchError`` or, for a player acting out of turn, the engines' own
+``games.base.NotYourTurn``: ``REFUSALS`` catches both.
+"""
 
 from __future__ import annotations
+
+from games.base import NotYourTurn
+
+__all__ = [
+    "REFUSALS",
+    "AlreadyPlayed",
+    "ChallengeRefused",
+    "InvalidMove",
+    "MatchError",
+    "MatchNotFound",
+    "NotYourMatch",
+    "NotYourTurn",
+    "WrongStatus",
+]
 
 
 class MatchError(Exception):
@@ -13,10 +31,6 @@ class MatchNotFound(MatchError):
 
 class NotYourMatch(MatchError):
     """The user is not a player of the match (or not the one allowed this step)."""
-
-
-class NotYourTurn(MatchError):
-    """A player acted when the other is to act."""
 
 
 class AlreadyPlayed(MatchError):
@@ -33,3 +47,7 @@ class InvalidMove(MatchError):
 
 class ChallengeRefused(MatchError):
     """A challenge that may not be made (yourself, a bot account, too many open challenges)."""
+
+
+REFUSALS = (MatchError, NotYourTurn)
+"""What a use case raises to refuse a request, with a message for the requester."""

@@ -35,15 +35,14 @@ from bot.service.errors import (
 from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, human
 from db import repository as repo
-from db.models import utcnow
+from db.models import MatchStatus, utcnow
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
 from games.players import DEFAULT_LEVEL, LEVELS, player_for
 
 log = logging.getLogger(__name__)
 
 MAX_OPEN_CHALLENGES = 3
-OPEN = ("challenged", "setup", "active")
-OVER = ("finished", "aborted")
+OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
 
 Clock = Callable[[], datetime]
@@ -169,7 +168,7 @@ class MatchService:
             "options": normalised,
             "seed": seed,
             "state": None,
-            "status": "challenged",
+            "status": MatchStatus.CHALLENGED,
             "version": 0,
             "deadline_kind": "challenge",
             "challenger_id": challenger_id,
@@ -331,7 +330,7 @@ class MatchService:
     async def waiting_for(self, user_id: int) -> list[MatchSnapshot]:
         """The member's started matches that wait for them to act, in any server."""
         snapshots = await self.unfinished(user_id)
-        return [s for s in snapshots if s.status != "challenged" and user_id in s.to_act]
+        return [s for s in snapshots if s.status != MatchStatus.CHALLENGED and user_id in s.to_act]
 
     # ------------------------------------------------------------------ stats and settings
 
@@ -437,7 +436,7 @@ class MatchService:
 
     def _accept(self, loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
-        _require_status(row, "challenged", "This challenge is no longer open.")
+        _require_status(row, MatchStatus.CHALLENGED, "This challenge is no longer open.")
         if user_id != row.opponent_id:
             raise NotYourMatch(
                 f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
@@ -463,7 +462,7 @@ class MatchService:
         lines = [f"{opening} Coin toss: {first_name} moves first."]
         notices: list[Notice] = []
         lines += self._render(loaded, bot_events, None)
-        if row.status == "setup":
+        if row.status == MatchStatus.SETUP:
             lines.append(
                 f"{asked}: choose your secret. I have sent you a DM "
                 f"({human(timeouts.setup)} to answer)."
@@ -508,7 +507,7 @@ class MatchService:
         line: str,
     ) -> list[Notice]:
         """End an open challenge without a match (declined or withdrawn by ``allowed`` only)."""
-        _require_status(loaded.row, "challenged", "This challenge is no longer open.")
+        _require_status(loaded.row, MatchStatus.CHALLENGED, "This challenge is no longer open.")
         if user_id != allowed:
             raise NotYourMatch(refusal)
         self._abort(loaded, reason, now)
@@ -517,7 +516,7 @@ class MatchService:
 
     def _act(self, loaded: _Match, user_id: int | None, now: datetime, text: str) -> list[Notice]:
         row, engine = loaded.row, loaded.game
-        if row.status == "challenged":
+        if row.status == MatchStatus.CHALLENGED:
             raise WrongStatus("This match has not started: the challenge must be accepted first.")
         if row.status in OVER:
             raise WrongStatus(f"This match is over ({_ended(row)}): start a new one.")
@@ -546,7 +545,7 @@ class MatchService:
         """Take ``seat``'s applied action in: log it, let the bot answer, move the match on."""
         engine, state = loaded.game, loaded.state
         asks_before = {s: engine.ask(state, s) for s in engine.to_act(state)}
-        in_setup = loaded.row.status == "setup"
+        in_setup = loaded.row.status == MatchStatus.SETUP
         loaded.state = new_state
         loaded.played(seat, asks_before[seat], action, events)
         events = [*events, *self._play_bot(loaded)]
@@ -559,7 +558,7 @@ class MatchService:
             raise WrongStatus(f"This match is already over ({_ended(row)}).")
         if user_id not in (row.challenger_id, row.opponent_id):
             raise NotYourMatch("This is not your match: only its two players can resign it.")
-        if row.status in ("challenged", "setup"):
+        if row.status in (MatchStatus.CHALLENGED, MatchStatus.SETUP):
             events: list[Event] = []
             if loaded.state is not None:
                 loaded.state, events = loaded.game.conclude(
@@ -573,12 +572,7 @@ class MatchService:
             return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
         seat = loaded.seat(user_id)
         assert seat is not None
-        return self._conclude(
-            loaded,
-            Outcome(other(seat), Reason.RESIGN),
-            now,
-            f"{self.mention(user_id)} resigned.",
-        )
+        return self._conclude(loaded, Outcome(other(seat), Reason.RESIGN), now)
 
     def _expire(self, loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
@@ -605,33 +599,24 @@ class MatchService:
             )
             snap = self._snapshot(loaded)
             return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
-        if kind == "hint":
-            defender = next(iter(loaded.game.to_act(loaded.state)))
-            action = loaded.game.on_deadline(loaded.state, defender)
-            assert action is not None, "a hint deadline always has an automatic hint"
-            new_state, events = loaded.game.apply(loaded.state, defender, action)
-            loaded.log.append((defender, "hint_timeout", None, {}))
-            notices = self._played(loaded, defender, action, new_state, events, now)
-            note = (
-                f"{self.mention(loaded.players[defender])} did not choose a hint in time; "
-                "the least helpful one was given."
-            )
-            return [_prefix(n, note) for n in notices]
-        # turn: the player to act forfeits
-        seat = next(iter(loaded.game.to_act(loaded.state)))
-        return self._conclude(
-            loaded,
-            Outcome(other(seat), Reason.TIMEOUT),
-            now,
-            f"{self.mention(loaded.players[seat])} ran out of time.",
-        )
+        # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
+        seat = min(loaded.game.to_act(loaded.state))
+        action = loaded.game.on_deadline(loaded.state, seat)
+        if action is None:
+            return self._conclude(loaded, Outcome(other(seat), Reason.TIMEOUT), now)
+        new_state, events = loaded.game.apply(loaded.state, seat, action)
+        loaded.log.append((seat, "deadline", None, {}))
+        notices = self._played(loaded, seat, action, new_state, events, now)
+        note = f"{self.mention(loaded.players[seat])} did not answer in time, so I chose for them."
+        return [_prefix(n, note) for n in notices]
 
-    def _conclude(self, loaded: _Match, outcome: Outcome, now: datetime, why: str) -> list[Notice]:
+    def _conclude(self, loaded: _Match, outcome: Outcome, now: datetime) -> list[Notice]:
+        """End the match from outside the game's rules; the engine words the result."""
         loaded.state, events = loaded.game.conclude(loaded.state, outcome)
         self._finish(loaded, outcome, now)
         loaded.record(events)
         snap = self._snapshot(loaded)
-        return [Public(snap, (why, *self._render(loaded, events, None)), kind="end")]
+        return [Public(snap, tuple(self._render(loaded, events, None)), kind="end")]
 
     # ------------------------------------------------------------------ helpers
 
@@ -663,18 +648,18 @@ class MatchService:
             return
         asks = {engine.ask(state, s) for s in engine.to_act(state)}
         if Ask.SECRET in asks:
-            row.status = "setup"
+            row.status = MatchStatus.SETUP
             if not keep_setup_deadline:
                 row.deadline, row.deadline_kind = now + timeouts.delta("setup"), "setup"
         else:
-            row.status = "active"
+            row.status = MatchStatus.ACTIVE
             kind = "hint" if Ask.HINT in asks else "turn"
             row.deadline, row.deadline_kind = now + timeouts.delta(kind), kind
         row.state = engine.dump(state)
 
     def _finish(self, loaded: _Match, outcome: Outcome, now: datetime) -> None:
         row = loaded.row
-        row.status = "finished"
+        row.status = MatchStatus.FINISHED
         row.state = loaded.game.dump(loaded.state)
         row.deadline = row.deadline_kind = None
         row.winner_seat = outcome.winner
@@ -685,7 +670,7 @@ class MatchService:
         row = loaded.row
         if loaded.state is not None:
             row.state = loaded.game.dump(loaded.state)
-        row.status = "aborted"
+        row.status = MatchStatus.ABORTED
         row.deadline = row.deadline_kind = None
         row.end_reason = reason
         row.finished_at = now
@@ -720,7 +705,7 @@ class MatchService:
         if match.new_players:
             await repo.seat_players(session, row.id, match.players)
         await repo.append_events(session, row.id, match.last_seq, match.log, now)
-        if row.status == "finished":
+        if row.status == MatchStatus.FINISHED:
             result = stats.Result(
                 guild_id=row.guild_id,
                 game=row.game,
@@ -848,7 +833,7 @@ def _check_version(loaded: _Match, expected_version: int | None) -> None:
         raise AlreadyPlayed(ALREADY_PLAYED)
 
 
-def _require_status(row: repo.MatchRow, status: str, message: str) -> None:
+def _require_status(row: repo.MatchRow, status: MatchStatus, message: str) -> None:
     if row.status != status:
         raise WrongStatus(message)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from db.models import MatchStatus
 from games.base import Ask
 
 
@@ -44,7 +45,7 @@ class MatchSnapshot:
 
     @property
     def over(self) -> bool:
-        return self.status in ("finished", "aborted")
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat, or ``None`` when they do not play (or the match has not started)."""

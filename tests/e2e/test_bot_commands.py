@@ -154,7 +154,7 @@ async def test_games_lists_unfinished_matches_and_resign_ends_them(
     mark = table.checkpoint()
     await table.slash(alice, "resign")
     end = await table.posted("resigned", after=mark)
-    assert f"<@{alice.id}> resigned." in end.content
+    assert f"<@{bob.id}> wins: <@{alice.id}> resigned." in end.content
     assert "no unfinished matches" in table.answer(await table.slash(bob, "games"))
 
 

@@ -211,14 +211,14 @@ async def test_the_player_who_runs_out_of_time_loses(
     await table.click(alice, board, Verb.PLAY, "2 2")
     await table.posted("choose the hint", after=mark)
     table.clock.advance(minutes=2, seconds=1)
-    hinted = await table.posted("did not choose a hint in time", after=mark)
+    hinted = await table.posted("did not answer in time, so I chose for them", after=mark)
     assert "the Crown's row is greater than 2" in hinted.content
     assert f"<@{bob.id}>, your move." in hinted.content
 
     mark = table.checkpoint()
     table.clock.advance(minutes=10, seconds=1)
     end = await table.posted("ran out of time", after=mark)
-    assert f"<@{bob.id}> ran out of time." in end.content
+    assert f"<@{alice.id}> wins: <@{bob.id}> ran out of time." in end.content
     assert "Crown was at (1,1)" in end.content and "Crown was at (3,3)" in end.content
     await table.closed(hinted)
     stats = table.answer(await table.slash(alice, "stats", game="crown", user=alice))

@@ -370,7 +370,7 @@ def test_conclude_ends_a_running_game_with_a_reveal() -> None:
     ended, events = GAME.conclude(state, Outcome(1, Reason.TIMEOUT))
     assert GAME.outcome(ended) == Outcome(1, Reason.TIMEOUT)
     assert public_texts(events) == [
-        "Ann ran out of time: Bob wins.",
+        "Bob wins: Ann ran out of time.",
         "Ann's code was 1-2-3; Bob's code was 3-2-1.",
     ]
     assert GAME.view(ended, None).codes == ((1, 2, 3), (3, 2, 1))
@@ -380,7 +380,7 @@ def test_conclude_during_setup_reveals_what_was_set() -> None:
     state, _ = play(GAME, GAME.new({}, seed=0), [(0, "321")])
     _, events = GAME.conclude(state, Outcome(0, Reason.RESIGN))
     assert public_texts(events) == [
-        "Bob resigns: Ann wins.",
+        "Ann wins: Bob resigned.",
         "Ann's code was 3-2-1; Bob had not set a code.",
     ]
 

@@ -295,7 +295,9 @@ async def test_hint_timeout_gives_the_least_helpful_hint(
     clock.advance(minutes=3)
     [report] = await service.sweep()
     assert report.match.status == "active" and report.match.to_act == (BOB,)
-    assert any("did not choose a hint in time" in line for line in report.public_lines())
+    assert any(
+        "did not answer in time, so I chose for them" in line for line in report.public_lines()
+    )
     # Crown (3,1) after an attack on (1,1): "row greater than 1" leaves 6 cells, "column equal
     # to 1" leaves 2 (the attacked cell excluded): the bot gives the row hint.
     assert any("row is greater than 1" in line for line in report.public_lines())

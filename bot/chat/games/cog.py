@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -20,6 +20,7 @@ from discord.ext import commands
 import games
 from bot.service.errors import WrongStatus
 from bot.service.notices import Report
+from games.players import Level
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -42,9 +43,6 @@ OPPONENT = Option(
     "The member you challenge, or me (the bot) to play against me at once.",
     inspect.Parameter.empty,
 )
-
-Level = Literal["easy", "normal", "hard"]
-"""The built-in player's levels (``games.players.LEVELS``)."""
 
 COMMON_OPTIONS: dict[str, Option] = {
     "level": Option(Level, "Only when you challenge me: how well I play (default normal)."),
