@@ -42,7 +42,7 @@ from sqlalchemy import insert
 
 from bench._common import percentile, print_table
 from bot.chat.app import point_at
-from bot.chat.render import Press, Verb
+from bot.chat.components import Press, Verb
 from db import migrate
 from db.models import Match, MatchPlayer
 from games import crystal

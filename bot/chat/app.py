@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import games
+from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS
 from bot.chat.delivery import FAILED, Delivery, log_failure
 from bot.service.matches import Clock, MatchService
@@ -35,12 +35,8 @@ PERMISSIONS = discord.Permissions(
 """All the bot needs in a channel; nothing more is asked for in the invite."""
 
 COMMAND_HASH_KEY = "command_tree_hash"
-EXTENSIONS = (
-    *(f"bot.chat.games.{name}" for name in games.GAMES),
-    "bot.chat.common",
-    "bot.chat.dms",
-)
-"""Loaded at start: one per game (its module is named for it), the shared commands, typed DMs."""
+EXTENSIONS = ("bot.chat.common", "bot.chat.dms")
+"""Loaded at start, after each game's command group: the shared commands and typed DMs."""
 CLOSE_GRACE = 10.0
 """Seconds shut-down waits for requests in progress to finish."""
 
@@ -108,6 +104,8 @@ class Parlor(commands.Bot):
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for module in game_modules.MODULES.values():
+            await module.setup(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

@@ -1,9 +1,9 @@
 """Restart-proof buttons and the forms they open.
 
 Every button is a ``discord.ui.DynamicItem`` whose ``custom_id`` carries the game, the match id,
-the match version and what to do (see ``bot.chat.render.Press``). The classes are registered once
-with ``bot.add_dynamic_items``, so a button sent before a restart still works after it: a click
-is handled from its ``custom_id`` and the database alone.
+the match version and what to do (see ``bot.chat.components.Press``). The classes are registered
+once with ``bot.add_dynamic_items``, so a button sent before a restart still works after it: a
+click is handled from its ``custom_id`` and the database alone.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.chat.render import (
+from bot.chat.components import (
     ACTION_TEMPLATE,
     CHALLENGE_TEMPLATE,
     NOOP_TEMPLATE,
@@ -23,9 +23,9 @@ from bot.chat.render import (
     Post,
     Press,
     Verb,
-    prompt_post,
-    trap_picker_post,
 )
+from bot.chat.games.flag import DRAWING as FLAG
+from bot.chat.render import prompt_post
 from bot.service.errors import AlreadyPlayed
 from bot.service.notices import Report
 
@@ -184,7 +184,7 @@ async def _trap_picker(interaction: Interaction, press: Press) -> Post:
     prompt = await _parlor(interaction).service.prompt(press.match_id, interaction.user.id)
     if prompt.match.version != press.version:
         raise AlreadyPlayed("That board is out of date: use the buttons on the latest one.")
-    return trap_picker_post(prompt.match, prompt.view)
+    return FLAG.trap_picker(prompt.match, prompt.view)
 
 
 async def _private_prompt(interaction: Interaction, press: Press) -> Post:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 import games
 from bot.chat import render
+from bot.chat.components import Post
 from bot.service.errors import MatchNotFound
 from bot.service.notices import MatchSnapshot, Report
 from bot.service.timeouts import BOUNDS, human
@@ -113,9 +114,9 @@ class Common(commands.Cog):
     @app_commands.command(description="Your unfinished matches in this server, with links.")
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
-        async def listing() -> render.Post:
+        async def listing() -> Post:
             snapshots = await self._unfinished(interaction)
-            return render.Post(render.games_list(snapshots, interaction.user.id))
+            return Post(render.games_list(snapshots, interaction.user.id))
 
         await self.bot.delivery.show(interaction, listing)
 

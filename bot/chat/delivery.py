@@ -25,7 +25,7 @@ import discord
 
 from bot.chat import render
 from bot.chat.buttons import to_view
-from bot.chat.render import Post, Press
+from bot.chat.components import Post, Press
 from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report

@@ -11,24 +11,18 @@ posts (DM prompts, ephemeral pickers) use the member's own view.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import games
-from bot.chat.boards import emoji_board
+from bot.chat.components import Button, Layout, Post, Verb, press
+from bot.chat.games import drawing
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public
 from bot.service.timeouts import human
 from games.base import Ask
-from games.crown import SIZE as CROWN_SIZE
-from games.crystal import CRYSTALS
-from games.crystal import TARGET as CRYSTAL_TARGET
-from games.flag import SIZE as FLAG_SIZE
-from games.safe import Options as SafeOptions
 
 if TYPE_CHECKING:
     from bot.service.stats import MemberRecord, Standing
@@ -40,106 +34,6 @@ FIELD_VALUE_MAX = 1024
 
 COLOUR = discord.Colour.blurple()
 COLOUR_OVER = discord.Colour.dark_grey()
-
-# ---------------------------------------------------------------------- button ids
-
-
-class Verb:
-    """What a button does when pressed (the fourth part of its custom_id)."""
-
-    ACCEPT = "accept"
-    DECLINE = "decline"
-    WITHDRAW = "withdraw"
-    REMATCH = "rematch"
-    PLAY = "play"
-    """Submit the action in ``arg``, refused when the match has moved past ``version``."""
-    SECRET = "secret"
-    """Submit the setup secret in ``arg`` (both players answer at once: no version check)."""
-    TRAP = "trap"
-    """Open the Flag Chase trap cell picker, privately."""
-    GUESS = "guess"
-    """Open the Safe Cracker guess form."""
-    CODE = "code"
-    """Open the Safe Cracker form that sets one's own code."""
-    ASK = "ask"
-    """Show what the member is asked for privately, in the channel (their DMs are closed)."""
-    NOOP = "noop"
-    """A disabled button that only shows something (a claimed cell, an attacked cell)."""
-
-
-_ID = r"(?P<game>[a-z]{1,16}):(?P<match>[0-9]{1,20}):(?P<version>[0-9]{1,9})"
-CHALLENGE_TEMPLATE = _ID + r":(?P<verb>accept|decline|withdraw|rematch)"
-ACTION_TEMPLATE = _ID + r":(?P<verb>play|secret):(?P<arg>[A-Za-z0-9 ]{1,40})"
-OPEN_TEMPLATE = _ID + r":(?P<verb>trap|guess|code|ask)"
-NOOP_TEMPLATE = _ID + r":(?P<verb>noop)(?::(?P<arg>[A-Za-z0-9 ]{1,40}))?"
-_ANY = re.compile(_ID + r":(?P<verb>[a-z]+)(?::(?P<arg>.*))?")
-
-
-@dataclass(frozen=True)
-class Press:
-    """A button's meaning, as carried in its ``custom_id``."""
-
-    game: str
-    match_id: int
-    version: int
-    verb: str
-    arg: str = ""
-
-    @property
-    def custom_id(self) -> str:
-        base = f"{self.game}:{self.match_id}:{self.version}:{self.verb}"
-        return f"{base}:{self.arg}" if self.arg else base
-
-    @classmethod
-    def parse(cls, custom_id: str) -> Press | None:
-        """The press a ``custom_id`` carries, or ``None`` when it is not one of Parlor's."""
-        found = _ANY.fullmatch(custom_id)
-        if found is None:
-            return None
-        return cls.from_match(found)
-
-    @classmethod
-    def from_match(cls, found: re.Match[str]) -> Press:
-        """The press from a template match (``DynamicItem.from_custom_id`` gets one)."""
-        groups = found.groupdict()
-        return cls(
-            game=groups["game"],
-            match_id=int(groups["match"]),
-            version=int(groups["version"]),
-            verb=groups["verb"],
-            arg=groups.get("arg") or "",
-        )
-
-
-def press(snap: MatchSnapshot, verb: str, arg: str = "") -> Press:
-    return Press(snap.game, snap.id, snap.version, verb, arg)
-
-
-# ---------------------------------------------------------------------- layouts
-
-
-@dataclass(frozen=True)
-class Button:
-    label: str
-    press: Press
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    disabled: bool = False
-
-
-Layout = tuple[tuple[Button, ...], ...]
-"""Rows of buttons: at most 5 rows of 5."""
-
-
-@dataclass(frozen=True)
-class Post:
-    """A message to send or an edit to make."""
-
-    content: str
-    embed: discord.Embed | None = None
-    layout: Layout = ()
-    ping: tuple[int, ...] = ()
-    """Users the message may notify; every other mention in it stays silent."""
-
 
 # ---------------------------------------------------------------------- names and small texts
 
@@ -235,7 +129,7 @@ def board_embed(snap: MatchSnapshot) -> discord.Embed:
     if legend:
         parts.append(legend)
     if snap.public_view is not None:
-        emoji = emoji_board(snap.game, snap.public_view)
+        emoji = drawing(snap.game).board(snap.public_view)
         if emoji:
             parts.append(emoji)
         board = engine.describe(snap.public_view)
@@ -287,133 +181,7 @@ def move_layout(snap: MatchSnapshot) -> Layout:
         return ()
     seat = snap.seat_of(uid)
     assert seat is not None
-    builder = _MOVE_LAYOUTS.get(snap.game)
-    return builder(snap, seat) if builder else ()
-
-
-def _crown_moves(snap: MatchSnapshot, seat: int) -> Layout:
-    view = snap.public_view
-    attacked = {record.cell for record in view.attacks[seat]}
-    rows = []
-    for row in range(1, CROWN_SIZE + 1):
-        buttons = []
-        for col in range(1, CROWN_SIZE + 1):
-            cell = (row, col)
-            arg = f"{row} {col}"
-            if cell in attacked:
-                buttons.append(Button("✕", press(snap, Verb.NOOP, arg), disabled=True))
-            else:
-                buttons.append(Button(f"{row},{col}", press(snap, Verb.PLAY, arg)))
-        rows.append(tuple(buttons))
-    return tuple(rows)
-
-
-_SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
-
-
-def _claim_moves(snap: MatchSnapshot, seat: int) -> Layout:
-    view = snap.public_view
-    owners = view.owners
-    rows = []
-    for row in range(1, view.size + 1):
-        buttons = []
-        for col in range(1, view.size + 1):
-            index = (row - 1) * view.size + col - 1
-            value = view.grid[index]
-            owner = owners[index]
-            if owner is not None:
-                label = f"{value} (P{owner + 1})"
-                noop = press(snap, Verb.NOOP, f"{row} {col}")
-                buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
-            elif view.hidden:
-                buttons.append(Button("?", press(snap, Verb.PLAY, f"{row} {col}")))
-            else:
-                buttons.append(Button(str(value), press(snap, Verb.PLAY, str(value))))
-        rows.append(tuple(buttons))
-    return tuple(rows)
-
-
-def _crystal_moves(snap: MatchSnapshot, seat: int) -> Layout:
-    """Crystals 1-9; taken ones, and those that would take the mover over 15, are disabled."""
-    view = snap.public_view
-    room = CRYSTAL_TARGET - view.points[seat]
-    buttons = []
-    for crystal in CRYSTALS:
-        allowed = crystal in view.pool and crystal <= room
-        verb = Verb.PLAY if allowed else Verb.NOOP
-        style = discord.ButtonStyle.primary if allowed else discord.ButtonStyle.secondary
-        buttons.append(Button(str(crystal), press(snap, verb, str(crystal)), style, not allowed))
-    return (tuple(buttons[:5]), tuple(buttons[5:]))
-
-
-_ARROWS = {
-    (-1, -1): "↖",
-    (-1, 0): "↑",
-    (-1, 1): "↗",
-    (0, -1): "←",
-    (0, 1): "→",
-    (1, -1): "↙",
-    (1, 0): "↓",
-    (1, 1): "↘",
-}
-
-
-def _flag_moves(snap: MatchSnapshot, seat: int) -> Layout:
-    """The 8 steps around the agent and, in the middle, the trap button.
-
-    Only public facts disable a step (the grid's edge, the other agent): the mover's own traps
-    are left enabled, since disabling them here would show the traps to everyone.
-    """
-    view = snap.public_view
-    here = view.agents[seat]
-    there = view.agents[1 - seat]
-    rows = []
-    for d_row in (-1, 0, 1):
-        buttons = []
-        for d_col in (-1, 0, 1):
-            if (d_row, d_col) == (0, 0):
-                left = view.traps_left[seat]
-                label = f"Trap ({left} left)"
-                verb = Verb.TRAP if left else Verb.NOOP
-                buttons.append(
-                    Button(label, press(snap, verb), discord.ButtonStyle.danger, disabled=not left)
-                )
-                continue
-            cell = (here[0] + d_row, here[1] + d_col)
-            arg = f"MOVE {cell[0]} {cell[1]}"
-            on_grid = 1 <= cell[0] <= FLAG_SIZE and 1 <= cell[1] <= FLAG_SIZE
-            arrow = _ARROWS[(d_row, d_col)]
-            if not on_grid:
-                buttons.append(Button(arrow, press(snap, Verb.NOOP, arg), disabled=True))
-            elif cell == there:
-                buttons.append(
-                    Button(
-                        f"{arrow} {cell[0]},{cell[1]}", press(snap, Verb.NOOP, arg), disabled=True
-                    )
-                )
-            else:
-                buttons.append(
-                    Button(
-                        f"{arrow} {cell[0]},{cell[1]}",
-                        press(snap, Verb.PLAY, arg),
-                        discord.ButtonStyle.primary,
-                    )
-                )
-        rows.append(tuple(buttons))
-    return tuple(rows)
-
-
-def _safe_moves(snap: MatchSnapshot, seat: int) -> Layout:
-    return ((Button("Guess", press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
-
-
-_MOVE_LAYOUTS = {
-    "crown": _crown_moves,
-    "claim": _claim_moves,
-    "crystal": _crystal_moves,
-    "flag": _flag_moves,
-    "safe": _safe_moves,
-}
+    return drawing(snap.game).moves(snap, seat)
 
 
 # ---------------------------------------------------------------------- private posts
@@ -433,7 +201,7 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
         f"([board]({board}))",
         prompt.text,
     ]
-    own = _own_secret_line(snap.game, prompt.view)
+    own = drawing(snap.game).own_secrets(prompt.view)
     if own:
         lines.append(own)
     lines.append(_typed_hint(prompt))
@@ -444,26 +212,11 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
 
 
 def _typed_hint(prompt: Prompt) -> str:
-    snap = prompt.match
     if prompt.ask is Ask.HINT:
         return "Press a button, or type `row` or `column` here."
-    if snap.game == "safe":
-        code = SafeOptions.from_mapping(snap.options)
-        return (
-            f"Press **Set my code**, or type your code here: {code.shape}, e.g. `{code.example}`."
-        )
-    if snap.game == "crown":
-        return "Press a cell, or type it here as `row col`, e.g. `2 3`."
+    if prompt.ask is Ask.SECRET:
+        return drawing(prompt.match.game).secret_hint(prompt.match)
     return "Press a button, or type your answer here."
-
-
-def _own_secret_line(game: str, view: Any) -> str | None:
-    if game == "flag" and view is not None and view.seat is not None:
-        traps = view.traps[view.seat] or ()
-        if traps:
-            cells = ", ".join(f"({r},{c})" for r, c in traps)
-            return f"Your traps: {cells}."
-    return None
 
 
 def prompt_layout(prompt: Prompt) -> Layout:
@@ -475,51 +228,9 @@ def prompt_layout(prompt: Prompt) -> Layout:
                 for label, action in prompt.choices
             ),
         )
-    if prompt.ask is Ask.SECRET and snap.game == "crown":
-        return tuple(
-            tuple(
-                Button(f"{row},{col}", press(snap, Verb.SECRET, f"{row} {col}"))
-                for col in range(1, CROWN_SIZE + 1)
-            )
-            for row in range(1, CROWN_SIZE + 1)
-        )
-    if prompt.ask is Ask.SECRET and snap.game == "safe":
-        return ((Button("Set my code", press(snap, Verb.CODE), discord.ButtonStyle.primary),),)
+    if prompt.ask is Ask.SECRET:
+        return drawing(snap.game).secret_picker(snap)
     return ()
-
-
-def trap_picker_post(snap: MatchSnapshot, view: Any) -> Post:
-    """The 5x5 grid a Flag Chase player picks a trap cell from (private: it shows their traps)."""
-    seat = view.seat
-    own = set(view.traps[seat] or ())
-    blocked = {*view.flags, *view.agents}
-    rows = []
-    for row in range(1, FLAG_SIZE + 1):
-        buttons = []
-        for col in range(1, FLAG_SIZE + 1):
-            cell = (row, col)
-            arg = f"TRAP {row} {col}"
-            if cell in own:
-                buttons.append(Button("your trap", press(snap, Verb.NOOP, arg), disabled=True))
-            elif cell in view.flags:
-                buttons.append(Button("flag", press(snap, Verb.NOOP, arg), disabled=True))
-            elif cell in blocked:
-                buttons.append(Button("agent", press(snap, Verb.NOOP, arg), disabled=True))
-            else:
-                buttons.append(
-                    Button(f"{row},{col}", press(snap, Verb.PLAY, arg), discord.ButtonStyle.danger)
-                )
-        rows.append(tuple(buttons))
-    left = view.traps_left[seat]
-    text = (
-        f"**Flag Chase, match #{snap.id}**: pick the cell for a trap ({left} left). "
-        "Nobody else sees this."
-    )
-    own_line = _own_secret_line("flag", view)
-    if own_line:
-        text += f"\n{own_line}"
-    text += "\nIn a DM you may also type it, e.g. `TRAP 3 4`."
-    return Post(text, layout=tuple(rows))
 
 
 def dm_refused_post(prompt: Prompt) -> Post:

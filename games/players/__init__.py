@@ -14,18 +14,20 @@ move, as ``ask`` says. ``rng`` is a ``random.Random``; seed it from the match (f
 keep no state between calls, so one player may serve every match.
 
 - ``easy`` plays a random legal action.
-- ``hard`` plays the game's strategy (``games.players.<game>``): optimal where the game is
+- ``hard`` plays the game's strategy (``strategy`` in ``games.players.<game>``, the module named
+  for the game): optimal where the game is
   solved (Crown, Crystal, open Number Claim, 27-code Safe), a search elsewhere.
 - ``normal`` plays like ``hard`` but a random legal action a quarter of the time.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
+import games
 from games.base import AnyGame, Seat
-from games.players import claim, crown, crystal, flag, safe
 from games.players.base import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -47,24 +49,15 @@ __all__ = [
     "player_for",
 ]
 
-_STRATEGIES: dict[str, Strategy[Any, Any]] = {
-    "crown": crown.strategy,
-    "claim": claim.strategy,
-    "crystal": crystal.strategy,
-    "flag": flag.strategy,
-    "safe": safe.strategy,
-}
-
-
 def player_for(game_name: str, level: str = DEFAULT_LEVEL) -> LevelledPlayer[Any, Any]:
     """The built-in player for ``game_name`` at ``level``.
 
     Raises ``KeyError`` for an unknown game and ``ValueError`` for an unknown level, each
     listing the valid names.
     """
-    strategy = _STRATEGIES.get(game_name)
-    if strategy is None:
-        raise KeyError(f"unknown game {game_name!r}; games: {', '.join(_STRATEGIES)}")
+    games.get(game_name)  # an unknown game is refused with the valid names
+    module = importlib.import_module(f"{__name__}.{game_name}")
+    strategy: Strategy[Any, Any] = module.strategy
     for known in LEVELS:
         if known == level:
             return LevelledPlayer(game=game_name, level=known, strategy=strategy)

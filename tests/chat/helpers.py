@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import games
-from bot.chat.render import Layout
+from bot.chat.components import Layout
 from bot.service.notices import MatchSnapshot, Prompt
 from games.base import Ask
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import games
 from bot.chat import render
-from bot.chat.boards import emoji_board
+from bot.chat.games import drawing
 from games.base import Outcome, Reason
 
 from .helpers import play, snapshot
 
 
 def board(game: str, state: Any) -> str:
-    drawn = emoji_board(game, games.get(game).view(state, None))
-    assert drawn is not None
+    drawn = drawing(game).board(games.get(game).view(state, None))
     assert len(drawn) < 1000
     return drawn
 
@@ -130,5 +131,7 @@ def test_board_embed_puts_the_emoji_board_above_the_text_board() -> None:
     assert games.get("flag").describe(games.get("flag").view(state, None)) in description
 
 
-def test_unknown_games_have_no_emoji_board() -> None:
-    assert emoji_board("chess", object()) is None
+def test_every_game_has_its_drawing() -> None:
+    assert all(isinstance(drawing(game).board, object) for game in games.GAMES)
+    with pytest.raises(KeyError):
+        drawing("chess")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import games
 from bot.chat import render
-from bot.chat.render import (
+from bot.chat.components import (
     ACTION_TEMPLATE,
     CHALLENGE_TEMPLATE,
     NOOP_TEMPLATE,
@@ -21,6 +21,7 @@ from bot.chat.render import (
     Press,
     Verb,
 )
+from bot.chat.games.flag import DRAWING as FLAG
 from bot.service.notices import Private, Public
 from games.base import Ask
 
@@ -335,7 +336,7 @@ def test_safe_prompt_opens_a_form_and_explains_the_code_shape() -> None:
 def test_trap_picker_blocks_flags_agents_and_own_traps_only() -> None:
     engine = games.get("flag")
     state = play("flag", engine.new({}, 1), (0, "TRAP 3 3"), (1, "TRAP 3 4"))
-    post = render.trap_picker_post(snapshot("flag", state), engine.view(state, 0))
+    post = FLAG.trap_picker(snapshot("flag", state), engine.view(state, 0))
     check_limits(post.layout)
     cells = args(post.layout, Verb.PLAY)
     assert len(cells) == 25 - 2 - 1  # two flags with agents on them, one own trap

@@ -7,7 +7,7 @@ from typing import Any, cast, get_args
 
 import games
 from bot.chat.delivery import Delivery
-from bot.chat.games.cog import COMMON_OPTIONS
+from bot.chat.game_cog import COMMON_OPTIONS
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask
 from games.players import LEVELS

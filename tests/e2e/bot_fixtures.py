@@ -18,7 +18,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.chat.app import Parlor
-from bot.chat.render import Press
+from bot.chat.components import Press
 from bot.settings import Settings
 
 from .fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeMember, FakeMessage

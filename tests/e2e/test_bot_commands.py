@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.chat.render import Verb
+from bot.chat.components import Verb
 
 from .fake_discord import InvalidInvocation
 from .fake_discord.gateway import PRIVILEGED_INTENTS

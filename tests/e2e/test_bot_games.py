@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.chat.render import Verb
+from bot.chat.components import Verb
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table

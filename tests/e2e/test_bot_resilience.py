@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.chat.render import Verb
+from bot.chat.components import Verb
 
 from .fake_discord import InvalidInvocation
 

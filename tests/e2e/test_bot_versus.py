@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import games
-from bot.chat.render import Verb
+from bot.chat.components import Verb
 from db import repository as repo
 
 if TYPE_CHECKING:

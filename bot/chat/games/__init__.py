@@ -1,1 +1,23 @@
-"""One module per game: its command group, its board and its buttons."""
+"""One module per game, named for it: its command group (a cog) and its ``DRAWING``.
+
+The modules are found by the games' short names (``games.GAMES``), so a new game needs no entry
+here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import games
+from bot.chat.drawing import Drawing
+
+MODULES: dict[str, ModuleType] = {
+    name: importlib.import_module(f"{__name__}.{name}") for name in games.GAMES
+}
+
+
+def drawing(game: str) -> Drawing:
+    """How ``game`` is drawn on Discord."""
+    found: Drawing = MODULES[game].DRAWING
+    return found

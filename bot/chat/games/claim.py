@@ -1,13 +1,23 @@
-"""``/claim``: Number Claim."""
+"""``/claim``: Number Claim: its commands, its board and its buttons."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+import discord
 from discord import app_commands
 
-from bot.chat.app import Parlor
-from bot.chat.games.cog import GameCog, Interaction, Option, challenge_command
+from bot.chat.boards import HIDDEN, SEAT_SQUARES, grid_rows, number
+from bot.chat.components import Button, Layout, Verb, press
+from bot.chat.drawing import Drawing
+from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.service.notices import MatchSnapshot
+from games.base import SEATS
+from games.claim import View
+from games.grid import Cell
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
 
 Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
@@ -48,6 +58,50 @@ class Claim(
                 "Give either `number` (e.g. 7), or both `row` and `col` (e.g. row 2, col 3).",
                 ephemeral=True,
             )
+
+
+_SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
+
+
+class ClaimDrawing(Drawing):
+    def board(self, view: View) -> str:
+        """The grid: unclaimed numbers (❔ when hidden), claimed cells in their claimer's colour."""
+        owners = view.owners
+
+        def mark(cell: Cell) -> str:
+            index = (cell[0] - 1) * view.size + cell[1] - 1
+            owner, value = owners[index], view.grid[index]
+            if owner is not None:
+                return SEAT_SQUARES[owner]
+            return HIDDEN if value is None else number(value)
+
+        legend = " · ".join(f"{SEAT_SQUARES[seat]} Player {seat + 1}" for seat in SEATS)
+        # Spaced, so numbers beyond 10 (in digits) stay apart.
+        return "\n".join([*grid_rows(view.size, mark, " "), legend])
+
+    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
+        view = snap.public_view
+        owners = view.owners
+        rows = []
+        for row in range(1, view.size + 1):
+            buttons = []
+            for col in range(1, view.size + 1):
+                index = (row - 1) * view.size + col - 1
+                value = view.grid[index]
+                owner = owners[index]
+                if owner is not None:
+                    label = f"{value} (P{owner + 1})"
+                    noop = press(snap, Verb.NOOP, f"{row} {col}")
+                    buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
+                elif view.hidden:
+                    buttons.append(Button("?", press(snap, Verb.PLAY, f"{row} {col}")))
+                else:
+                    buttons.append(Button(str(value), press(snap, Verb.PLAY, str(value))))
+            rows.append(tuple(buttons))
+        return tuple(rows)
+
+
+DRAWING = ClaimDrawing()
 
 
 async def setup(bot: Parlor) -> None:

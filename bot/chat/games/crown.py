@@ -1,13 +1,23 @@
-"""``/crown``: Capture the Crown."""
+"""``/crown``: Capture the Crown: its commands, its board and its buttons."""
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import partial
+from typing import TYPE_CHECKING, Literal
 
 from discord import app_commands
 
-from bot.chat.app import Parlor
-from bot.chat.games.cog import Coordinate3, GameCog, Interaction, Option, challenge_command
+from bot.chat.boards import CROWN, EMPTY, MISS, grid_rows
+from bot.chat.components import Button, Layout, Verb, press
+from bot.chat.drawing import Drawing
+from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
+from bot.service.notices import MatchSnapshot
+from games.base import SEATS, other
+from games.crown import SIZE, CrownView
+from games.grid import Cell
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
 
 
 class Crown(
@@ -29,6 +39,56 @@ class Crown(
     @app_commands.describe(row="Row, 1-3 from the top.", col="Column, 1-3 from the left.")
     async def attack(self, interaction: Interaction, row: Coordinate3, col: Coordinate3) -> None:
         await self.play(interaction, f"{row} {col}")
+
+
+class CrownDrawing(Drawing):
+    def board(self, view: CrownView) -> str:
+        """Each player's grid with the attacks it received; Crowns only once the game is over."""
+        lines = []
+        for owner in SEATS:
+            received = {record.cell: record.hit for record in view.attacks[other(owner)]}
+            crown = view.crowns[owner] if view.outcome is not None else None
+            lines.append(f"Player {owner + 1}'s grid:")
+            lines.extend(grid_rows(SIZE, partial(_crown_mark, received=received, crown=crown)))
+        return "\n".join(lines)
+
+    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
+        view = snap.public_view
+        attacked = {record.cell for record in view.attacks[seat]}
+        rows = []
+        for row in range(1, SIZE + 1):
+            buttons = []
+            for col in range(1, SIZE + 1):
+                cell = (row, col)
+                arg = f"{row} {col}"
+                if cell in attacked:
+                    buttons.append(Button("✕", press(snap, Verb.NOOP, arg), disabled=True))
+                else:
+                    buttons.append(Button(f"{row},{col}", press(snap, Verb.PLAY, arg)))
+            rows.append(tuple(buttons))
+        return tuple(rows)
+
+    def secret_picker(self, snap: MatchSnapshot) -> Layout:
+        """The 3x3 grid to hide one's Crown on."""
+        return tuple(
+            tuple(
+                Button(f"{row},{col}", press(snap, Verb.SECRET, f"{row} {col}"))
+                for col in range(1, SIZE + 1)
+            )
+            for row in range(1, SIZE + 1)
+        )
+
+    def secret_hint(self, snap: MatchSnapshot) -> str:
+        return "Press a cell, or type it here as `row col`, e.g. `2 3`."
+
+
+def _crown_mark(cell: Cell, received: dict[Cell, bool], crown: Cell | None) -> str:
+    if received.get(cell) or cell == crown:
+        return CROWN
+    return MISS if cell in received else EMPTY
+
+
+DRAWING = CrownDrawing()
 
 
 async def setup(bot: Parlor) -> None:

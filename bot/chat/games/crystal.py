@@ -1,11 +1,22 @@
-"""``/crystal``: Crystal Capture."""
+"""``/crystal``: Crystal Capture: its commands, its board and its buttons."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import discord
 from discord import app_commands
 
-from bot.chat.app import Parlor
-from bot.chat.games.cog import GameCog, Interaction, challenge_command
+from bot.chat.boards import number
+from bot.chat.components import Button, Layout, Verb, press
+from bot.chat.drawing import Drawing
+from bot.chat.game_cog import GameCog, Interaction, challenge_command
+from bot.service.notices import MatchSnapshot
+from games.base import SEATS
+from games.crystal import CRYSTALS, TARGET, View
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
 
 
 class Crystal(
@@ -21,6 +32,38 @@ class Crystal(
     @app_commands.describe(crystal="The crystal to take, 1-9.")
     async def take(self, interaction: Interaction, crystal: app_commands.Range[int, 1, 9]) -> None:
         await self.play(interaction, str(crystal))
+
+
+class CrystalDrawing(Drawing):
+    def board(self, view: View) -> str:
+        """The crystals left in the pool, then each player's captures and points."""
+        pool = " ".join(number(crystal) for crystal in view.pool) or "empty"
+        lines = [f"Pool: {pool}"]
+        for seat in SEATS:
+            taken = " ".join(number(c.crystal) for c in view.captures if c.seat == seat) or "none"
+            lines.append(f"Player {seat + 1}: {taken} ({_points(view.points[seat])})")
+        return "\n".join(lines)
+
+    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
+        """Crystals 1-9; taken ones, and those that would take the mover over 15, are disabled."""
+        view = snap.public_view
+        room = TARGET - view.points[seat]
+        buttons = []
+        for crystal in CRYSTALS:
+            allowed = crystal in view.pool and crystal <= room
+            verb = Verb.PLAY if allowed else Verb.NOOP
+            style = discord.ButtonStyle.primary if allowed else discord.ButtonStyle.secondary
+            buttons.append(
+                Button(str(crystal), press(snap, verb, str(crystal)), style, not allowed)
+            )
+        return (tuple(buttons[:5]), tuple(buttons[5:]))
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'' if points == 1 else 's'}"
+
+
+DRAWING = CrystalDrawing()
 
 
 async def setup(bot: Parlor) -> None:

@@ -1,13 +1,24 @@
-"""``/flag``: Flag Chase."""
+"""``/flag``: Flag Chase: its commands, its board, its buttons and the trap cell picker."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import discord
 from discord import app_commands
 
-from bot.chat.app import Parlor
-from bot.chat.games.cog import Coordinate5, GameCog, Interaction, challenge_command
-from bot.chat.render import Post, trap_picker_post
+from bot.chat.boards import AGENTS, EMPTY, FLAGS, TRAP, WENT_OFF, grid_rows
+from bot.chat.components import Button, Layout, Post, Verb, press
+from bot.chat.drawing import Drawing
+from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
 from bot.service.errors import InvalidMove
+from bot.service.notices import MatchSnapshot
+from games.base import SEATS
+from games.flag import SIZE, View
+from games.grid import Cell
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
 
 
 class Flag(
@@ -35,11 +46,147 @@ class Flag(
         view = prompt.view
         if not view.traps_left[view.seat]:
             raise InvalidMove("You have placed both your traps: move your agent instead.")
-        picker = trap_picker_post(prompt.match, view)
+        picker = DRAWING.trap_picker(prompt.match, view)
         if await self.bot.delivery.send_dm(interaction.user.id, picker):
             return Post("I sent you the trap cell picker by DM.")
         closed = "I cannot DM you (your DMs are closed), so pick the cell here.\n"
         return Post(closed + picker.content, layout=picker.layout)
+
+
+ARROWS = {
+    (-1, -1): "↖",
+    (-1, 0): "↑",
+    (-1, 1): "↗",
+    (0, -1): "←",
+    (0, 1): "→",
+    (1, -1): "↙",
+    (1, 0): "↓",
+    (1, 1): "↘",
+}
+
+
+class FlagDrawing(Drawing):
+    def board(self, view: View) -> str:
+        """The grid: agents, flags, traps that went off, and traps only once revealed at the end."""
+        went_off = {t.cell for t in view.triggered}
+        revealed: set[Cell] = set()
+        if view.result is not None:
+            for traps in view.traps:
+                revealed.update(traps or ())
+
+        def mark(cell: Cell) -> str:
+            for seat in SEATS:
+                if view.agents[seat] == cell:
+                    return AGENTS[seat]
+            for seat in SEATS:
+                if view.flags[seat] == cell:
+                    return FLAGS[seat]
+            if cell in revealed:
+                return TRAP
+            return WENT_OFF if cell in went_off else EMPTY
+
+        legend = [f"{AGENTS[seat]}{FLAGS[seat]} Player {seat + 1}" for seat in SEATS]
+        if went_off:
+            legend.append(f"{WENT_OFF} trap went off")
+        if revealed:
+            legend.append(f"{TRAP} trap")
+        return "\n".join([*grid_rows(SIZE, mark), " · ".join(legend)])
+
+    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
+        """The 8 steps around the agent and, in the middle, the trap button.
+
+        Only public facts disable a step (the grid's edge, the other agent): the mover's own traps
+        are left enabled, since disabling them here would show the traps to everyone.
+        """
+        view = snap.public_view
+        here = view.agents[seat]
+        there = view.agents[1 - seat]
+        rows = []
+        for d_row in (-1, 0, 1):
+            buttons = []
+            for d_col in (-1, 0, 1):
+                if (d_row, d_col) == (0, 0):
+                    left = view.traps_left[seat]
+                    label = f"Trap ({left} left)"
+                    verb = Verb.TRAP if left else Verb.NOOP
+                    buttons.append(
+                        Button(
+                            label, press(snap, verb), discord.ButtonStyle.danger, disabled=not left
+                        )
+                    )
+                    continue
+                cell = (here[0] + d_row, here[1] + d_col)
+                arg = f"MOVE {cell[0]} {cell[1]}"
+                on_grid = 1 <= cell[0] <= SIZE and 1 <= cell[1] <= SIZE
+                arrow = ARROWS[(d_row, d_col)]
+                if not on_grid:
+                    buttons.append(Button(arrow, press(snap, Verb.NOOP, arg), disabled=True))
+                elif cell == there:
+                    buttons.append(
+                        Button(
+                            f"{arrow} {cell[0]},{cell[1]}",
+                            press(snap, Verb.NOOP, arg),
+                            disabled=True,
+                        )
+                    )
+                else:
+                    buttons.append(
+                        Button(
+                            f"{arrow} {cell[0]},{cell[1]}",
+                            press(snap, Verb.PLAY, arg),
+                            discord.ButtonStyle.primary,
+                        )
+                    )
+            rows.append(tuple(buttons))
+        return tuple(rows)
+
+    def own_secrets(self, view: View) -> str | None:
+        """The member's own traps (their view holds them; nobody else's does)."""
+        if view.seat is None:
+            return None
+        traps = view.traps[view.seat] or ()
+        if not traps:
+            return None
+        return f"Your traps: {', '.join(f'({r},{c})' for r, c in traps)}."
+
+    def trap_picker(self, snap: MatchSnapshot, view: View) -> Post:
+        """The 5x5 grid a player picks a trap cell from (private: it shows their own traps)."""
+        seat = view.seat
+        assert seat is not None, "the picker is drawn from a player's own view"
+        own = set(view.traps[seat] or ())
+        blocked = {*view.flags, *view.agents}
+        rows = []
+        for row in range(1, SIZE + 1):
+            buttons = []
+            for col in range(1, SIZE + 1):
+                cell = (row, col)
+                arg = f"TRAP {row} {col}"
+                if cell in own:
+                    buttons.append(Button("your trap", press(snap, Verb.NOOP, arg), disabled=True))
+                elif cell in view.flags:
+                    buttons.append(Button("flag", press(snap, Verb.NOOP, arg), disabled=True))
+                elif cell in blocked:
+                    buttons.append(Button("agent", press(snap, Verb.NOOP, arg), disabled=True))
+                else:
+                    buttons.append(
+                        Button(
+                            f"{row},{col}", press(snap, Verb.PLAY, arg), discord.ButtonStyle.danger
+                        )
+                    )
+            rows.append(tuple(buttons))
+        left = view.traps_left[seat]
+        text = (
+            f"**Flag Chase, match #{snap.id}**: pick the cell for a trap ({left} left). "
+            "Nobody else sees this."
+        )
+        own_line = self.own_secrets(view)
+        if own_line:
+            text += f"\n{own_line}"
+        text += "\nIn a DM you may also type it, e.g. `TRAP 3 4`."
+        return Post(text, layout=tuple(rows))
+
+
+DRAWING = FlagDrawing()
 
 
 async def setup(bot: Parlor) -> None:
