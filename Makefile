@@ -2,28 +2,35 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime-installed
+DEV     := $(VENV)/.dev-installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+# The bot's own dependencies only.
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -e .
+	touch $(RUNTIME)
 
-run: $(STAMP)
+# The test, lint and benchmark tools as well.
+$(DEV): $(RUNTIME)
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(DEV)
+
+run: $(RUNTIME)
 	$(BIN)/python -m bot
 
-test: $(STAMP)
+test: $(DEV)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy games db bot bench tests
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.players
 	$(BIN)/python -m bench.service

@@ -51,7 +51,7 @@ DEFAULT_VOLATILITY = 0.09
 
 
 class MatchStatus(StrEnum):
-    """Where a match is in its lifecycle (RULES.md, "Lifecycle")."""
+    """Where a match is in its lifecycle (docs/rules.md, "Lifecycle")."""
 
     CHALLENGED = "challenged"
     SETUP = "setup"

@@ -52,7 +52,7 @@ class InvalidOptions(GameError):
 
 
 class Reason(StrEnum):
-    """Why a game ended (RULES.md)."""
+    """Why a game ended (docs/rules.md)."""
 
     CAPTURE = "capture"
     TARGET = "target"

@@ -1,6 +1,6 @@
 """Number Claim: players take turns claiming numbers from a shuffled grid; the higher total wins.
 
-Variants (RULES.md): ``size: 4`` plays 4x4 with 1-16, where equal totals are a draw;
+Variants (docs/rules.md): ``size: 4`` plays 4x4 with 1-16, where equal totals are a draw;
 ``hidden: true`` hides every unclaimed number from everyone, so players claim cells, not values.
 """
 

@@ -279,7 +279,7 @@ RULES = (
 
 
 class CrownGame:
-    """Capture the Crown (RULES.md "Capture the Crown")."""
+    """Capture the Crown (docs/rules.md "Capture the Crown")."""
 
     name = "crown"
     title = "Capture the Crown"

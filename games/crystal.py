@@ -1,7 +1,7 @@
 """Crystal Capture: players take crystals 1-9 from a shared pool; exactly 15 points wins.
 
 A player who cannot capture without going over 15 passes automatically; when both would pass
-in a row the game is a draw (RULES.md: the rule book's "no draws" is wrong).
+in a row the game is a draw (docs/rules.md: the rule book's "no draws" is wrong).
 """
 
 from __future__ import annotations

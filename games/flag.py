@@ -3,7 +3,7 @@
 A turn is one action: move the agent to an adjacent cell, or place one of two traps in secret.
 Stepping on an opponent's trap reveals and removes it and sends the agent home. Where traps
 lie is the secret: it never reaches the opponent, the public, or an error message, and the
-rules the opponent meets (which moves are legal) never depend on it (RULES.md).
+rules the opponent meets (which moves are legal) never depend on it (docs/rules.md).
 """
 
 from __future__ import annotations

@@ -272,7 +272,7 @@ RULES = (
 
 
 class SafeGame:
-    """Safe Cracker (RULES.md "Safe Cracker")."""
+    """Safe Cracker (docs/rules.md "Safe Cracker")."""
 
     name = "safe"
     title = "Safe Cracker"

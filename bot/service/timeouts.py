@@ -1,4 +1,4 @@
-"""How long each step of a match may wait, per server, within the bounds RULES.md sets."""
+"""How long each step of a match may wait, per server, within the bounds docs/rules.md sets."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Each claim adds its value to one's own total and keeps it from the other player, so the
 largest number left is always a minimax claim: it guarantees the largest final margin
 whatever the opponent does. The first player playing it claims, turn by turn, a larger
-number than the second did, so always wins (RULES.md *computed*), on a 4x4 grid too.
+number than the second did, so always wins (docs/rules.md *computed*), on a 4x4 grid too.
 
 With hidden numbers every unclaimed cell is equally likely to hold each number not yet
 revealed, so all claims have the same expected value: the player claims a cell at random.

@@ -3,7 +3,7 @@
 Everything the attacker knows is the set of cells still consistent with its misses and
 hints. ``attacks_needed`` is the exact game value over those sets: the fewest attacks that
 find the Crown whatever cell it is on and whatever true hints the defender picks. From the
-start it is 4 (RULES.md *computed*), and the attacker always plays a move that keeps it.
+start it is 4 (docs/rules.md *computed*), and the attacker always plays a move that keeps it.
 
 The defender keeps that value as high as it can, then, knowing where its Crown is, makes a
 minimax attacker's expected search as long as it can, then leaves the most cells open, then

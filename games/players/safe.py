@@ -2,7 +2,7 @@
 
 For the default shape (3 digits, 1-3: 27 codes) the guesser plays the exact game: every
 guess keeps the number of guesses that surely crack the code at its least, which is 5 from
-the start (RULES.md *computed*). Larger shapes are too big for that within a decision's
+the start (docs/rules.md *computed*). Larger shapes are too big for that within a decision's
 time, so the guesser plays Knuth's one-step minimax: the guess whose worst feedback leaves
 the fewest codes, over every code when that is cheap, else over a sample of candidates.
 

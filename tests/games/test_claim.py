@@ -1,4 +1,4 @@
-"""Number Claim: the rule book's game, RULES.md's rules and computed fact, variants, bad input."""
+"""Number Claim: the rule book's game, docs/rules.md's rulings and computed fact, variants."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_book_example_game() -> None:
     ]
 
 
-# --- computed fact (RULES.md) --------------------------------------------------------------
+# --- computed fact (docs/rules.md) --------------------------------------------------------------
 
 
 def test_claiming_the_largest_number_left_wins_against_every_reply() -> None:

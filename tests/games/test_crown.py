@@ -1,4 +1,4 @@
-"""Capture the Crown: the rule book's game, RULES.md's rules and computed facts, secrecy."""
+"""Capture the Crown: the rule book's game, docs/rules.md's rules and computed facts, secrecy."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Crystal Capture: the rule book's game, RULES.md's rules and computed facts, bad input."""
+"""Crystal Capture: the rule book's game, docs/rules.md's rules and computed facts, bad input."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_book_example_game() -> None:
     ]
 
 
-# --- computed facts (RULES.md) -------------------------------------------------------------
+# --- computed facts (docs/rules.md) -------------------------------------------------------------
 
 
 def _position(state: State) -> Position:

@@ -1,4 +1,4 @@
-"""Flag Chase: the rule book's game, RULES.md's rules, secrecy of traps, bad input."""
+"""Flag Chase: the rule book's game, docs/rules.md's rules, secrecy of traps, bad input."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _private_texts(events: list[Event], seat: Seat) -> list[str]:
 
 
 def test_book_example_game() -> None:
-    """The book's turns are all legal; RULES.md fixes its trap count (traps not yet placed)."""
+    """The book's turns are all legal; docs/rules.md fixes its trap count (traps not yet placed)."""
     state = GAME.new({}, seed=9)
     assert GAME.view(state, None).traps_left == (2, 2)
     state, events = play(GAME, state, [(0, "MOVE 2 2")])
@@ -75,7 +75,7 @@ def test_book_example_game() -> None:
     view = GAME.view(state, None)
     assert view.agents == ((2, 2), (5, 5))
     assert view.triggered == (Triggered(0, (4, 4)),)
-    assert view.traps_left == (1, 1)  # the book's "2 remaining" is the slip RULES.md fixes
+    assert view.traps_left == (1, 1)  # the book's "2 remaining" is the slip docs/rules.md fixes
     state, events = play(GAME, state, [(0, "MOVE 3 3")])
     assert public_texts(events) == [
         "Ann moves to (3,3).",

@@ -32,7 +32,7 @@ def outcomes(state: State) -> Iterator[Outcome]:
 
 
 def test_hard_as_first_player_beats_every_opponent_on_the_3x3_grid() -> None:
-    """Exhaustive: 8 x 6 x 4 x 2 lines for the second player, all lost (RULES.md *computed*)."""
+    """Exhaustive: 8 x 6 x 4 x 2 lines for the second player, all lost (*computed*)."""
     results = list(outcomes(GAME.new({}, 11)))
     assert len(results) == 8 * 6 * 4 * 2
     assert set(results) == {Outcome(0, Reason.SCORE)}

@@ -64,7 +64,7 @@ def attacks_until_capture(state: CrownState, seed: int) -> Iterator[int]:
 
 
 def test_four_attacks_find_the_crown_against_any_defender_and_no_fewer_do() -> None:
-    """RULES.md *computed*: the game value from the start is exactly 4."""
+    """docs/rules.md *computed*: the game value from the start is exactly 4."""
     assert attacks_needed(ALL, 0) == 4
 
 

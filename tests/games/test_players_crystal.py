@@ -30,7 +30,7 @@ def outcomes(state: State, hard_seat: int) -> Iterator[Outcome]:
 
 
 def test_the_first_player_wins_with_perfect_play() -> None:
-    """RULES.md *computed*."""
+    """docs/rules.md *computed*."""
     assert score(FULL, 0, 0) > 0
     winning = {c for c in CRYSTALS if capture_score(FULL, 0, 0, c) > 0}
     assert winning == {6, 7, 8}

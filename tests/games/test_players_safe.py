@@ -50,7 +50,7 @@ def guesses_to_crack(
 
 
 def test_five_guesses_always_suffice_for_three_digits_1_to_3_and_no_fewer_do() -> None:
-    """RULES.md *computed*: the game value over all 27 codes is exactly 5."""
+    """docs/rules.md *computed*: the game value over all 27 codes is exactly 5."""
     assert guesses_needed(3, 3, (1 << 27) - 1) == 5
 
 

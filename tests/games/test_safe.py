@@ -1,4 +1,4 @@
-"""Safe Cracker: the rule book's game, RULES.md's rules and computed facts, secrecy."""
+"""Safe Cracker: the rule book's game, docs/rules.md's rules and computed facts, secrecy."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def _exact(guess: Code, code: Code) -> int:
 
 
 def test_book_example_game_with_feedback_recomputed_from_the_codes() -> None:
-    """RULES.md: the book's feedback does not match its codes (2-1-3 and 3-3-1).
+    """docs/rules.md: the book's feedback does not match its codes (2-1-3 and 3-3-1).
 
     The guesses are replayed as printed and the feedback is recomputed from the codes: it
     differs from the book's for four guesses. The book's "winning" guess 2-1-3 is Player 1's
@@ -287,7 +287,7 @@ def test_legal_actions_are_every_code_in_order() -> None:
 
 
 def minimax_guess(candidates: Sequence[Code]) -> Code:
-    """The guess leaving the fewest codes in the worst case (RULES.md's guesser).
+    """The guess leaving the fewest codes in the worst case (docs/rules.md's guesser).
 
     Any code may be guessed; ties prefer a code that could still be the answer, then the
     smallest.
