@@ -14,7 +14,7 @@ from pydantic import SecretStr
 
 from bot.settings import Settings
 
-from .table import SETTLE_TIMEOUT, SWEEP_INTERVAL, Member, SimClock, Table, new_parlor
+from .table import SETTLE_TIMEOUT, Member, SimClock, Table, new_parlor
 
 
 @pytest.fixture
@@ -27,7 +27,6 @@ def settings(tmp_path: Path) -> Settings:
         _env_file=None,
         discord_token=SecretStr("unused: SimCord logs the bot in"),
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'parlor.db'}",
-        sweep_interval=SWEEP_INTERVAL,
         dev_guild_id=None,
     )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -27,9 +27,6 @@ from bot.settings import Settings
 
 SEED = 1
 """Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
-
-SWEEP_INTERVAL = 1.0
-"""Seconds of virtual time between the sweeper's rounds."""
 
 SETTLE_TIMEOUT = 15.0
 """Real seconds SimCord waits for the bot to finish reacting to one action (a bound, not a
@@ -172,13 +169,14 @@ class Table:
         return new
 
     async def let_time_pass(self, **duration: float) -> None:
-        """Move SimCord's clock on by ``duration`` (``timedelta`` keywords), then by one round of
-        the sweeper, which acts on the deadlines passed meanwhile."""
-        seconds = sum(
-            value * {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit]
-            for unit, value in duration.items()
-        )
-        await self.env.advance_time(seconds + SWEEP_INTERVAL)
+        """Move SimCord's clock on by ``duration`` (``timedelta`` keywords), then by one interval
+        of the bot's sweeper, so that it has looked at every deadline passed meanwhile.
+
+        The sweeper runs in SimCord's virtual time: each of its rounds happens as the clock
+        passes it, on SimCord's clock, as does the match service's idea of now.
+        """
+        seconds = timedelta(**duration).total_seconds()
+        await self.env.advance_time(seconds + self.settings.sweep_interval)
 
     # ------------------------------------------------------------------ reading
 
