@@ -51,9 +51,11 @@ async def simcord_env(settings: Settings, clock: SimClock) -> AsyncIterator[simc
         yield env
     finally:
         bot = env.bot
-        await env.settle()
-        await bot.close()
-        await env.shutdown()
+        try:
+            await env.settle()
+            await bot.close()
+        finally:
+            await env.shutdown()
         env.raise_errors()
 
 

@@ -94,6 +94,18 @@ def text_of(message: Readable) -> str:
     return "\n".join(part for part in (as_message(message).content, embed_text(message)) if part)
 
 
+def answered(result: InteractionResult) -> InteractionResult:
+    """``result``, checked to be answered as Discord requires.
+
+    An interaction the bot never acknowledges shows the member "This interaction failed"; one
+    left "thinking" never gets its answer. SimCord records both without failing.
+    """
+    assert result.acknowledged, "the bot never answered: the member sees 'interaction failed'"
+    response = result.response
+    assert response is None or not response.flags.loading, "the bot is still 'thinking'"
+    return result
+
+
 def ephemeral_messages(result: InteractionResult) -> list[ResponseMessage]:
     """The messages only the member sees, answering their request (a picker, a refusal)."""
     replies = [result.response] if result.response is not None else []
@@ -159,14 +171,12 @@ class Table:
             )
         return Member(self, actor)
 
-    async def restart(self) -> Parlor:
+    async def restart(self) -> None:
         """Stop the bot process and start a new one on the same database file."""
         old = self.bot
         await self.env.settle()
         await old.close()
-        new = new_parlor(self.settings, self.clock)
-        await self.env.restart_bot(new)
-        return new
+        await self.env.restart_bot(new_parlor(self.settings, self.clock))
 
     async def let_time_pass(self, **duration: float) -> None:
         """Move SimCord's clock on by ``duration`` (``timedelta`` keywords), then by one interval
@@ -251,7 +261,7 @@ class Member:
             key: value.actor if isinstance(value, Member) else value
             for key, value in options.items()
         }
-        return await self.actor.slash(self.table.channel, name, **given)
+        return answered(await self.actor.slash(self.table.channel, name, **given))
 
     async def ask(self, name: str, **options: Any) -> str:
         """Run a slash command; what the member alone was told in answer."""
@@ -278,8 +288,8 @@ class Member:
             in_dm: InteractionResult = await self.actor.user.click(
                 message, label=label, custom_id=custom_id
             )
-            return in_dm
-        return await self.actor.click(message, label=label, custom_id=custom_id)
+            return answered(in_dm)
+        return answered(await self.actor.click(message, label=label, custom_id=custom_id))
 
     async def open_form(self, message: Readable, label: str) -> Form:
         """Press the button labelled ``label``, which opens a form."""
@@ -292,8 +302,8 @@ class Member:
         values = {form_field(form.opened, field): text}
         if form.in_dm:
             in_dm: InteractionResult = await self.actor.user.submit_modal(form.opened, values)
-            return in_dm
-        return await self.actor.submit_modal(form.opened, values)
+            return answered(in_dm)
+        return answered(await self.actor.submit_modal(form.opened, values))
 
     async def type_dm(self, text: str) -> str:
         """Type ``text`` to the bot in DMs; the bot's reply (every DM it sent since, joined)."""

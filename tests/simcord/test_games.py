@@ -231,8 +231,7 @@ async def test_safe_codes_set_by_both_players_through_forms_open_at_once(
     bob_form = await bob.open_form(bob.latest_dm("Choose your secret"), "Set my code")
 
     alice_set = await alice.submit(alice_form, "Your code (only you see it)", "213")
-    bob_set = await bob.submit(bob_form, "Your code (only you see it)", "312")
-
     assert "Your code is 2-1-3." in private_answer(alice_set)
+    bob_set = await bob.submit(bob_form, "Your code (only you see it)", "312")
     assert "Your code is 3-1-2." in private_answer(bob_set)
     assert "Both codes are set" in table.board().content
