@@ -12,7 +12,15 @@ import re
 
 import pytest
 
-from .table import Member, Table, ephemeral_messages, labels, private_answer, start
+from .table import (
+    Member,
+    Table,
+    embed_text,
+    ephemeral_messages,
+    labels,
+    private_answer,
+    start,
+)
 
 
 def assert_no_secret_leaked(
@@ -64,6 +72,9 @@ async def test_capture_the_crown(
     await alice.press(placed, "2,2")
     missed = table.latest("attacks (2,2): Miss")
     assert f"{bob.mention}, choose the hint" in missed.content
+    drawn = embed_text(missed)  # the board: both grids, Bob's with Alice's miss
+    assert f"Player 1: {alice.mention} (moves first) · Player 2: {bob.mention}" in drawn
+    assert "Player 2's grid:\n⬜⬜⬜\n⬜❌⬜\n⬜⬜⬜" in drawn and "The hint is due <t:" in drawn
     assert not labels(missed)
     assert not labels(table.now(placed))  # the previous board keeps no buttons
     hint_prompt = bob.latest_dm("missed")
@@ -81,6 +92,7 @@ async def test_capture_the_crown(
     assert sorted(labels(hinted)) == sorted(
         f"{row},{col}" for row in (1, 2, 3) for col in (1, 2, 3) if (row, col) != (2, 2)
     )
+    assert "👑" not in embed_text(hinted)
     assert_no_secret_leaked(table, caplog, "(3,1)", "(2,3)", typed=("3 1", "2 3"))
 
     # Alice captures the Crown: the end shows both secrets and offers a rematch.
@@ -88,6 +100,9 @@ async def test_capture_the_crown(
     end = table.latest("Hit")
     assert "Crown was at (3,1)" in end.content and "Crown was at (2,3)" in end.content
     assert labels(end) == ["Rematch"]
+    drawn = embed_text(end)  # both Crowns drawn now
+    assert "Player 1's grid:\n❌⬜⬜\n⬜⬜⬜\n👑⬜⬜" in drawn
+    assert "Player 2's grid:\n⬜⬜⬜\n⬜❌👑\n⬜⬜⬜" in drawn
     assert not labels(table.now(hinted))
     await assert_result("crown", alice, bob)
 
@@ -114,6 +129,11 @@ async def test_number_claim_with_hidden_numbers(table: Table, alice: Member, bob
     await assert_result("claim", winner, loser)
 
 
+def keycap(number: int) -> str:
+    """The number as the board draws it: a keycap emoji."""
+    return f"{number}\ufe0f\u20e3"
+
+
 async def test_crystal_capture(table: Table, alice: Member, bob: Member) -> None:
     await start(table, alice, bob, "crystal")
     await alice.press(table.board(), "9")
@@ -123,6 +143,9 @@ async def test_crystal_capture(table: Table, alice: Member, bob: Member) -> None
     took = table.latest("captures crystal 1: 1 points")
     # Alice, on 9, may take 2-6 only: 1 and 9 are gone, 7 and 8 would pass 15.
     assert labels(took) == ["2", "3", "4", "5", "6"]
+    drawn = embed_text(took)
+    assert "Pool: " + " ".join(keycap(n) for n in range(2, 9)) in drawn
+    assert f"Player 1: {keycap(9)} (9 points)\nPlayer 2: {keycap(1)} (1 point)" in drawn
     await alice.press(took, "6")
     end = table.latest("wins with exactly 15 points")
     assert labels(end) == ["Rematch"]
