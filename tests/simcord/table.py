@@ -1,0 +1,355 @@
+"""Parlor on SimCord, a second Discord independent of the project's own fake.
+
+SimCord (the ``simcord`` package) runs the real, unmodified discord.py client in-process against
+its own model of Discord's REST API and gateway: interaction rules, permissions, validation
+limits, forms, DMs and a virtual clock. Here the bot is the real ``bot.app.Parlor``, on a SQLite
+file of the test's own, with its match service on SimCord's clock, so deadlines pass only when a
+test lets time pass (``Table.let_time_pass``) and the sweeper acts on them in virtual time.
+
+Tests act through ``Member`` (slash commands, button presses, typed DMs, forms) and read what the
+members see: the channel's public messages, their DMs and the private answers to their requests,
+with contents, embeds and buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+import simcord
+from simcord import InteractionResult, MemberActor, ResponseMessage
+
+from bot.app import Parlor
+from bot.settings import Settings
+
+SEED = 1
+"""Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
+
+SETTLE_TIMEOUT = 15.0
+"""Real seconds SimCord waits for the bot to finish reacting to one action (a bound, not a
+measure: an action takes milliseconds, but the machine may be busy)."""
+
+CANNOT_DM = 50007
+
+Readable = discord.Message | ResponseMessage
+
+
+class SimClock:
+    """SimCord's virtual clock, for the match service: bound to the environment once it exists."""
+
+    def __init__(self) -> None:
+        self._env: simcord.Env | None = None
+
+    def bind(self, env: simcord.Env) -> None:
+        self._env = env
+
+    def __call__(self) -> datetime:
+        assert self._env is not None, "the clock is read before SimCord started"
+        return self._env.now()
+
+
+def new_parlor(settings: Settings, clock: SimClock) -> Parlor:
+    """A bot process as ``python -m bot`` builds it, on SimCord's clock and with fixed seeds."""
+    return Parlor(settings, clock=clock, seeds=lambda: SEED)
+
+
+# ---------------------------------------------------------------------- reading messages
+
+
+def as_message(message: Readable) -> discord.Message:
+    """``message`` as discord.py's ``Message`` (ephemeral answers come as ``ResponseMessage``)."""
+    return message.message if isinstance(message, ResponseMessage) else message
+
+
+def buttons(message: Readable) -> list[discord.Button]:
+    """The message's buttons, row by row, as its reader sees them."""
+    found: list[discord.Button] = []
+    for row in as_message(message).components:
+        if isinstance(row, discord.ActionRow):
+            found.extend(child for child in row.children if isinstance(child, discord.Button))
+    return found
+
+
+def labels(message: Readable) -> list[str]:
+    """The labels of the buttons one can press (enabled ones), in order."""
+    return [button.label or "" for button in buttons(message) if not button.disabled]
+
+
+def embed_text(message: Readable) -> str:
+    """Everything the message's embeds show: titles, descriptions, fields and footers."""
+    parts: list[str] = []
+    for embed in as_message(message).embeds:
+        parts += [embed.title or "", embed.description or ""]
+        for field in embed.fields:
+            parts += [field.name or "", field.value or ""]
+        parts.append(embed.footer.text or "")
+    return "\n".join(part for part in parts if part)
+
+
+def text_of(message: Readable) -> str:
+    """The message's content, then its embeds' text."""
+    return "\n".join(part for part in (as_message(message).content, embed_text(message)) if part)
+
+
+def answered(result: InteractionResult) -> InteractionResult:
+    """``result``, checked to be answered as Discord requires.
+
+    An interaction the bot never acknowledges shows the member "This interaction failed"; one
+    left "thinking" never gets its answer. SimCord records both without failing.
+    """
+    assert result.acknowledged, "the bot never answered: the member sees 'interaction failed'"
+    response = result.response
+    assert response is None or not response.flags.loading, "the bot is still 'thinking'"
+    return result
+
+
+def ephemeral_messages(result: InteractionResult) -> list[ResponseMessage]:
+    """The messages only the member sees, answering their request (a picker, a refusal)."""
+    replies = [result.response] if result.response is not None else []
+    replies += result.followups
+    return [reply for reply in replies if reply.ephemeral]
+
+
+def private_answer(result: InteractionResult) -> str:
+    """What the member alone was told in answer to a request: the ephemeral replies' text."""
+    return "\n".join(reply.content for reply in ephemeral_messages(result))
+
+
+def form_field(result: InteractionResult, label: str) -> str:
+    """The custom_id of the text field labelled ``label`` in the form ``result`` opened."""
+    modal = result.modal
+    assert modal is not None, "the press opened no form"
+
+    def fields(nodes: Sequence[dict[str, Any]], outer: str | None) -> Iterator[tuple[str, str]]:
+        for node in nodes:
+            own = node.get("label") or outer
+            if node.get("type") == discord.ComponentType.text_input.value:
+                yield own or "", node["custom_id"]
+            yield from fields(node.get("components") or [], own)
+            if isinstance(node.get("component"), dict):
+                yield from fields([node["component"]], own)
+
+    found = dict(fields(modal.get("components") or [], None))
+    assert label in found, f"no field {label!r} in the form: it has {sorted(found)}"
+    return found[label]
+
+
+# ---------------------------------------------------------------------- the table
+
+
+class Table:
+    """The server "Parlor test" with its channel #duels, and the bot running on SimCord."""
+
+    def __init__(self, env: simcord.Env, settings: Settings, clock: SimClock) -> None:
+        self.env = env
+        self.settings = settings
+        self.clock = clock
+        self.guild = env.create_guild("Parlor test")
+        self.channel = self.guild.create_text_channel("duels")
+
+    @property
+    def bot(self) -> Parlor:
+        bot = self.env.bot
+        assert isinstance(bot, Parlor)
+        return bot
+
+    def seat(self, name: str, *, dms_open: bool = True) -> Member:
+        """A new member of the server; with ``dms_open=False``, the bot's DMs to them fail."""
+        actor = self.guild.add_member(self.env.create_user(name))
+        if not dms_open:
+            # Discord answers a DM the recipient does not accept with 403, code 50007.
+            self.env.inject_error(
+                "POST",
+                f"/channels/{actor.user.dm_channel.id}/messages",
+                status=403,
+                code=CANNOT_DM,
+                message="Cannot send messages to this user",
+                times=None,
+            )
+        return Member(self, actor)
+
+    async def restart(self) -> None:
+        """Stop the bot process and start a new one on the same database file."""
+        old = self.bot
+        await self.env.settle()
+        await old.close()
+        await self.env.restart_bot(new_parlor(self.settings, self.clock))
+
+    async def let_time_pass(self, **duration: float) -> None:
+        """Move SimCord's clock on by ``duration`` (``timedelta`` keywords), then by one interval
+        of the bot's sweeper, so that it has looked at every deadline passed meanwhile.
+
+        The sweeper runs in SimCord's virtual time: each of its rounds happens as the clock
+        passes it, on SimCord's clock, as does the match service's idea of now.
+        """
+        seconds = timedelta(**duration).total_seconds()
+        await self.env.advance_time(seconds + self.settings.sweep_interval)
+
+    # ------------------------------------------------------------------ reading
+
+    def messages(self) -> list[discord.Message]:
+        """The channel's public messages, oldest first, as they stand now."""
+        return self.channel.history()
+
+    def latest(self, text: str) -> discord.Message:
+        """The newest public message whose content holds ``text``."""
+        for message in reversed(self.messages()):
+            if text in message.content:
+                return message
+        raise AssertionError(f"no message says {text!r}; the channel has:\n{self.transcript()}")
+
+    def now(self, message: discord.Message) -> discord.Message:
+        """``message`` as it stands now (edited since, perhaps)."""
+        (current,) = [m for m in self.messages() if m.id == message.id]
+        return current
+
+    def count(self, text: str) -> int:
+        """How many public messages hold ``text`` in their content."""
+        return sum(text in message.content for message in self.messages())
+
+    def board(self) -> discord.Message:
+        """The newest board: the newest public message with an embed."""
+        boards = [message for message in self.messages() if message.embeds]
+        assert boards, f"no board in the channel; it has:\n{self.transcript()}"
+        return boards[-1]
+
+    def public_text(self) -> str:
+        """Everything the channel shows anyone: contents, embeds, button labels and ids."""
+        parts = []
+        for message in self.messages():
+            parts.append(text_of(message))
+            for button in buttons(message):
+                parts += [button.label or "", button.custom_id or ""]
+        return "\n".join(parts)
+
+    def transcript(self) -> str:
+        return "\n".join(f"- {message.content[:200]!r}" for message in self.messages())
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form a member opened and has not submitted yet."""
+
+    opened: InteractionResult
+    in_dm: bool
+
+
+class Member:
+    """A member of the server, acting as they would in Discord's client."""
+
+    def __init__(self, table: Table, actor: MemberActor) -> None:
+        self.table = table
+        self.actor = actor
+
+    @property
+    def id(self) -> int:
+        return self.actor.id
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    # ------------------------------------------------------------------ acting
+
+    async def command(self, name: str, **options: Any) -> InteractionResult:
+        """Run the slash command ``name`` (e.g. ``"crown attack"``) in the channel; members
+        given as options are picked from the member list."""
+        given = {
+            key: value.actor if isinstance(value, Member) else value
+            for key, value in options.items()
+        }
+        return answered(await self.actor.slash(self.table.channel, name, **given))
+
+    async def ask(self, name: str, **options: Any) -> str:
+        """Run a slash command; what the member alone was told in answer."""
+        return private_answer(await self.command(name, **options))
+
+    async def stats(self, **options: Any) -> str:
+        """Run ``/stats`` (a public answer); the text of the embed it shows."""
+        result = await self.command("stats", **options)
+        assert result.response is not None and not result.response.ephemeral
+        return embed_text(result.response)
+
+    async def press(
+        self, message: Readable, label: str | None = None, *, at: tuple[int, int] | None = None
+    ) -> InteractionResult:
+        """Press the button labelled ``label``, or the one at ``at`` (row, column, from 1)."""
+        custom_id = None
+        if at is not None:
+            row = as_message(message).components[at[0] - 1]
+            assert isinstance(row, discord.ActionRow)
+            button = row.children[at[1] - 1]
+            assert isinstance(button, discord.Button)
+            custom_id = button.custom_id
+        if as_message(message).guild is None:
+            in_dm: InteractionResult = await self.actor.user.click(
+                message, label=label, custom_id=custom_id
+            )
+            return answered(in_dm)
+        return answered(await self.actor.click(message, label=label, custom_id=custom_id))
+
+    async def open_form(self, message: Readable, label: str) -> Form:
+        """Press the button labelled ``label``, which opens a form."""
+        opened = await self.press(message, label)
+        assert opened.modal is not None, f"{label!r} opened no form: {private_answer(opened)!r}"
+        return Form(opened, in_dm=as_message(message).guild is None)
+
+    async def submit(self, form: Form, field: str, text: str) -> InteractionResult:
+        """Type ``text`` in the form's field labelled ``field``, and submit the form."""
+        values = {form_field(form.opened, field): text}
+        if form.in_dm:
+            in_dm: InteractionResult = await self.actor.user.submit_modal(form.opened, values)
+            return answered(in_dm)
+        return answered(await self.actor.submit_modal(form.opened, values))
+
+    async def type_dm(self, text: str) -> str:
+        """Type ``text`` to the bot in DMs; the bot's reply (every DM it sent since, joined)."""
+        before = {message.id for message in self.dms()}
+        await self.actor.send_dm(text)
+        replies = [message.content for message in self.dms() if message.id not in before]
+        return "\n".join(replies)
+
+    # ------------------------------------------------------------------ reading
+
+    def dms(self) -> list[discord.Message]:
+        """The bot's DMs to the member, oldest first, as they stand now."""
+        return [
+            message
+            for message in self.actor.user.dm_channel.history()
+            if message.author.id != self.id
+        ]
+
+    def now(self, message: discord.Message) -> discord.Message:
+        """The bot's DM ``message`` as it stands now (edited since, perhaps)."""
+        (current,) = [m for m in self.dms() if m.id == message.id]
+        return current
+
+    def latest_dm(self, text: str) -> discord.Message:
+        """The bot's newest DM to the member whose content holds ``text``."""
+        for message in reversed(self.dms()):
+            if text in message.content:
+                return message
+        sent = "\n".join(f"- {message.content[:200]!r}" for message in self.dms())
+        raise AssertionError(f"no DM to {self.actor.name} says {text!r}; they have:\n{sent}")
+
+
+# ---------------------------------------------------------------------- shared steps
+
+
+async def start(
+    table: Table, challenger: Member, opponent: Member, game: str, **options: object
+) -> None:
+    """Challenge and accept: the challenge loses its buttons and the first board is up."""
+    told = await challenger.ask(f"{game} challenge", opponent=opponent, **options)
+    assert "Challenge posted" in told
+    challenge = table.latest("challenges you")
+    assert challenge.content.startswith(opponent.mention)
+    assert labels(challenge) == ["Accept", "Decline", "Withdraw"]
+    await opponent.press(challenge, "Accept")
+    challenge = table.now(challenge)
+    assert f"{opponent.mention} accepted: the match is on." in challenge.content
+    assert not labels(challenge)
+    assert "Coin toss" in table.board().content
