@@ -30,7 +30,11 @@ log = logging.getLogger(__name__)
 
 SCOPES = ("bot", "applications.commands")
 PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, embed_links=True, read_message_history=True
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    read_message_history=True,
 )
 """All the bot needs in a channel; nothing more is asked for in the invite."""
 

@@ -68,7 +68,8 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert int(registered["settings"]["default_member_permissions"]) == MANAGE_GUILD
     invite = next(r.getMessage() for r in caplog.records if "Invite link" in r.getMessage())
     assert "scope=bot+applications.commands" in invite
-    assert "permissions=84992" in invite  # View Channels, Send Messages, Embed Links, History
+    # View Channels, Send Messages, Send Messages in Threads, Embed Links, Read Message History
+    assert "permissions=274877991936" in invite
 
 
 async def test_a_dev_guild_gets_the_commands_at_once_and_nothing_global(

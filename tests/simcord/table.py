@@ -2,9 +2,9 @@
 
 SimCord (the ``simcord`` package) runs the real, unmodified discord.py client in-process against
 its own model of Discord's REST API and gateway: interaction rules, permissions, validation
-limits, forms, DMs and a virtual clock. Here the bot is the real ``bot.app.Parlor``, on a SQLite
-file of the test's own, with its match service on SimCord's clock, so deadlines pass only when a
-test lets time pass (``Table.let_time_pass``) and the sweeper acts on them in virtual time.
+limits, forms, DMs and a virtual clock. Here the bot is the real ``bot.chat.app.Parlor``, on a
+SQLite file of the test's own, with its match service on SimCord's clock, so deadlines pass only
+when a test lets time pass (``Table.let_time_pass``) and the sweeper acts on them in virtual time.
 
 Tests act through ``Member`` (slash commands, button presses, typed DMs, forms) and read what the
 members see: the channel's public messages, their DMs and the private answers to their requests,
@@ -22,7 +22,7 @@ import discord
 import simcord
 from simcord import InteractionResult, MemberActor, ResponseMessage
 
-from bot.app import Parlor
+from bot.chat.app import Parlor
 from bot.settings import Settings
 
 SEED = 1

@@ -64,13 +64,13 @@ async def test_the_player_who_runs_out_of_time_loses(
     # A hint not chosen in time is given for the defender: the one leaving most cells open.
     await alice.press(board, "2,2")
     await table.let_time_pass(seconds=30)
-    hinted = table.latest("did not choose a hint in time")
+    hinted = table.latest("did not answer in time, so I chose for them")
     assert "the Crown's row is greater than 2" in hinted.content
     assert f"{bob.mention}, your move." in hinted.content
 
     await table.let_time_pass(minutes=1)
     end = table.latest("ran out of time")
-    assert f"{bob.mention} ran out of time." in end.content
+    assert f"{alice.mention} wins: {bob.mention} ran out of time." in end.content
     assert "Crown was at (1,1)" in end.content and "Crown was at (3,3)" in end.content
     assert not labels(table.now(hinted))
     assert "1 W · 0 L · 0 D" in await alice.stats(game="crown", user=alice)
@@ -93,4 +93,4 @@ async def test_a_server_sets_its_own_turn_time(table: Table, alice: Member, bob:
     await table.let_time_pass(minutes=1, seconds=50)
     assert "ran out of time" not in table.board().content
     await table.let_time_pass(seconds=10)
-    assert f"{alice.mention} ran out of time." in table.board().content
+    assert f"{bob.mention} wins: {alice.mention} ran out of time." in table.board().content

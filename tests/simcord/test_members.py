@@ -87,7 +87,7 @@ async def test_resigning_loses_the_match_once_it_is_on(
     board = table.board()
     await alice.press(board, "9")
     assert "Done" in await bob.ask("resign")
-    end = table.latest(f"{bob.mention} resigned.")
+    end = table.latest(f"{alice.mention} wins: {bob.mention} resigned.")
     assert f"{alice.mention} wins" in end.content
     assert labels(end) == ["Rematch"]
     assert not labels(table.now(table.latest("captures crystal 9")))
@@ -117,7 +117,7 @@ async def test_a_rematch_is_a_new_challenge_with_the_same_options(
     assert "Your code is 1-2-3." in await alice.type_dm("123")
     assert "Your code is 4-3-2." in await bob.type_dm("432")
     assert "Done" in await bob.ask("resign")  # on Alice's turn: Bob may resign any time
-    end = table.latest(f"{bob.mention} resigned.")
+    end = table.latest(f"{alice.mention} wins: {bob.mention} resigned.")
 
     await bob.press(end, "Rematch")
     offer = table.latest("challenges you")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from bot.app import Parlor
+from bot.chat.app import Parlor
 from bot.settings import Settings
 
 from .table import Member, Table, labels, private_answer, start
