@@ -503,7 +503,7 @@ def test_hidden_numbers_are_claimed_by_cell(
     out = capsys.readouterr().out
 
     assert status == 2
-    assert "1 | ? | ? | ? |" in out
+    assert "1 |  ?  |  ?  |  ?  |" in out
     assert "Player 1, select a cell (row column): 2 2" in out
     assert "Player 1 claims (2,2): " in out
 

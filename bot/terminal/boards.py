@@ -39,8 +39,11 @@ def board(game: AnyGame, view: Any, names: Names) -> str:
 # --- drawing --------------------------------------------------------------------------------
 
 
-def grid_lines(size: int, mark: Callable[[Cell], str]) -> Lines:
+def grid_lines(size: int, mark: Callable[[Cell], str], *, widest: int = 1) -> Lines:
     """The grid with column numbers above and row numbers on the left, every cell as wide.
+
+    Cells fit the longest mark, and at least ``widest`` characters, so that a board keeps its
+    shape as marks come and go.
 
     ::
 
@@ -49,7 +52,7 @@ def grid_lines(size: int, mark: Callable[[Cell], str]) -> Lines:
         1 | C | x |   |
     """
     marks = {cell: mark(cell) for cell in grid.cells(size)}
-    width = max(3, *(len(text) + 2 for text in marks.values()))
+    width = max(widest, *(len(text) for text in marks.values())) + 2
     label = len(str(size))
     columns = range(1, size + 1)
     header = " " * (label + 2) + " ".join(f"{col:^{width}}" for col in columns)
@@ -138,7 +141,8 @@ def claim_board(view: ClaimView, names: Names) -> Lines:
         return shown if owner is None else f"{shown} {tags[owner]}"
 
     totals = "   ".join(f"{tags[seat]} {names[seat]}: {view.totals[seat]} points" for seat in SEATS)
-    return [*grid_lines(view.size, mark), totals]
+    widest = len(f"{view.size * view.size} {tags[0]}")
+    return [*grid_lines(view.size, mark, widest=widest), totals]
 
 
 # --- Crystal Capture ------------------------------------------------------------------------
@@ -175,7 +179,7 @@ def flag_board(view: FlagView, names: Names) -> Lines:
         owners = [seat for seat in SEATS if cell in (view.traps[seat] or ())]
         return "".join(f"*{tags[seat]}" for seat in owners)
 
-    lines = grid_lines(FLAG_SIZE, mark)
+    lines = grid_lines(FLAG_SIZE, mark, widest=len("*A"))
     for seat in SEATS:
         left = view.traps_left[seat]
         lines.append(

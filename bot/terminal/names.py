@@ -112,10 +112,10 @@ def _clause_for_you(clause: str, mark: str, capital: bool) -> str:
     about_you = True
     if clause.startswith(f"{mark}'s "):
         clause = f"{your} {clause[len(mark) + 3 :]}"
-    elif clause.startswith(f"{mark} "):
-        verb, space, rest = clause[len(mark) + 1 :].partition(" ")
-        rest = re.sub(r"\band (\w+)", lambda found: f"and {_base_form(found[1])}", rest)
-        clause = f"{you} {_base_form(verb)}{space}{rest}"
+    elif found := re.match(rf"{re.escape(mark)} (\w+)(.*)", clause, re.DOTALL):
+        verb, rest = found.groups()
+        rest = re.sub(r"\band (\w+)", lambda word: f"and {_base_form(word[1])}", rest)
+        clause = f"{you} {_base_form(verb)}{rest}"
     else:
         about_you = False
     if about_you:

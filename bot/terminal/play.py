@@ -240,8 +240,9 @@ class _Table:
                     self.console.say(self.names.render(event))
             return
         self.holder = None
+        # Once the game is over every view shows everything: the person's has their grid first.
         viewer = None if self.bot is None else other(self.bot.seat)
-        self._show_screen(f"{self._heading()}: game over", self._board(None), viewer)
+        self._show_screen(f"{self._heading()}: game over", self._board(viewer), viewer)
 
     def _show_screen(self, heading: str, board_text: str | None, viewer: Seat | None) -> None:
         """A cleared screen: the heading, the board, and the news ``viewer`` has yet to see."""

@@ -88,7 +88,7 @@ WORDINGS: dict[str, Wording] = {
             ("number", "claim that number, e.g. 7"),
             (
                 "row column",
-                "claim the number in that cell, e.g. 2 3 (the only way when hidden)",
+                "claim the number in a cell, e.g. 2 3 (only way when hidden)",
             ),
         ),
     ),
@@ -164,7 +164,12 @@ def plain_rules(game: str) -> str:
     text = _OPTION.sub(lambda found: _flag(found[1]), text)
     lines = text.replace("**", "").replace("• ", "- ").splitlines()
     return "\n".join(
-        textwrap.fill(line, WIDTH, subsequent_indent="  " if line.startswith("- ") else "")
+        textwrap.fill(
+            line,
+            WIDTH,
+            subsequent_indent="  " if line.startswith("- ") else "",
+            break_on_hyphens=False,
+        )
         for line in lines
     )
 
