@@ -77,8 +77,8 @@ def _said(names: Names, text: str) -> str:
     return names.render(Event("board", text))
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _plural(count: int, word: str, words: str) -> str:
+    return f"{count} {word if count == 1 else words}"
 
 
 # --- Capture the Crown ----------------------------------------------------------------------
@@ -185,7 +185,7 @@ def flag_board(view: FlagView, names: Names) -> Lines:
         lines.append(
             f"{tags[seat]} {names[seat]}: agent at {cell_text(view.agents[seat])}, "
             f"flag {tags[seat].lower()} at {cell_text(view.flags[seat])}, "
-            f"{_plural(left, 'trap')} left to place"
+            f"{_plural(left, 'trap', 'traps')} left to place"
         )
     for seat in SEATS:
         traps = view.traps[seat]
@@ -208,7 +208,7 @@ def safe_board(view: SafeView, names: Names) -> Lines:
     options = view.options
     head = f"Codes are {options.shape}."
     if options.max_guesses is not None:
-        head += f" Each player has {_plural(options.max_guesses, 'guess')}."
+        head += f" Each player has {_plural(options.max_guesses, 'guess', 'guesses')}."
     lines = [head]
     for seat in SEATS:
         code = view.codes[seat]

@@ -122,3 +122,11 @@ def test_crystals_show_who_took_them() -> None:
         "Taken     .  .  .  .  .  A  B  A  .",
         "A Alice: 14 points   B Bob: 7 points   (exactly 15 wins)",
     ]
+
+
+def test_a_guess_limit_is_worded_in_the_plural() -> None:
+    game = GAMES["safe"]
+
+    head = board(game, game.view(game.new({"max_guesses": 4}, 0), None), NAMED).splitlines()[0]
+
+    assert head == "Codes are 3 digits, each 1-3. Each player has 4 guesses."
