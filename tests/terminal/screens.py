@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tests.terminal.pty_play import Run, Screen
+from tests.terminal.pty_play import Run
 
 RESULTS = ("Player 1 wins the game!", "Player 2 wins the game!", "Draw.")
 
@@ -47,9 +47,3 @@ def assert_ends_with(run: Run, friendly: str, result: str) -> None:
     assert not any(screen.is_final for screen in screens[:-1])
     assert run.lines[-2:] == [friendly, result]
     assert sum(line in RESULTS for line in run.lines) == 1
-
-
-def last_screen_is(run: Run, text: str) -> Screen:
-    screen = run.screens[-1]
-    assert screen.text == text, screen.text
-    return screen
