@@ -41,11 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game at this terminal, two people or one against the bot",
-        description="Play a game with two people at this terminal, one answer per line "
-        "(so it can be scripted: printf '...' | parlor play crown). Player 1 moves first. "
-        "With --vs-bot you play against the built-in player.",
+        description="Play a game with two people at this terminal, one answer per line. "
+        "Player 1 moves first. On a terminal the screen is cleared between the players and "
+        "handed over before anything only one of them may see; piped input is a script "
+        "(printf '...' | parlor play crown), and the last line says who won. With --vs-bot "
+        "you play against the built-in player. Type help at any prompt for the rules.",
     )
     play.add_argument("game", choices=sorted(GAMES), help="the game's short name")
+    play.add_argument(
+        "--names",
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="the players' names, Player 1's first (default: Player 1 and Player 2)",
+    )
     play.add_argument("--seed", type=int, help="seed for the game's randomness (default: random)")
     play.add_argument("--size", type=int, choices=(3, 4), help="claim: grid size")
     play.add_argument(
@@ -67,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-first", action="store_true", help="--vs-bot: the bot is Player 1 and moves first"
     )
     play.set_defaults(run=run_play, parser=play)
+
+    rules = commands.add_parser(
+        "rules",
+        help="print a game's rules and what to type when playing it",
+        description="Print what to type when playing GAME at this terminal, and its rules.",
+    )
+    rules.add_argument("game", choices=sorted(GAMES), help="the game's short name")
+    rules.set_defaults(run=run_rules)
 
     run = commands.add_parser(
         "run",
@@ -127,6 +143,7 @@ def run_play(args: argparse.Namespace) -> int:
         name: getattr(args, name) for name in _PLAY_OPTIONS if getattr(args, name) is not None
     }
     bot = _play_bot(args, parser)
+    names = _play_names(args, parser)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     keyboard = sys.stdin.isatty()
     try:
@@ -140,6 +157,8 @@ def run_play(args: argparse.Namespace) -> int:
             echo=not keyboard,
             err=sys.stderr,
             bot=bot,
+            names=names,
+            screens=keyboard and sys.stdout.isatty(),
         )
     except InvalidOptions as error:
         parser.error(_flag_names(str(error)))
@@ -156,6 +175,27 @@ def _play_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> term
         if given:
             parser.error(f"{flag} needs --vs-bot")
     return None
+
+
+def _play_names(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[str, str] | None:
+    """The names ``--names`` gives, or ``None``; a usage error for names that cannot tell the
+    players apart, or with ``--vs-bot`` (where the players are You and Parlor)."""
+    if args.names is None:
+        return None
+    if args.vs_bot:
+        parser.error("--names is for two people; against the bot you are You and it is Parlor")
+    first, second = (name.strip() for name in args.names)
+    if not first or not second or first.casefold() == second.casefold():
+        parser.error("--names needs two different names")
+    return (first, second)
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """``parlor rules GAME``: what to type, and the game's rules."""
+    print(terminal.help_text(args.game))
+    return 0
 
 
 def _flag_names(message: str) -> str:

@@ -99,8 +99,7 @@ EXAMPLES = [
             "Total 14.",
             "Player 1 claims 1 at",
             "Total 25.",
-            "Player 1's Total Score: 25",
-            "Player 2's Total Score: 20",
+            "X Player 1: 25 points   O Player 2: 20 points",
             "Player 1 wins: 25 to 20.",
         ],
         "Player 1 wins the game!",
@@ -115,7 +114,7 @@ EXAMPLES = [
             "Crystal 9 would take you to 16, over 15",
             "Crystal 8 has already been captured",
             "Player 2 captures crystal 4: 11 points.",
-            "Available Crystals: 1, 2, 3, 5, 9",
+            "Taken     .  .  .  O  .  X  O  X  .",
             "Player 1 captures crystal 1: 15 points.",
             "Player 1 wins with exactly 15 points.",
         ],
@@ -132,7 +131,7 @@ EXAMPLES = [
             "Trap triggered at (4,4)! Player 2's agent returns to their flag at (5,5).",
             "Player 1 moves to (3,3).",
             "Trap triggered at (3,3)! Player 1's agent returns to their flag at (1,1).",
-            "Player 1 agent at (1,1), flag at (1,1), 1 trap left",
+            "X Player 1: agent at (1,1), flag x at (1,1), 1 trap left to place",
             "Player 2 placed a trap (0 left).",
             "Player 1 moves to (5,5).",
             "Player 1 captures the flag at (5,5) and wins!",
@@ -345,10 +344,11 @@ BAD_INPUTS = [
             0: [
                 ("JUMP 2 2", "cannot be read"),
                 ("MOVE 6 1", "is off the grid"),
-                ("MOVE 3 3", "is not next to your agent"),
-                ("TRAP 5 5", "holds a flag"),
+                # The reason a rule refuses a turn may be the player's own trap.
+                ("MOVE 3 3", "not allowed now"),
+                ("TRAP 5 5", "not allowed now"),
             ],
-            2: [("TRAP 2 2", "An agent is at (2,2)")],
+            2: [("TRAP 2 2", "not allowed now")],
         },
     ),
     BadInput(
@@ -383,13 +383,11 @@ def test_bad_input_is_answered_asked_again_and_changes_nothing(case: BadInput) -
     assert without_refusals(noisy.lines, refusals) == clean.lines
 
 
-def test_hint_prompt_offers_the_defenders_true_hints() -> None:
+def test_a_transcript_names_the_hints_without_what_they_would_tell() -> None:
     played = play("crown", CROWN_EXAMPLE)
 
-    assert (
-        "Player 2, choose a hint: column (the Crown's column is less than 2) or "
-        "row (the Crown's row is equal to 2): column"
-    ) in played.lines
+    assert "Player 2, choose a hint (column or row): column" in played.lines
+    assert "row is equal to 2" not in played.out
 
 
 # --- secrets --------------------------------------------------------------------------------
@@ -437,11 +435,13 @@ def test_private_answers_come_from_the_keyboard_unseen() -> None:
     assert played.lines[-1] == "Player 1 wins the game!"
 
 
-def test_flag_turns_are_read_from_the_keyboard_unseen() -> None:
+def test_a_flag_trap_cell_is_read_from_the_keyboard_unseen() -> None:
     prompts: list[str] = []
-    played = play("flag", [], secret_answers=["TRAP 3 4", "MOVE 4 4"], prompts=prompts)
+    played = play("flag", ["TRAP", "MOVE 4 4", "TRAP"], secret_answers=["3 4"], prompts=prompts)
 
-    assert prompts == [f"Player {n}, {terminal.WORDINGS['flag'].turn}: " for n in (1, 2, 1)]
+    assert prompts == ["Player 1, trap cell (row column): "] * 2
+    assert f"Player 2, {terminal.WORDINGS['flag'].turn}: MOVE 4 4" in played.lines
+    assert "Player 1 placed a trap (1 left)." in played.lines
     assert played.status == 2
     assert "3 4" not in played.out
 
@@ -491,8 +491,8 @@ def test_size_4_plays_on_a_4x4_grid(
     out = capsys.readouterr().out
 
     assert status == 2
-    board = [line for line in out.splitlines() if line.startswith("[")]
-    assert board and all(line.count("[") == 4 for line in board)
+    board = [line for line in out.splitlines() if re.match(r"\d \|", line)]
+    assert board and all(line.count("|") == 5 for line in board)
     assert "Player 1 claims 16 at" in out
 
 
@@ -503,7 +503,7 @@ def test_hidden_numbers_are_claimed_by_cell(
     out = capsys.readouterr().out
 
     assert status == 2
-    assert "[?] [?] [?]" in out
+    assert "1 |  ?  |  ?  |  ?  |" in out
     assert "Player 1, select a cell (row column): 2 2" in out
     assert "Player 1 claims (2,2): " in out
 
@@ -596,8 +596,13 @@ BOT_EVENTS = {
 """What a seat's public move event says after its name."""
 
 
-PROMPT = re.compile(r"Player \d, [^:]*:( |$)")
-"""A prompt line: the name, the request, a colon, then the echoed answer."""
+PROMPT = re.compile(r"(Place|Set|Enter|Select|Choose) [^:]*:( |$)")
+"""A prompt to the person: the request, a colon, then the echoed answer."""
+
+ASKED_BY_NAME = re.compile(r"(Player \d|Parlor|You), ")
+"""A prompt to someone by name: against the bot there is none."""
+
+FRIENDLY_RESULTS = ("You win!", "You lose.", "It's a draw.")
 
 
 def crown_cell(played: Played, name: str) -> str:
@@ -615,10 +620,11 @@ def test_a_game_against_the_bot_reaches_its_result(game: str, bot_seat: int) -> 
     played = play(game, BOT_SCRIPTS[game], seed=3, bot=terminal.Bot(seat=bot_seat))
 
     assert played.status == 0, played.err
-    assert played.lines[1] == f"{bot} is the built-in player (normal); you are {human}."
-    assert any(line.startswith(f"{bot} {BOT_EVENTS[game]}") for line in played.lines)
-    prompted = [line for line in played.lines if PROMPT.match(line)]
-    assert prompted and all(line.startswith(f"{human}, ") for line in prompted)
+    assert played.lines[1] == f"You are {human}; Parlor, the built-in player (normal), is {bot}."
+    assert any(line.startswith(f"Parlor {BOT_EVENTS[game]}") for line in played.lines)
+    assert any(PROMPT.match(line) for line in played.lines)
+    assert not any(ASKED_BY_NAME.match(line) for line in played.lines)
+    assert played.lines[-2] in FRIENDLY_RESULTS
     assert played.lines[-1] in RESULTS
 
 
@@ -628,10 +634,10 @@ def test_the_bot_first_sets_its_secret_and_moves_first() -> None:
     assert_in_order(
         played.lines,
         [
-            "Player 1 has placed their Crown.",
-            "Player 2, place your Crown (row column):",
-            "Player 1 attacks (",
-            "Player 2, enter attack coordinates (row column):",
+            "Parlor has placed their Crown.",
+            "Place your Crown (row column):",
+            "Parlor attacks (",
+            "Enter attack coordinates (row column):",
         ],
     )
     assert played.lines[-1] in RESULTS
@@ -648,28 +654,29 @@ def test_a_seeded_game_against_the_bot_replays_exactly() -> None:
 def test_the_hard_crown_bot_wins_within_its_4_attacks(human_crown: str) -> None:
     bot = terminal.Bot(level="hard")
     # The bot places its Crown first thing, so the same seed puts it in the same cell.
-    crown = crown_cell(play("crown", BOT_SCRIPTS["crown"], seed=5, bot=bot), "Player 2")
+    crown = crown_cell(play("crown", BOT_SCRIPTS["crown"], seed=5, bot=bot), "Parlor")
     misses = [cell for cell in CELLS_3 if f"({cell.replace(' ', ',')})" != crown]
     answers = [human_crown, *itertools.chain.from_iterable((cell, "row") for cell in misses)]
 
     played = play("crown", answers, seed=5, bot=bot)
 
-    assert "Player 2 is the built-in player (hard); you are Player 1." in played.lines
-    assert len(set(re.findall(r"Player 2 attacks (\(\d,\d\))", played.out))) <= 4
+    assert "You are Player 1; Parlor, the built-in player (hard), is Player 2." in played.lines
+    assert len(set(re.findall(r"Parlor attacks (\(\d,\d\))", played.out))) <= 4
     captured = f"({human_crown.replace(' ', ',')})"
-    assert f"Player 2 wins: Player 1's Crown is captured at {captured}." in played.lines
+    assert f"Parlor wins: your Crown is captured at {captured}." in played.lines
+    assert played.lines[-2] == "You lose."
     assert played.lines[-1] == "Player 2 wins the game!"
 
 
 def test_the_bots_secret_is_not_printed_before_the_end() -> None:
     played = play("crown", BOT_SCRIPTS["crown"], seed=2, bot=terminal.Bot())
-    crown = crown_cell(played, "Player 2")
-    before_reveal = played.out.split("Player 1's Crown was at")[0]
+    crown = crown_cell(played, "Parlor")
+    before_reveal = played.out.split("Your Crown was at")[0]
 
-    assert "Player 2 has placed their Crown." in played.lines
+    assert "Parlor has placed their Crown." in played.lines
     assert "Your Crown is at" not in played.out
     assert not any(
-        crown in line and not line.startswith(("Player 1 attacks", "Player 2 attacks"))
+        crown in line and not line.startswith(("You attack", "Parlor attacks"))
         for line in before_reveal.splitlines()
     )
 
@@ -690,7 +697,7 @@ def test_vs_bot_level_reaches_the_bot(
     lines = capsys.readouterr().out.splitlines()
 
     assert status == 0
-    assert lines[1] == "Player 1 is the built-in player (easy); you are Player 2."
+    assert lines[1] == "You are Player 2; Parlor, the built-in player (easy), is Player 1."
     assert lines[-1] in RESULTS
 
 
@@ -711,6 +718,6 @@ def test_parlor_play_vs_bot_runs_as_a_command() -> None:
 
     assert played.status == 0, played.err
     assert played.err == ""
-    assert "Player 2 is the built-in player (normal); you are Player 1." in played.lines
-    assert any(line.startswith("Player 2 claims ") for line in played.lines)
+    assert "You are Player 1; Parlor, the built-in player (normal), is Player 2." in played.lines
+    assert any(line.startswith("Parlor claims ") for line in played.lines)
     assert played.lines[-1] in RESULTS

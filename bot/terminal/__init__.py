@@ -1,0 +1,32 @@
+"""``parlor play``: a game at the terminal, two people taking turns or one against the bot.
+
+``play`` runs a game; ``help_text`` is what ``help`` at a prompt and ``parlor rules`` print.
+"""
+
+from bot.terminal.names import NAMES, Names
+from bot.terminal.opponent import Bot
+from bot.terminal.play import (
+    EXIT_FINISHED,
+    EXIT_INPUT_ENDED,
+    INPUT_ENDED_MESSAGE,
+    play,
+    result_line,
+)
+from bot.terminal.screen import CLEAR, SecretInput
+from bot.terminal.wording import WORDINGS, Wording, help_text
+
+__all__ = [
+    "CLEAR",
+    "EXIT_FINISHED",
+    "EXIT_INPUT_ENDED",
+    "INPUT_ENDED_MESSAGE",
+    "NAMES",
+    "WORDINGS",
+    "Bot",
+    "Names",
+    "SecretInput",
+    "Wording",
+    "help_text",
+    "play",
+    "result_line",
+]
