@@ -1,6 +1,6 @@
 """``parlor play``: the terminal loop in process, and the console command as a subprocess.
 
-Every example game of the five rule books is replayed through the command (RULES.md fixes
+Every example game of the five rule books is replayed through the command (docs/rules.md fixes
 the Safe Cracker example); everything else drives ``bot.terminal.play`` or ``bot.cli.main``
 in process, on the real games.
 """
@@ -56,7 +56,7 @@ FLAG_EXAMPLE = [
 ]
 
 SAFE_EXAMPLE = ["213", "331", "111", "123", "131", "223", "221", "233", "331"]
-"""Codes 2-1-3 and 3-3-1; the book's guesses, then Player 1 cracks 3-3-1 (RULES.md)."""
+"""Codes 2-1-3 and 3-3-1; the book's guesses, then Player 1 cracks 3-3-1 (docs/rules.md)."""
 
 
 @dataclass(frozen=True)

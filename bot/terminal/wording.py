@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules_text import RULES
+import games
 from games.base import JSON
 
 WIDTH = 78
@@ -141,11 +141,6 @@ def help_text(game: str) -> str:
     return "\n".join(lines)
 
 
-_COMMAND_ASIDE = re.compile(r" \(`/[^)]*\)")
-"""``(`/claim pick` or the buttons)``: how to play on Discord."""
-_COMMAND_TAIL = re.compile(r" with `/[^`]*`[^.\n]*")
-"""``with `/crown attack` or the board's buttons``, up to the end of the sentence."""
-_BY_DM = re.compile(r" \(?by DM\)?")
 _SET_OPTION = re.compile(r"`(\w+): (\w+)`")
 _OPTION = re.compile(r"`(\w+)`")
 
@@ -153,13 +148,10 @@ _OPTION = re.compile(r"`(\w+)`")
 def plain_rules(game: str) -> str:
     """The game's short rules as plain text, options spelled as ``parlor play`` flags.
 
-    The rules are written for Discord (markdown, slash commands, DMs); what is said there about
-    commands is said for the terminal by ``help_text``.
+    The engines write their rules in Discord markdown; how to type each answer here is said by
+    ``help_text``.
     """
-    text = RULES.get(game, "")
-    text = _COMMAND_ASIDE.sub("", text)
-    text = _COMMAND_TAIL.sub("", text)
-    text = _BY_DM.sub("", text)
+    text = games.get(game).rules
     text = _SET_OPTION.sub(_flag_setting, text)
     text = _OPTION.sub(lambda found: _flag(found[1]), text)
     lines = text.replace("**", "").replace("• ", "- ").splitlines()
