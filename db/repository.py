@@ -228,6 +228,18 @@ async def append_events(
     await session.execute(insert(_EVENTS), rows)
 
 
+async def recent_public_texts(session: AsyncSession, match_id: int, limit: int) -> list[str]:
+    """The texts of the match's last ``limit`` public events with a text, oldest first."""
+    rows = await session.scalars(
+        select(_EVENTS.c.payload)
+        .where(_EVENTS.c.match_id == match_id, _EVENTS.c.audience.is_(None))
+        .order_by(_EVENTS.c.seq.desc())
+        .limit(limit * 3)
+    )
+    texts = [payload["text"] for payload in rows if payload.get("text")]
+    return texts[:limit][::-1]
+
+
 async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
     """The match's whole log, in order."""
     rows = await session.scalars(

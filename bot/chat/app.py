@@ -108,6 +108,7 @@ class Parlor(commands.Bot):
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(self.delivery.on_guild_message, "on_message")
         for module in game_modules.MODULES.values():
             await module.setup(self)
         for extension in EXTENSIONS:
@@ -200,7 +201,7 @@ class Parlor(commands.Bot):
         """Act on every passed deadline and post what happened; how many matches it touched."""
         reports = await self.service.sweep()
         for report in reports:
-            await self.delivery.publish(report)
+            await self.delivery.deliver(report)
         return len(reports)
 
     async def _sweep(self) -> None:

@@ -9,6 +9,7 @@ from games.grid import Cell
 EMPTY = "⬜"
 MISS = "❌"
 CROWN = "👑"
+CAPTURED = "💥"
 HIDDEN = "❔"
 SEAT_SQUARES = ("🟦", "🟥")
 AGENTS = ("🔵", "🔴")

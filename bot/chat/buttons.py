@@ -108,17 +108,13 @@ class ActionButton(_PressButton, template=ACTION_TEMPLATE):
         bot = _parlor(interaction)
         press, user = self.press, interaction.user.id
         version = press.version if press.verb == Verb.PLAY else None
-        private = _on_private_message(interaction)
 
         async def submit() -> Report:
             return await bot.service.submit(
                 press.match_id, user, press.arg, expected_version=version
             )
 
-        report = await bot.delivery.run(interaction, submit, stale=press)
-        if report is not None and private:
-            # The picker has done its job: take its buttons away.
-            await bot.delivery.close_picker(interaction)
+        await bot.delivery.run(interaction, submit, stale=press)
 
 
 class OpenButton(_PressButton, template=OPEN_TEMPLATE):
@@ -172,11 +168,6 @@ DYNAMIC_ITEMS: tuple[type[_PressButton], ...] = (
     ShownButton,
 )
 """Register these once with ``bot.add_dynamic_items``."""
-
-
-def _on_private_message(interaction: Interaction) -> bool:
-    message = interaction.message
-    return interaction.guild_id is None or bool(message and message.flags.ephemeral)
 
 
 async def _trap_picker(interaction: Interaction, press: Press) -> Post:

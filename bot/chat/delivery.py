@@ -1,14 +1,25 @@
-"""Turning a use case's ``Report`` into what members see: channel posts, DMs, ephemeral answers.
+"""Turning a use case's ``Report`` into what members see, on one live board per match.
 
-- A ``Public`` notice becomes a post in the match channel (the board and the buttons for the
-  next move); the previous board loses its buttons, and the new one's id is stored with the
-  match. A challenge's message is edited when it is answered, withdrawn or expires.
-- A ``Private`` notice goes to the member who acted, as an ephemeral answer (or a DM reply);
-  to anyone else, by DM.
-- A ``Prompt`` goes by DM. When the DM is refused (403, code 50007) the channel is told, with a
-  button that collects the same answer in an ephemeral message. A refused DM is never retried.
+- **The board.** Each match has one channel message, from the challenge to the result, edited in
+  place. An update rides on the interaction that caused it wherever Discord allows, since
+  interaction responses do not count against the bot's rate limits: the challenge is the
+  command's response, and a button pressed on the board edits it in the press's own response.
+  Any other update (a slash command, a DM, a deadline) edits the board through the interaction
+  that last answered with it, while that interaction's token is valid (15 minutes; tokens are
+  kept in memory only and never logged), and with one bot-token call after that.
+- **Buried boards.** When other messages have pushed a board up its channel, its next update
+  re-posts it at the bottom and deletes the old one, and the re-post mentions whom the match
+  waits for: that is how a player is notified (an edit notifies nobody). A re-post rides on the
+  update's interaction when it has one; otherwise it takes a bot-token post within the
+  channel's budget, and when that is spent the board is edited in place and re-posted with a
+  later update.
+- **Private things.** A ``Private`` notice goes to the member who acted, ephemerally (or in the
+  DM picker they used), and to anyone else by DM. A ``Prompt`` goes by DM; when the DM is refused
+  (403, code 50007) the channel gets a button that asks the same privately.
 
-Logs name match and user ids only: never a message's text, which may hold a secret.
+Answers come in the interaction's first response when the use case is done within ``QUICK``
+seconds; otherwise the interaction is deferred first. Logs name match and user ids only: never a
+message's text, which may hold a secret.
 """
 
 from __future__ import annotations
@@ -17,8 +28,12 @@ import asyncio
 import contextlib
 import logging
 import sys
+import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -37,9 +52,24 @@ log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
 """Discord's error code for a DM the recipient does not accept."""
+INVALID_WEBHOOK_TOKEN = 50027
+"""Discord's error code for an interaction token that has expired."""
+
+QUICK = 1.0
+"""Seconds a use case may take before its interaction is deferred (Discord allows 3)."""
+TOKEN_LIFE = timedelta(minutes=15) - timedelta(seconds=30)
+"""How long an interaction's token is used for: Discord's 15 minutes, less a margin."""
+BURIED_AFTER = 5
+"""Messages posted below a board after which its next update re-posts it at the bottom."""
+CHANNEL_POSTS = 4
+"""Bot-token re-posts allowed per channel per ``CHANNEL_WINDOW`` seconds (Discord allows 5
+posts, and a refused DM's button may need one)."""
+CHANNEL_WINDOW = 5.0
 
 NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
 FAILED = "Something went wrong on my side and nothing was played. Please try again."
+
+Interaction = discord.Interaction[Any]
 
 
 def log_failure(what: str, *args: object, error: BaseException | None = None) -> None:
@@ -53,26 +83,12 @@ def log_failure(what: str, *args: object, error: BaseException | None = None) ->
     log.debug("%s", what % args, exc_info=error)
 
 
-Interaction = discord.Interaction[Any]
-
-
 class Actor(Protocol):
-    """The member whose request produced a report, and how to answer them privately."""
+    """The member whose typed DM produced a report, and how to answer them privately."""
 
     user_id: int
 
     async def tell(self, text: str) -> None: ...
-
-
-class InteractionActor:
-    """Collects private answers for one interaction; they are sent as one ephemeral followup."""
-
-    def __init__(self, interaction: Interaction) -> None:
-        self.user_id = interaction.user.id
-        self.texts: list[str] = []
-
-    async def tell(self, text: str) -> None:
-        self.texts.append(text)
 
 
 class MessageActor:
@@ -88,15 +104,88 @@ class MessageActor:
         await self.channel.send(text)
 
 
+@dataclass
+class BoardHandle:
+    """The interaction whose response is a match's board message: it can edit the board
+    without a bot-token call until ``expires``."""
+
+    interaction: Interaction
+    message_id: int
+    original: bool
+    """The board is the interaction's original response (else one of its followups)."""
+    expires: datetime
+
+    @classmethod
+    def of(cls, interaction: Interaction, message_id: int, *, original: bool) -> BoardHandle:
+        return cls(interaction, message_id, original, interaction.created_at + TOKEN_LIFE)
+
+    def valid(self) -> bool:
+        return discord.utils.utcnow() < self.expires
+
+    async def edit(self, post: Post) -> None:
+        kwargs = _message_kwargs(post, edit=True)
+        if self.original:
+            await self.interaction.edit_original_response(**kwargs)
+        else:
+            await self.interaction.followup.edit_message(self.message_id, **kwargs)
+
+    async def delete(self) -> None:
+        if self.original:
+            await self.interaction.delete_original_response()
+        else:
+            await self.interaction.followup.delete_message(self.message_id)
+
+
+class ChannelActivity:
+    """The messages lately posted in each channel, from the gateway's message events (which need
+    no privileged intent: only their ids are read)."""
+
+    KEPT = 50
+
+    def __init__(self) -> None:
+        self._recent: dict[int, deque[int]] = {}
+
+    def saw(self, channel_id: int, message_id: int) -> None:
+        self._recent.setdefault(channel_id, deque(maxlen=self.KEPT)).append(message_id)
+
+    def posted_after(self, channel_id: int, message_id: int) -> int:
+        """How many messages seen in the channel came after ``message_id``."""
+        return sum(1 for seen in self._recent.get(channel_id, ()) if seen > message_id)
+
+
+class PostBudget:
+    """Bot-token posts per channel within a sliding window, kept below Discord's limit."""
+
+    def __init__(self, posts: int = CHANNEL_POSTS, window: float = CHANNEL_WINDOW) -> None:
+        self.posts = posts
+        self.window = window
+        self._sent: dict[int, deque[float]] = {}
+
+    def take(self, channel_id: int) -> bool:
+        """Spend one post in the channel if the budget allows it."""
+        now = time.monotonic()
+        sent = self._sent.setdefault(channel_id, deque())
+        while sent and now - sent[0] >= self.window:
+            sent.popleft()
+        if len(sent) >= self.posts:
+            return False
+        sent.append(now)
+        return True
+
+
 class Delivery:
     """Sends reports to Discord for one bot (one per process)."""
 
     def __init__(self, client: Parlor, service: MatchService) -> None:
         self.client = client
         self.service = service
+        self.activity = ChannelActivity()
+        self.budget = PostBudget()
+        self._handles: dict[int, BoardHandle] = {}
+        """Match id -> the interaction that can edit its board without a bot-token call."""
+        self._shown: dict[int, int] = {}
+        """Match id -> the newest version its board shows (a late report never rolls it back)."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._boards: dict[int, tuple[int, int]] = {}
-        """Match id -> (version, message id) of the newest board posted by this process."""
 
     # ------------------------------------------------------------------ interactions
 
@@ -107,36 +196,63 @@ class Delivery:
         *,
         stale: Press | None = None,
     ) -> Report | None:
-        """Acknowledge ``interaction`` at once, run ``use_case``, and deliver its report.
+        """Run ``use_case`` for ``interaction`` and deliver its report.
 
-        Discord wants an answer within 3 seconds, so the interaction is deferred before any
-        work: a button press silently (the board itself shows the result), a command or form
-        with a private "thinking" state that the answer replaces. A refusal (``REFUSALS``)
-        is answered privately with its message, and ``None`` returned. ``stale`` is the button
-        pressed, if any, for ``explain``.
+        A refusal (``REFUSALS``) is answered privately with its message, and ``None``
+        returned. ``stale`` is the button pressed, if any, for ``explain``.
         """
         async with self.client.busy():
-            component = interaction.type is discord.InteractionType.component
-            if component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
             try:
-                report = await use_case()
+                report: Report = await self._in_time(interaction, use_case())
             except REFUSALS as error:
-                text = await self.explain(error, stale, interaction)
-                await interaction.followup.send(text, ephemeral=True)
+                await self._answer_privately(
+                    interaction, await self.explain(error, stale, interaction)
+                )
                 return None
             except Exception:
                 log_failure("request of user %s failed", interaction.user.id)
-                await interaction.followup.send(FAILED, ephemeral=True)
+                await self._answer_privately(interaction, FAILED)
                 return None
-            actor = InteractionActor(interaction)
-            board = await self.publish(report, actor=actor)
-            texts = actor.texts or ([] if component else [_done(report, board)])
-            if texts:
-                await interaction.followup.send(render.fit("\n".join(texts)), ephemeral=True)
+            await self.deliver(report, interaction=interaction)
             return report
+
+    async def show(
+        self,
+        interaction: Interaction,
+        make: Callable[[], Awaitable[Post]],
+        *,
+        stale: Press | None = None,
+    ) -> None:
+        """Answer ``interaction`` privately with the post ``make`` builds (a picker, a prompt).
+
+        A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
+        """
+        async with self.client.busy():
+            try:
+                post = await self._in_time(interaction, make(), private=True)
+            except REFUSALS as error:
+                await self._answer_privately(
+                    interaction, await self.explain(error, stale, interaction)
+                )
+                return
+            except Exception:
+                log_failure("request of user %s failed", interaction.user.id)
+                await self._answer_privately(interaction, FAILED)
+                return
+            await self._answer_privately(interaction, post)
+
+    async def _in_time(
+        self, interaction: Interaction, work: Awaitable[Any], *, private: bool = False
+    ) -> Any:
+        """``work``'s result; the interaction is deferred if it takes longer than ``QUICK``."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=QUICK)
+        if not done:
+            if private or interaction.type is discord.InteractionType.application_command:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()  # a silent update of the pressed message
+        return await task
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.
@@ -153,52 +269,19 @@ class Delivery:
                 return NOT_YOUR_MATCH
         return str(error)
 
-    async def show(
-        self,
-        interaction: Interaction,
-        make: Callable[[], Awaitable[Post]],
-        *,
-        stale: Press | None = None,
-    ) -> None:
-        """Answer ``interaction`` privately with the post ``make`` builds (a picker, a prompt).
-
-        A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
-        """
-        async with self.client.busy():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                post = await make()
-            except REFUSALS as error:
-                text = await self.explain(error, stale, interaction)
-                await interaction.followup.send(text, ephemeral=True)
-                return
-            except Exception:
-                log_failure("request of user %s failed", interaction.user.id)
-                await interaction.followup.send(FAILED, ephemeral=True)
-                return
-            await self.reply(interaction, post)
-
-    async def reply(self, interaction: Interaction, post: Post) -> None:
-        """Answer ``interaction`` (already deferred) privately with ``post`` and its buttons."""
-        view = to_view(post.layout)
-        if view is None:
-            await interaction.followup.send(post.content, ephemeral=True)
+    async def _answer_privately(self, interaction: Interaction, answer: str | Post) -> None:
+        """Answer the member who acted, ephemerally (in the first response if still free)."""
+        post = answer if isinstance(answer, Post) else Post(render.fit(answer))
+        kwargs = _message_kwargs(post)
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **kwargs)
         else:
-            await interaction.followup.send(post.content, view=view, ephemeral=True)
-
-    async def close_picker(self, interaction: Interaction) -> None:
-        """Take the buttons off the private message whose button was just used."""
-        try:
-            await interaction.edit_original_response(view=None)
-        except discord.HTTPException as error:
-            log.info(
-                "could not close a picker (user %s): HTTP %s", interaction.user.id, error.status
-            )
+            await interaction.response.send_message(ephemeral=True, **kwargs)
 
     def board_url(self, snap: MatchSnapshot) -> str:
-        """A link to the match's newest board (or its challenge) in its channel."""
-        newest = self._boards.get(snap.id)
-        message_id = newest[1] if newest else snap.message_id
+        """A link to the match's board in its channel."""
+        handle = self._handles.get(snap.id)
+        message_id = handle.message_id if handle else snap.message_id
         return render.jump_url(snap.guild_id, snap.channel_id, message_id)
 
     def is_me(self, user_id: int) -> bool:
@@ -210,91 +293,204 @@ class Delivery:
         guild = self.client.get_guild(guild_id)
         return guild.name if guild else f"server {guild_id}"
 
+    async def on_guild_message(self, message: discord.Message) -> None:
+        """Note a message posted in a server channel: it may push a board up."""
+        if message.guild is not None:
+            self.activity.saw(message.channel.id, message.id)
+
     # ------------------------------------------------------------------ reports
 
-    async def publish(self, report: Report, *, actor: Actor | None = None) -> int | None:
-        """Deliver every notice of ``report``; the id of the board message posted, if any.
+    async def deliver(
+        self,
+        report: Report,
+        *,
+        interaction: Interaction | None = None,
+        actor: Actor | None = None,
+    ) -> None:
+        """Deliver every notice of ``report``: the board, private lines, prompts.
 
-        A notice that cannot be delivered is logged and skipped: the others still go out (the
-        match itself is already saved). Nothing is ever sent to the bot itself: it plays its
-        own seat inside the service.
+        ``interaction`` is the one that caused it, if any, and carries what it can; ``actor`` is
+        the member whose typed DM caused it. A notice that cannot be delivered is logged and
+        skipped: the others still go out (the match itself is already saved). Nothing is ever
+        sent to the bot itself: it plays its own seat inside the service.
         """
-        board: int | None = None
+        snap = report.match
+        publics = [n for n in report.notices if isinstance(n, Public)]
+        acting = interaction.user.id if interaction is not None else None
+        private_lines: list[str] = []
+        if publics:
+            lines = [line for notice in publics for line in notice.lines]
+            await self._guarded(snap, "board", self._update_board(snap, lines, interaction))
         for notice in report.notices:
-            if not isinstance(notice, Public) and self.is_me(notice.user_id):
+            if isinstance(notice, Public) or self.is_me(notice.user_id):
                 continue
-            try:
-                if isinstance(notice, Public):
-                    board = await self._post_public(notice) or board
-                elif isinstance(notice, Private):
-                    await self._tell(notice, actor)
-                else:
-                    await self._ask(notice)
-            except discord.HTTPException as error:
-                log.warning(
-                    "could not deliver a %s notice of match %s: HTTP %s (code %s)",
-                    type(notice).__name__,
-                    notice.match.id,
-                    error.status,
-                    error.code,
-                )
-            except Exception:
-                log_failure(
-                    "could not deliver a %s notice of match %s",
-                    type(notice).__name__,
-                    notice.match.id,
-                )
-        return board
+            if isinstance(notice, Private) and notice.user_id == acting:
+                private_lines.append(render.private_text(notice))
+            elif isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
+                await self._guarded(snap, "reply", actor.tell(render.private_text(notice)))
+            elif isinstance(notice, Private):
+                await self._guarded(snap, "private", self._tell_by_dm(notice))
+            else:
+                await self._guarded(snap, "prompt", self._ask(notice))
+        if interaction is not None:
+            await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
 
-    async def _post_public(self, notice: Public) -> int | None:
-        snap = notice.match
-        channel = self.client.get_partial_messageable(
-            snap.channel_id, guild_id=snap.guild_id or None
+    async def _guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except discord.HTTPException as error:
+            log.warning(
+                "match %s: could not deliver the %s: HTTP %s (code %s)",
+                snap.id,
+                what,
+                error.status,
+                error.code,
+            )
+        except Exception:
+            log_failure("match %s: could not deliver the %s", snap.id, what)
+
+    async def _finish(
+        self, interaction: Interaction, snap: MatchSnapshot, private_lines: list[str]
+    ) -> None:
+        """Answer the interaction if the board did not: private lines, or where the board is."""
+        text = "\n".join(private_lines)
+        if interaction.response.is_done():
+            if text:
+                await interaction.followup.send(render.fit(text), ephemeral=True)
+            return
+        if _on_private_message(interaction) and interaction.message is not None:
+            # A DM picker or private prompt that has done its job: keep its text, drop its
+            # buttons, and add what came of it.
+            done = text or f"Done: {self.board_url(snap)}"
+            content = render.fit(f"{interaction.message.content}\n\n{done}")
+            await interaction.response.edit_message(content=content, view=None)
+            return
+        if not text and interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()  # nothing to say: the board shows it
+            return
+        await interaction.response.send_message(
+            render.fit(text or _done(snap, self.board_url(snap))), ephemeral=True
         )
-        lock = self._locks.get(snap.id)
+
+    # ------------------------------------------------------------------ the board
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
         if lock is None:
-            lock = self._locks[snap.id] = asyncio.Lock()
-        async with lock:
-            if notice.kind == "challenge":
-                message = await _send(channel, render.challenge_post(snap, notice.lines))
-                await self.service.set_message(snap.id, message.id)
-                return message.id
-            if notice.kind == "expired" or not snap.players:
-                closed = render.closed_challenge_post(snap, notice.lines)
-                return await _edit_or_send(channel, snap.message_id, closed)
-            return await self._post_board(channel, notice)
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
 
-    async def _post_board(self, channel: discord.PartialMessageable, notice: Public) -> int:
-        snap = notice.match
-        newest = self._boards.get(snap.id)
-        if newest is not None and newest[0] > snap.version:
-            # A report that lost a race to a newer one: say what happened, offer no buttons.
-            post = render.board_post(notice)
-            message = await _send(channel, Post(post.content, post.embed, (), post.ping))
-            return message.id
-        previous = newest[1] if newest else snap.message_id
-        # A match against the bot starts without a challenge message to close.
-        if notice.kind == "start" and not snap.vs_bot:
-            accepted = (f"{render.mention(snap.opponent_id)} accepted: the match is on.",)
-            closed = render.closed_challenge_post(snap, accepted)
-            await _edit_or_send(channel, snap.message_id, closed)
-            previous = None
-        message = await _send(channel, render.board_post(notice))
-        # Stored first: a later press, even in another process, finds the newest board.
-        await self.service.set_message(snap.id, message.id)
-        if snap.over:
-            self._boards.pop(snap.id, None)
+    async def _update_board(
+        self, snap: MatchSnapshot, lines: list[str], interaction: Interaction | None
+    ) -> None:
+        async with self._lock(snap.id):
+            if snap.version < self._shown.get(snap.id, -1):
+                return  # a report that lost the race to a newer one: the board shows that one
+            self._shown[snap.id] = snap.version
+            if snap.over:
+                self._shown.pop(snap.id, None)
+            if snap.status == "challenged":
+                post = render.challenge_post(snap, lines)
+            else:
+                post = render.board_post(snap, lines)
+            board = snap.message_id
+            in_channel = (
+                interaction is not None
+                and interaction.channel_id == snap.channel_id
+                and not _on_private_message(interaction)
+            )
+            if board is None:
+                await self._new_board(snap, post, interaction if in_channel else None)
+                return
+            pressed = interaction.message if interaction is not None else None
+            buried = self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER
+            if (
+                interaction is not None
+                and pressed is not None
+                and pressed.id == board
+                and not buried
+            ):
+                await self._edit_in_response(interaction, post)
+                self._handles[snap.id] = BoardHandle.of(interaction, board, original=True)
+            elif buried and in_channel:
+                await self._new_board(snap, post, interaction, replacing=board)
+            elif buried and self.budget.take(snap.channel_id):
+                await self._new_board(snap, post, None, replacing=board)
+            else:
+                await self._edit_board(snap, board, post)
+            if snap.over:
+                self._handles.pop(snap.id, None)
+
+    async def _edit_in_response(self, interaction: Interaction, post: Post) -> None:
+        kwargs = _message_kwargs(post, edit=True)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
         else:
-            self._boards[snap.id] = (snap.version, message.id)
-        if previous is not None and previous != message.id:
-            await _remove_buttons(channel, previous)
-        return message.id
+            await interaction.response.edit_message(**kwargs)
 
-    async def _tell(self, notice: Private, actor: Actor | None) -> None:
-        text = render.private_text(notice)
-        if actor is not None and actor.user_id == notice.user_id:
-            await actor.tell(text)
-        elif not await self.send_dm(notice.user_id, Post(text)):
+    async def _new_board(
+        self,
+        snap: MatchSnapshot,
+        post: Post,
+        interaction: Interaction | None,
+        *,
+        replacing: int | None = None,
+    ) -> None:
+        """Post the board as a new message: as ``interaction``'s public response when there is
+        one, else with the bot token; then forget (and delete) the message it replaces."""
+        if interaction is None:
+            message = await self._channel(snap).send(**_message_kwargs(post, ping=True))
+            message_id = message.id
+        elif interaction.response.is_done():
+            if interaction.type is discord.InteractionType.application_command:
+                # The deferred "thinking" answer is private: fill it in, then post the board.
+                await interaction.edit_original_response(content="Posted below.")
+            followup = await interaction.followup.send(
+                wait=True, **_message_kwargs(post, ping=True)
+            )
+            message_id = followup.id
+            self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=False)
+        else:
+            callback = await interaction.response.send_message(**_message_kwargs(post, ping=True))
+            message_id = callback.message_id or (await interaction.original_response()).id
+            self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=True)
+        await self.service.set_message(snap.id, message_id)
+        if interaction is None:
+            self._handles.pop(snap.id, None)
+        if replacing is not None:
+            await self._delete_board(snap, replacing)
+
+    async def _edit_board(self, snap: MatchSnapshot, board: int, post: Post) -> None:
+        """Edit the board through the interaction that last answered with it, or with one
+        bot-token call when its token has expired."""
+        handle = self._handles.get(snap.id)
+        if handle is not None and handle.message_id == board and handle.valid():
+            try:
+                await handle.edit(post)
+                return
+            except discord.HTTPException as error:
+                if error.code != INVALID_WEBHOOK_TOKEN and error.status != 401:
+                    raise
+            self._handles.pop(snap.id, None)
+        await (
+            self._channel(snap).get_partial_message(board).edit(**_message_kwargs(post, edit=True))
+        )
+
+    async def _delete_board(self, snap: MatchSnapshot, board: int) -> None:
+        old = self._handles.get(snap.id)
+        with contextlib.suppress(discord.NotFound):
+            if old is not None and old.message_id == board and old.valid():
+                await old.delete()
+            else:
+                await self._channel(snap).get_partial_message(board).delete()
+
+    def _channel(self, snap: MatchSnapshot) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(snap.channel_id, guild_id=snap.guild_id or None)
+
+    # ------------------------------------------------------------------ direct messages
+
+    async def _tell_by_dm(self, notice: Private) -> None:
+        if not await self.send_dm(notice.user_id, Post(render.private_text(notice))):
             log.info(
                 "match %s: a private notice for user %s was not delivered (DMs closed)",
                 notice.match.id,
@@ -304,9 +500,7 @@ class Delivery:
     async def _ask(self, prompt: Prompt) -> None:
         snap = prompt.match
         post = render.prompt_post(
-            prompt,
-            server=self.server_name(snap.guild_id),
-            board=self.board_url(snap),
+            prompt, server=self.server_name(snap.guild_id), board=self.board_url(snap)
         )
         if await self.send_dm(prompt.user_id, post):
             log.info(
@@ -318,10 +512,7 @@ class Delivery:
             snap.id,
             prompt.user_id,
         )
-        channel = self.client.get_partial_messageable(
-            snap.channel_id, guild_id=snap.guild_id or None
-        )
-        await _send(channel, render.dm_refused_post(prompt))
+        await self._channel(snap).send(**_message_kwargs(render.dm_refused_post(prompt), ping=True))
 
     async def send_dm(self, user_id: int, post: Post) -> bool:
         """DM ``post`` to the user; ``False`` when they do not accept DMs from the bot.
@@ -330,7 +521,7 @@ class Delivery:
         """
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         try:
-            await _send(user, post)
+            await user.send(**_message_kwargs(post, ping=True))
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 return False
@@ -338,55 +529,37 @@ class Delivery:
         return True
 
 
-# ---------------------------------------------------------------------- sending
+# ---------------------------------------------------------------------- helpers
 
 
-async def _send(target: discord.abc.Messageable, post: Post) -> discord.Message:
-    allowed = discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(uid) for uid in post.ping],
-    )
-    kwargs: dict[str, Any] = {"allowed_mentions": allowed}
-    if post.content:
-        kwargs["content"] = post.content
+def _message_kwargs(post: Post, *, edit: bool = False, ping: bool = False) -> dict[str, Any]:
+    """The keyword arguments that send or edit ``post``.
+
+    Mentions notify only the members in ``post.ping``, and only when ``ping`` (a new message);
+    an edit replaces the content, the embed and the buttons (``None`` removes them).
+    """
+    users = [discord.Object(uid) for uid in post.ping] if ping else []
+    allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+    kwargs: dict[str, Any] = {"content": post.content, "allowed_mentions": allowed}
+    view = to_view(post.layout)
+    if edit:
+        kwargs["embed"] = post.embed
+        kwargs["view"] = view
+        return kwargs
     if post.embed is not None:
         kwargs["embed"] = post.embed
-    view = to_view(post.layout)
     if view is not None:
         kwargs["view"] = view
-    return await target.send(**kwargs)
+    return kwargs
 
 
-async def _edit_or_send(
-    channel: discord.PartialMessageable, message_id: int | None, post: Post
-) -> int:
-    """Edit the message into ``post`` (buttons gone); post it anew if the message is gone."""
-    if message_id is not None:
-        try:
-            await channel.get_partial_message(message_id).edit(
-                content=post.content,
-                view=to_view(post.layout),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            return message_id
-        except discord.NotFound:
-            pass
-    message = await _send(channel, post)
-    return message.id
+def _on_private_message(interaction: Interaction) -> bool:
+    """Whether the pressed message is private: a DM, or an ephemeral message."""
+    message = interaction.message
+    return interaction.guild_id is None or bool(message and message.flags.ephemeral)
 
 
-async def _remove_buttons(channel: discord.PartialMessageable, message_id: int) -> None:
-    with contextlib.suppress(discord.NotFound):
-        await channel.get_partial_message(message_id).edit(view=None)
-
-
-def _done(report: Report, board: int | None) -> str:
-    snap: MatchSnapshot = report.match
-    link = render.jump_url(snap.guild_id, snap.channel_id, board or snap.message_id)
+def _done(snap: MatchSnapshot, board: str) -> str:
     if snap.status == "challenged":
-        return f"Challenge posted: {link}"
-    if snap.vs_bot and any(isinstance(n, Public) and n.kind == "start" for n in report.notices):
-        return f"Match started against me: {link}"
-    return f"Done: {link}"
+        return f"Challenge posted: {board}"
+    return f"Played: {board}"

@@ -15,7 +15,6 @@ import discord
 from discord.ext import commands
 
 import games
-from bot.chat import render
 from bot.chat.delivery import FAILED, MessageActor, log_failure
 from bot.service.errors import REFUSALS, MatchNotFound
 
@@ -64,11 +63,12 @@ class TypedAnswers(commands.Cog):
             await message.channel.send(FAILED)
             return
         actor = MessageActor(message)
-        board = await self.bot.delivery.publish(report, actor=actor)
+        await self.bot.delivery.deliver(report, actor=actor)
         if not actor.told:
             snap = report.match
-            link = render.jump_url(snap.guild_id, snap.channel_id, board or snap.message_id)
-            await message.channel.send(f"Played in match #{snap.id}: {link}")
+            await message.channel.send(
+                f"Played in match #{snap.id}: {self.bot.delivery.board_url(snap)}"
+            )
 
     async def _waiting_match(self, user_id: int) -> int:
         """The one match waiting for the user's answer; refused when there are none or several."""

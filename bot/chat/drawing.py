@@ -16,8 +16,9 @@ from bot.service.notices import MatchSnapshot
 class Drawing:
     """One game's pictures and buttons. Subclasses draw the board; the rest has defaults."""
 
-    def board(self, view: Any) -> str:
-        """The board in emoji, from the public view (secrets only once the game is over)."""
+    def board(self, view: Any, names: tuple[str, str]) -> str:
+        """The board in emoji, from the public view (secrets only once the game is over);
+        ``names`` name the players by seat."""
         raise NotImplementedError
 
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:

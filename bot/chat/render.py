@@ -20,7 +20,7 @@ import discord
 import games
 from bot.chat.components import Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
-from bot.service.notices import MatchSnapshot, Private, Prompt, Public
+from bot.service.notices import MatchSnapshot, Private, Prompt
 from bot.service.timeouts import human
 from games.base import Ask
 
@@ -61,11 +61,12 @@ def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
     return f"{base}/{message_id}" if message_id else base
 
 
-def _seat_legend(snap: MatchSnapshot) -> str:
-    if len(snap.players) != 2:
-        return ""
-    first, second = snap.players
-    return f"Player 1: {mention(first)} (moves first) · Player 2: {mention(second)}"
+def names(snap: MatchSnapshot) -> tuple[str, str]:
+    """How the board names the two players: their mentions, which Discord shows as each
+    member's display name in the server."""
+    if len(snap.players) == 2:
+        return mention(snap.players[0]), mention(snap.players[1])
+    return mention(snap.challenger_id), mention(snap.opponent_id)
 
 
 def _deadline_text(snap: MatchSnapshot) -> str | None:
@@ -78,14 +79,17 @@ def _deadline_text(snap: MatchSnapshot) -> str | None:
         "turn": "The move is due",
         "hint": "The hint is due",
     }.get(snap.deadline_kind or "", "Due")
-    return f"{what} <t:{stamp}:R>."
+    return f"⏳ {what} <t:{stamp}:R>."
 
 
-# ---------------------------------------------------------------------- challenge posts
+# ---------------------------------------------------------------------- the board
 
 
 def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
-    """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger."""
+    """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger.
+
+    It is the match's board from the start: accepting turns it into the first board.
+    """
     layout: Layout = (
         (
             Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success),
@@ -97,7 +101,7 @@ def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
 
 
 def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
-    """The challenge once answered, withdrawn or expired: what happened, no buttons."""
+    """The challenge once declined, withdrawn or expired: what happened, no buttons."""
     head = (
         f"{mention(snap.challenger_id)} challenged {mention(snap.opponent_id)} to "
         f"{games.get(snap.game).title} (match #{snap.id})."
@@ -105,50 +109,61 @@ def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     return Post(fit("\n".join((head, *lines))))
 
 
-# ---------------------------------------------------------------------- boards
+def board_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+    """The match's one board: whom it waits for (or the result), the board, its buttons.
 
-
-def board_post(notice: Public) -> Post:
-    """A post for the match channel: what happened, the board, and buttons for the next move."""
-    snap = notice.match
-    lines = list(notice.lines)
-    call = _call_to_act(snap)
-    # The start of a setup already asks both players for their secrets.
-    if call and not (notice.kind == "start" and snap.status == "setup"):
-        lines.append(call)
+    ``lines`` say what just happened. ``ping`` names whom a re-post may notify: the members
+    the match waits for.
+    """
+    if snap.status == "challenged" or (snap.over and not snap.players):
+        return closed_challenge_post(snap, lines)
+    content = _call_to_act(snap) or ""  # once over, the result is in the embed, once
     layout = rematch_layout(snap) if snap.over else move_layout(snap)
     ping = () if snap.over else snap.to_act
-    return Post(fit("\n".join(lines)), board_embed(snap), layout, ping)
+    return Post(fit(content), board_embed(snap, lines), layout, ping)
 
 
-def board_embed(snap: MatchSnapshot) -> discord.Embed:
-    """The board as it now stands, from the public view (every secret once the match is over)."""
-    engine = games.get(snap.game)
-    parts = []
-    legend = _seat_legend(snap)
-    if legend:
-        parts.append(legend)
+def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed:
+    """The board as it now stands, from the public view (every secret once the match is over):
+    the players, the grid once, what just happened, a short log, the deadline, the options."""
+    player0, player1 = names(snap)
+    parts = [f"🟦 {player0} · 🟥 {player1} (🟦 moves first)"]
     if snap.public_view is not None:
-        emoji = drawing(snap.game).board(snap.public_view)
-        if emoji:
-            parts.append(emoji)
-        board = engine.describe(snap.public_view)
-        parts.append(f"```\n{board}\n```")
+        parts.append(drawing(snap.game).board(snap.public_view, (player0, player1)))
+    if lines:
+        parts.append("**Last:** " + " ".join(lines))
+    if snap.history:
+        parts.append("\n".join(f"· {line}" for line in snap.history))
     deadline = _deadline_text(snap)
     if deadline:
         parts.append(deadline)
-    description = fit("\n".join(parts), EMBED_DESCRIPTION_MAX)
+    description = fit("\n\n".join(parts), EMBED_DESCRIPTION_MAX)
     colour = COLOUR_OVER if snap.over else COLOUR
     embed = discord.Embed(title=title(snap), description=description, colour=colour)
-    options = _options_text(snap.options)
+    options = options_text(snap.game, snap.options)
     if options:
         embed.set_footer(text=options)
     return embed
 
 
-def _options_text(options: dict[str, Any]) -> str:
-    shown = [f"{key.replace('_', ' ')}: {value}" for key, value in options.items() if value]
+def options_text(game: str, options: dict[str, Any]) -> str:
+    """The options that differ from the game's defaults (``hidden: yes · size: 4``)."""
+    engine = games.get(game)
+    defaults = engine.options(engine.new({}, 0))
+    shown = [
+        f"{key.replace('_', ' ')}: {_option_value(value)}"
+        for key, value in options.items()
+        if value != defaults.get(key)
+    ]
     return " · ".join(shown)
+
+
+def _option_value(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
 
 
 def _call_to_act(snap: MatchSnapshot) -> str | None:

@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 MAX_OPEN_CHALLENGES = 3
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
+HISTORY = 4
+"""Public events a board lists besides the latest ones."""
 
 Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
@@ -77,6 +79,8 @@ class _Match:
     """The version the match will have once this use case is saved: what its notices show."""
     stored: dict[str, Any] = field(default_factory=dict)
     """The changeable columns as read, to write back only what changed."""
+    history: list[str] = field(default_factory=list)
+    """The texts of the last public events before this use case (``{p0}``/``{p1}`` for names)."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
@@ -400,6 +404,7 @@ class MatchService:
         async with self.sessions.begin() as session:
             match = await self._read(session, match_id, for_update=True)
             _check_version(match, expected_version)
+            match.history = await repo.recent_public_texts(session, match_id, HISTORY)
             match.next_version = match.row.version + 1
             notices = step(match, user_id, now)
             changes = {**_changes(match), "updated_at": now}
@@ -813,7 +818,14 @@ class MatchService:
             end_reason=row.end_reason,
             message_id=row.message_id,
             vs_bot=bool(row.vs_bot),
+            history=self._history(loaded),
         )
+
+    def _history(self, loaded: _Match) -> tuple[str, ...]:
+        if len(loaded.players) != 2:
+            return ()
+        p0, p1 = self._names(loaded)
+        return tuple(text.format(p0=p0, p1=p1) for text in loaded.history)
 
 
 # ---------------------------------------------------------------------- module helpers

@@ -42,6 +42,9 @@ class MatchSnapshot:
     end_reason: str | None
     message_id: int | None
     vs_bot: bool = False
+    history: tuple[str, ...] = ()
+    """The public lines of the match's last events before this use case, oldest first (only in
+    a use case's report)."""
 
     @property
     def over(self) -> bool:

@@ -108,12 +108,16 @@ class Table:
         after: int,
         where: FakeMember | None = None,
     ) -> FakeMessage:
-        """The first bot message since ``after`` (in the channel, or a member's DMs) matching."""
+        """The first bot message matching, posted since ``after`` in a member's DMs, or in the
+        channel posted or edited since (a board is edited in place)."""
         place: FakeChannel | FakeMember = self.channel if where is None else where
+        edited = where is None
         if isinstance(contains, str):
             text = contains
-            return await self.fake.wait_for_message(place, lambda m: text in m.text, after=after)
-        return await self.fake.wait_for_message(place, contains, after=after)
+            return await self.fake.wait_for_message(
+                place, lambda m: text in m.text, after=after, edited=edited
+            )
+        return await self.fake.wait_for_message(place, contains, after=after, edited=edited)
 
     async def closed(self, message: FakeMessage) -> None:
         """Wait until ``message`` has no buttons left."""

@@ -24,17 +24,15 @@ pytest_plugins = ("tests.e2e.bot_fixtures",)
 async def start(
     table: Table, challenger: FakeMember, opponent: FakeMember, command: str, **options: object
 ) -> None:
-    """Challenge and accept: the challenge message loses its buttons and the first board is up."""
+    """Challenge and accept: the challenge, the command's public answer, becomes the board."""
     mark = table.checkpoint()
-    answered = await table.slash(challenger, command, opponent=opponent, **options)
-    assert "Challenge posted" in table.answer(answered)
+    await table.slash(challenger, command, opponent=opponent, **options)
     challenge = await table.posted("challenges you", after=mark)
     assert challenge.content.startswith(f"<@{opponent.id}>")
     assert {p.verb for p in table.presses(challenge)} == {Verb.ACCEPT, Verb.DECLINE, Verb.WITHDRAW}
     await table.click(opponent, challenge, Verb.ACCEPT)
-    await table.posted("Coin toss", after=mark)
-    await table.closed(challenge)
-    assert "accepted" in challenge.content
+    board = await table.posted("Coin toss", after=mark)
+    assert board.id == challenge.id and "accepted" in board.text
 
 
 def assert_no_secret_leaked(

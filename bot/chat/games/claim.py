@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.chat.boards import HIDDEN, SEAT_SQUARES, grid_rows, number
+from bot.chat.boards import EMPTY, SEAT_SQUARES, grid_rows
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
@@ -64,20 +64,24 @@ _SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
 
 
 class ClaimDrawing(Drawing):
-    def board(self, view: View) -> str:
-        """The grid: unclaimed numbers (❔ when hidden), claimed cells in their claimer's colour."""
+    def board(self, view: View, names: tuple[str, str]) -> str:
+        """The grid: unclaimed numbers (❔ when hidden), claimed ones kept beside their
+        claimer's colour, and each player's total."""
         owners = view.owners
 
         def mark(cell: Cell) -> str:
             index = (cell[0] - 1) * view.size + cell[1] - 1
             owner, value = owners[index], view.grid[index]
             if owner is not None:
-                return SEAT_SQUARES[owner]
-            return HIDDEN if value is None else number(value)
+                return f"{SEAT_SQUARES[owner]}{value}"
+            return f"{EMPTY}{'?' if value is None else value}"
 
-        legend = " · ".join(f"{SEAT_SQUARES[seat]} Player {seat + 1}" for seat in SEATS)
-        # Spaced, so numbers beyond 10 (in digits) stay apart.
-        return "\n".join([*grid_rows(view.size, mark, " "), legend])
+        totals = [
+            sum(v for v, o in zip(view.grid, owners, strict=True) if o == seat and v is not None)
+            for seat in SEATS
+        ]
+        legend = " · ".join(f"{SEAT_SQUARES[seat]} {names[seat]}: {totals[seat]}" for seat in SEATS)
+        return "\n".join([*grid_rows(view.size, mark, "  "), legend])
 
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         view = snap.public_view
@@ -90,7 +94,7 @@ class ClaimDrawing(Drawing):
                 value = view.grid[index]
                 owner = owners[index]
                 if owner is not None:
-                    label = f"{value} (P{owner + 1})"
+                    label = f"{value} · taken"
                     noop = press(snap, Verb.NOOP, f"{row} {col}")
                     buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
                 elif view.hidden:

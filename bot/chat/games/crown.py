@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 from discord import app_commands
 
-from bot.chat.boards import CROWN, EMPTY, MISS, grid_rows
+from bot.chat.boards import CAPTURED, CROWN, EMPTY, MISS, grid_rows
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
@@ -42,13 +42,14 @@ class Crown(
 
 
 class CrownDrawing(Drawing):
-    def board(self, view: CrownView) -> str:
-        """Each player's grid with the attacks it received; Crowns only once the game is over."""
+    def board(self, view: CrownView, names: tuple[str, str]) -> str:
+        """Each player's grid with the attacks it received: ❌ a miss, 💥 a captured Crown, and
+        once the game is over 👑 a Crown that was never found."""
         lines = []
         for owner in SEATS:
             received = {record.cell: record.hit for record in view.attacks[other(owner)]}
             crown = view.crowns[owner] if view.outcome is not None else None
-            lines.append(f"Player {owner + 1}'s grid:")
+            lines.append(f"{names[owner]}'s Crown:")
             lines.extend(grid_rows(SIZE, partial(_crown_mark, received=received, crown=crown)))
         return "\n".join(lines)
 
@@ -83,7 +84,9 @@ class CrownDrawing(Drawing):
 
 
 def _crown_mark(cell: Cell, received: dict[Cell, bool], crown: Cell | None) -> str:
-    if received.get(cell) or cell == crown:
+    if received.get(cell):
+        return CAPTURED
+    if cell == crown:
         return CROWN
     return MISS if cell in received else EMPTY
 

@@ -35,27 +35,31 @@ class Crystal(
 
 
 class CrystalDrawing(Drawing):
-    def board(self, view: View) -> str:
+    def board(self, view: View, names: tuple[str, str]) -> str:
         """The crystals left in the pool, then each player's captures and points."""
         pool = " ".join(number(crystal) for crystal in view.pool) or "empty"
         lines = [f"Pool: {pool}"]
         for seat in SEATS:
             taken = " ".join(number(c.crystal) for c in view.captures if c.seat == seat) or "none"
-            lines.append(f"Player {seat + 1}: {taken} ({_points(view.points[seat])})")
+            lines.append(f"{names[seat]}: {taken} ({_points(view.points[seat])})")
         return "\n".join(lines)
 
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        """Crystals 1-9; taken ones, and those that would take the mover over 15, are disabled."""
+        """Crystals 1-9; a taken one, or one that would take the mover over 15, is disabled
+        and says which."""
         view = snap.public_view
         room = TARGET - view.points[seat]
         buttons = []
         for crystal in CRYSTALS:
-            allowed = crystal in view.pool and crystal <= room
+            if crystal not in view.pool:
+                label, allowed = f"{crystal} · taken", False
+            elif crystal > room:
+                label, allowed = f"{crystal} · over {TARGET}", False
+            else:
+                label, allowed = str(crystal), True
             verb = Verb.PLAY if allowed else Verb.NOOP
             style = discord.ButtonStyle.primary if allowed else discord.ButtonStyle.secondary
-            buttons.append(
-                Button(str(crystal), press(snap, verb, str(crystal)), style, not allowed)
-            )
+            buttons.append(Button(label, press(snap, verb, str(crystal)), style, not allowed))
         return (tuple(buttons[:5]), tuple(buttons[5:]))
 
 

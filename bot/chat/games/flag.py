@@ -66,7 +66,7 @@ ARROWS = {
 
 
 class FlagDrawing(Drawing):
-    def board(self, view: View) -> str:
+    def board(self, view: View, names: tuple[str, str]) -> str:
         """The grid: agents, flags, traps that went off, and traps only once revealed at the end."""
         went_off = {t.cell for t in view.triggered}
         revealed: set[Cell] = set()
@@ -85,7 +85,7 @@ class FlagDrawing(Drawing):
                 return TRAP
             return WENT_OFF if cell in went_off else EMPTY
 
-        legend = [f"{AGENTS[seat]}{FLAGS[seat]} Player {seat + 1}" for seat in SEATS]
+        legend = [f"{AGENTS[seat]}{FLAGS[seat]} {names[seat]}" for seat in SEATS]
         if went_off:
             legend.append(f"{WENT_OFF} trap went off")
         if revealed:

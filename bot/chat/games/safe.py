@@ -46,12 +46,15 @@ class Safe(
 
 
 class SafeDrawing(Drawing):
-    def board(self, view: SafeView) -> str:
+    def board(self, view: SafeView, names: tuple[str, str]) -> str:
         """Each player's guesses (the latest ``SAFE_ROWS``) with their exact matches."""
         lines = []
         for seat in SEATS:
             records = view.guesses[seat]
-            lines.append(f"Player {seat + 1}'s guesses:")
+            # Once over, the code each player was after, revealed beside their guesses.
+            code = view.codes[1 - seat] if view.outcome is not None else None
+            target = f" at 🔓 {''.join(number(d) for d in code)}" if code is not None else ""
+            lines.append(f"{names[seat]}'s guesses{target}:")
             if not records:
                 lines.append("(none yet)")
             elif len(records) > SAFE_ROWS:

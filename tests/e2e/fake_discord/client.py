@@ -514,12 +514,14 @@ class FakeDiscord:
         timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109 - a test-facing bound
         by_bot: bool = True,
         after: FakeMessage | int | None = None,
+        edited: bool = False,
     ) -> FakeMessage:
         """Wait for a public message in a channel (or a user's DM with the bot) and return it.
 
         The first message, oldest first, that satisfies ``predicate`` as it is now (edits count)
         wins. Only the bot's messages unless ``by_bot`` is false; only messages newer than
-        ``after`` (a message or a :meth:`checkpoint`) if given.
+        ``after`` (a message or a :meth:`checkpoint`) if given, or with ``edited`` also older
+        ones edited since.
         """
         after_id = after.id if isinstance(after, FakeMessage) else (after or 0)
 
@@ -528,7 +530,8 @@ class FakeDiscord:
             if channel is None:
                 return None
             for message in self.state.channel_messages(channel):
-                if message.ephemeral or message.id <= after_id:
+                newest = max(message.id, message.revision) if edited else message.id
+                if message.ephemeral or message.deleted or newest <= after_id:
                     continue
                 if by_bot and message.author is not self.bot:
                     continue

@@ -360,6 +360,9 @@ class FakeMessage:
     deleted: bool = False
     history: list[dict[str, JSON]] = field(default_factory=list)
     """Payloads of the earlier versions, oldest first."""
+    revision: int = 0
+    """A fresh id (as ``DiscordState.new_id`` gives) at each edit: later than any checkpoint
+    taken before the edit."""
 
     @property
     def ephemeral(self) -> bool:
@@ -750,6 +753,7 @@ class DiscordState:
             else:
                 setattr(message, key, list(value or []))
         message.edited_at = datetime.now(UTC)
+        message.revision = self.new_id()
         self.notify()
 
     def delete_message(self, message: FakeMessage) -> None:
