@@ -205,7 +205,7 @@ class MatchService:
             return await self._run(row.id, opponent_id, None, self._accept)
         line = (
             f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
-            f"{engine.title}{_describe_options(normalised)}. The challenge expires in "
+            f"{engine.title}{_describe_options(engine, normalised)}. The challenge expires in "
             f"{human(timeouts.challenge)}."
         )
         return Report(snap, [Public(snap, (line,), kind="challenge")])
@@ -905,8 +905,10 @@ def _hint_label(action: Any) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def _describe_options(options: Mapping[str, Any]) -> str:
-    shown = [f"{k}: {v}" for k, v in options.items() if v is not None]
+def _describe_options(engine: AnyGame, options: Mapping[str, Any]) -> str:
+    """The options chosen that differ from the game's defaults: `` (size: 4, hidden: True)``."""
+    defaults = engine.options(engine.new({}, 0))
+    shown = [f"{k}: {v}" for k, v in options.items() if v is not None and v != defaults.get(k)]
     return f" ({', '.join(shown)})" if shown else ""
 
 
