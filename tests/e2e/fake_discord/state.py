@@ -27,12 +27,26 @@ from .errors import (
     not_found,
 )
 from .limits import BUTTON, EPHEMERAL, LOADING, MESSAGE_FIELDS, walk_components
+from .permissions import (
+    CHANNEL_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    MANAGE_THREADS,
+    Overwrite,
+    apply_overwrites,
+    base_permissions,
+    with_implicit_denials,
+)
+from .permissions import MANAGE_GUILD as MANAGE_GUILD
+from .shards import Shard, moved_to_shard
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 # Message types.
 DEFAULT_MESSAGE = 0
@@ -42,48 +56,6 @@ CHAT_INPUT_COMMAND_MESSAGE = 20
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
 MODAL_SUBMIT = 5
-
-# Permission bits.
-CREATE_INSTANT_INVITE = 1 << 0
-ADMINISTRATOR = 1 << 3
-MANAGE_GUILD = 1 << 5
-ADD_REACTIONS = 1 << 6
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-MANAGE_MESSAGES = 1 << 13
-EMBED_LINKS = 1 << 14
-ATTACH_FILES = 1 << 15
-READ_MESSAGE_HISTORY = 1 << 16
-USE_EXTERNAL_EMOJIS = 1 << 18
-CHANGE_NICKNAME = 1 << 26
-USE_APPLICATION_COMMANDS = 1 << 31
-SEND_MESSAGES_IN_THREADS = 1 << 38
-ALL_PERMISSIONS = (1 << 51) - 1
-EVERYONE_PERMISSIONS = (
-    CREATE_INSTANT_INVITE
-    | ADD_REACTIONS
-    | VIEW_CHANNEL
-    | SEND_MESSAGES
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | USE_EXTERNAL_EMOJIS
-    | CHANGE_NICKNAME
-    | USE_APPLICATION_COMMANDS
-    | SEND_MESSAGES_IN_THREADS
-)
-BOT_PERMISSIONS = (
-    VIEW_CHANNEL
-    | SEND_MESSAGES
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | ADD_REACTIONS
-    | USE_EXTERNAL_EMOJIS
-    | SEND_MESSAGES_IN_THREADS
-    | USE_APPLICATION_COMMANDS
-)
-"""What a bot typically asks for when invited: read, write, embed, react, commands."""
 
 MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -97,6 +69,11 @@ class SnowflakeGenerator:
     def __call__(self) -> int:
         now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last = max(now, self._last + 1)
+        return self._last
+
+    def on_shard(self, shard: Shard) -> int:
+        """A fresh id whose guild's events go to ``shard`` (its timestamp nudged forward)."""
+        self._last = moved_to_shard(self(), shard)
         return self._last
 
 
@@ -213,7 +190,12 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, or the DM channel between the bot and one user."""
+    """A guild text channel, a thread of one, or the DM channel between the bot and one user.
+
+    ``overwrites`` are the channel's permission overwrites by role or member id (a thread has
+    none: it takes its parent's). A thread has a ``parent_id``, an ``owner_id`` (who started it),
+    ``member_ids`` (who joined it) and its ``archived``/``locked`` state.
+    """
 
     id: int
     type: int
@@ -222,16 +204,34 @@ class FakeChannel:
     position: int = 0
     recipient: FakeUser | None = None
     last_message_id: int | None = None
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    parent_id: int | None = None
+    owner_id: int | None = None
+    member_ids: dict[int, datetime] = field(default_factory=dict)
+    """A thread's members: user id to when they joined."""
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archived_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """When the thread was created, archived or unarchived last (``archive_timestamp``)."""
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    message_count: int = 0
+    total_message_sent: int = 0
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
 
     @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
-    def payload(self) -> dict[str, JSON]:
+    def payload(self, *, member_id: int | None = None) -> dict[str, JSON]:
+        """The channel object; for a thread, with ``member`` if ``member_id`` joined it."""
         last = None if self.last_message_id is None else str(self.last_message_id)
         if self.recipient is not None:
             return {
@@ -241,13 +241,15 @@ class FakeChannel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_thread:
+            return self._thread_payload(last, member_id)
         return {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites.values()],
             "topic": None,
             "nsfw": False,
             "parent_id": None,
@@ -255,6 +257,41 @@ class FakeChannel:
             "last_message_id": last,
             "flags": 0,
         }
+
+    def _thread_payload(self, last: str | None, member_id: int | None) -> dict[str, JSON]:
+        metadata: dict[str, JSON] = {
+            "archived": self.archived,
+            "auto_archive_duration": self.auto_archive_duration,
+            "archive_timestamp": timestamp(self.archived_at),
+            "locked": self.locked,
+            "create_timestamp": timestamp(self.created_at),
+        }
+        if self.type == PRIVATE_THREAD:
+            metadata["invitable"] = True
+        payload: dict[str, JSON] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "last_message_id": last,
+            "rate_limit_per_user": 0,
+            "message_count": self.message_count,
+            "total_message_sent": self.total_message_sent,
+            "member_count": min(len(self.member_ids), 50),
+            "flags": 0,
+            "thread_metadata": metadata,
+        }
+        joined = None if member_id is None else self.member_ids.get(member_id)
+        if joined is not None:
+            payload["member"] = {
+                "id": str(self.id),
+                "user_id": str(member_id),
+                "join_timestamp": timestamp(joined),
+                "flags": 0,
+            }
+        return payload
 
 
 @dataclass(eq=False)
@@ -266,6 +303,7 @@ class FakeGuild:
     owner_id: int
     roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
+    threads: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
 
     @property
@@ -280,15 +318,13 @@ class FakeGuild:
         member = self.members.get(user_id)
         if member is None:
             return 0
-        if user_id == self.owner_id:
-            return ALL_PERMISSIONS
-        allowed = self.everyone.permissions
-        for role in member.roles:
-            allowed |= role.permissions
-        return ALL_PERMISSIONS if allowed & ADMINISTRATOR else allowed
+        roles = (role.permissions for role in member.roles)
+        return base_permissions(self.everyone.permissions, roles, owner=user_id == self.owner_id)
 
-    def payload(self, *, members: list[FakeMember]) -> dict[str, JSON]:
-        """The GUILD_CREATE payload, carrying ``members`` (Discord sends only some of them)."""
+    def payload(
+        self, *, members: list[FakeMember], threads: list[dict[str, JSON]]
+    ) -> dict[str, JSON]:
+        """The GUILD_CREATE payload, carrying ``members`` and ``threads`` (what the bot sees)."""
         return {
             **self.rest_payload(),
             "joined_at": timestamp(datetime.now(UTC)),
@@ -298,7 +334,7 @@ class FakeGuild:
             "voice_states": [],
             "members": [member.payload() for member in members],
             "channels": [channel.payload() for channel in self.channels.values()],
-            "threads": [],
+            "threads": threads,
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -468,6 +504,8 @@ class FakeInteraction:
     """For a slash command, its full name (``"crown challenge"``)."""
     payload: dict[str, JSON] = field(default_factory=dict)
     """The INTERACTION_CREATE payload sent to the bot."""
+    created_at: float = 0.0
+    """When the user acted, on the fake's clock; the token expires 15 minutes later."""
     sent_at: float | None = None
     responded_at: float | None = None
     response_type: int | None = None
@@ -555,9 +593,18 @@ class RecordedRequest:
     query: dict[str, str]
     json: JSON
     time: float
+    route: str = ""
+    """The route template, e.g. ``/channels/{channel_id}/messages``."""
+    bot_token: bool = False
+    """True if the request carried the bot's token (what Discord's global limit counts)."""
     status: int | None = None
     expected: bool = True
     """False for a route the fake does not know (answered 404 or 405)."""
+
+    @property
+    def route_key(self) -> str:
+        """Method and route template: ``POST /channels/{channel_id}/messages``."""
+        return f"{self.method} {self.route}"
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status}"
@@ -567,7 +614,9 @@ class DiscordState:
     """Every record of the fake, created with fresh snowflakes; changes wake :meth:`wait_until`."""
 
     def __init__(self, *, token: str, bot_name: str, clock: Callable[[], float]) -> None:
-        self.clock = clock
+        self._source = clock
+        self.clock_offset = 0.0
+        """Seconds added to the clock source: how far a test moved the fake's time forward."""
         self.new_id = SnowflakeGenerator()
         self.token = token
         self.bot = FakeUser(self.new_id(), bot_name, bot=True)
@@ -583,6 +632,10 @@ class DiscordState:
         self.requests: list[RecordedRequest] = []
         self.commands = CommandRegistry(self.application_id, self.new_id)
         self._changed = asyncio.Event()
+
+    def clock(self) -> float:
+        """The fake's time in seconds: the clock source plus what tests moved it forward."""
+        return self._source() + self.clock_offset
 
     # -- change notification ------------------------------------------------------------------
 
@@ -640,11 +693,30 @@ class DiscordState:
         return None if channel.guild_id is None else self.guilds[channel.guild_id]
 
     def channel_permissions(self, channel: FakeChannel, user_id: int) -> int:
-        """What ``user_id`` may do in ``channel`` (no overwrites: guild-wide permissions)."""
+        """What ``user_id`` may do in ``channel``, computed as Discord does (overwrites included).
+
+        A thread takes its parent's overwrites; a private thread is hidden from whoever neither
+        joined it nor has MANAGE_THREADS.
+        """
         guild = self.guild_of(channel)
         if guild is None:
             return EVERYONE_PERMISSIONS
-        return guild.permissions(user_id)
+        member = guild.member(user_id)
+        if member is None:
+            return 0
+        parent = self.channels[channel.parent_id] if channel.parent_id is not None else channel
+        allowed = apply_overwrites(
+            guild.permissions(user_id),
+            parent.overwrites,
+            guild_id=guild.id,
+            role_ids=[role.id for role in member.roles],
+            member_id=user_id,
+        )
+        allowed = with_implicit_denials(allowed, in_thread=channel.is_thread)
+        hidden = channel.type == PRIVATE_THREAD and user_id not in channel.member_ids
+        if hidden and not allowed & MANAGE_THREADS:
+            allowed &= ~CHANNEL_PERMISSIONS
+        return allowed
 
     # -- world building -----------------------------------------------------------------------
 
@@ -654,8 +726,11 @@ class DiscordState:
         self.notify()
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser, bot_permissions: int) -> FakeGuild:
-        guild = FakeGuild(self.new_id(), name, owner.id)
+    def add_guild(
+        self, name: str, *, owner: FakeUser, bot_permissions: int, shard: Shard | None = None
+    ) -> FakeGuild:
+        guild_id = self.new_id() if shard is None else self.new_id.on_shard(shard)
+        guild = FakeGuild(guild_id, name, owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", EVERYONE_PERMISSIONS)
         bot_role = FakeRole(self.new_id(), guild.id, self.bot.name, bot_permissions, 1, self.bot.id)
         guild.roles[bot_role.id] = bot_role
@@ -671,6 +746,41 @@ class DiscordState:
         self.channels[channel.id] = channel
         self.notify()
         return channel
+
+    def add_thread(
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        owner: FakeUser,
+        kind: int = PUBLIC_THREAD,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> FakeChannel:
+        """A new active thread of ``parent`` started by ``owner`` (who joins it)."""
+        guild = self.guilds[parent.guild_id or 0]
+        thread = FakeChannel(
+            thread_id or self.new_id(),
+            kind,
+            name,
+            guild.id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+        )
+        thread.member_ids[owner.id] = thread.created_at
+        guild.threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        self.notify()
+        return thread
+
+    def set_overwrite(self, channel: FakeChannel, overwrite: Overwrite | None, target: int) -> None:
+        """Set ``channel``'s overwrite for the role or member ``target`` (``None`` removes it)."""
+        if overwrite is None:
+            channel.overwrites.pop(target, None)
+        else:
+            channel.overwrites[target] = overwrite
+        self.notify()
 
     def add_role(self, guild: FakeGuild, name: str, permissions: int) -> FakeRole:
         role = FakeRole(self.new_id(), guild.id, name, permissions, len(guild.roles))
@@ -731,6 +841,9 @@ class DiscordState:
         self.messages[message.id] = message
         if not message.ephemeral:
             channel.last_message_id = message.id
+            if channel.is_thread:
+                channel.message_count += 1
+                channel.total_message_sent += 1
         self.notify()
         return message
 
@@ -754,6 +867,8 @@ class DiscordState:
 
     def delete_message(self, message: FakeMessage) -> None:
         message.deleted = True
+        if message.channel.is_thread and not message.ephemeral:
+            message.channel.message_count -= 1
         self.notify()
 
     # -- interactions and requests ------------------------------------------------------------
@@ -779,6 +894,7 @@ class DiscordState:
             data=data,
             message=message,
             command=command,
+            created_at=self.clock(),
         )
         self.interactions[interaction.id] = interaction
         self._interactions_by_token[interaction.token] = interaction
@@ -788,9 +904,18 @@ class DiscordState:
         return self._interactions_by_token.get(token)
 
     def record_request(
-        self, method: str, path: str, query: Mapping[str, str], body: Any
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, str],
+        body: Any,
+        *,
+        route: str = "",
+        bot_token: bool = False,
     ) -> RecordedRequest:
-        request = RecordedRequest(method, path, dict(query), body, self.clock())
+        request = RecordedRequest(
+            method, path, dict(query), body, self.clock(), route=route, bot_token=bot_token
+        )
         self.requests.append(request)
         self.notify()
         return request
