@@ -93,6 +93,7 @@ class RateLimitHit:
 
 @dataclass
 class _Window:
+    limit: Limit
     remaining: int
     resets_at: float
 
@@ -171,16 +172,16 @@ class RateLimiter:
         return admission
 
     def _window(self, key: tuple[str, str], limit: Limit, now: float) -> _Window:
-        """The bucket's current window, a full one if the last has ended."""
+        """The bucket's current window; a full one if the last has ended or the limit changed."""
         window = self._windows.get(key)
-        if window is None or now >= window.resets_at:
-            window = _Window(limit.count, now + limit.period)
+        if window is None or now >= window.resets_at or window.limit != limit:
+            window = _Window(limit, limit.count, now + limit.period)
             self._windows[key] = window
         return window
 
     @staticmethod
     def _headers(name: str, limit: Limit, remaining: int, reset_after: float) -> dict[str, str]:
-        reset_after = max(reset_after, 0.0)
+        reset_after = _whole_milliseconds(reset_after)
         return {
             "X-RateLimit-Limit": str(limit.count),
             "X-RateLimit-Remaining": str(remaining),
@@ -198,7 +199,7 @@ class RateLimiter:
         line: tuple[str, str, str, float],
     ) -> None:
         method, route, path, now = line
-        retry = max(round(retry_after, 3), 0.001)
+        retry = max(_whole_milliseconds(retry_after), 0.001)
         admission.headers["Retry-After"] = str(math.ceil(retry))
         admission.headers["X-RateLimit-Scope"] = scope
         admission.refusal = {
@@ -208,6 +209,11 @@ class RateLimiter:
             "code": 0,
         }
         self.hits.append(RateLimitHit(now, method, route, path, scope, bucket, retry))
+
+
+def _whole_milliseconds(seconds: float) -> float:
+    """``seconds`` rounded up to the millisecond: a client waiting that long finds room again."""
+    return max(math.ceil(round(seconds * 1000, 6)) / 1000, 0.0)
 
 
 RATE_LIMITED = "You are being rate limited."
