@@ -37,32 +37,16 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
-ALL_PERMISSIONS = (1 << 51) - 1
+ALL_PERMISSIONS = ((1 << 53) - 1) & ~(1 << 47)
+"""Every permission Discord defines (bits 0 to 52; bit 47 is unused)."""
 
 SENDING_NEEDED = SEND_TTS_MESSAGES | MENTION_EVERYONE | EMBED_LINKS | ATTACH_FILES
 """Permissions that mean nothing to whoever cannot send messages in the channel."""
 
-CHANNEL_PERMISSIONS = (
-    CREATE_INSTANT_INVITE
-    | MANAGE_CHANNELS
-    | ADD_REACTIONS
-    | VIEW_CHANNEL
-    | SEND_MESSAGES
-    | SEND_TTS_MESSAGES
-    | MANAGE_MESSAGES
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | MENTION_EVERYONE
-    | USE_EXTERNAL_EMOJIS
-    | MANAGE_ROLES
-    | USE_APPLICATION_COMMANDS
-    | MANAGE_THREADS
-    | CREATE_PUBLIC_THREADS
-    | CREATE_PRIVATE_THREADS
-    | SEND_MESSAGES_IN_THREADS
-)
-"""Every permission that applies to a text channel (what losing VIEW_CHANNEL takes away)."""
+CHANNEL_BITS = (0, 4, 6, 8, 9, *range(10, 19), *range(20, 26), 28, 29, *range(31, 40), 42)
+CHANNEL_PERMISSIONS: int = sum(1 << bit for bit in (*CHANNEL_BITS, *range(44, 47), *range(48, 53)))
+"""Every permission Discord applies to text, voice or stage channels (what losing VIEW_CHANNEL
+takes away)."""
 
 EVERYONE_PERMISSIONS = (
     CREATE_INSTANT_INVITE
