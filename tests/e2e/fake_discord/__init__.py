@@ -8,7 +8,7 @@ from .client import DEFAULT_TOKEN, ClientStopped, FakeDiscord
 from .errors import APIError, InvalidInvocation
 from .permissions import BOT_PERMISSIONS, EVERYONE_PERMISSIONS
 from .ratelimits import Limit, RateLimitHit, RateLimits
-from .state import (
+from .records import (
     FakeChannel,
     FakeGuild,
     FakeInteraction,

@@ -19,7 +19,8 @@ from .permissions import (
     VIEW_CHANNEL,
     sending_permission,
 )
-from .state import DiscordState, FakeChannel
+from .records import FakeChannel
+from .state import DiscordState
 
 
 def visible(state: DiscordState, channel: FakeChannel) -> int:

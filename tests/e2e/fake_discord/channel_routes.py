@@ -33,8 +33,9 @@ from .permissions import (
     READ_MESSAGE_HISTORY,
     sending_permission,
 )
+from .records import GUILD_TEXT, PUBLIC_THREAD, FakeChannel, FakeMessage
 from .replies import NotModelled, Route, json_response, no_content, snowflake
-from .state import GUILD_TEXT, PUBLIC_THREAD, DiscordState, FakeChannel, FakeMessage
+from .state import DiscordState
 from .threads import (
     check_delete,
     check_edit,

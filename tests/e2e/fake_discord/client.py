@@ -56,16 +56,12 @@ from .permissions import (
     sending_permission,
 )
 from .ratelimits import RateLimiter, RateLimitHit, RateLimits
-from .replies import channel_resource
-from .server import API_PREFIX, GATEWAY_PATH, RestAPI
-from .shards import Shard
-from .state import (
+from .records import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
-    DiscordState,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -75,6 +71,10 @@ from .state import (
     FakeUser,
     RecordedRequest,
 )
+from .replies import channel_resource
+from .server import API_PREFIX, GATEWAY_PATH, RestAPI
+from .shards import Shard
+from .state import DiscordState
 from .threads import set_archived
 
 DEFAULT_TOKEN = "fake-discord.bot-token.for-tests"

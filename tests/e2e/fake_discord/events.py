@@ -14,7 +14,8 @@ from .permissions import VIEW_CHANNEL
 from .shards import Shard
 
 if TYPE_CHECKING:
-    from .state import DiscordState, FakeChannel, FakeGuild, FakeMessage
+    from .records import FakeChannel, FakeGuild, FakeMessage
+    from .state import DiscordState
 
 # Intents.
 GUILDS = 1 << 0

@@ -25,7 +25,6 @@ from .errors import JSON
 from .events import (
     GUILD_MEMBERS,
     GUILDS,
-    PRIVILEGED_INTENTS,
     TRACE,
     bot_sees,
     guild_create_payload,
@@ -33,8 +32,10 @@ from .events import (
     message_payload,
     ready_payload,
 )
+from .events import PRIVILEGED_INTENTS as PRIVILEGED_INTENTS
+from .records import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole
 from .shards import Shard, parse_shard
-from .state import DiscordState, FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole
+from .state import DiscordState
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,9 @@ from .interactions import (
     respond,
     webhook_message,
 )
+from .records import FakeInteraction
 from .replies import Route, json_response, no_content, snowflake, truthy
-from .state import DiscordState, FakeInteraction
+from .state import DiscordState
 
 
 class InteractionRoutes:

@@ -35,16 +35,16 @@ from .limits import (
     check_modal,
 )
 from .messages import checked_edit, checked_fields
-from .state import (
+from .records import (
     APPLICATION_COMMAND,
     CHAT_INPUT_COMMAND_MESSAGE,
     DEFAULT_MESSAGE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
-    DiscordState,
     FakeInteraction,
     FakeMessage,
 )
+from .state import DiscordState
 
 # Initial response (callback) types.
 CHANNEL_MESSAGE = 4

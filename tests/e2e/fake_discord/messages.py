@@ -10,7 +10,8 @@ from typing import Any
 
 from .errors import JSON, FormErrors
 from .limits import check_message, check_not_empty
-from .state import DiscordState, FakeMessage
+from .records import FakeMessage
+from .state import DiscordState
 
 
 def checked_fields(fields: JSON, *, embeds_allowed: bool = True) -> dict[str, Any]:

@@ -28,9 +28,10 @@ from .events import PRIVILEGED_INTENT_FLAGS
 from .gateway import Gateway
 from .interaction_routes import InteractionRoutes
 from .ratelimits import VIA, RateLimiter
+from .records import FakeGuild
 from .replies import NotModelled, Route, json_response, no_content, snowflake, top_level_resource
 from .shards import session_start_limit
-from .state import DiscordState, FakeGuild
+from .state import DiscordState
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"

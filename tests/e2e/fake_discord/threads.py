@@ -20,7 +20,7 @@ from .errors import (
     thread_locked,
 )
 from .permissions import MANAGE_THREADS
-from .state import PRIVATE_THREAD, PUBLIC_THREAD, FakeChannel
+from .records import PRIVATE_THREAD, PUBLIC_THREAD, FakeChannel
 
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 """Minutes of inactivity after which a thread leaves the channel list."""
