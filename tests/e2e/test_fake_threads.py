@@ -100,7 +100,9 @@ async def test_threads_take_send_messages_in_threads_not_send_messages(
     thread = fake_discord.add_thread(channel, "talk")
     cached = await cached_thread(fake_discord, bot, thread)
     fake_discord.set_overwrite(channel, fake_discord.bot, deny=SEND_MESSAGES)
+    assert fake_discord.bot.id not in thread.member_ids
     await cached.send("still allowed in the thread")
+    assert fake_discord.bot.id in thread.member_ids  # posting joins the thread
     with pytest.raises(discord.Forbidden):
         await bot.text(channel).send("not in the channel")
     fake_discord.set_overwrite(

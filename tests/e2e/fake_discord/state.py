@@ -286,6 +286,7 @@ class DiscordState:
             if channel.is_thread:
                 channel.message_count += 1
                 channel.total_message_sent += 1
+                channel.member_ids.setdefault(author.id, message.created_at)  # posting joins
         self.notify()
         return message
 
