@@ -106,6 +106,16 @@ class ShardClient(discord.AutoShardedClient):
         await self.tree.sync()
 
 
+class EagerShards(discord.AutoShardedClient):
+    """Runs the shards ``GET /gateway/bot`` recommends, identifying them without a pause."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.02)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before each shard but the first; the fake needs no such pause."""
+
+
 def guild_ids(client: discord.Client) -> set[int]:
     return {guild.id for guild in client.guilds}
 
@@ -126,7 +136,7 @@ async def test_gateway_bot_recommends_the_configured_shard_count(sharded: FakeDi
 
 async def test_an_auto_sharded_client_runs_the_recommended_shards(sharded: FakeDiscord) -> None:
     world = World(sharded)
-    client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.02)
+    client = EagerShards()
     async with sharded.connected(client):
         assert client.shard_count == 2
         assert {guild.id: guild.shard_id for guild in client.guilds} == {
