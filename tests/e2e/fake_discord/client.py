@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from functools import partial
 from typing import Any, TypeVar
@@ -43,14 +44,24 @@ from .interactions import (
     modal_submit_data,
 )
 from .limits import BUTTON, CONTENT_MAX, LINK_STYLE, PREMIUM_STYLE, SELECT_TYPES
-from .server import API_PREFIX, GATEWAY_PATH, RestAPI
-from .state import (
+from .permissions import (
     ADMINISTRATOR,
-    APPLICATION_COMMAND,
     BOT_PERMISSIONS,
+    MANAGE_THREADS,
+    MEMBER,
+    ROLE_OVERWRITE,
+    USE_APPLICATION_COMMANDS,
+    VIEW_CHANNEL,
+    Overwrite,
+    sending_permission,
+)
+from .ratelimits import RateLimiter, RateLimitHit, RateLimits
+from .records import (
+    APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
-    DiscordState,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -60,6 +71,11 @@ from .state import (
     FakeUser,
     RecordedRequest,
 )
+from .replies import channel_resource
+from .server import API_PREFIX, GATEWAY_PATH, RestAPI
+from .shards import Shard
+from .state import DiscordState
+from .threads import set_archived
 
 DEFAULT_TOKEN = "fake-discord.bot-token.for-tests"
 DEFAULT_TIMEOUT = 5.0
@@ -79,10 +95,13 @@ class ClientStopped(RuntimeError):
 class FakeDiscord:
     """A fake Discord on 127.0.0.1: REST API and gateway, for an unmodified discord.py client.
 
-    ``interaction_deadline`` is Discord's 3 s for an initial response; ``clock`` is what measures
-    it and timestamps interactions and requests (inject one to test the deadline without waiting).
-    With ``privileged_intents`` false, identifying with members/presences/message content intents
-    is refused (close code 4014) as for a bot without them enabled.
+    ``interaction_deadline`` is Discord's 3 s for an initial response. ``clock`` is the fake's
+    time source (the deadline, the 15-minute interaction tokens, the rate limit windows and the
+    times recorded all read it); :meth:`advance_clock` moves it forward without waiting.
+    ``rate_limits`` are Discord's unless given (tighten a field to test throttling). ``shards``
+    is the shard count ``GET /gateway/bot`` recommends. With ``privileged_intents`` false,
+    identifying with members/presences/message content intents is refused (close code 4014) as
+    for a bot without them enabled.
     """
 
     def __init__(
@@ -94,6 +113,8 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         privileged_intents: bool = True,
         clock: Callable[[], float] = time.perf_counter,
+        rate_limits: RateLimits | None = None,
+        shards: int = 1,
     ) -> None:
         self.state = DiscordState(token=token, bot_name=bot_name, clock=clock)
         self.gateway = Gateway(
@@ -101,11 +122,12 @@ class FakeDiscord:
             heartbeat_interval=heartbeat_interval,
             privileged_intents=privileged_intents,
         )
-        self.api = RestAPI(self.state, self.gateway)
-        self.api.interaction_deadline = interaction_deadline
+        self.limiter = RateLimiter(rate_limits or RateLimits(), self.state.clock)
+        self.api = RestAPI(self.state, self.gateway, self.limiter, shards=shards)
+        self.api.interactions.deadline = interaction_deadline
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
-        self._client_task: asyncio.Task[None] | None = None
+        self._client_tasks: set[asyncio.Task[None]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -174,11 +196,30 @@ class FakeDiscord:
     @property
     def interaction_deadline(self) -> float:
         """Seconds a bot has for an initial response; later ones get 404 (code 10062)."""
-        return self.api.interaction_deadline
+        return self.api.interactions.deadline
 
     @interaction_deadline.setter
     def interaction_deadline(self, seconds: float) -> None:
-        self.api.interaction_deadline = seconds
+        self.api.interactions.deadline = seconds
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The limits enforced; change a field to tighten (or with ``None`` lift) a bucket."""
+        return self.limiter.limits
+
+    @property
+    def shards(self) -> int:
+        """The shard count ``GET /gateway/bot`` recommends."""
+        return self.api.shards
+
+    def now(self) -> float:
+        """The fake's time (seconds on its clock, plus what :meth:`advance_clock` added)."""
+        return self.state.clock()
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the fake's time forward: interaction deadlines and tokens age, buckets refill."""
+        self.state.clock_offset += seconds
+        self.state.notify()
 
     @contextlib.contextmanager
     def patch_discord(self) -> Iterator[None]:
@@ -203,13 +244,13 @@ class FakeDiscord:
         channels) first: what is added later reaches the client as gateway events, a moment
         later. While the client runs, the waiting helpers fail at once (:class:`ClientStopped`)
         if it dies; if it died unnoticed, leaving the block raises :class:`ClientStopped`.
-        One client at a time.
+        Several clients may be connected at once (nest the blocks), e.g. one per shard.
         """
         if self.api_base != Route.BASE:
             raise RuntimeError("discord.py does not point at this fake: use patch_discord()")
         logins = self._count_requests("GET", "/users/@me")
         task = asyncio.create_task(client.start(self.token), name="fake-discord-client")
-        self._client_task = task
+        self._client_tasks.add(task)
         try:
             # client.start() prepares wait_until_ready() before its first request.
             await self.wait_until(
@@ -220,7 +261,7 @@ class FakeDiscord:
             await self._wait_with_client(client.wait_until_ready(), ready_timeout, "ready")
             yield client
         finally:
-            self._client_task = None
+            self._client_tasks.discard(task)
             await client.close()
             failure = await self._outcome(task, ready_timeout)
         if failure is not None:
@@ -241,9 +282,7 @@ class FakeDiscord:
         self, waiting: Coroutine[Any, Any, object], seconds: float, what: str
     ) -> None:
         waiter = asyncio.ensure_future(waiting)
-        watched: set[asyncio.Future[Any]] = {waiter}
-        if self._client_task is not None:
-            watched.add(self._client_task)
+        watched: set[asyncio.Future[Any]] = {waiter, *self._client_tasks}
         done, _ = await asyncio.wait(watched, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
         if waiter in done:
             waiter.result()
@@ -253,10 +292,10 @@ class FakeDiscord:
         raise TimeoutError(self._timeout_message(f"the client to be {what}", seconds))
 
     def _raise_if_client_stopped(self) -> None:
-        task = self._client_task
-        if task is not None and task.done():
-            error = None if task.cancelled() else task.exception()
-            raise ClientStopped(f"the discord.py client stopped: {error!r}") from error
+        for task in self._client_tasks:
+            if task.done():
+                error = None if task.cancelled() else task.exception()
+                raise ClientStopped(f"the discord.py client stopped: {error!r}") from error
 
     # -- building the world -------------------------------------------------------------------
 
@@ -265,11 +304,22 @@ class FakeDiscord:
         return self.state.add_user(name, bot=bot, dms_open=dms_open)
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int = BOT_PERMISSIONS
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: int = BOT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A new guild the bot is in (with its managed role of ``bot_permissions``)."""
+        """A new guild the bot is in (with its managed role of ``bot_permissions``).
+
+        ``shard=(shard_id, shard_count)`` gives it an id whose events go to that shard.
+        """
         guild = self.state.add_guild(
-            name, owner=owner or self.owner, bot_permissions=bot_permissions
+            name,
+            owner=owner or self.owner,
+            bot_permissions=bot_permissions,
+            shard=None if shard is None else Shard(*shard),
         )
         self.gateway.guild_created(guild)
         return guild
@@ -300,6 +350,87 @@ class FakeDiscord:
         self.gateway.member_added(member)
         return member
 
+    def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
+        """Change what ``role`` grants (GUILD_ROLE_UPDATE); see :meth:`bot_role` for the bot's."""
+        role.permissions = permissions
+        self.state.notify()
+        self.gateway.role_updated(role)
+
+    def bot_role(self, guild: FakeGuild) -> FakeRole:
+        """The role Discord manages for the bot in ``guild``."""
+        return next(role for role in guild.roles.values() if role.bot_id == self.bot.id)
+
+    def set_overwrite(
+        self,
+        channel: FakeChannel,
+        target: FakeRole | Person,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """Give ``channel`` an overwrite for a role (``guild.everyone`` too) or a member.
+
+        ``target`` may be the bot (``fake.bot``). The client gets CHANNEL_UPDATE, so
+        ``channel.permissions_for(guild.me)`` agrees with what the fake enforces.
+        """
+        if channel.is_thread:
+            raise ValueError("a thread has no overwrites of its own: set its parent's")
+        if isinstance(target, FakeRole):
+            overwrite = Overwrite(target.id, ROLE_OVERWRITE, allow, deny)
+        else:
+            overwrite = Overwrite(self._user(target).id, MEMBER, allow, deny)
+        self.state.set_overwrite(channel, overwrite, overwrite.id)
+        self.gateway.channel_updated(channel)
+
+    def clear_overwrite(self, channel: FakeChannel, target: FakeRole | Person) -> None:
+        """Remove ``channel``'s overwrite for ``target`` (CHANNEL_UPDATE)."""
+        target_id = target.id if isinstance(target, FakeRole) else self._user(target).id
+        self.state.set_overwrite(channel, None, target_id)
+        self.gateway.channel_updated(channel)
+
+    def permissions(self, who: Person, channel: FakeChannel) -> int:
+        """What ``who`` (the bot, a user or member) may do in ``channel``, as the fake enforces."""
+        return self.state.channel_permissions(channel, self._user(who).id)
+
+    def add_thread(
+        self,
+        channel: FakeChannel,
+        name: str,
+        *,
+        owner: Person | None = None,
+        private: bool = False,
+        members: tuple[Person, ...] = (),
+        from_message: FakeMessage | None = None,
+    ) -> FakeChannel:
+        """A thread of the text channel ``channel``, started by ``owner`` (THREAD_CREATE).
+
+        Public unless ``private``; ``owner`` (the guild's owner by default) and ``members`` join
+        it. ``from_message`` starts it from that message (the thread takes the message's id).
+        """
+        guild = self.state.guild_of(channel)
+        if guild is None or channel.is_thread or channel.is_dm:
+            raise ValueError("threads belong to a guild text channel")
+        starter = self._user(owner) if owner is not None else self.state.users[guild.owner_id]
+        thread = self.state.add_thread(
+            channel,
+            name,
+            owner=starter,
+            kind=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            thread_id=None if from_message is None else from_message.id,
+        )
+        for member in members:
+            thread.member_ids.setdefault(self._user(member).id, thread.created_at)
+        self.gateway.thread_created(thread)
+        return thread
+
+    def set_thread_state(
+        self, thread: FakeChannel, *, archived: bool | None = None, locked: bool | None = None
+    ) -> None:
+        """Archive, unarchive, lock or unlock ``thread`` as a moderator would (THREAD_UPDATE)."""
+        set_archived(thread, thread.archived if archived is None else archived, locked=locked)
+        self.state.notify()
+        self.gateway.thread_updated(thread)
+
     def close_dms(self, user: Person) -> None:
         """Make the bot's DMs to ``user`` fail with 403 (code 50007)."""
         self._user(user).dms_open = False
@@ -327,7 +458,11 @@ class FakeDiscord:
         among the choices or outside the registered range or length.
         """
         person = self._user(user)
-        self._check_can_act(person, channel)
+        permissions = self._check_can_act(person, channel)
+        if channel.guild_id is not None and not permissions & USE_APPLICATION_COMMANDS:
+            raise InvalidInvocation(f"{person.name} may not use application commands there")
+        if channel.archived:
+            raise InvalidInvocation("application commands cannot be used in an archived thread")
         names = command.split()
         if not names:
             raise InvalidInvocation("no command given")
@@ -431,24 +566,35 @@ class FakeDiscord:
         return await self.send(person, self.state.dm_channel(person), text)
 
     async def send(self, user: Person, channel: FakeChannel, text: str) -> FakeMessage:
-        """``user`` writes ``text`` in ``channel``; returns once MESSAGE_CREATE is sent (if any)."""
+        """``user`` writes ``text`` in ``channel``; returns once MESSAGE_CREATE is sent (if any).
+
+        In an archived thread the message unarchives it (THREAD_UPDATE first), unless the
+        thread is locked: a locked thread takes messages only from members with MANAGE_THREADS.
+        """
         person = self._user(user)
-        self._check_can_act(person, channel)
+        permissions = self._check_can_act(person, channel)
         if not text or len(text) > CONTENT_MAX:
             raise InvalidInvocation(f"a message has 1 to {CONTENT_MAX} characters")
+        if channel.guild_id is not None and not permissions & sending_permission(channel.is_thread):
+            raise InvalidInvocation(f"{person.name} may not send messages there")
+        if channel.locked and (channel.archived or not permissions & MANAGE_THREADS):
+            raise InvalidInvocation("the thread is locked")
+        if channel.archived:
+            set_archived(channel, False)
+            self.gateway.thread_updated(channel)
         message = self.state.create_message(channel, person, {"content": text})
         sent = self.gateway.message_created(message)
         if sent is not None:
             await asyncio.wait_for(asyncio.shield(sent), DEFAULT_TIMEOUT)
         return message
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Cut the gateway connection as a network failure would; the client should RESUME."""
-        await self.gateway.drop_connection(code)
+    async def drop_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Cut the gateway connections (of one shard) as a network failure would; clients RESUME."""
+        await self.gateway.drop_connection(code, shard=shard)
 
-    def request_reconnect(self) -> None:
-        """Ask the client to reconnect (op 7), as Discord does; the client should RESUME."""
-        self.gateway.request_reconnect()
+    def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Ask the clients (of one shard) to reconnect (op 7), as Discord does; they RESUME."""
+        self.gateway.request_reconnect(shard=shard)
 
     # -- waiting ------------------------------------------------------------------------------
 
@@ -481,9 +627,7 @@ class FakeDiscord:
 
     async def _wait_for_change(self, changed: asyncio.Event, seconds: float) -> None:
         waiter = asyncio.ensure_future(changed.wait())
-        watched: set[asyncio.Future[Any]] = {waiter}
-        if self._client_task is not None:
-            watched.add(self._client_task)
+        watched: set[asyncio.Future[Any]] = {waiter, *self._client_tasks}
         await asyncio.wait(watched, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
 
@@ -588,6 +732,27 @@ class FakeDiscord:
         """Requests to routes the fake does not know (answered 404/405)."""
         return [request for request in self.state.requests if not request.expected]
 
+    def bot_calls(self) -> Counter[str]:
+        """Requests made with the bot's token, by route, 429s included.
+
+        Keys are method and route template: ``"POST /channels/{channel_id}/messages"``. The
+        interaction routes carry the interaction's token, not the bot's: they are not counted.
+        """
+        return Counter(r.route_key for r in self.state.requests if r.bot_token)
+
+    @property
+    def rate_limit_hits(self) -> list[RateLimitHit]:
+        """Every 429 the fake sent, oldest first."""
+        return list(self.limiter.hits)
+
+    def throttle_channel(self, channel: FakeChannel, seconds: float) -> None:
+        """Answer the bot's rate-limited requests on ``channel`` with a shared 429 for a while.
+
+        That is Discord's answer when a busy resource is limited for everyone
+        (``X-RateLimit-Scope: shared``), whatever the bot's own buckets hold.
+        """
+        self.limiter.throttle(channel_resource(channel.id), seconds)
+
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, JSON]]:
         """The commands registered globally, or in ``guild``."""
         return self.state.commands.commands(None if guild is None else guild.id)
@@ -606,16 +771,21 @@ class FakeDiscord:
     def _count_requests(self, method: str, path: str) -> int:
         return sum(1 for r in self.state.requests if r.method == method and r.path == path)
 
-    def _check_can_act(self, user: FakeUser, channel: FakeChannel) -> None:
+    def _check_can_act(self, user: FakeUser, channel: FakeChannel) -> int:
+        """Refuse an action of ``user`` in a channel they cannot see; return their permissions."""
         if user.bot:
             raise InvalidInvocation(f"{user.name} is a bot; bots cannot use the Discord client")
         if channel.recipient is not None:
             if channel.recipient is not user:
                 raise InvalidInvocation(f"{user.name} is not in that DM channel")
-            return
+            return self.state.channel_permissions(channel, user.id)
         guild = self.state.guild_of(channel)
         if guild is None or guild.member(user.id) is None:
             raise InvalidInvocation(f"{user.name} is not a member of the channel's guild")
+        permissions = self.state.channel_permissions(channel, user.id)
+        if not permissions & VIEW_CHANNEL:
+            raise InvalidInvocation(f"{user.name} cannot see that channel")
+        return permissions
 
     def _check_command_allowed(
         self, command: Mapping[str, JSON], user: FakeUser, channel: FakeChannel
@@ -653,7 +823,8 @@ class FakeDiscord:
             resolved.setdefault("users", {})[str(person.id)] = person.payload()
             member = None if guild is None else guild.member(person.id)
             if member is not None and guild is not None:
-                data = member.payload(with_user=False, permissions=guild.permissions(person.id))
+                allowed = self.state.channel_permissions(channel, person.id)
+                data = member.payload(with_user=False, permissions=allowed)
                 resolved.setdefault("members", {})[str(person.id)] = data
             return str(person.id)
         if kind in (ROLE, MENTIONABLE) and isinstance(value, FakeRole):
@@ -671,8 +842,8 @@ class FakeDiscord:
                 "id": str(value.id),
                 "name": value.name,
                 "type": value.type,
-                "permissions": str(guild.permissions(user.id)),
-                "parent_id": None,
+                "permissions": str(self.state.channel_permissions(value, user.id)),
+                "parent_id": None if value.parent_id is None else str(value.parent_id),
                 "position": value.position,
             }
             return str(value.id)
@@ -718,9 +889,10 @@ class FakeDiscord:
 
     async def _send_interaction(self, interaction: FakeInteraction) -> None:
         interaction.payload = interaction_create_payload(self.state, interaction)
-        sent = self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
+        guild_id = None if interaction.guild is None else interaction.guild.id
+        sent = self.gateway.dispatch("INTERACTION_CREATE", interaction.payload, guild_id=guild_id)
         if sent is None:
-            raise RuntimeError("no client has identified on the gateway yet")
+            raise RuntimeError("no client has identified on the gateway for that guild's shard")
 
         def record(future: asyncio.Future[float]) -> None:
             if not future.cancelled():

@@ -20,13 +20,20 @@ UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_APPLICATION_COMMAND = 10063
 INTERACTION_ALREADY_ACKNOWLEDGED = 40060
+MISSING_ACCESS = 50001
 CANNOT_ACT_ON_DM = 50003
 CANNOT_EDIT_OTHERS_MESSAGE = 50005
 CANNOT_SEND_EMPTY_MESSAGE = 50006
 CANNOT_SEND_TO_USER = 50007
 MISSING_PERMISSIONS = 50013
+WRONG_CHANNEL_TYPE = 50024
+INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
+THREAD_ARCHIVED = 50083
 INVALID_JSON = 50109
+REPLY_WITHOUT_HISTORY = 160002
+THREAD_ALREADY_CREATED = 160004
+THREAD_LOCKED = 160005
 
 
 class APIError(Exception):
@@ -62,6 +69,26 @@ def unauthorized() -> APIError:
 def missing_permissions() -> APIError:
     """The 403 Discord answers when the bot lacks a permission in a channel."""
     return APIError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def missing_access() -> APIError:
+    """The 403 Discord answers when the bot cannot see the channel at all (no VIEW_CHANNEL)."""
+    return APIError(403, MISSING_ACCESS, "Missing Access")
+
+
+def invalid_webhook_token() -> APIError:
+    """The 401 Discord answers an interaction token used after it expired (15 minutes)."""
+    return APIError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+
+
+def thread_archived() -> APIError:
+    """The 400 Discord answers an operation an archived thread does not allow."""
+    return APIError(400, THREAD_ARCHIVED, "Thread is archived")
+
+
+def thread_locked() -> APIError:
+    """The 403 Discord answers a write in a locked thread without MANAGE_THREADS."""
+    return APIError(403, THREAD_LOCKED, "Thread is locked")
 
 
 def empty_message() -> APIError:

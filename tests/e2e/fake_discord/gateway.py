@@ -1,10 +1,11 @@
 """The gateway: Discord's websocket protocol (v10, JSON text frames, no compression).
 
-A client connects, gets HELLO, heartbeats (each answered by an ACK) and IDENTIFYs; it then gets
-READY and one GUILD_CREATE per guild. Events are numbered per session and kept, so a client that
-lost its connection can RESUME and receive what it missed. Message events respect the session's
-intents the way Discord does (no GUILD_MESSAGES, no guild messages; no MESSAGE_CONTENT, no content
-in guild messages that neither come from the bot nor mention it).
+A client connects, gets HELLO, heartbeats (each answered by an ACK) and IDENTIFYs, with a shard
+pair if it shards; it then gets READY and one GUILD_CREATE per guild of its shard. Any number of
+sessions may be open at once: a guild's events go to every session on its shard, DMs to shard 0
+(see ``shards.py``). Events are numbered per session and kept, so a client that lost its
+connection can RESUME and receive what it missed; a client that closes with 1000 or 1001 ends its
+session, as on Discord. What each session is sent depends on its intents (see ``events.py``).
 """
 
 from __future__ import annotations
@@ -15,13 +16,26 @@ import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType, web
 
 from .errors import JSON
-from .state import DiscordState, FakeChannel, FakeGuild, FakeMember, FakeMessage
+from .events import (
+    GUILD_MEMBERS,
+    GUILDS,
+    TRACE,
+    bot_sees,
+    guild_create_payload,
+    message_delete_payload,
+    message_payload,
+    ready_payload,
+)
+from .events import PRIVILEGED_INTENTS as PRIVILEGED_INTENTS
+from .records import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole
+from .shards import Shard, parse_shard
+from .state import DiscordState
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +52,17 @@ INVALID_SESSION = 9
 HELLO = 10
 HEARTBEAT_ACK = 11
 
-# Intents.
-GUILDS = 1 << 0
-GUILD_MEMBERS = 1 << 1
-GUILD_PRESENCES = 1 << 8
-GUILD_MESSAGES = 1 << 9
-DIRECT_MESSAGES = 1 << 12
-MESSAGE_CONTENT = 1 << 15
-PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
-
-# Application flags granting the privileged intents to an unverified bot.
-PRIVILEGED_INTENT_FLAGS = (1 << 13) | (1 << 15) | (1 << 19)
-
 # Close codes.
 UNKNOWN_OPCODE = 4001
 DECODE_ERROR = 4002
 NOT_AUTHENTICATED = 4003
 AUTHENTICATION_FAILED = 4004
 ALREADY_AUTHENTICATED = 4005
+INVALID_SHARD = 4010
 INVALID_INTENTS = 4013
 DISALLOWED_INTENTS = 4014
+CLIENT_ENDED = (1000, 1001)
+"""Close codes with which a client ends its session (it cannot be resumed)."""
 
 EVENT_LOG_SIZE = 5000
 """Events kept per session for RESUME; an older gap gets INVALID_SESSION instead."""
@@ -74,6 +79,7 @@ class GatewayConnection:
 
     def __init__(self, ws: web.WebSocketResponse, clock: Callable[[], float]) -> None:
         self.ws = ws
+        self.closed_by_server = False
         self._clock = clock
         self._queue: asyncio.Queue[_Frame] = asyncio.Queue()
         self._sender = asyncio.create_task(self._send_frames(), name="fake-discord-gateway-send")
@@ -106,6 +112,7 @@ class GatewayConnection:
 
     async def close(self, code: int, reason: str = "") -> None:
         """Close with ``code`` once the frames already queued have gone out."""
+        self.closed_by_server = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._queue.join(), timeout=1.0)
         await self.ws.close(code=code, message=reason.encode())
@@ -118,11 +125,13 @@ class GatewayConnection:
 
 @dataclass(eq=False)
 class GatewaySession:
-    """An identified session: its intents, numbered events, and current connection (if any)."""
+    """An identified session: its intents, shard, numbered events and connection (if any)."""
 
     id: str
     intents: int
-    shard: JSON = None
+    shard: Shard = field(default_factory=Shard)
+    shard_given: bool = False
+    """True if IDENTIFY carried a shard pair (READY then echoes it)."""
     sequence: int = 0
     log: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=EVENT_LOG_SIZE))
     pending: dict[int, asyncio.Future[float]] = field(default_factory=dict)
@@ -147,15 +156,20 @@ class Gateway:
         self.url = ""
         """The websocket URL, also sent as ``resume_gateway_url``; set once the server listens."""
         self.session: GatewaySession | None = None
-        """The session events go to: the one identified last."""
+        """The session identified or resumed last."""
         self._sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
         self.identify_count = 0
         self.resume_count = 0
 
     @property
+    def sessions(self) -> list[GatewaySession]:
+        """The sessions that may still get events (connected, or waiting for a RESUME)."""
+        return list(self._sessions.values())
+
+    @property
     def connected(self) -> bool:
-        return self.session is not None and self.session.connection is not None
+        return any(session.connection is not None for session in self._sessions.values())
 
     # -- connection handling ------------------------------------------------------------------
 
@@ -167,7 +181,7 @@ class Gateway:
         self._connections.add(connection)
         session: GatewaySession | None = None
         interval_ms = int(self.heartbeat_interval * 1000)
-        connection.send_op(HELLO, {"heartbeat_interval": interval_ms, "_trace": ["fake-discord"]})
+        connection.send_op(HELLO, {"heartbeat_interval": interval_ms, "_trace": TRACE})
         try:
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
@@ -185,6 +199,8 @@ class Gateway:
             await connection.stop()
             if session is not None and session.connection is connection:
                 session.connection = None
+                if ws.close_code in CLIENT_ENDED and not connection.closed_by_server:
+                    self._sessions.pop(session.id, None)
         return ws
 
     async def _receive(
@@ -222,17 +238,30 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS and not self.privileged_intents:
             await connection.close(DISALLOWED_INTENTS, "Disallowed intent(s).")
             return None
-        session = GatewaySession(secrets.token_hex(16), intents, data.get("shard"))
-        previous = self.session
-        if previous is not None and previous.connection is not None:
-            await previous.connection.close(4000, "Session replaced.")
+        shard = parse_shard(data.get("shard"))
+        if shard is None:
+            await connection.close(INVALID_SHARD, "Invalid shard.")
+            return None
+        session = GatewaySession(
+            secrets.token_hex(16), intents, shard, shard_given=data.get("shard") is not None
+        )
         self._sessions[session.id] = session
         self.session = session
         session.connection = connection
         self.identify_count += 1
-        self._send(session, "READY", self._ready_payload(session))
+        ready = ready_payload(
+            self._state,
+            shard,
+            session_id=session.id,
+            resume_url=self.url,
+            privileged=self.privileged_intents,
+            shard_given=session.shard_given,
+        )
+        self._send(session, "READY", ready)
         for guild in self._state.guilds.values():
-            self._send(session, "GUILD_CREATE", self._guild_create_payload(session, guild))
+            if shard.covers(guild.id):
+                payload = guild_create_payload(self._state, intents, guild)
+                self._send(session, "GUILD_CREATE", payload)
         return session
 
     async def _resume(self, connection: GatewayConnection, data: JSON) -> GatewaySession | None:
@@ -254,7 +283,7 @@ class Gateway:
             if number > sequence:
                 connection.send(text, session.pending.get(number))
         self.resume_count += 1
-        self._send(session, "RESUMED", {"_trace": ["fake-discord"]})
+        self._send(session, "RESUMED", {"_trace": TRACE})
         return session
 
     def _send_members(self, session: GatewaySession, data: JSON) -> None:
@@ -262,7 +291,7 @@ class Gateway:
         if not isinstance(data, dict):
             return
         guild = self._state.guilds.get(int(data.get("guild_id") or 0))
-        if guild is None:
+        if guild is None or not session.shard.covers(guild.id):
             return
         members = list(guild.members.values())
         not_found: list[str] = []
@@ -288,60 +317,6 @@ class Gateway:
             chunk["nonce"] = data["nonce"]
         self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    # -- payloads -----------------------------------------------------------------------------
-
-    def _ready_payload(self, session: GatewaySession) -> dict[str, JSON]:
-        state = self._state
-        flags = PRIVILEGED_INTENT_FLAGS if self.privileged_intents else 0
-        payload: dict[str, JSON] = {
-            "v": 10,
-            "user": {**state.bot.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in state.guilds],
-            "session_id": session.id,
-            "session_type": "normal",
-            "resume_gateway_url": self.url,
-            "application": {"id": str(state.application_id), "flags": flags},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "guild_join_requests": [],
-            "geo_ordered_rtc_regions": [],
-            "user_settings": {},
-            "_trace": ["fake-discord"],
-        }
-        if session.shard is not None:
-            payload["shard"] = session.shard
-        return payload
-
-    def _guild_create_payload(self, session: GatewaySession, guild: FakeGuild) -> dict[str, JSON]:
-        # Without GUILD_PRESENCES Discord sends only the bot's own member here.
-        if session.intents & GUILD_PRESENCES:
-            members = list(guild.members.values())
-        else:
-            members = [guild.members[self._state.bot.id]]
-        return guild.payload(members=members)
-
-    def _message_payload(self, session: GatewaySession, message: FakeMessage) -> JSON:
-        """A message as this session may see it, or ``None`` if its intents exclude it."""
-        if message.ephemeral:
-            return None
-        direct = message.channel.is_dm
-        if not session.intents & (DIRECT_MESSAGES if direct else GUILD_MESSAGES):
-            return None
-        payload = message.payload()
-        if direct:
-            return payload
-        guild = self._state.guilds[message.channel.guild_id or 0]
-        payload["guild_id"] = str(guild.id)
-        member = guild.member(message.author.id)
-        if member is not None:
-            payload["member"] = member.payload(with_user=False)
-        bot = self._state.bot
-        readable = message.author is bot or bot in message.mentions
-        if not session.intents & MESSAGE_CONTENT and not readable:
-            payload.update(content="", embeds=[], attachments=[], components=[])
-        return payload
-
     # -- sending events -----------------------------------------------------------------------
 
     def _send(self, session: GatewaySession, event: str, data: JSON) -> asyncio.Future[float]:
@@ -357,73 +332,141 @@ class Gateway:
             session.connection.send(text, sent)
         return sent
 
-    def dispatch(self, event: str, data: JSON) -> asyncio.Future[float] | None:
-        """Send an event to the current session; the future gets the time it was written.
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The sessions on the shard that gets ``guild_id``'s events (shard 0 for DMs)."""
+        return [s for s in self._sessions.values() if s.shard.covers(guild_id)]
 
-        Without a connection the event waits in the session's log for a RESUME. Returns ``None``
-        when no client ever identified.
+    def _fan_out(
+        self,
+        guild_id: int | None,
+        event: str,
+        render: Callable[[GatewaySession], JSON],
+        *,
+        intent: int = 0,
+    ) -> asyncio.Future[float] | None:
+        """Send ``event`` to every session of the guild's shard that has ``intent`` (if any).
+
+        ``render`` builds each session's payload (``None``: that session is not sent it). The
+        returned future gets the time the event was first written to a connection; ``None`` if
+        no session was sent it.
         """
-        if self.session is None:
-            return None
-        return self._send(self.session, event, data)
+        sent = [
+            self._send(session, event, payload)
+            for session in self.sessions_for(guild_id)
+            if not intent or session.intents & intent
+            if (payload := render(session)) is not None
+        ]
+        return _first_of(sent, self.loop)
+
+    def dispatch(
+        self, event: str, data: JSON, *, guild_id: int | None = None
+    ) -> asyncio.Future[float] | None:
+        """Send an event to the sessions of ``guild_id``'s shard (shard 0 for ``None``).
+
+        The future gets the time it was first written to a connection; without one the event
+        waits in the sessions' logs for a RESUME. Returns ``None`` when no session is on that
+        shard.
+        """
+        return self._fan_out(guild_id, event, lambda _: data)
 
     def message_created(self, message: FakeMessage) -> asyncio.Future[float] | None:
-        """Send MESSAGE_CREATE if the session's intents let it see ``message``."""
+        """Send MESSAGE_CREATE to the sessions whose intents let them see ``message``."""
         return self._dispatch_message("MESSAGE_CREATE", message)
 
     def message_updated(self, message: FakeMessage) -> asyncio.Future[float] | None:
-        """Send MESSAGE_UPDATE if the session's intents let it see ``message``."""
+        """Send MESSAGE_UPDATE to the sessions whose intents let them see ``message``."""
         return self._dispatch_message("MESSAGE_UPDATE", message)
 
     def message_deleted(self, message: FakeMessage) -> None:
-        session = self.session
-        if session is None or message.ephemeral:
-            return
-        direct = message.channel.is_dm
-        if not session.intents & (DIRECT_MESSAGES if direct else GUILD_MESSAGES):
-            return
-        data: dict[str, JSON] = {"id": str(message.id), "channel_id": str(message.channel.id)}
-        if not direct:
-            data["guild_id"] = str(message.channel.guild_id)
-        self._send(session, "MESSAGE_DELETE", data)
+        self._fan_out(
+            message.channel.guild_id,
+            "MESSAGE_DELETE",
+            lambda session: message_delete_payload(session.intents, message),
+        )
 
     def _dispatch_message(self, event: str, message: FakeMessage) -> asyncio.Future[float] | None:
-        session = self.session
-        if session is None:
-            return None
-        payload = self._message_payload(session, message)
-        return None if payload is None else self._send(session, event, payload)
+        return self._fan_out(
+            message.channel.guild_id,
+            event,
+            lambda session: message_payload(self._state, session.intents, message),
+        )
 
     def guild_created(self, guild: FakeGuild) -> None:
-        if self.session is not None and self.session.intents & GUILDS:
-            self._send(
-                self.session, "GUILD_CREATE", self._guild_create_payload(self.session, guild)
-            )
+        self._fan_out(
+            guild.id,
+            "GUILD_CREATE",
+            lambda session: guild_create_payload(self._state, session.intents, guild),
+            intent=GUILDS,
+        )
 
     def channel_created(self, channel: FakeChannel) -> None:
-        if self.session is not None and self.session.intents & GUILDS:
-            self._send(self.session, "CHANNEL_CREATE", channel.payload())
+        data = channel.payload()
+        self._fan_out(channel.guild_id, "CHANNEL_CREATE", lambda _: data, intent=GUILDS)
+
+    def channel_updated(self, channel: FakeChannel) -> None:
+        """CHANNEL_UPDATE (its overwrites changed, say)."""
+        data = channel.payload()
+        self._fan_out(channel.guild_id, "CHANNEL_UPDATE", lambda _: data, intent=GUILDS)
+
+    def thread_created(self, thread: FakeChannel) -> None:
+        """THREAD_CREATE, if the bot can see the thread."""
+        if bot_sees(self._state, thread):
+            data = {**thread.payload(member_id=self._state.bot.id), "newly_created": True}
+            self._fan_out(thread.guild_id, "THREAD_CREATE", lambda _: data, intent=GUILDS)
+
+    def thread_updated(self, thread: FakeChannel) -> None:
+        """THREAD_UPDATE (archived, unarchived, locked, renamed), if the bot can see it."""
+        if bot_sees(self._state, thread):
+            data = thread.payload(member_id=self._state.bot.id)
+            self._fan_out(thread.guild_id, "THREAD_UPDATE", lambda _: data, intent=GUILDS)
+
+    def role_updated(self, role: FakeRole) -> None:
+        data = {"guild_id": str(role.guild_id), "role": role.payload()}
+        self._fan_out(role.guild_id, "GUILD_ROLE_UPDATE", lambda _: data, intent=GUILDS)
 
     def member_added(self, member: FakeMember) -> None:
-        if self.session is not None and self.session.intents & GUILD_MEMBERS:
-            data = {**member.payload(), "guild_id": str(member.guild_id)}
-            self._send(self.session, "GUILD_MEMBER_ADD", data)
+        data = {**member.payload(), "guild_id": str(member.guild_id)}
+        self._fan_out(member.guild_id, "GUILD_MEMBER_ADD", lambda _: data, intent=GUILD_MEMBERS)
 
     # -- control ------------------------------------------------------------------------------
 
-    async def drop_connection(self, code: int = 4000) -> None:
-        """Close the current connection as a network failure would; the session stays resumable."""
-        if self.session is not None and self.session.connection is not None:
-            await self.session.connection.close(code, "Connection dropped by the test.")
+    def _connected(self, shard: int | None) -> Iterable[GatewaySession]:
+        for session in list(self._sessions.values()):
+            if session.connection is not None and shard in (None, session.shard.id):
+                yield session
 
-    def request_reconnect(self) -> None:
-        """Send RECONNECT (op 7), as Discord does before maintenance: the client resumes."""
-        if self.session is not None and self.session.connection is not None:
-            self.session.connection.send_op(RECONNECT, None)
+    async def drop_connection(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the connections (of one shard) as a network failure would; sessions stay."""
+        for session in self._connected(shard):
+            assert session.connection is not None
+            await session.connection.close(code, "Connection dropped by the test.")
+
+    def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Send RECONNECT (op 7) to the connections (of one shard): clients resume."""
+        for session in self._connected(shard):
+            assert session.connection is not None
+            session.connection.send_op(RECONNECT, None)
 
     async def close(self) -> None:
         for connection in list(self._connections):
             await connection.close(1001, "Server shutting down.")
+
+
+def _first_of(
+    futures: list[asyncio.Future[float]], loop: asyncio.AbstractEventLoop | None
+) -> asyncio.Future[float] | None:
+    """A future done with the first of ``futures`` to succeed (``None`` if there are none)."""
+    if len(futures) <= 1:
+        return futures[0] if futures else None
+    first: asyncio.Future[float] = (loop or asyncio.get_running_loop()).create_future()
+
+    def settle(future: asyncio.Future[float]) -> None:
+        if not first.done() and not future.cancelled() and future.exception() is None:
+            first.set_result(future.result())
+
+    for future in futures:
+        future.add_done_callback(settle)
+    return first
 
 
 def _member_name_starts(member: FakeMember, query: str) -> bool:

@@ -2,7 +2,8 @@
 
 An interaction gets exactly one initial response (a second is refused with 40060), within the
 deadline after it was sent (later ones get 404 10062 "Unknown interaction"); followups and edits
-of ``@original`` go through the interaction's webhook token afterwards.
+of ``@original`` go through the interaction's webhook token afterwards, for 15 minutes from the
+interaction's creation (then every use of the token gets 401 50027 "Invalid Webhook Token").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .errors import (
     APIError,
     FormErrors,
     InvalidInvocation,
+    invalid_webhook_token,
     not_found,
 )
 from .limits import (
@@ -33,16 +35,16 @@ from .limits import (
     check_modal,
 )
 from .messages import checked_edit, checked_fields
-from .state import (
+from .records import (
     APPLICATION_COMMAND,
     CHAT_INPUT_COMMAND_MESSAGE,
     DEFAULT_MESSAGE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
-    DiscordState,
     FakeInteraction,
     FakeMessage,
 )
+from .state import DiscordState
 
 # Initial response (callback) types.
 CHANNEL_MESSAGE = 4
@@ -54,6 +56,14 @@ MODAL = 9
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 DEFAULT_DEADLINE = 3.0
 """Seconds Discord gives a bot to send the initial response."""
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction's token works after the interaction was created."""
+
+
+def check_token_alive(state: DiscordState, interaction: FakeInteraction) -> None:
+    """401 "Invalid Webhook Token" (50027) once the token is 15 minutes old, as on Discord."""
+    if state.clock() - interaction.created_at > TOKEN_LIFETIME:
+        raise invalid_webhook_token()
 
 
 def interaction_create_payload(
@@ -63,8 +73,9 @@ def interaction_create_payload(
     guild = interaction.guild
     channel = interaction.channel
     channel_payload = channel.payload()
+    user_permissions = state.channel_permissions(channel, interaction.user.id)
     if guild is not None:
-        channel_payload["permissions"] = str(guild.permissions(interaction.user.id))
+        channel_payload["permissions"] = str(user_permissions)
     payload: dict[str, JSON] = {
         "id": str(interaction.id),
         "application_id": str(interaction.application_id),
@@ -86,7 +97,7 @@ def interaction_create_payload(
         payload["guild_id"] = str(guild.id)
         payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
         payload["guild_locale"] = "en-US"
-        payload["member"] = member.payload(permissions=guild.permissions(member.id))
+        payload["member"] = member.payload(permissions=user_permissions)
     else:
         payload["user"] = interaction.user.payload()
     if interaction.message is not None:

@@ -1,171 +1,162 @@
 """The REST API and the gateway endpoint as one aiohttp application.
 
-Every request is recorded (method, path, query, JSON body, time); a route the fake does not know
-answers Discord's 404 JSON and is marked unexpected. JSON answers carry ``Content-Type:
-application/json`` exactly: with a charset, discord.py would leave the body a string.
+Every request is recorded (method, path, route, query, JSON body, time, whether it carried the
+bot's token), then rate limited as Discord does (``ratelimits.py``), then handled; a route the
+fake does not know answers Discord's 404 JSON and is marked unexpected. Every answer carries
+``Via`` and, on a bucketed route, the ``X-RateLimit-*`` headers.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from aiohttp import web
 
+from .channel_routes import ChannelRoutes
 from .errors import (
-    CANNOT_ACT_ON_DM,
-    CANNOT_EDIT_OTHERS_MESSAGE,
-    CANNOT_SEND_TO_USER,
     GENERAL_ERROR,
-    INVALID_FORM_BODY,
     INVALID_JSON,
     JSON,
     UNKNOWN_APPLICATION,
-    UNKNOWN_INTERACTION,
     UNKNOWN_USER,
-    UNKNOWN_WEBHOOK,
     APIError,
-    missing_permissions,
     not_found,
     unauthorized,
 )
-from .gateway import PRIVILEGED_INTENT_FLAGS, Gateway
-from .interactions import (
-    DEFAULT_DEADLINE,
-    Answer,
-    callback_response,
-    edit_webhook_message,
-    followup,
-    respond,
-    webhook_message,
-)
-from .limits import EPHEMERAL
-from .messages import checked_edit, checked_fields
-from .state import (
-    MANAGE_MESSAGES,
-    SEND_MESSAGES,
-    VIEW_CHANNEL,
-    DiscordState,
-    FakeChannel,
-    FakeGuild,
-    FakeInteraction,
-)
+from .events import PRIVILEGED_INTENT_FLAGS
+from .gateway import Gateway
+from .interaction_routes import InteractionRoutes
+from .ratelimits import VIA, RateLimiter
+from .records import FakeGuild
+from .replies import NotModelled, Route, json_response, no_content, snowflake, top_level_resource
+from .shards import session_start_limit
+from .state import DiscordState
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
-
-Handler = Callable[[web.Request, JSON], Awaitable[web.StreamResponse]]
-"""A route handler: the request and its JSON body (``None`` when it has none)."""
-
-
-def json_response(data: JSON, status: int = 200) -> web.Response:
-    """A JSON answer with ``Content-Type: application/json`` and no charset."""
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, content_type="application/json"
-    )
-
-
-def no_content() -> web.Response:
-    return web.Response(status=204)
-
-
-def snowflake(request: web.Request, key: str) -> int:
-    """A numeric path parameter; anything else is a 404 like Discord's router gives."""
-    value = request.match_info[key]
-    if not value.isdigit():
-        raise APIError(404, GENERAL_ERROR, "404: Not Found")
-    return int(value)
-
-
-def truthy(value: str | None) -> bool:
-    return (value or "").lower() in ("1", "true")
+NOT_FOUND = {"message": "404: Not Found", "code": GENERAL_ERROR}
 
 
 class RestAPI:
-    """The REST handlers, over the fake's state and gateway."""
+    """The REST handlers, over the fake's state, gateway and rate limiter."""
 
-    def __init__(self, state: DiscordState, gateway: Gateway) -> None:
+    def __init__(
+        self, state: DiscordState, gateway: Gateway, limiter: RateLimiter, *, shards: int = 1
+    ) -> None:
         self.state = state
         self.gateway = gateway
-        self.interaction_deadline = DEFAULT_DEADLINE
+        self.limiter = limiter
+        self.shards = shards
+        """The shard count ``GET /gateway/bot`` recommends."""
+        self.interactions = InteractionRoutes(state, gateway)
+        self.channels = ChannelRoutes(state, gateway)
         self.base_url = ""
         """``http://127.0.0.1:PORT``; set once the server listens."""
 
+    def routes(self) -> list[Route]:
+        commands = [
+            route
+            for scope in ("", "/guilds/{guild_id}")
+            for route in self._command_routes(f"/applications/{{application_id}}{scope}/commands")
+        ]
+        return [
+            Route("GET", "/gateway", self.get_gateway, public=True),
+            Route("GET", "/gateway/bot", self.get_gateway_bot),
+            Route("GET", "/users/@me", self.get_me),
+            Route("POST", "/users/@me/channels", self.create_dm),
+            Route("GET", "/users/{user_id}", self.get_user),
+            Route("GET", "/oauth2/applications/@me", self.get_application),
+            Route("GET", "/applications/@me", self.get_application),
+            *commands,
+            *self.interactions.routes(),
+            *self.channels.routes(),
+            Route("GET", "/guilds/{guild_id}", self.get_guild),
+            Route("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            Route("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+        ]
+
+    def _command_routes(self, commands: str) -> list[Route]:
+        return [
+            Route("GET", commands, self.list_commands),
+            Route("PUT", commands, self.overwrite_commands),
+            Route("POST", commands, self.upsert_command),
+            Route("GET", f"{commands}/{{command_id}}", self.get_command),
+            Route("PATCH", f"{commands}/{{command_id}}", self.edit_command),
+            Route("DELETE", f"{commands}/{{command_id}}", self.delete_command),
+        ]
+
     def application(self) -> web.Application:
         app = web.Application()
-        api = API_PREFIX
-
-        def add(method: str, path: str, handler: Handler, *, expected: bool = True) -> None:
-            app.router.add_route(method, path, self._recorded(handler, expected=expected))
-
-        add("GET", GATEWAY_PATH, self.connect_gateway)
-        add("GET", f"{api}/gateway", self.get_gateway)
-        add("GET", f"{api}/gateway/bot", self.get_gateway_bot)
-        add("GET", f"{api}/users/@me", self.get_me)
-        add("POST", f"{api}/users/@me/channels", self.create_dm)
-        add("GET", f"{api}/users/{{user_id}}", self.get_user)
-        add("GET", f"{api}/oauth2/applications/@me", self.get_application)
-        add("GET", f"{api}/applications/@me", self.get_application)
-        for scope in ("", "/guilds/{guild_id}"):
-            commands = f"{api}/applications/{{application_id}}{scope}/commands"
-            add("GET", commands, self.list_commands)
-            add("PUT", commands, self.overwrite_commands)
-            add("POST", commands, self.upsert_command)
-            add("GET", f"{commands}/{{command_id}}", self.get_command)
-            add("PATCH", f"{commands}/{{command_id}}", self.edit_command)
-            add("DELETE", f"{commands}/{{command_id}}", self.delete_command)
-        add("POST", f"{api}/interactions/{{interaction_id}}/{{token}}/callback", self.callback)
-        webhook = f"{api}/webhooks/{{application_id}}/{{token}}"
-        add("POST", webhook, self.execute_webhook)
-        add("GET", f"{webhook}/messages/{{message_id}}", self.get_webhook_message)
-        add("PATCH", f"{webhook}/messages/{{message_id}}", self.edit_webhook_message)
-        add("DELETE", f"{webhook}/messages/{{message_id}}", self.delete_webhook_message)
-        channel = f"{api}/channels/{{channel_id}}"
-        add("GET", channel, self.get_channel)
-        add("POST", f"{channel}/typing", self.typing)
-        add("GET", f"{channel}/messages", self.list_messages)
-        add("POST", f"{channel}/messages", self.create_message)
-        add("GET", f"{channel}/messages/{{message_id}}", self.get_message)
-        add("PATCH", f"{channel}/messages/{{message_id}}", self.edit_message)
-        add("DELETE", f"{channel}/messages/{{message_id}}", self.delete_message)
-        add("GET", f"{api}/guilds/{{guild_id}}", self.get_guild)
-        add("GET", f"{api}/guilds/{{guild_id}}/channels", self.get_guild_channels)
-        add("GET", f"{api}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member)
+        app.router.add_route("GET", GATEWAY_PATH, self._connect_gateway)
+        for route in self.routes():
+            app.router.add_route(route.method, API_PREFIX + route.path, self._recorded(route))
         # Registered last: whatever no route above takes (a path or a method) is unexpected.
-        add("*", "/{tail:.*}", self.unknown_route, expected=False)
+        app.router.add_route("*", "/{tail:.*}", self._unknown_route)
         return app
 
     # -- plumbing -----------------------------------------------------------------------------
 
-    def _recorded(
-        self, handler: Handler, *, expected: bool
-    ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-        """Wrap ``handler``: record the request, read its body, answer APIErrors as JSON."""
+    def _has_bot_token(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.state.token}"
+
+    def _recorded(self, route: Route) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """Wrap a route's handler: record, rate limit, check the token, answer errors as JSON."""
 
         async def handle(request: web.Request) -> web.StreamResponse:
             path = request.path.removeprefix(API_PREFIX)
-            record = self.state.record_request(request.method, path, request.query, None)
+            bot_token = self._has_bot_token(request)
+            record = self.state.record_request(
+                request.method, path, request.query, None, route=route.path, bot_token=bot_token
+            )
+            admission = self.limiter.admit(
+                method=request.method,
+                route=route.path,
+                path=path,
+                bucket=route.bucket,
+                resource=top_level_resource(request),
+                counts_globally=bot_token and not route.interaction,
+            )
+            response: web.StreamResponse
             try:
                 payload: JSON = None
                 if request.method in ("POST", "PUT", "PATCH") and request.can_read_body:
                     payload = await self._read_payload(request)
                 record.json = payload
-                response = await handler(request, payload)
+                if admission.refusal is not None:
+                    response = json_response(admission.refusal, status=429)
+                else:
+                    if route.needs_bot_token and not bot_token:
+                        raise unauthorized()
+                    response = await route.handler(request, payload)
             except APIError as error:
                 response = json_response(error.body(), status=error.status)
-            record.expected = expected
+            except NotModelled:
+                record.expected = False
+                response = json_response(NOT_FOUND, status=404)
+            response.headers["Via"] = VIA
+            response.headers.update(admission.headers)
             record.status = response.status
             self.state.notify()
             return response
 
         return handle
 
-    async def unknown_route(self, request: web.Request, payload: JSON) -> web.Response:
-        """Discord's answer to a path it does not serve."""
-        return json_response({"message": "404: Not Found", "code": GENERAL_ERROR}, 404)
+    async def _unknown_route(self, request: web.Request) -> web.Response:
+        """Discord's answer to a path it does not serve; the request is marked unexpected."""
+        path = request.path.removeprefix(API_PREFIX)
+        record = self.state.record_request(
+            request.method, path, request.query, None, bot_token=self._has_bot_token(request)
+        )
+        record.expected = False
+        record.status = 404
+        self.state.notify()
+        return json_response(NOT_FOUND, status=404)
 
-    async def connect_gateway(self, request: web.Request, payload: JSON) -> web.StreamResponse:
+    async def _connect_gateway(self, request: web.Request) -> web.StreamResponse:
+        record = self.state.record_request("GET", GATEWAY_PATH, request.query, None)
+        record.route = GATEWAY_PATH
+        record.status = 101
         return await self.gateway.handle(request)
 
     async def _read_payload(self, request: web.Request) -> JSON:
@@ -213,10 +204,6 @@ class RestAPI:
             fields["attachments"] = kept + attachments
         return payload
 
-    def _require_bot(self, request: web.Request) -> None:
-        if request.headers.get("Authorization") != f"Bot {self.state.token}":
-            raise unauthorized()
-
     def _check_application(self, request: web.Request) -> None:
         if request.match_info["application_id"] != str(self.state.application_id):
             raise not_found(UNKNOWN_APPLICATION, "Unknown Application")
@@ -226,36 +213,25 @@ class RestAPI:
             return None
         return self.state.guild(snowflake(request, "guild_id"))
 
-    def _channel(self, request: web.Request) -> FakeChannel:
-        return self.state.channel(snowflake(request, "channel_id"))
-
-    def _tell_gateway(self, answer: Answer) -> None:
-        if answer.created is not None:
-            self.gateway.message_created(answer.created)
-        if answer.updated is not None:
-            self.gateway.message_updated(answer.updated)
-
     # -- login, gateway, users ------------------------------------------------------------------
 
     async def get_gateway(self, request: web.Request, payload: JSON) -> web.Response:
         return json_response({"url": self.gateway.url})
 
     async def get_gateway_bot(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+        limit = session_start_limit(self.gateway.identify_count)
+        return json_response(
+            {"url": self.gateway.url, "shards": self.shards, "session_start_limit": limit}
+        )
 
     async def get_me(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         bot = self.state.bot.payload()
         return json_response({**bot, "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def get_user(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         return json_response(self.state.user(snowflake(request, "user_id")).payload())
 
     async def create_dm(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         body = payload if isinstance(payload, dict) else {}
         recipient = str(body.get("recipient_id", ""))
         if not recipient.isdigit():
@@ -264,7 +240,6 @@ class RestAPI:
         return json_response(self.state.dm_channel(user).payload())
 
     async def get_application(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         state = self.state
         flags = PRIVILEGED_INTENT_FLAGS if self.gateway.privileged_intents else 0
         return json_response(
@@ -296,7 +271,6 @@ class RestAPI:
     # -- application commands -------------------------------------------------------------------
 
     def _command_scope(self, request: web.Request) -> int | None:
-        self._require_bot(request)
         self._check_application(request)
         guild = self._guild_in_path(request)
         return None if guild is None else guild.id
@@ -331,147 +305,17 @@ class RestAPI:
         self.state.commands.delete(scope, snowflake(request, "command_id"))
         return no_content()
 
-    # -- interactions and their webhooks --------------------------------------------------------
-
-    async def callback(self, request: web.Request, payload: JSON) -> web.Response:
-        interaction = self.state.interactions.get(snowflake(request, "interaction_id"))
-        if interaction is None or interaction.token != request.match_info["token"]:
-            raise not_found(UNKNOWN_INTERACTION, "Unknown interaction")
-        deadline = self.interaction_deadline
-        answer = respond(self.state, interaction, payload, deadline=deadline)
-        self._tell_gateway(answer)
-        if truthy(request.query.get("with_response")):
-            return json_response(callback_response(interaction))
-        return no_content()
-
-    def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
-        interaction = self.state.interaction_by_token(request.match_info["token"])
-        application = request.match_info["application_id"]
-        if interaction is None or application != str(self.state.application_id):
-            raise not_found(UNKNOWN_WEBHOOK, "Unknown Webhook")
-        return interaction
-
-    async def execute_webhook(self, request: web.Request, payload: JSON) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        answer = followup(self.state, interaction, payload)
-        self._tell_gateway(answer)
-        message = answer.created or answer.updated
-        if message is not None and truthy(request.query.get("wait")):
-            return json_response(message.payload())
-        return no_content()
-
-    async def get_webhook_message(self, request: web.Request, payload: JSON) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        message = webhook_message(interaction, request.match_info["message_id"])
-        return json_response(message.payload())
-
-    async def edit_webhook_message(self, request: web.Request, payload: JSON) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        message = webhook_message(interaction, request.match_info["message_id"])
-        answer = edit_webhook_message(self.state, interaction, message, payload)
-        self._tell_gateway(answer)
-        return json_response(message.payload())
-
-    async def delete_webhook_message(self, request: web.Request, payload: JSON) -> web.Response:
-        interaction = self._webhook_interaction(request)
-        message = webhook_message(interaction, request.match_info["message_id"])
-        self.state.delete_message(message)
-        self.gateway.message_deleted(message)
-        return no_content()
-
-    # -- channels and messages ------------------------------------------------------------------
-
-    async def get_channel(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        return json_response(self._channel(request).payload())
-
-    async def typing(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        self._channel(request)
-        return no_content()
-
-    async def list_messages(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        channel = self._channel(request)
-        try:
-            limit = min(100, max(1, int(request.query.get("limit", "50"))))
-            before = int(request.query.get("before", "0")) or None
-            after = int(request.query.get("after", "0"))
-        except ValueError:
-            raise APIError(400, INVALID_FORM_BODY, "Invalid Form Body") from None
-        found = [
-            message
-            for message in self.state.channel_messages(channel)
-            if not message.ephemeral
-            and message.id > after
-            and (before is None or message.id < before)
-        ]
-        newest = sorted(found, key=lambda message: message.id, reverse=True)[:limit]
-        return json_response([message.payload() for message in newest])
-
-    async def create_message(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        channel = self._channel(request)
-        bot = self.state.bot
-        if channel.recipient is not None:
-            if channel.recipient.bot or not channel.recipient.dms_open:
-                raise APIError(403, CANNOT_SEND_TO_USER, "Cannot send messages to this user")
-        else:
-            needed = VIEW_CHANNEL | SEND_MESSAGES
-            if self.state.channel_permissions(channel, bot.id) & needed != needed:
-                raise missing_permissions()
-        fields: dict[str, Any] = dict(checked_fields(payload))
-        # Only interaction responses can be ephemeral; Discord ignores the flag elsewhere.
-        fields["flags"] = (fields.get("flags") or 0) & ~EPHEMERAL
-        message = self.state.create_message(channel, bot, fields)
-        self.gateway.message_created(message)
-        return json_response(message.payload())
-
-    async def get_message(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        channel = self._channel(request)
-        message = self.state.channel_message(channel, snowflake(request, "message_id"))
-        return json_response(message.payload())
-
-    async def edit_message(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        channel = self._channel(request)
-        message = self.state.channel_message(channel, snowflake(request, "message_id"))
-        if message.author is not self.state.bot:
-            message_text = "Cannot edit a message authored by another user"
-            raise APIError(403, CANNOT_EDIT_OTHERS_MESSAGE, message_text)
-        checked_edit(self.state, message, payload)
-        self.gateway.message_updated(message)
-        return json_response(message.payload())
-
-    async def delete_message(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
-        channel = self._channel(request)
-        message = self.state.channel_message(channel, snowflake(request, "message_id"))
-        bot = self.state.bot
-        if message.author is not bot:
-            if channel.is_dm:
-                raise APIError(403, CANNOT_ACT_ON_DM, "Cannot execute action on a DM channel")
-            if not self.state.channel_permissions(channel, bot.id) & MANAGE_MESSAGES:
-                raise missing_permissions()
-        self.state.delete_message(message)
-        self.gateway.message_deleted(message)
-        return no_content()
-
     # -- guilds ---------------------------------------------------------------------------------
 
     async def get_guild(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         guild = self.state.guild(snowflake(request, "guild_id"))
         return json_response(guild.rest_payload())
 
     async def get_guild_channels(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         guild = self.state.guild(snowflake(request, "guild_id"))
         return json_response([channel.payload() for channel in guild.channels.values()])
 
     async def get_member(self, request: web.Request, payload: JSON) -> web.Response:
-        self._require_bot(request)
         guild = self.state.guild(snowflake(request, "guild_id"))
         member = self.state.member(guild, snowflake(request, "user_id"))
         return json_response(member.payload())
