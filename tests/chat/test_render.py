@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -22,7 +24,7 @@ from bot.chat.components import (
     Verb,
 )
 from bot.chat.games.flag import DRAWING as FLAG
-from bot.service.notices import Private, Public
+from bot.service.notices import Private
 from games.base import Ask
 
 from .helpers import ALICE, BOB, args, play, prompt, snapshot
@@ -114,7 +116,7 @@ def test_crown_waiting_for_a_hint_offers_no_public_buttons() -> None:
     snap = snapshot("crown", state)
     assert snap.asks == {BOB: Ask.HINT}
     assert render.move_layout(snap) == ()
-    assert "choose the hint" in render.board_post(Public(snap, ("Miss.",))).content
+    assert "choose the hint" in render.board_post(snap, ("Miss.",)).content
 
 
 def test_claim_buttons_are_the_unclaimed_numbers_in_grid_order() -> None:
@@ -145,6 +147,8 @@ def test_crystal_buttons_leave_out_taken_crystals_and_those_over_15() -> None:
     check_limits(layout)
     # Alice has 9: 2-6 keep her at or under 15; 1 and 9 are taken.
     assert args(layout, Verb.PLAY) == {"2", "3", "4", "5", "6"}
+    disabled = [b.label for row in layout for b in row if b.disabled]
+    assert disabled == ["1 · taken", "7 · over 15", "8 · over 15", "9 · taken"]
 
 
 def test_flag_moves_do_not_depend_on_the_movers_own_traps() -> None:
@@ -193,9 +197,39 @@ def test_safe_offers_a_guess_form() -> None:
 
 def test_finished_boards_offer_a_rematch_only() -> None:
     state = play("crystal", games.get("crystal").new({}, 1), (0, "9"), (1, "1"), (0, "6"))
-    post = render.board_post(Public(snapshot("crystal", state), ("Alice wins.",), kind="end"))
+    post = render.board_post(snapshot("crystal", state), ("Alice wins.",))
     assert [[b.press.verb for b in row] for row in post.layout] == [[Verb.REMATCH]]
     assert post.ping == ()
+    assert post.content == ""  # the result is in the embed, once
+    assert post.embed is not None and "**Last:** Alice wins." in (post.embed.description or "")
+
+
+def test_the_board_embed_says_what_happened_before_and_when_the_move_is_due() -> None:
+    state = play("crystal", games.get("crystal").new({}, 1), (0, "9"))
+    due = datetime(2026, 1, 1, 12, 10, tzinfo=UTC)
+    snap = replace(
+        snapshot("crystal", state),
+        deadline=due,
+        deadline_kind="turn",
+        history=("Coin toss.", "<@11> captures crystal 9."),
+    )
+    post = render.board_post(snap, ("Latest.",))
+    assert post.content == f"<@{BOB}>, your move."
+    assert post.embed is not None and post.embed.title == "Crystal Capture · match #7"
+    description = post.embed.description or ""
+    assert "**Last:** Latest.\n\n· Coin toss.\n· <@11> captures crystal 9." in description
+    assert description.endswith(f"⏳ The move is due <t:{int(due.timestamp())}:R>.")
+
+
+def test_the_footer_names_only_the_options_that_differ_from_the_defaults() -> None:
+    claim = games.get("claim")
+    default = render.board_embed(snapshot("claim", claim.new({}, 5)))
+    assert default.footer.text is None
+    chosen = render.board_embed(snapshot("claim", claim.new({"size": 4, "hidden": True}, 5)))
+    assert chosen.footer.text == "size: 4 · hidden: yes"
+    assert render.options_text("safe", {"digits": 3, "length": 3, "max_guesses": 5}) == (
+        "max guesses: 5"
+    )
 
 
 # ---------------------------------------------------------------------- no secret in public
@@ -203,7 +237,7 @@ def test_finished_boards_offer_a_rematch_only() -> None:
 
 def _public_texts(game: str, state: Any) -> list[str]:
     """Everything a public post of ``state`` carries: content, embed, labels and custom ids."""
-    post = render.board_post(Public(snapshot(game, state), ("Something happened.",)))
+    post = render.board_post(snapshot(game, state), ("Something happened.",))
     texts = [post.content, str(post.embed.to_dict() if post.embed else "")]
     texts += [f"{b.label}|{b.press.custom_id}" for row in post.layout for b in row]
     return texts
@@ -233,15 +267,20 @@ def test_public_posts_are_the_same_whatever_the_secrets(
 def test_hidden_claim_posts_show_no_unclaimed_number() -> None:
     engine = games.get("claim")
     state = play("claim", engine.new({"hidden": True}, 1), (0, "2 2"))
-    post = render.board_post(Public(snapshot("claim", state), ()))
+    post = render.board_post(snapshot("claim", state), ())
     unclaimed = {str(v) for i, v in enumerate(state.grid) if i != 4}
     labels = {b.label for row in post.layout for b in row if not b.disabled}
     assert labels == {"?"}
     assert not unclaimed & {b.press.arg for row in post.layout for b in row}
     described = (post.embed.description or "") if post.embed else ""
-    grid = [line for line in described.splitlines() if line.startswith("[")]
+    # The grid rows: cells start with a colour square; the names and totals lines hold mentions.
+    grid = [
+        line
+        for line in described.splitlines()
+        if line.startswith(("⬜", "🟦", "🟥")) and "<@" not in line
+    ]
     assert len(grid) == 3
-    assert set(re.findall(r"\d+", "".join(grid))) == {"1"}  # only "P1" marks the claimed cell
+    assert re.findall(r"\d+", "".join(grid)) == [str(state.grid[4])]
 
 
 # ---------------------------------------------------------------------- random play
@@ -278,11 +317,13 @@ def test_every_board_of_a_random_game_fits_discord_and_offers_exactly_the_legal_
         options = {}
     for state in _random_states(game, seed, options)[:60]:
         snap = snapshot(game, state)
-        post = render.board_post(Public(snap, ("Update.",)))
+        post = render.board_post(snap, ("Update.",))
         check_limits(post.layout)
         assert len(post.content) <= render.CONTENT_MAX
         assert post.embed is not None
-        assert len(post.embed.description or "") <= render.EMBED_DESCRIPTION_MAX
+        description = post.embed.description or ""
+        assert len(description) <= render.EMBED_DESCRIPTION_MAX
+        assert "```" not in description and "Player 1" not in description
         if snap.status != "active" or snap.asks.get(snap.to_act[0]) is not Ask.ACTION:
             continue
         seat = snap.seat_of(snap.to_act[0])

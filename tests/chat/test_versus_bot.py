@@ -18,7 +18,7 @@ PARLOR = 99
 
 
 class _Client:
-    """Just enough of the bot for ``Delivery.publish``: who it is, and the DMs it sends."""
+    """Just enough of the bot for ``Delivery.deliver``: who it is, and the DMs it sends."""
 
     def __init__(self) -> None:
         self.user = SimpleNamespace(id=PARLOR)
@@ -48,5 +48,5 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
     client = _Client()
-    await Delivery(cast(Any, client), cast(Any, None)).publish(Report(snap, notices))
+    await Delivery(cast(Any, client), cast(Any, None)).deliver(Report(snap, notices))
     assert client.dms == [ALICE]

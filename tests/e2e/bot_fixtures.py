@@ -10,7 +10,10 @@ deadlines fire exactly when a test says so.
 from __future__ import annotations
 
 import contextlib
+import re
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,15 +21,26 @@ import pytest
 from pydantic import SecretStr
 
 from bot.chat.app import Parlor
-from bot.chat.components import Press
+from bot.chat.components import Press, Verb
 from bot.settings import Settings
 
-from .fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeMember, FakeMessage
+from .fake_discord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    RecordedRequest,
+)
 
 SEED = 1
 """Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
 
 SWEEP_INTERVAL = 0.05
+
+DM_ROUTES = frozenset({"POST /users/@me/channels", "GET /users/{user_id}"})
+"""Bot-token routes a DM takes besides its post: opening the DM channel, finding the user."""
+CHALLENGE_VERBS = frozenset({Verb.ACCEPT, Verb.DECLINE, Verb.WITHDRAW})
 
 
 class Clock:
@@ -129,6 +143,42 @@ class Table:
         assert boards, "no board in the channel"
         return boards[-1]
 
+    def boards_of(self, match_id: int) -> list[FakeMessage]:
+        """The channel's messages that show match ``match_id``: its open challenge, its board,
+        or the notice a closed challenge leaves."""
+        return [m for m in self.fake.messages(self.channel) if shows_match(m, match_id)]
+
+    def board_of(self, match_id: int) -> FakeMessage:
+        """The one message in the channel that shows match ``match_id``."""
+        found = self.boards_of(match_id)
+        assert len(found) == 1, f"match #{match_id} has {len(found)} boards in the channel"
+        return found[0]
+
+    # ------------------------------------------------------------------ requests
+
+    def request_mark(self) -> int:
+        """A marker for ``bot_calls``: only requests received later count."""
+        return len(self.fake.requests)
+
+    def bot_calls(self, since: int) -> BotCalls:
+        """The bot-token requests received since ``since`` (a ``request_mark``), by place."""
+        calls = BotCalls()
+        dms = {c.id for c in self.fake.state.channels.values() if c.is_dm}
+        for request in self.fake.requests[since:]:
+            if not request.bot_token:
+                continue
+            place = channel_of(request)
+            if place == self.channel.id:
+                calls.board[request.route_key] += 1
+            elif request.route_key in DM_ROUTES or place in dms:
+                calls.dms[request.route_key] += 1
+            else:
+                calls.other[request.route_key] += 1
+        return calls
+
+    def requests_since(self, since: int) -> list[RecordedRequest]:
+        return self.fake.requests[since:]
+
     @staticmethod
     def answer(interaction: FakeInteraction) -> str:
         return answer(interaction)
@@ -186,6 +236,33 @@ async def table(idle_table: Table) -> AsyncIterator[Table]:
 
 
 # ---------------------------------------------------------------------- message helpers
+
+
+@dataclass
+class BotCalls:
+    """Bot-token requests by route: in the table's channel, for DMs, and anything else."""
+
+    board: Counter[str] = field(default_factory=Counter)
+    dms: Counter[str] = field(default_factory=Counter)
+    other: Counter[str] = field(default_factory=Counter)
+
+
+_CHANNEL_PATH = re.compile(r"/channels/(\d+)(?:/|$)")
+
+
+def channel_of(request: RecordedRequest) -> int | None:
+    """The channel a request's path names, if any."""
+    found = _CHANNEL_PATH.match(request.path)
+    return int(found.group(1)) if found else None
+
+
+def shows_match(message: FakeMessage, match_id: int) -> bool:
+    """Whether ``message`` is match ``match_id``'s challenge, board or closed-challenge notice."""
+    if any(embed.get("title", "").endswith(f"· match #{match_id}") for embed in message.embeds):
+        return True
+    if any(p.match_id == match_id and p.verb in CHALLENGE_VERBS for p in presses(message)):
+        return True
+    return f"(match #{match_id})." in message.content
 
 
 def answer(interaction: FakeInteraction) -> str:

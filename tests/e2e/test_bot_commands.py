@@ -148,25 +148,28 @@ async def test_games_lists_unfinished_matches_and_resign_ends_them(
     assert "2 unfinished matches in this channel" in told
     await table.slash(alice, "resign", game="crystal")
     await table.fake.wait_until(lambda: "called the match off" in crystal.content, what="abort")
-    assert not crystal.custom_ids
+    assert not crystal.custom_ids and table.board_of(1) is crystal
 
     await table.click(bob, flag, Verb.ACCEPT)
-    await table.posted("Coin toss", after=mark)
+    board = await table.posted("Coin toss", after=mark)
+    assert board is flag
     mark = table.checkpoint()
-    await table.slash(alice, "resign")
+    resigned = await table.slash(alice, "resign")
+    assert all(m.ephemeral for m in resigned.messages)
     end = await table.posted("resigned", after=mark)
-    assert f"<@{bob.id}> wins: <@{alice.id}> resigned." in end.content
+    assert end is flag and end.content == ""
+    assert f"<@{bob.id}> wins: <@{alice.id}> resigned." in end.text
     assert "no unfinished matches" in table.answer(await table.slash(bob, "games"))
 
 
 async def play_crystal(table: Table, first: FakeMember, second: FakeMember) -> None:
     """``first`` takes 9, ``second`` 1, ``first`` 6: exactly 15, a win for ``first``."""
+    board = table.board()
     for who, crystal in ((first, 9), (second, 1), (first, 6)):
         mark = table.checkpoint()
-        board = table.board()
         await table.click(who, board, Verb.PLAY, str(crystal))
-        await table.posted(f"captures crystal {crystal}:", after=mark)
-        await table.closed(board)
+        assert await table.posted(f"captures crystal {crystal}:", after=mark) is board
+    assert [p.verb for p in table.presses(board)] == [Verb.REMATCH]
 
 
 async def test_stats_after_a_match_and_its_rematch(
@@ -178,14 +181,18 @@ async def test_stats_after_a_match_and_its_rematch(
     await table.posted("Coin toss", after=mark)
     await play_crystal(table, alice, bob)
 
-    # Bob asks for a rematch from the final board; as the challenger he now moves first.
+    # Bob asks for a rematch from the final board; as the challenger he now moves first. The
+    # rematch is a new match with a challenge of its own; the first match's board stays.
+    first = table.board_of(1)
     mark = table.checkpoint()
-    await table.click(bob, table.board(), Verb.REMATCH)
+    await table.click(bob, first, Verb.REMATCH)
     rematch = await table.posted("challenges you", after=mark)
+    assert rematch.id != first.id and table.board_of(2) is rematch
     assert rematch.content.startswith(f"<@{alice.id}>, <@{bob.id}> challenges you")
     await table.click(alice, rematch, Verb.ACCEPT)
-    await table.posted("Coin toss", after=mark)
+    assert await table.posted("Coin toss", after=mark) is rematch
     await play_crystal(table, bob, alice)
+    assert table.board_of(1) is first and "wins with exactly 15 points" in first.text
 
     board = table.answer(await table.slash(alice, "stats"))
     crystal = board.split("Crystal Capture", 1)[1].split("\n\n", 1)[0]

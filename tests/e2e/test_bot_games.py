@@ -1,7 +1,8 @@
 """A whole match of every game, from ``/<game> challenge`` to the result, as the members see it.
 
 Secrets go in every way the bot takes them: DM buttons, typed DMs, forms, ephemeral pickers. Until
-the last move no public message, no button id and no log line holds a secret.
+the last move no public message, no button id and no log line holds a secret. The match lives on
+one board message, edited in place; a private picker, once used, says what came of it.
 """
 
 from __future__ import annotations
@@ -16,23 +17,25 @@ from bot.chat.components import Verb
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeMember
+    from .fake_discord import FakeMember, FakeMessage
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 
 async def start(
     table: Table, challenger: FakeMember, opponent: FakeMember, command: str, **options: object
-) -> None:
+) -> FakeMessage:
     """Challenge and accept: the challenge, the command's public answer, becomes the board."""
     mark = table.checkpoint()
-    await table.slash(challenger, command, opponent=opponent, **options)
-    challenge = await table.posted("challenges you", after=mark)
+    answered = await table.slash(challenger, command, opponent=opponent, **options)
+    (challenge,) = answered.messages
+    assert not challenge.ephemeral and "challenges you" in challenge.content
     assert challenge.content.startswith(f"<@{opponent.id}>")
     assert {p.verb for p in table.presses(challenge)} == {Verb.ACCEPT, Verb.DECLINE, Verb.WITHDRAW}
     await table.click(opponent, challenge, Verb.ACCEPT)
     board = await table.posted("Coin toss", after=mark)
     assert board.id == challenge.id and "accepted" in board.text
+    return board
 
 
 def assert_no_secret_leaked(
@@ -54,7 +57,7 @@ async def test_capture_the_crown(
 ) -> None:
     caplog.set_level(logging.INFO)
     mark = table.checkpoint()
-    await start(table, alice, bob, "crown challenge")
+    board = await start(table, alice, bob, "crown challenge")
 
     # Both are asked by DM, with the match, the opponent and the server named.
     alice_prompt = await table.posted("Choose your secret", after=mark, where=alice)
@@ -63,13 +66,16 @@ async def test_capture_the_crown(
     assert f"<@{alice.id}>" in bob_prompt.content and "match #1" in bob_prompt.content
 
     # Alice picks her cell with a DM button; Bob types his.
+    # The press's answer is the prompt itself: its buttons gone, what came of it added.
     chosen = await table.click(alice, alice_prompt, Verb.SECRET, "3 1")
     await table.fake.wait_for_response(chosen)
-    assert "Your Crown is at (3,1)." in table.answer(chosen)
-    await table.closed(alice_prompt)
+    assert not chosen.messages and chosen.original is alice_prompt
+    assert alice_prompt.content.endswith("Match #1: Your Crown is at (3,1).")
+    assert not alice_prompt.custom_ids
     reply = await table.dm(bob, "2 3")
     assert "Your Crown is at (2,3)." in reply.content
     placed = await table.posted("Both Crowns are placed", after=mark)
+    assert placed.id == board.id
     assert f"<@{alice.id}>, your move." in placed.content
 
     # Alice misses; Bob chooses the hint with a DM button.
@@ -84,12 +90,14 @@ async def test_capture_the_crown(
     await table.click(bob, hint_prompt, Verb.PLAY, "row")
     hinted = await table.posted("the Crown's row is equal to 2", after=mark)
     assert f"<@{bob.id}>, your move." in hinted.content
-    await table.closed(placed)  # the previous board keeps no buttons
+    await table.closed(hint_prompt)
+    assert hinted.id == board.id and table.board_of(1) is hinted
 
     # Bob attacks by command and misses; Alice types her hint in her DMs.
     mark = table.checkpoint()
     done = await table.slash(bob, "crown attack", row=1, col=1)
-    assert all(m.ephemeral for m in done.messages)
+    assert done.messages and all(m.ephemeral for m in done.messages)
+    assert table.answer(done).endswith(f"/{table.channel.id}/{board.id}")
     await table.posted("attacks (1,1): Miss", after=mark)
     await table.posted("missed", after=mark, where=alice)
     await table.dm(alice, "column")
@@ -103,16 +111,15 @@ async def test_capture_the_crown(
     mark = table.checkpoint()
     await table.click(alice, hinted, Verb.PLAY, "2 3")
     end = await table.posted("Hit", after=mark)
-    assert "Crown was at (3,1)" in end.content and "Crown was at (2,3)" in end.content
+    assert end.id == board.id and end.content == ""
+    assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
-    await table.closed(hinted)
 
 
 async def test_number_claim_with_hidden_numbers(
     table: Table, alice: FakeMember, bob: FakeMember
 ) -> None:
-    await start(table, alice, bob, "claim challenge", hidden=True)
-    first = table.board()
+    first = await start(table, alice, bob, "claim challenge", hidden=True)
     assert {b["label"] for b in first.buttons} == {"?"}
     # Nine claims: by button, and every third one by command.
     for turn in range(9):
@@ -128,14 +135,17 @@ async def test_number_claim_with_hidden_numbers(
         else:
             await table.click(player, current, Verb.PLAY, cell)
         await table.posted(f"claims ({cell.replace(' ', ',')})", after=mark)
+        assert table.board_of(1) is first
     end = table.board()
-    assert "wins" in end.content and "The grid was" in end.content
+    assert end is first
+    assert "wins" in end.text and "The grid was" in end.text
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
 
 
 async def test_crystal_capture(table: Table, alice: FakeMember, bob: FakeMember) -> None:
-    await start(table, alice, bob, "crystal challenge")
+    board = await start(table, alice, bob, "crystal challenge")
     await play_crystal(table, alice, bob)
+    assert table.board_of(1) is board
 
 
 async def play_crystal(table: Table, alice: FakeMember, bob: FakeMember) -> None:
@@ -152,6 +162,7 @@ async def play_crystal(table: Table, alice: FakeMember, bob: FakeMember) -> None
     mark = table.checkpoint()
     await table.click(alice, took, Verb.PLAY, "6")
     end = await table.posted("wins with exactly 15 points", after=mark)
+    assert end is took
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
 
 
@@ -159,18 +170,20 @@ async def test_flag_chase_with_traps_set_three_ways(
     table: Table, alice: FakeMember, bob: FakeMember, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    await start(table, alice, bob, "flag challenge")
+    started = await start(table, alice, bob, "flag challenge")
 
     # Alice: the board's Trap button opens her own cell picker, privately.
     mark = table.checkpoint()
-    opened = await table.click(alice, table.board(), Verb.TRAP)
+    opened = await table.click(alice, started, Verb.TRAP)
     await table.fake.wait_for_response(opened)
     (picker,) = opened.ephemeral_messages
     assert "pick the cell for a trap (2 left)" in picker.content
     chosen = await table.click(alice, picker, Verb.PLAY, "TRAP 4 4")
     await table.fake.wait_for_response(chosen)
-    assert "Trap placed at (4,4)." in table.answer(chosen)
-    placed = await table.posted("placed a trap (1 left)", after=mark)
+    assert picker.ephemeral and picker.content.endswith("Match #1: Trap placed at (4,4).")
+    await table.closed(picker)
+    placed = await table.posted(f"<@{alice.id}> placed a trap (1 left)", after=mark)
+    assert placed is started
 
     # Bob: /flag trap sends the picker by DM.
     mark = table.checkpoint()
@@ -178,14 +191,16 @@ async def test_flag_chase_with_traps_set_three_ways(
     assert "by DM" in table.answer(asked)
     picker = await table.posted("pick the cell for a trap", after=mark, where=bob)
     await table.click(bob, picker, Verb.PLAY, "TRAP 2 2")
-    await table.posted("placed a trap (1 left)", after=mark)
-    await table.closed(placed)
+    await table.posted(f"<@{bob.id}> placed a trap (1 left)", after=mark)
+    await table.closed(picker)
+    assert "Match #1: Trap placed at (2,2)." in picker.content
 
     # Alice: a typed DM.
     mark = table.checkpoint()
     reply = await table.dm(alice, "TRAP 3 4")
     assert "Trap placed at (3,4)." in reply.content
     board = await table.posted("placed a trap (0 left)", after=mark)
+    assert board is started
     assert_no_secret_leaked(table, caplog, "(4,4)", "(2,2)", "(3,4)", typed=("3 4",))
 
     # Each steps on the other's trap: revealed, and the agent goes home.
@@ -208,7 +223,9 @@ async def test_flag_chase_with_traps_set_three_ways(
     mark = table.checkpoint()
     await table.slash(alice, "flag move", row=5, col=5)
     end = await table.posted("captures the flag at (5,5) and wins", after=mark)
-    assert "hidden traps: (3,4)" in end.content
+    assert end is started and table.board_of(1) is end
+    assert "hidden traps: (3,4)" in end.text
+    assert "🪤" in end.text  # the hidden trap, drawn on the board once the match is over
 
 
 async def test_safe_cracker_with_forms_and_typed_codes(
@@ -216,7 +233,7 @@ async def test_safe_cracker_with_forms_and_typed_codes(
 ) -> None:
     caplog.set_level(logging.INFO)
     mark = table.checkpoint()
-    await start(table, alice, bob, "safe challenge")
+    board = await start(table, alice, bob, "safe challenge")
     await table.posted("Choose your secret", after=mark, where=alice)
     bob_prompt = await table.posted("Choose your secret", after=mark, where=bob)
     assert "3 digits, each 1-3" in bob_prompt.content
@@ -232,8 +249,11 @@ async def test_safe_cracker_with_forms_and_typed_codes(
         bob, opened, opened.modal["custom_id"], {field["custom_id"]: "312"}
     )
     await table.fake.wait_for_response(submitted)
-    assert "Your code is 3-1-2." in table.answer(submitted)
+    assert not submitted.messages  # the form's answer is the DM prompt, edited
+    assert bob_prompt.content.endswith("Match #1: Your code is 3-1-2.")
+    assert not bob_prompt.custom_ids
     set_ = await table.posted("Both codes are set", after=mark)
+    assert set_ is board
     assert [p.verb for p in table.presses(set_)] == [Verb.GUESS]
 
     mark = table.checkpoint()
@@ -249,4 +269,8 @@ async def test_safe_cracker_with_forms_and_typed_codes(
         bob, opened, opened.modal["custom_id"], {field["custom_id"]: "213"}
     )
     end = await table.posted("The safe is cracked!", after=mark)
-    assert "code was 2-1-3" in end.content and "code was 3-1-2" in end.content
+    assert end is board and table.board_of(1) is end
+    assert "code was 2-1-3" in end.text and "code was 3-1-2" in end.text
+    # Each player's guesses, beside the code they were after.
+    assert f"<@{alice.id}>'s guesses at 🔓 3️⃣1️⃣2️⃣:" in end.text
+    assert f"<@{bob.id}>'s guesses at 🔓 2️⃣1️⃣3️⃣:" in end.text

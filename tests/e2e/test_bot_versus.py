@@ -29,19 +29,18 @@ CELLS = [(row, col) for row in (1, 2, 3) for col in (1, 2, 3)]
 
 async def start_versus_bot(
     table: Table, member: FakeMember, command: str, **options: object
-) -> str:
-    """Challenge the bot: the match is on at once; the first public post's text."""
-    mark = table.checkpoint()
+) -> FakeMessage:
+    """Challenge the bot: the match is on at once, and the command's answer is its board."""
     answered = await table.slash(member, command, opponent=table.fake.bot, **options)
-    assert all(m.ephemeral for m in answered.messages)
-    assert "Match started against me" in table.answer(answered)
-    started = await table.posted("Coin toss", after=mark)
+    (started,) = answered.messages
+    assert not started.ephemeral and started is table.board_of(1)
+    assert "Coin toss" in started.text
     assert "challenges you" not in table.public_text()
     assert all(
         p.verb != Verb.ACCEPT for m in table.fake.messages(table.channel) for p in table.presses(m)
     )
     assert f"<@{table.fake.bot.id}>" in started.text  # the board names the bot as a player
-    return started.content
+    return started
 
 
 async def crown_of(table: Table, match_id: int, user_id: int) -> tuple[int, int]:
@@ -67,15 +66,15 @@ def never_dmed(table: Table, user: FakeUser | FakeMember) -> bool:
 
 
 async def next_board(table: Table, mark: int) -> FakeMessage:
-    """The first board posted since ``mark``."""
+    """The first board posted or edited since ``mark``."""
     return await table.posted(lambda m: bool(m.embeds), after=mark)
 
 
 async def test_crystal_capture_against_the_hard_bot(table: Table, alice: FakeMember) -> None:
     bot = table.fake.bot
     opening = await start_versus_bot(table, alice, "crystal challenge", level="hard")
-    assert f"<@{alice.id}> plays me at level hard." in opening
-    assert f"<@{alice.id}>, your move." in opening
+    assert f"<@{alice.id}> plays me at level hard." in opening.text
+    assert f"<@{alice.id}>, your move." in opening.content
     for _ in range(9):
         board = table.board()
         moves = [p.arg for p in table.presses(board) if p.verb == Verb.PLAY]
@@ -83,9 +82,10 @@ async def test_crystal_capture_against_the_hard_bot(table: Table, alice: FakeMem
             break
         mark = table.checkpoint()
         await table.click(alice, board, Verb.PLAY, moves[0])
-        await next_board(table, mark)
+        assert await next_board(table, mark) is opening
     end = table.board()
-    assert "wins with exactly 15 points" in end.content or "Draw" in end.content
+    assert end is opening and table.board_of(1) is end
+    assert "wins with exactly 15 points" in end.text or "Draw" in end.text
     assert f"<@{bot.id}> captures crystal" in table.public_text()
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
     assert never_dmed(table, bot)
@@ -98,8 +98,8 @@ async def test_crown_against_the_bot_keeps_its_crown_secret_until_the_end(
     bot = table.fake.bot
     mark = table.checkpoint()
     opening = await start_versus_bot(table, alice, "crown challenge")
-    assert f"<@{alice.id}> plays me at level normal." in opening
-    assert f"<@{bot.id}> has placed their Crown." in opening
+    assert f"<@{alice.id}> plays me at level normal." in opening.text
+    assert f"<@{bot.id}> has placed their Crown." in opening.text
     prompt = await table.posted("Choose your secret", after=mark, where=alice)
     assert f"against <@{bot.id}>" in prompt.content
 
@@ -132,10 +132,11 @@ async def test_crown_against_the_bot_keeps_its_crown_secret_until_the_end(
             attacked.add(target)
             await table.click(alice, board, Verb.PLAY, f"{target[0]} {target[1]}")
         board, asked = await next_board(table, mark), mark
+        assert board is opening
     else:
         raise AssertionError("the match did not end")
-    assert f"<@{bot.id}> wins" in board.content
-    assert f"Crown was at {secret}" in board.content
+    assert f"<@{bot.id}> wins" in board.text
+    assert f"Crown was at {secret}" in board.text
     assert never_dmed(table, bot) and not never_dmed(table, alice)
 
     record = table.answer(await table.slash(alice, "stats", user=alice))
