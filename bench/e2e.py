@@ -1,13 +1,17 @@
-"""The bot end to end against the fake Discord: interaction latency, start-up time and memory.
+"""The bot end to end against the fake Discord, as a player feels it: how soon a move shows on
+the board, and how much of Discord's rate limits it spends.
 
 The bot runs as ``python -m bot`` in a process of its own, as in production; this process runs the
-fake Discord and the members.
+fake Discord (which enforces Discord's rate limits) and the members.
 
-* Latency: ``--matches`` Crystal Capture matches at once, each a challenge (slash command), an
-  accept (button) and three moves (buttons), every member acting as soon as they see the board.
-  Each interaction is timed from INTERACTION_CREATE sent to the initial response received (what
-  Discord's 3-second rule measures), and until its result is on the board. Beside it, in the same
-  run and the same shape, the floor: a minimal discord.py bot that only answers "ok".
+* Moves: ``--matches`` Crystal Capture matches at once in ONE channel (a busy #games channel),
+  each a challenge (slash command), an accept (button) and three moves, every member acting as
+  soon as their board shows it is their turn; once with the moves made by button, once by
+  ``/crystal take``. Each step is timed from INTERACTION_CREATE sent to its result visible on the
+  match's board. Counted: the REST calls made with the bot's token per move (interaction
+  responses and interaction-token webhooks do not count against Discord's limits), and the 429
+  answers received. Beside them, in the same run and at the same pace, the floor: a minimal
+  discord.py bot that answers a command with "ok".
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
 
@@ -27,6 +31,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -72,9 +77,18 @@ class Figures:
     """INTERACTION_CREATE sent to initial response received, per interaction."""
     visible: list[float] = field(default_factory=list)
     """Interaction sent to its result visible, per step."""
+    moves_visible: list[float] = field(default_factory=list)
+    """The same, for moves only (not challenges and accepts)."""
     failed: int = 0
     """Steps given up."""
     wall: float = 0.0
+    moves: int = 0
+    bot_calls: int = 0
+    """REST calls made with the bot's token during the run."""
+    routes: Counter[str] = field(default_factory=Counter)
+    """Those calls by route."""
+    throttled: int = 0
+    """429 answers the fake sent."""
 
 
 class GivenUp(Exception):
@@ -93,7 +107,7 @@ def bot_environment(fake: FakeDiscord, database_url: str) -> dict[str, str]:
         "DISCORD_API_BASE_URL": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "DATABASE_URL": database_url,
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
     }
     return env
 
@@ -137,57 +151,69 @@ def errors_logged(log: Path) -> int:
 
 
 def tables(fake: FakeDiscord, count: int) -> list[tuple[FakeChannel, FakeMember, FakeMember]]:
-    """One channel and two members per match, in one guild."""
+    """Two members per match, every match in one channel of one guild."""
     guild = fake.add_guild("Bench")
+    channel = fake.add_text_channel(guild, "games")
     seated = []
     for n in range(count):
-        channel = fake.add_text_channel(guild, f"duel-{n}")
         first = fake.add_member(guild, fake.add_user(f"a{n}"))
         second = fake.add_member(guild, fake.add_user(f"b{n}"))
         seated.append((channel, first, second))
     return seated
 
 
-async def newest(
-    fake: FakeDiscord,
-    channel: FakeChannel,
-    test: Callable[[FakeMessage], bool],
-    failed: Callable[[], bool] = lambda: False,
-) -> FakeMessage | None:
-    """The channel's newest message once it passes ``test``; ``None`` if ``failed()`` first.
+class Boards:
+    """Finds each match's live board, cheaply enough for a hundred waiters: the board found last
+    time, until it is deleted (a re-post replaces it), then the newest message of the match."""
 
-    Only the newest message is looked at, so many waiters stay cheap.
-    """
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel) -> None:
+        self.fake = fake
+        self.channel = channel
+        self._found: dict[int, FakeMessage] = {}
 
-    def done() -> FakeMessage | bool | None:
-        message = fake.state.messages.get(channel.last_message_id or 0)
-        if message is not None and test(message):
-            return message
-        return failed()
+    def of(self, match_id: int) -> FakeMessage | None:
+        known = self._found.get(match_id)
+        if known is not None and not known.deleted:
+            return known
+        for message in reversed(self.fake.state.messages.values()):
+            if message.deleted or message.channel is not self.channel:
+                continue
+            if any(_match_of(custom_id) == match_id for custom_id in message.custom_ids):
+                self._found[match_id] = message
+                return message
+        return None
 
-    found = await fake.wait_until(done, timeout=WAIT, what=f"a message in {channel.name}")
-    return found if isinstance(found, FakeMessage) else None
+
+def _match_of(custom_id: str) -> int | None:
+    press = Press.parse(custom_id)
+    return None if press is None else press.match_id
 
 
 async def step(
     fake: FakeDiscord,
     figures: Figures,
     act: Callable[[], Awaitable[FakeInteraction]],
-    channel: FakeChannel,
+    board: Callable[[FakeInteraction], FakeMessage | None],
     seen: Callable[[FakeMessage], bool],
-) -> FakeMessage:
-    """Act until the result is on the board (pressing again after an error, as people do)."""
+) -> tuple[FakeInteraction, FakeMessage]:
+    """Act until the result is on the board (acting again after a refusal, as people do)."""
     for _ in range(ATTEMPTS):
         started = time.perf_counter()
         interaction = await act()
-        acknowledged = partial(_acknowledged, interaction)
-        await fake.wait_until(acknowledged, timeout=WAIT, what="a response")
+        await fake.wait_until(partial(_acknowledged, interaction), timeout=WAIT, what="a response")
         if interaction.latency is not None:
             figures.answered.append(interaction.latency)
-        message = await newest(fake, channel, seen, partial(_refused, interaction))
-        if message is not None:
+
+        def shown(interaction: FakeInteraction = interaction) -> FakeMessage | bool:
+            message = board(interaction)
+            if message is not None and seen(message):
+                return message
+            return _refused(interaction)
+
+        found = await fake.wait_until(shown, timeout=WAIT, what="the board")
+        if isinstance(found, FakeMessage):
             figures.visible.append(time.perf_counter() - started)
-            return message
+            return interaction, found
     raise GivenUp
 
 
@@ -198,46 +224,69 @@ def _acknowledged(interaction: FakeInteraction) -> bool:
 def _refused(interaction: FakeInteraction) -> bool:
     """The bot answered privately with anything but a success: it refused, or failed."""
     answers = [m.content for m in interaction.messages if m.ephemeral and not m.loading]
-    return any(not text.startswith(("Challenge posted", "Done")) for text in answers)
+    return any(not text.startswith(("Played", "Posted below")) for text in answers)
 
 
 # ---------------------------------------------------------------------- Parlor
 
 
 async def parlor_match(
-    fake: FakeDiscord, channel: FakeChannel, one: FakeMember, other: FakeMember, figures: Figures
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    one: FakeMember,
+    other: FakeMember,
+    figures: Figures,
+    *,
+    boards: Boards,
+    by_command: bool,
 ) -> None:
-    """One whole match, from the challenge to exactly 15."""
+    """One whole match, from the challenge to exactly 15, its moves by button or command."""
     members = {one.id: one, other.id: other}
     try:
-        challenge = await step(
+
+        def challenge_of(interaction: FakeInteraction) -> FakeMessage | None:
+            public = [m for m in interaction.messages if not m.ephemeral and m.custom_ids]
+            return public[0] if public else None
+
+        _, challenge = await step(
             fake,
             figures,
             lambda: fake.slash(one, channel, "crystal challenge", opponent=other),
-            channel,
-            lambda m: "challenges you" in m.content,
+            challenge_of,
+            lambda m: "challenges you" in m.text,
         )
+        match_id = next(p.match_id for c in challenge.custom_ids if (p := Press.parse(c)))
         accept = next(c for c in challenge.custom_ids if c.endswith(f":{Verb.ACCEPT}"))
-        board = await step(
+
+        def live(_: FakeInteraction) -> FakeMessage | None:
+            return boards.of(match_id)
+
+        _, board = await step(
             fake,
             figures,
             lambda: fake.click(other, challenge, accept),
-            channel,
-            lambda m: "Coin toss" in m.content,
+            live,
+            lambda m: "Coin toss" in m.text,
         )
         for take in TAKES:
             mover = members[int(YOUR_MOVE.findall(board.content)[-1])]
-            button = next(
-                c for c in board.custom_ids if (p := Press.parse(c)) and p.arg == str(take)
-            )
-            current = board
-            board = await step(
+            if by_command:
+                act = partial(fake.slash, mover, channel, "crystal take", crystal=take)
+            else:
+                button = next(
+                    c for c in board.custom_ids if (p := Press.parse(c)) and p.arg == str(take)
+                )
+                act = partial(fake.click, mover, board, button)
+            before = len(figures.visible)
+            _, board = await step(
                 fake,
                 figures,
-                lambda m=mover, b=button, c=current: fake.click(m, c, b),  # type: ignore[misc]
-                channel,
-                lambda m, t=take: f"captures crystal {t}:" in m.content,  # type: ignore[misc]
+                act,
+                live,
+                lambda m, t=take: f"captures crystal {t}:" in m.text,  # type: ignore[misc]
             )
+            figures.moves_visible += figures.visible[before:]
+            figures.moves += 1
     except (GivenUp, TimeoutError):
         figures.failed += 1
 
@@ -289,7 +338,12 @@ async def floor_session(
 
 
 async def measure_latency(
-    matches: int, directory: Path, *, floor: bool, pace: float = 0.0
+    matches: int,
+    directory: Path,
+    *,
+    floor: bool,
+    by_command: bool = False,
+    pace: float = 0.0,
 ) -> tuple[Figures, int]:
     """One run with ``matches`` at once; the figures and the errors the bot logged.
 
@@ -299,19 +353,28 @@ async def measure_latency(
     fake = FakeDiscord()
     await fake.start()
     figures = Figures()
-    log = directory / ("floor.log" if floor else "parlor.log")
+    name = "floor" if floor else ("parlor-commands" if by_command else "parlor-buttons")
+    log = directory / f"{name}.log"
     try:
         seated = tables(fake, matches)
-        env = bot_environment(fake, f"sqlite+aiosqlite:///{directory / 'latency.db'}")
+        env = bot_environment(fake, f"sqlite+aiosqlite:///{directory / f'{name}.db'}")
         module = ["bench.e2e", "--serve-floor"] if floor else ["bot"]
         async with spawned(fake, module, env, log):
+            calls_before = fake.bot_calls()
             started = time.perf_counter()
             if floor:
                 runs = [floor_session(fake, c, a, figures, pace) for c, a, _ in seated]
             else:
-                runs = [parlor_match(fake, *table, figures) for table in seated]
+                boards = Boards(fake, seated[0][0])
+                runs = [
+                    parlor_match(fake, *table, figures, boards=boards, by_command=by_command)
+                    for table in seated
+                ]
             await asyncio.gather(*runs)
             figures.wall = time.perf_counter() - started
+            figures.routes = fake.bot_calls() - calls_before
+            figures.bot_calls = sum(figures.routes.values())
+            figures.throttled = len(fake.rate_limit_hits)
     finally:
         await fake.close()
     return figures, errors_logged(log)
@@ -386,14 +449,15 @@ async def measure_startup(database_url: str, directory: Path) -> tuple[float, fl
 
 def latency_row(name: str, figures: Figures, errors: int) -> list[object]:
     ms = 1000
+    moves = figures.moves or len(figures.visible)
+    per_move = figures.moves_visible or figures.visible
     return [
         name,
-        len(figures.answered),
-        ms * percentile(figures.answered, 0.50),
-        ms * percentile(figures.answered, 0.99),
-        ms * percentile(figures.visible, 0.50),
-        ms * percentile(figures.visible, 0.99),
-        len(figures.visible) / figures.wall if figures.wall else 0.0,
+        moves,
+        ms * percentile(per_move, 0.50),
+        ms * percentile(per_move, 0.99),
+        figures.bot_calls / moves if moves else 0.0,
+        figures.throttled,
         figures.failed,
         errors,
     ]
@@ -402,35 +466,52 @@ def latency_row(name: str, figures: Figures, errors: int) -> list[object]:
 async def main(arguments: argparse.Namespace) -> None:
     print(
         f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, "
-        f"{os.cpu_count()} CPUs; the bot in its own process; everything on 127.0.0.1\n"
+        f"{os.cpu_count()} CPUs; the bot in its own process; everything on 127.0.0.1, the fake "
+        "enforcing Discord's rate limits\n"
     )
+    matches = arguments.matches
     with temporary_directory() as directory:
-        parlor = await measure_latency(arguments.matches, directory, floor=False)
+        buttons = await measure_latency(matches, directory, floor=False)
+        commands = await measure_latency(matches, directory, floor=False, by_command=True)
         steps = 2 + len(TAKES)
-        pace = parlor[0].wall / steps
-        floor = await measure_latency(arguments.matches, directory, floor=True, pace=pace)
+        pace = buttons[0].wall / steps
+        floor = await measure_latency(matches, directory, floor=True, pace=pace)
         print(
-            f"Interaction latency (ms), {arguments.matches} at once, {steps} interactions each: "
-            "INTERACTION_CREATE sent to initial response received, and sent to result visible. "
-            f"The floor's sessions are paced like Parlor's matches (one every {pace:.2f} s)."
+            f"{matches} Crystal Capture matches at once in one channel, {len(TAKES)} moves each: "
+            "a move from INTERACTION_CREATE sent to the board showing it (ms), bot-token REST "
+            "calls per move, 429s received. The floor answers one command per step, paced like "
+            f"Parlor's matches (one every {pace:.2f} s)."
         )
         print_table(
             [
                 "bot",
-                "interactions",
-                "p50",
-                "p99",
+                "moves",
                 "visible p50",
                 "visible p99",
-                "steps/s",
+                "bot calls/move",
+                "429s",
                 "given up",
                 "errors logged",
             ],
             [
                 latency_row('minimal "ok" bot (floor)', *floor),
-                latency_row(f"Parlor, {arguments.matches} Crystal Capture matches", *parlor),
+                latency_row("Parlor, moves by button", *buttons),
+                latency_row("Parlor, moves by /crystal take", *commands),
             ],
         )
+        floor_p99 = percentile(floor[0].visible, 0.99)
+        for label, (figures, _) in (("buttons", buttons), ("commands", commands)):
+            p99 = percentile(figures.moves_visible, 0.99)
+            ratio = p99 / floor_p99 if floor_p99 else float("inf")
+            per_move = figures.bot_calls / figures.moves if figures.moves else 0.0
+            print(
+                f"targets, {label}: visible p99 {ratio:.1f}x the floor's (at most 3x), "
+                f"{per_move:.2f} bot-token calls per move (at most 0.1), "
+                f"{figures.throttled} 429s (none)"
+            )
+            if figures.routes:
+                spent = ", ".join(f"{route} {n}" for route, n in figures.routes.most_common())
+                print(f"  bot-token calls by route: {spent}")
         print()
         rows = []
         for stored in (0, arguments.stored):

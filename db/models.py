@@ -197,6 +197,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    recent: Mapped[list[str] | None] = mapped_column(JSON_DOCUMENT)
+    """The texts of the match's last public events, oldest first, for its board's log."""
 
     def __repr__(self) -> str:
         return f"<Match {self.id} {self.game} {self.status} v{self.version}>"

@@ -67,6 +67,7 @@ class MatchRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    recent: list[str] | None
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
@@ -226,18 +227,6 @@ async def append_events(
         for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
     ]
     await session.execute(insert(_EVENTS), rows)
-
-
-async def recent_public_texts(session: AsyncSession, match_id: int, limit: int) -> list[str]:
-    """The texts of the match's last ``limit`` public events with a text, oldest first."""
-    rows = await session.scalars(
-        select(_EVENTS.c.payload)
-        .where(_EVENTS.c.match_id == match_id, _EVENTS.c.audience.is_(None))
-        .order_by(_EVENTS.c.seq.desc())
-        .limit(limit * 3)
-    )
-    texts = [payload["text"] for payload in rows if payload.get("text")]
-    return texts[:limit][::-1]
 
 
 async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:

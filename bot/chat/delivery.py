@@ -437,7 +437,8 @@ class Delivery:
         replacing: int | None = None,
     ) -> None:
         """Post the board as a new message: as ``interaction``'s public response when there is
-        one, else with the bot token; then forget (and delete) the message it replaces."""
+        one, else with the bot token; then delete the message it replaces."""
+        old = self._handles.pop(snap.id, None)
         if interaction is None:
             message = await self._channel(snap).send(**_message_kwargs(post, ping=True))
             message_id = message.id
@@ -455,10 +456,8 @@ class Delivery:
             message_id = callback.message_id or (await interaction.original_response()).id
             self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=True)
         await self.service.set_message(snap.id, message_id)
-        if interaction is None:
-            self._handles.pop(snap.id, None)
         if replacing is not None:
-            await self._delete_board(snap, replacing)
+            await self._delete_board(snap, replacing, old)
 
     async def _edit_board(self, snap: MatchSnapshot, board: int, post: Post) -> None:
         """Edit the board through the interaction that last answered with it, or with one
@@ -476,8 +475,9 @@ class Delivery:
             self._channel(snap).get_partial_message(board).edit(**_message_kwargs(post, edit=True))
         )
 
-    async def _delete_board(self, snap: MatchSnapshot, board: int) -> None:
-        old = self._handles.get(snap.id)
+    async def _delete_board(
+        self, snap: MatchSnapshot, board: int, old: BoardHandle | None
+    ) -> None:
         with contextlib.suppress(discord.NotFound):
             if old is not None and old.message_id == board and old.valid():
                 await old.delete()

@@ -44,8 +44,8 @@ log = logging.getLogger(__name__)
 MAX_OPEN_CHALLENGES = 3
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
-HISTORY = 4
-"""Public events a board lists besides the latest ones."""
+RECENT = 8
+"""Public event texts a match keeps for its board's log (the board lists the last few)."""
 
 Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
@@ -79,8 +79,6 @@ class _Match:
     """The version the match will have once this use case is saved: what its notices show."""
     stored: dict[str, Any] = field(default_factory=dict)
     """The changeable columns as read, to write back only what changed."""
-    history: list[str] = field(default_factory=list)
-    """The texts of the last public events before this use case (``{p0}``/``{p1}`` for names)."""
 
     def record(self, events: Sequence[Event]) -> None:
         self.log += [(_event_seat(e), e.kind, e.audience, _event_payload(e)) for e in events]
@@ -185,6 +183,7 @@ class MatchService:
             "created_at": now,
             "updated_at": now,
             "finished_at": None,
+            "recent": None,
         }
         async with self.sessions.begin() as session:
             if not vs_bot:
@@ -404,9 +403,9 @@ class MatchService:
         async with self.sessions.begin() as session:
             match = await self._read(session, match_id, for_update=True)
             _check_version(match, expected_version)
-            match.history = await repo.recent_public_texts(session, match_id, HISTORY)
             match.next_version = match.row.version + 1
             notices = step(match, user_id, now)
+            match.row.recent = _recent(match)
             changes = {**_changes(match), "updated_at": now}
             if not await repo.save_match(session, match_id, match.row.version, changes):
                 raise _Conflict  # rolls the transaction back
@@ -822,10 +821,12 @@ class MatchService:
         )
 
     def _history(self, loaded: _Match) -> tuple[str, ...]:
+        """The board's log: the public events before this use case's, named."""
         if len(loaded.players) != 2:
             return ()
         p0, p1 = self._names(loaded)
-        return tuple(text.format(p0=p0, p1=p1) for text in loaded.history)
+        earlier = loaded.stored.get("recent") or []
+        return tuple(text.format(p0=p0, p1=p1) for text in earlier[-4:])
 
 
 # ---------------------------------------------------------------------- module helpers
@@ -858,8 +859,20 @@ CHANGEABLE = (
     "winner_seat",
     "end_reason",
     "finished_at",
+    "recent",
 )
 """The columns a use case may change."""
+
+
+def _recent(match: _Match) -> list[str]:
+    """The match's recent public event texts once this use case's are added."""
+    earlier = match.row.recent or []
+    added = [
+        payload["text"]
+        for _seat, _kind, audience, payload in match.log
+        if audience is None and payload.get("text")
+    ]
+    return [*earlier, *added][-RECENT:]
 
 
 def _row_values(row: repo.MatchRow) -> dict[str, Any]:

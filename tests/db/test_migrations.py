@@ -20,6 +20,8 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
+HEAD = "0002"
+
 PROJECT = Path(__file__).parents[2]
 TABLES = {"matches", "match_players", "match_events", "player_stats", "guild_settings", "bot_meta"}
 
@@ -59,10 +61,10 @@ async def migrated_engine(empty_database_url: str) -> AsyncIterator[AsyncEngine]
     await engine.dispose()
 
 
-def test_there_is_one_head_and_it_is_the_initial_schema() -> None:
+def test_there_is_one_head() -> None:
     scripts = ScriptDirectory.from_config(alembic_config())
 
-    assert scripts.get_heads() == ["0001"]
+    assert scripts.get_heads() == [HEAD]
     assert Path(scripts.dir).resolve() == (PROJECT / "db" / "migrations").resolve()
 
 
@@ -75,7 +77,7 @@ async def test_upgrading_an_empty_database_gives_the_models_schema(
         tables = await connection.run_sync(table_names)
 
     assert differences == []
-    assert revision == "0001"
+    assert revision == HEAD
     assert tables == TABLES | {"alembic_version"}
 
 
@@ -85,7 +87,7 @@ async def test_upgrading_an_up_to_date_database_changes_nothing(
     await upgrade(migrated_engine)
 
     async with migrated_engine.connect() as connection:
-        assert await connection.run_sync(current_revision) == "0001"
+        assert await connection.run_sync(current_revision) == HEAD
         assert await connection.run_sync(schema_differences) == []
 
 
@@ -99,7 +101,7 @@ async def test_upgrade_takes_a_url_and_works_from_any_directory(
     engine = create_engine(empty_database_url)
     try:
         async with engine.connect() as connection:
-            assert await connection.run_sync(current_revision) == "0001"
+            assert await connection.run_sync(current_revision) == HEAD
     finally:
         await engine.dispose()
 
@@ -146,7 +148,7 @@ async def test_an_upgrade_waits_for_one_already_under_way(empty_database_url: st
         await waiting
 
         async with engine.connect() as connection:
-            assert await connection.run_sync(current_revision) == "0001"
+            assert await connection.run_sync(current_revision) == HEAD
     finally:
         await holder.dispose()
         await engine.dispose()
