@@ -9,6 +9,10 @@ when a test lets time pass (``Table.let_time_pass``) and the sweeper acts on the
 Tests act through ``Member`` (slash commands, button presses, typed DMs, forms) and read what the
 members see: the channel's public messages, their DMs and the private answers to their requests,
 with contents, embeds and buttons.
+
+Each match has one board message in the channel, from the challenge to the result, which the bot
+edits in place: a test keeps the board it was given (``start``) and reads it again with
+``Table.now``, or finds a match's board with ``Table.board``.
 """
 
 from __future__ import annotations
@@ -90,8 +94,20 @@ def embed_text(message: Readable) -> str:
 
 
 def text_of(message: Readable) -> str:
-    """The message's content, then its embeds' text."""
-    return "\n".join(part for part in (as_message(message).content, embed_text(message)) if part)
+    """Everything the message shows: its content, its embeds' text, its buttons' labels."""
+    shown = [as_message(message).content, embed_text(message)]
+    shown += [button.label or "" for button in buttons(message)]
+    return "\n".join(part for part in shown if part)
+
+
+def last_event(board: Readable) -> str:
+    """What just happened, as the board says it: its embed's "**Last:**" paragraph."""
+    lead = "**Last:** "
+    for embed in as_message(board).embeds:
+        for paragraph in (embed.description or "").split("\n\n"):
+            if paragraph.startswith(lead):
+                return paragraph.removeprefix(lead)
+    raise AssertionError(f"the board says nothing happened:\n{text_of(board)}")
 
 
 def answered(result: InteractionResult) -> InteractionResult:
@@ -113,9 +129,17 @@ def ephemeral_messages(result: InteractionResult) -> list[ResponseMessage]:
     return [reply for reply in replies if reply.ephemeral]
 
 
+def private_messages(result: InteractionResult) -> list[ResponseMessage]:
+    """The answers to a request that the member alone sees: ephemeral messages, and the DM the
+    request came from when its answer edited that DM (a DM picker that has done its job)."""
+    replies = [result.response] if result.response is not None else []
+    replies += result.followups
+    return [reply for reply in replies if reply.ephemeral or reply.message.guild is None]
+
+
 def private_answer(result: InteractionResult) -> str:
-    """What the member alone was told in answer to a request: the ephemeral replies' text."""
-    return "\n".join(reply.content for reply in ephemeral_messages(result))
+    """What the member alone was told in answer to a request: the private answers' text."""
+    return "\n".join(reply.content for reply in private_messages(result))
 
 
 def form_field(result: InteractionResult, label: str) -> str:
@@ -195,26 +219,32 @@ class Table:
         return self.channel.history()
 
     def latest(self, text: str) -> discord.Message:
-        """The newest public message whose content holds ``text``."""
+        """The newest public message that shows ``text`` (in its content, embed or buttons)."""
         for message in reversed(self.messages()):
-            if text in message.content:
+            if text in text_of(message):
                 return message
         raise AssertionError(f"no message says {text!r}; the channel has:\n{self.transcript()}")
 
-    def now(self, message: discord.Message) -> discord.Message:
+    def now(self, message: Readable) -> discord.Message:
         """``message`` as it stands now (edited since, perhaps)."""
-        (current,) = [m for m in self.messages() if m.id == message.id]
-        return current
+        found = [m for m in self.messages() if m.id == message.id]
+        assert found, f"message {message.id} is gone; the channel has:\n{self.transcript()}"
+        return found[0]
 
-    def count(self, text: str) -> int:
-        """How many public messages hold ``text`` in their content."""
-        return sum(text in message.content for message in self.messages())
-
-    def board(self) -> discord.Message:
-        """The newest board: the newest public message with an embed."""
+    def board(self, match: int | None = None) -> discord.Message:
+        """The board of match #``match``, or the newest board: a public message with an embed."""
         boards = [message for message in self.messages() if message.embeds]
+        if match is not None:
+            mark = f" · match #{match}"
+            boards = [m for m in boards if (m.embeds[0].title or "").endswith(mark)]
         assert boards, f"no board in the channel; it has:\n{self.transcript()}"
         return boards[-1]
+
+    def linked(self, link: str) -> discord.Message:
+        """The public message ``link`` leads to."""
+        found = [message for message in self.messages() if message.jump_url == link]
+        assert found, f"{link} leads to no message; the channel has:\n{self.transcript()}"
+        return found[0]
 
     def public_text(self) -> str:
         """Everything the channel shows anyone: contents, embeds, button labels and ids."""
@@ -226,7 +256,7 @@ class Table:
         return "\n".join(parts)
 
     def transcript(self) -> str:
-        return "\n".join(f"- {message.content[:200]!r}" for message in self.messages())
+        return "\n".join(f"- {text_of(message)[:300]!r}" for message in self.messages())
 
 
 @dataclass(frozen=True)
@@ -266,6 +296,15 @@ class Member:
     async def ask(self, name: str, **options: Any) -> str:
         """Run a slash command; what the member alone was told in answer."""
         return private_answer(await self.command(name, **options))
+
+    async def play(self, name: str, **options: Any) -> discord.Message:
+        """Play a move by the slash command ``name``; the board it edited.
+
+        The command answers privately with a link to the board (the board itself shows the move).
+        """
+        told = await self.ask(name, **options)
+        assert told.startswith("Played: "), f"/{name} was answered {told!r}"
+        return self.table.linked(told.removeprefix("Played: "))
 
     async def stats(self, **options: Any) -> str:
         """Run ``/stats`` (a public answer); the text of the embed it shows."""
@@ -339,17 +378,28 @@ class Member:
 # ---------------------------------------------------------------------- shared steps
 
 
+async def challenge(
+    table: Table, challenger: Member, opponent: Member, game: str, **options: object
+) -> discord.Message:
+    """``/<game> challenge``: its public answer is the challenge, addressed to the opponent."""
+    result = await challenger.command(f"{game} challenge", opponent=opponent, **options)
+    assert result.response is not None and not result.response.ephemeral
+    offer = table.now(result.response)
+    assert offer.content.startswith(f"{opponent.mention}, {challenger.mention} challenges you to")
+    assert labels(offer) == ["Accept", "Decline", "Withdraw"]
+    return offer
+
+
 async def start(
     table: Table, challenger: Member, opponent: Member, game: str, **options: object
-) -> None:
-    """Challenge and accept: the challenge loses its buttons and the first board is up."""
-    told = await challenger.ask(f"{game} challenge", opponent=opponent, **options)
-    assert "Challenge posted" in told
-    challenge = table.latest("challenges you")
-    assert challenge.content.startswith(opponent.mention)
-    assert labels(challenge) == ["Accept", "Decline", "Withdraw"]
-    await opponent.press(challenge, "Accept")
-    challenge = table.now(challenge)
-    assert f"{opponent.mention} accepted: the match is on." in challenge.content
-    assert not labels(challenge)
-    assert "Coin toss" in table.board().content
+) -> discord.Message:
+    """Challenge and accept; the board: the challenge message itself, turned into the board."""
+    offer = await challenge(table, challenger, opponent, game, **options)
+    accepted = await opponent.press(offer, "Accept")
+    assert accepted.response is not None and accepted.response.id == offer.id
+    assert not accepted.followups
+    board = table.now(offer)
+    assert board.embeds, f"the accepted challenge is no board:\n{text_of(board)}"
+    assert f"{opponent.mention} accepted. Coin toss:" in last_event(board)
+    assert table.board().id == offer.id
+    return board

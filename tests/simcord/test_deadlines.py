@@ -13,7 +13,7 @@ from simcord import SetupError
 
 from bot.settings import Settings
 
-from .table import Member, Table, labels, start
+from .table import Member, Table, challenge, labels, last_event, start, text_of
 
 
 @pytest.fixture
@@ -29,14 +29,13 @@ def settings(settings: Settings) -> Settings:
 
 
 async def test_an_unanswered_challenge_expires(table: Table, alice: Member, bob: Member) -> None:
-    await alice.ask("flag challenge", opponent=bob)
-    challenge = table.latest("challenges you")
-    assert "The challenge expires in 1 minute." in challenge.content
+    offer = await challenge(table, alice, bob, "flag")
+    assert "The challenge expires in 1 minute." in offer.content
     await table.let_time_pass(seconds=50)
-    assert labels(table.now(challenge)) == ["Accept", "Decline", "Withdraw"]
+    assert labels(table.now(offer)) == ["Accept", "Decline", "Withdraw"]
 
     await table.let_time_pass(seconds=10)
-    expired = table.now(challenge)
+    expired = table.now(offer)
     assert "expired without an answer" in expired.content
     assert not labels(expired)
 
@@ -44,35 +43,40 @@ async def test_an_unanswered_challenge_expires(table: Table, alice: Member, bob:
 async def test_secrets_not_chosen_in_time_call_the_match_off(
     table: Table, alice: Member, bob: Member
 ) -> None:
-    await start(table, alice, bob, "crown")
+    board = await start(table, alice, bob, "crown")
     await alice.press(alice.latest_dm("Choose your secret"), "1,1")
     await table.let_time_pass(minutes=1)
-    called_off = table.board()
-    assert f"Setup timed out: {bob.mention} did not choose a secret in time." in called_off.content
-    assert "no result" in called_off.content
+    called_off = table.now(board)
+    said = last_event(called_off)
+    assert f"Setup timed out: {bob.mention} did not choose a secret in time." in said
+    assert "no result" in said
+    assert called_off.content == ""
     assert "No finished matches yet." in await alice.stats(user=alice)
 
 
 async def test_the_player_who_runs_out_of_time_loses(
     table: Table, alice: Member, bob: Member
 ) -> None:
-    await start(table, alice, bob, "crown")
+    board = await start(table, alice, bob, "crown")
     await alice.press(alice.latest_dm("Choose your secret"), "1,1")
     await bob.press(bob.latest_dm("Choose your secret"), "3,3")
-    board = table.latest("Both Crowns are placed")
+    assert "Both Crowns are placed" in last_event(table.now(board))
 
     # A hint not chosen in time is given for the defender: the one leaving most cells open.
-    await alice.press(board, "2,2")
+    await alice.press(table.now(board), "2,2")
     await table.let_time_pass(seconds=30)
-    hinted = table.latest("did not answer in time, so I chose for them")
-    assert "the Crown's row is greater than 2" in hinted.content
-    assert f"{bob.mention}, your move." in hinted.content
+    hinted = table.now(board)
+    assert "did not answer in time, so I chose for them" in last_event(hinted)
+    assert "the Crown's row is greater than 2" in last_event(hinted)
+    assert hinted.content == f"{bob.mention}, your move."
 
     await table.let_time_pass(minutes=1)
-    end = table.latest("ran out of time")
-    assert f"{alice.mention} wins: {bob.mention} ran out of time." in end.content
-    assert "Crown was at (1,1)" in end.content and "Crown was at (3,3)" in end.content
-    assert not labels(table.now(hinted))
+    end = table.now(board)
+    said = last_event(end)
+    assert said.startswith(f"{alice.mention} wins: {bob.mention} ran out of time.")
+    assert "Crown was at (1,1)" in said and "Crown was at (3,3)" in said
+    assert labels(end) == ["Rematch"]
+    assert [message.id for message in table.messages()] == [board.id]
     assert "1 W · 0 L · 0 D" in await alice.stats(game="crown", user=alice)
     assert "0 W · 1 L · 0 D" in await bob.stats(game="crown", user=bob)
 
@@ -89,8 +93,9 @@ async def test_a_server_sets_its_own_turn_time(table: Table, alice: Member, bob:
     told = await dana.ask("settings", turn="2m")
     assert "Settings saved." in told and "turn: 2 minutes" in told
 
-    await start(table, alice, bob, "crystal")
+    board = await start(table, alice, bob, "crystal")
     await table.let_time_pass(minutes=1, seconds=50)
-    assert "ran out of time" not in table.board().content
+    assert "ran out of time" not in text_of(table.now(board))
     await table.let_time_pass(seconds=10)
-    assert f"{bob.mention} wins: {alice.mention} ran out of time." in table.board().content
+    said = last_event(table.now(board))
+    assert said == f"{bob.mention} wins: {alice.mention} ran out of time."

@@ -7,7 +7,7 @@ import simcord
 from bot.chat.app import Parlor
 from bot.settings import Settings
 
-from .table import Member, Table, labels, private_answer, start
+from .table import Member, Table, labels, last_event, private_answer, start
 
 
 def command_syncs(table: Table) -> int:
@@ -45,23 +45,26 @@ async def test_parlor_runs_as_python_m_bot_builds_it(settings: Settings) -> None
 async def test_buttons_sent_before_a_restart_work_after_it(
     table: Table, alice: Member, bob: Member
 ) -> None:
-    await start(table, alice, bob, "crystal")
-    await alice.press(table.board(), "9")
-    before = table.board()
-    await start(table, alice, bob, "crown")
+    crystal = await start(table, alice, bob, "crystal")
+    await alice.press(crystal, "9")
+    crown = await start(table, alice, bob, "crown")
     prompt = alice.latest_dm("Choose your secret")
     assert command_syncs(table) == 1
 
     await table.restart()
 
     # The board's buttons and a DM's, sent by the old process, work in the new one.
-    await bob.press(before, "2")
-    after = table.latest("captures crystal 2: 2 points")
-    assert f"{alice.mention}, your move." in after.content
-    assert not labels(table.now(before))
+    await bob.press(table.now(crystal), "2")
+    after = table.now(crystal)
+    assert last_event(after) == f"{bob.mention} captures crystal 2: 2 points."
+    assert after.content == f"{alice.mention}, your move."
+    assert "2" not in labels(after)
     chosen = await alice.press(prompt, "2,2")
     assert "Your Crown is at (2,2)." in private_answer(chosen)
+    # The new process knows the boards from the database: a typed DM edits the crown's.
     assert "Your Crown is at (1,3)." in await bob.type_dm("1 3")
-    assert "Both Crowns are placed" in table.board().content
+    assert "Both Crowns are placed" in last_event(table.now(crown))
+    assert table.board(match=2).id == crown.id
+    assert [message.id for message in table.messages()] == [crystal.id, crown.id]
     # The command tree did not change, so the new process did not register it again.
     assert command_syncs(table) == 1
