@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, event
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -49,16 +49,14 @@ ENGINE_OPTIONS: dict[str, Any] = {
 def create_engine(url: str | None = None) -> AsyncEngine:
     """An async engine for ``url`` (``None``: the SQLite file ``parlor.db`` here).
 
-    SQLite takes one writer at a time, so its engine keeps one connection: transactions queue
-    for it in the pool rather than in SQLite's busy loop, and each begins ``IMMEDIATE`` (the
-    recipe in SQLAlchemy's SQLite dialect documentation), so one that reads then writes never
-    fails on a snapshot another connection made stale. PostgreSQL gets a bounded pool.
+    SQLite takes one writer at a time, so its engine keeps one connection: the process's
+    transactions queue for it in the pool rather than in SQLite's busy loop. PostgreSQL gets a
+    bounded pool.
     """
     parsed = make_url(url or DEFAULT_URL)
     if parsed.get_backend_name() == "sqlite":
         engine = create_async_engine(parsed, **ENGINE_OPTIONS, pool_size=1, max_overflow=0)
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
-        event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
     if parsed.get_backend_name() == "postgresql":
         return create_async_engine(parsed, **ENGINE_OPTIONS, **POSTGRES_POOL)
@@ -71,18 +69,12 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 def _on_sqlite_connect(dbapi_connection: Any, _connection_record: Any) -> None:
-    # The driver's own BEGIN is turned off: ``_begin_immediate`` emits it.
-    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         for pragma in SQLITE_PRAGMAS:
             cursor.execute(pragma)
     finally:
         cursor.close()
-
-
-def _begin_immediate(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 async def optimize(engine: AsyncEngine) -> None:

@@ -52,8 +52,6 @@ log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
 """Discord's error code for a DM the recipient does not accept."""
-INVALID_WEBHOOK_TOKEN = 50027
-"""Discord's error code for an interaction token that has expired."""
 
 QUICK = 1.0
 """Seconds a use case may take before its interaction is deferred (Discord allows 3)."""
@@ -410,8 +408,17 @@ class Delivery:
                 and pressed.id == board
                 and not buried
             ):
-                await self._edit_in_response(interaction, post)
-                self._handles[snap.id] = BoardHandle.of(interaction, board, original=True)
+                try:
+                    await self._edit_in_response(interaction, post)
+                except discord.HTTPException as error:
+                    # The press's own answer failed: the board must show the move all the same.
+                    log.warning(
+                        "match %s: answering with the board failed: %s", snap.id, error.status
+                    )
+                    self._handles.pop(snap.id, None)
+                    await self._edit_board(snap, board, post)
+                else:
+                    self._handles[snap.id] = BoardHandle.of(interaction, board, original=True)
             elif buried and in_channel:
                 await self._new_board(snap, post, interaction, replacing=board)
             elif buried and self.budget.take(snap.channel_id):
@@ -468,16 +475,16 @@ class Delivery:
                 await handle.edit(post)
                 return
             except discord.HTTPException as error:
-                if error.code != INVALID_WEBHOOK_TOKEN and error.status != 401:
-                    raise
+                # An expired token (401, code 50027) or a failure: the bot token goes on.
+                log.info(
+                    "match %s: editing the board by token failed: HTTP %s", snap.id, error.status
+                )
             self._handles.pop(snap.id, None)
         await (
             self._channel(snap).get_partial_message(board).edit(**_message_kwargs(post, edit=True))
         )
 
-    async def _delete_board(
-        self, snap: MatchSnapshot, board: int, old: BoardHandle | None
-    ) -> None:
+    async def _delete_board(self, snap: MatchSnapshot, board: int, old: BoardHandle | None) -> None:
         with contextlib.suppress(discord.NotFound):
             if old is not None and old.message_id == board and old.valid():
                 await old.delete()

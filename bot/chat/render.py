@@ -181,7 +181,7 @@ def _call_to_act(snap: MatchSnapshot) -> str | None:
 
 
 def rematch_layout(snap: MatchSnapshot) -> Layout:
-    """A Rematch button, unless the match was called off before it started."""
+    """A Rematch button, unless the challenge was never accepted."""
     if not snap.players:
         return ()
     return ((Button("Rematch", press(snap, Verb.REMATCH), discord.ButtonStyle.primary),),)

@@ -47,10 +47,12 @@ def run_migrations(connection: Connection) -> None:
     sqlite = connection.dialect.name == "sqlite"
     if sqlite:
         # Batch mode rebuilds a SQLite table by copy, drop and rename; with foreign keys enforced,
-        # dropping the old `matches` would cascade-delete every player and event row. The pragma
-        # only works outside a transaction, so it goes straight to the driver's connection.
+        # dropping the old `matches` would cascade-delete every player and event row.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
         connection.commit()
-        _sqlite_pragma(connection, "PRAGMA foreign_keys=OFF")
+        # Take the write lock before the current revision is read: a second upgrader waits, then
+        # finds nothing to do. It also makes the DDL all-or-nothing.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
     try:
         context.configure(
             connection=connection,
@@ -58,9 +60,6 @@ def run_migrations(connection: Connection) -> None:
             render_as_batch=True,
             render_item=render_item,
         )
-        # On SQLite the transaction begins IMMEDIATE (``db.engine``): the write lock is taken
-        # before the current revision is read, so a second upgrader waits, then finds nothing
-        # to do, and the DDL is all-or-nothing.
         with context.begin_transaction():
             if connection.dialect.name == "postgresql":
                 # The same turn-taking on PostgreSQL, with a lock released at commit.
@@ -70,16 +69,8 @@ def run_migrations(connection: Connection) -> None:
     finally:
         connection.rollback()  # only does something after a failure
         if sqlite:
-            _sqlite_pragma(connection, "PRAGMA foreign_keys=ON")
-
-
-def _sqlite_pragma(connection: Connection, pragma: str) -> None:
-    """Run ``pragma`` on the driver's connection, outside any transaction."""
-    cursor = connection.connection.cursor()
-    try:
-        cursor.execute(pragma)
-    finally:
-        cursor.close()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 async def run_migrations_with_own_engine() -> None:

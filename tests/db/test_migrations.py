@@ -138,7 +138,7 @@ async def test_an_upgrade_waits_for_one_already_under_way(empty_database_url: st
             if held.dialect.name == "postgresql":
                 await held.execute(select(func.pg_advisory_lock(MIGRATION_LOCK)))
             else:
-                await held.begin()  # IMMEDIATE: SQLite's write lock is taken
+                await held.exec_driver_sql("BEGIN IMMEDIATE")
             waiting = asyncio.create_task(upgrade(engine))
             await asyncio.sleep(0.3)
             assert not waiting.done()
