@@ -18,7 +18,7 @@ from discord.ext import commands, tasks
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.chat import games as game_modules
-from bot.chat.buttons import DYNAMIC_ITEMS
+from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
 from bot.service.matches import Clock, MatchService
 from bot.settings import Settings
@@ -109,6 +109,7 @@ class Parlor(commands.Bot):
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(self.delivery.on_guild_message, "on_message")
+        self.add_listener(on_form_submit, "on_interaction")
         for module in game_modules.MODULES.values():
             await module.setup(self)
         for extension in EXTENSIONS:

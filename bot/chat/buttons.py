@@ -25,9 +25,10 @@ from bot.chat.components import (
     Verb,
 )
 from bot.chat.games.flag import DRAWING as FLAG
-from bot.chat.render import prompt_post
-from bot.service.errors import AlreadyPlayed
+from bot.chat.render import NOT_YOUR_MATCH, prompt_post
+from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.notices import Report
+from games.base import Ask
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -108,10 +109,11 @@ class ActionButton(_PressButton, template=ACTION_TEMPLATE):
         bot = _parlor(interaction)
         press, user = self.press, interaction.user.id
         version = press.version if press.verb == Verb.PLAY else None
+        answering = {Ask.SECRET} if press.verb == Verb.SECRET else None
 
         async def submit() -> Report:
             return await bot.service.submit(
-                press.match_id, user, press.arg, expected_version=version
+                press.match_id, user, press.arg, expected_version=version, answering=answering
             )
 
         await bot.delivery.run(interaction, submit, stale=press)
@@ -123,9 +125,9 @@ class OpenButton(_PressButton, template=OPEN_TEMPLATE):
     async def callback(self, interaction: Interaction) -> None:
         press = self.press
         if press.verb == Verb.GUESS:
-            await interaction.response.send_modal(CodeModal(press, guess=True))
+            await _open_form(interaction, press, guess=True)
         elif press.verb == Verb.CODE or (press.verb == Verb.ASK and press.game == "safe"):
-            await interaction.response.send_modal(CodeModal(press, guess=False))
+            await _open_form(interaction, press, guess=False)
         elif press.verb == Verb.TRAP:
             await _parlor(interaction).delivery.show(
                 interaction, lambda: _trap_picker(interaction, press), stale=press
@@ -187,31 +189,88 @@ async def _private_prompt(interaction: Interaction, press: Press) -> Post:
     return prompt_post(prompt, server=server, board=bot.delivery.board_url(snap))
 
 
-class CodeModal(discord.ui.Modal):
-    """A Safe Cracker code: one's own secret code, or a guess at the other player's."""
+async def _open_form(interaction: Interaction, press: Press, *, guess: bool) -> None:
+    """Open the code form for the member it is for, and refuse anyone else before it opens."""
+    bot = _parlor(interaction)
+    user = interaction.user.id
+    try:
+        snap = await bot.service.snapshot(press.match_id)
+    except REFUSALS as error:
+        await interaction.response.send_message(str(error), ephemeral=True)
+        return
+    wanted = Ask.ACTION if guess else Ask.SECRET
+    if user not in snap.players:
+        refusal: str | None = NOT_YOUR_MATCH
+    elif snap.asks.get(user) is not wanted:
+        refusal = "That form is not for you right now: nothing is asked of you there."
+    elif guess and snap.version != press.version:
+        refusal = "That board is out of date: use the buttons on the latest one."
+    else:
+        refusal = None
+    if refusal is not None:
+        await interaction.response.send_message(refusal, ephemeral=True)
+        return
+    await interaction.response.send_modal(code_form(press, guess=guess))
 
-    def __init__(self, press: Press, *, guess: bool) -> None:
-        super().__init__(
-            title="Guess the code" if guess else "Set your secret code",
-            custom_id=f"{press.custom_id}:form",
-            timeout=15 * 60,
-        )
-        self.press = press
-        self.guess = guess
-        self.code: discord.ui.TextInput[CodeModal] = discord.ui.TextInput(
+
+FORM_TEMPLATE = re.compile(OPEN_TEMPLATE + ":form")
+"""A code form's custom_id: the press that opened it, then ``:form``."""
+
+
+def code_form(press: Press, *, guess: bool) -> discord.ui.Modal:
+    """A Safe Cracker code form: one's own secret code, or a guess at the other player's.
+
+    It is answered by ``on_form_submit`` from its custom_id alone, never from discord.py's
+    store of open forms (stopped before it is sent, it is not kept there), so that two members'
+    forms never replace each other, and a form still works after a restart or 15 minutes.
+    """
+    form = discord.ui.Modal(
+        title="Guess the code" if guess else "Set your secret code",
+        custom_id=f"{press.custom_id}:form",
+    )
+    form.add_item(
+        discord.ui.TextInput(
             label="Your guess" if guess else "Your code (only you see it)",
+            custom_id="code",
             placeholder="digits only, e.g. 213",
             min_length=1,
             max_length=12,
         )
-        self.add_item(self.code)
+    )
+    form.stop()
+    return form
 
-    async def on_submit(self, interaction: Interaction, /) -> None:
-        bot = _parlor(interaction)
-        press, user, text = self.press, interaction.user.id, self.code.value
-        version = press.version if self.guess else None
 
-        async def submit() -> Report:
-            return await bot.service.submit(press.match_id, user, text, expected_version=version)
+async def on_form_submit(interaction: Interaction) -> None:
+    """Play a submitted code form (an ``on_interaction`` listener)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    found = FORM_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+    if found is None:
+        return
+    press = Press.from_match(found)
+    guess = press.verb == Verb.GUESS
+    bot = _parlor(interaction)
+    user, text = interaction.user.id, _text_input(list(data.get("components") or []))
+    version = press.version if guess else None
+    answering = None if guess else {Ask.SECRET}
 
-        await bot.delivery.run(interaction, submit, stale=press)
+    async def submit() -> Report:
+        return await bot.service.submit(
+            press.match_id, user, text, expected_version=version, answering=answering
+        )
+
+    await bot.delivery.run(interaction, submit, stale=press)
+
+
+def _text_input(components: list[Any]) -> str:
+    """The value of the first text input in a submitted form's components."""
+    for component in components:
+        if component.get("type") == discord.ComponentType.text_input.value:
+            return str(component.get("value") or "")
+        inner = [*component.get("components", []), *filter(None, [component.get("component")])]
+        value = _text_input(inner)
+        if value:
+            return value
+    return ""

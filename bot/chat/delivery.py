@@ -41,6 +41,7 @@ import discord
 from bot.chat import render
 from bot.chat.buttons import to_view
 from bot.chat.components import Post, Press
+from bot.chat.render import NOT_YOUR_MATCH
 from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
@@ -64,7 +65,6 @@ CHANNEL_POSTS = 4
 posts, and a refused DM's button may need one)."""
 CHANNEL_WINDOW = 5.0
 
-NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
 FAILED = "Something went wrong on my side and nothing was played. Please try again."
 
 Interaction = discord.Interaction[Any]

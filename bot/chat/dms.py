@@ -16,7 +16,9 @@ from discord.ext import commands
 
 import games
 from bot.chat.delivery import FAILED, MessageActor, log_failure
+from bot.chat.games import drawing
 from bot.service.errors import REFUSALS, MatchNotFound
+from games.base import Ask
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -33,6 +35,14 @@ def split_answer(text: str) -> tuple[int | None, str]:
     if numbered is None:
         return None, text
     return int(numbered["match"]), numbered["answer"].strip()
+
+
+def private_asks(game: str, text: str) -> frozenset[Ask]:
+    """What a typed DM may answer: a secret or a hint, and a move only where the game's moves
+    can be secret (a Flag Chase trap): other moves are made in the channel."""
+    if drawing(game).private_move(text):
+        return frozenset({Ask.SECRET, Ask.HINT, Ask.ACTION})
+    return frozenset({Ask.SECRET, Ask.HINT})
 
 
 class TypedAnswers(commands.Cog):
@@ -54,7 +64,10 @@ class TypedAnswers(commands.Cog):
             if match_id is None:
                 match_id = await self._waiting_match(user_id)
             log.info("match %s: typed DM answer from user %s", match_id, user_id)
-            report = await self.bot.service.submit(match_id, user_id, answer)
+            game = (await self.bot.service.snapshot(match_id)).game
+            report = await self.bot.service.submit(
+                match_id, user_id, answer, answering=private_asks(game, answer)
+            )
         except REFUSALS as error:
             await message.channel.send(str(error))
             return

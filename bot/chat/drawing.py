@@ -33,6 +33,10 @@ class Drawing:
         """How to answer the setup ask, for its prompt."""
         return "Press a button, or type your answer here."
 
+    def private_move(self, text: str) -> bool:
+        """Whether ``text``, typed in a DM, is a move that holds a secret (a trap's cell)."""
+        return False
+
     def own_secrets(self, view: Any) -> str | None:
         """What the member's own view holds that only they may see, in one line."""
         return None

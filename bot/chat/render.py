@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.service.stats import MemberRecord, Standing
     from db.repository import FinishedMatch
 
+NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
 FIELD_VALUE_MAX = 1024

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -244,15 +244,23 @@ class MatchService:
     # ------------------------------------------------------------------ play
 
     async def submit(
-        self, match_id: int, user_id: int, text: str, *, expected_version: int | None = None
+        self,
+        match_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+        answering: Collection[Ask] | None = None,
     ) -> Report:
         """Play ``text`` for ``user_id``: a secret, a move or a Crown hint, whatever is asked.
 
         ``expected_version`` is the version the user saw (buttons carry it): when the match has
         moved on since, the request is refused as already played instead of re-read.
+        ``answering`` is what the input was made to answer (a DM asked for a secret, a secret
+        picker): when the player is now asked something else, it is refused and nothing is
+        played, so a secret sent again never becomes a public move.
         """
-
-        act = partial(self._act, text=text)
+        act = partial(self._act, text=text, answering=answering)
         return await self._run(match_id, user_id, expected_version, act)
 
     async def resign(self, match_id: int, user_id: int) -> Report:
@@ -518,7 +526,14 @@ class MatchService:
         loaded.log.append((None, reason, None, {}))
         return [Public(self._snapshot(loaded), (line,), kind="expired")]
 
-    def _act(self, loaded: _Match, user_id: int | None, now: datetime, text: str) -> list[Notice]:
+    def _act(
+        self,
+        loaded: _Match,
+        user_id: int | None,
+        now: datetime,
+        text: str,
+        answering: Collection[Ask] | None,
+    ) -> list[Notice]:
         row, engine = loaded.row, loaded.game
         if row.status == MatchStatus.CHALLENGED:
             raise WrongStatus("This match has not started: the challenge must be accepted first.")
@@ -530,6 +545,9 @@ class MatchService:
         state = loaded.state
         if seat not in engine.to_act(state):
             raise NotYourTurn(self._whose_turn(loaded))
+        asked = engine.ask(state, seat)
+        if answering is not None and asked not in answering:
+            raise WrongStatus(_not_what_was_asked(asked, engine))
         try:
             action = engine.parse(state, seat, text)
             new_state, events = engine.apply(state, seat, action)
@@ -862,6 +880,19 @@ CHANGEABLE = (
     "recent",
 )
 """The columns a use case may change."""
+
+
+def _not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
+    """Why an answer made for another ask is refused (it never quotes the answer)."""
+    if asked is Ask.ACTION:
+        return (
+            "That answers something I asked you privately, and it is already answered: nothing "
+            f"was played. Make your move with the board's buttons or the /{engine.name} commands."
+        )
+    wanted = "your secret" if asked is Ask.SECRET else "the hint you give"
+    return (
+        f"That is not what I am asking you for now: I am waiting for {wanted}. Nothing was played."
+    )
 
 
 def _recent(match: _Match) -> list[str]:

@@ -399,3 +399,28 @@ async def test_a_servers_own_timeouts_set_the_deadlines(
     report = await service.submit(match_id, BOB, "row")
     assert report.match.deadline_kind == "turn"
     assert report.match.deadline == clock() + timedelta(seconds=45)
+
+
+@pytest.mark.parametrize("game, secret", [("crown", "1 1"), ("safe", "213")])
+async def test_a_secret_sent_again_during_play_is_refused_and_plays_nothing(
+    service: MatchService, game: str, secret: str
+) -> None:
+    """Typed again (the member saw no answer), a secret must not become a public move."""
+    match_id = await start(service, game)
+    await service.submit(match_id, ALICE, secret, answering={Ask.SECRET})
+    report = await service.submit(match_id, BOB, "3 3" if game == "crown" else "321")
+    assert report.match.status == "active" and report.match.to_act == (ALICE,)
+
+    for answering in ({Ask.SECRET}, {Ask.SECRET, Ask.HINT}):
+        with pytest.raises(WrongStatus, match="nothing was played") as refused:
+            await service.submit(match_id, ALICE, secret, answering=answering)
+        assert secret not in str(refused.value)
+    after = await service.snapshot(match_id)
+    assert (after.version, after.to_act) == (report.match.version, (ALICE,))
+
+
+async def test_a_move_is_not_taken_as_the_secret_that_is_asked(service: MatchService) -> None:
+    match_id = await start(service)
+    with pytest.raises(WrongStatus, match="waiting for your secret"):
+        await service.submit(match_id, ALICE, "1 1", answering={Ask.ACTION})
+    assert (await service.snapshot(match_id)).status == "setup"

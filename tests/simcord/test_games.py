@@ -307,15 +307,6 @@ async def test_safe_cracker_with_forms_and_typed_codes(
     await assert_result("safe", bob, alice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "Both players' code forms share one custom_id, and discord.py keeps one open form per "
-        "custom_id: the second opened replaces the first, so the first player's code is read "
-        "from the other form (empty) and the second player's submission is never answered."
-    ),
-)
 async def test_safe_codes_set_by_both_players_through_forms_open_at_once(
     table: Table, alice: Member, bob: Member
 ) -> None:

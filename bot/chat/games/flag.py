@@ -140,6 +140,9 @@ class FlagDrawing(Drawing):
             rows.append(tuple(buttons))
         return tuple(rows)
 
+    def private_move(self, text: str) -> bool:
+        return text.strip().upper().startswith("TRAP")
+
     def own_secrets(self, view: View) -> str | None:
         """The member's own traps (their view holds them; nobody else's does)."""
         if view.seat is None:
