@@ -49,6 +49,7 @@ __all__ = [
     "player_for",
 ]
 
+
 def player_for(game_name: str, level: str = DEFAULT_LEVEL) -> LevelledPlayer[Any, Any]:
     """The built-in player for ``game_name`` at ``level``.
 
