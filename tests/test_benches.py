@@ -8,6 +8,7 @@ runs it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,16 +37,21 @@ def test_service_runs_every_path_and_its_baselines(tmp_path: Path) -> None:
         *("--matches", "10", "--seconds", "0.3", "--alone", "5"),
         cwd=tmp_path,
     )
-    for path in (
+    paced = re.search(r"service \(paced at [\d,]+/s, 10 matches\)", out)
+    assert paced is not None, out
+    paths = (
+        "floor (sqlite3, 1 connection)",
         "service (1 match at a time)",
         "service (flat out, 10 matches)",
-        "service (paced at 2,000/s, 10 matches)",
+        paced.group(),
         "naive (session per move)",
         "Core (connection per move)",
-        "floor (sqlite3, 1 connection)",
-    ):
-        assert path in out
-    assert "targets (SQLite, 10 matches at once)" in out
+    )
+    table = out.split("\n\n")[1]
+    assert [line.split(" | ")[0].rstrip() for line in table.splitlines()[2:]] == list(paths)
+    assert "targets (SQLite, 10 matches at once), as shares of the floor's" in out
+    for judged in (": service (flat out, 10 matches) ", f": {paced.group()} p99 "):
+        assert judged in out
 
 
 def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
