@@ -10,12 +10,13 @@ any number of bot processes sharing the database.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy import Table, Update, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -103,6 +104,7 @@ _EVENTS = cast(Table, MatchEvent.__table__)
 _STATS = cast(Table, PlayerStats.__table__)
 _TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
 _MATCH_WIDTH = len(MATCH_COLUMNS)
+_INSERT_EVENTS = insert(_EVENTS)
 
 
 def _load_match_statement() -> Any:
@@ -128,6 +130,9 @@ def _load_match_statement() -> Any:
 
 
 _LOAD_MATCH = _load_match_statement()
+_ONE_MATCH = _LOAD_MATCH.where(_MATCHES.c.id == bindparam("match_id"))
+_ONE_MATCH_LOCKED = _ONE_MATCH.with_for_update(of=_MATCHES)
+# Statements run on every move are built once: building one costs more than running it.
 
 
 async def load_match(
@@ -139,10 +144,9 @@ async def load_match(
     one writer at a time anyway), so a second move on the match waits instead of losing the
     version check.
     """
-    statement = _LOAD_MATCH.where(_MATCHES.c.id == match_id)
-    if for_update:
-        statement = statement.with_for_update(of=_MATCHES)
-    row = (await session.execute(statement)).one_or_none()
+    statement = _ONE_MATCH_LOCKED if for_update else _ONE_MATCH
+    connection = await session.connection()
+    row = (await connection.execute(statement, {"match_id": match_id})).one_or_none()
     return None if row is None else _match_context(row)
 
 
@@ -176,13 +180,29 @@ async def save_match(
     """
     if {"id", "version"} & values.keys():
         raise ValueError("save_match manages id and version itself")
-    statement = (
+    parameters = {f"new_{name}": value for name, value in values.items()}
+    parameters.update(match_id=match_id, seen_version=seen_version)
+    connection = await session.connection()
+    result = await connection.execute(_save_statement(tuple(sorted(values))), parameters)
+    return result.rowcount == 1
+
+
+@functools.cache
+def _save_statement(columns: tuple[str, ...]) -> Update:
+    """The version-checked UPDATE of ``columns``, built once for each set of columns."""
+    return (
         update(_MATCHES)
-        .where(_MATCHES.c.id == match_id, _MATCHES.c.version == seen_version)
-        .values({**values, "version": _MATCHES.c.version + 1})
+        .where(
+            _MATCHES.c.id == bindparam("match_id"),
+            _MATCHES.c.version == bindparam("seen_version"),
+        )
+        .values(
+            {
+                **{name: bindparam(f"new_{name}") for name in columns},
+                "version": _MATCHES.c.version + 1,
+            }
+        )
     )
-    result = await session.execute(statement)
-    return cast(int, getattr(result, "rowcount", 0)) == 1
 
 
 async def set_message_id(session: AsyncSession, match_id: int, message_id: int | None) -> None:
@@ -226,7 +246,8 @@ async def append_events(
         }
         for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
     ]
-    await session.execute(insert(_EVENTS), rows)
+    connection = await session.connection()
+    await connection.execute(_INSERT_EVENTS, rows)
 
 
 async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
