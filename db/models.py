@@ -290,6 +290,27 @@ class GuildSettings(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
+class OutboxEntry(Base):
+    """Something a use case must show with a bot-token call (a board's new state, a DM),
+    written in the use case's transaction and removed once delivered: after a crash it is
+    delivered from here, so a saved move is never left unseen."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "due_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``board``, ``prompt`` (a DM asking ``user_id``) or ``private`` (``text`` for them)."""
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    text: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When the outbox's deliverer may take it: a little after the use case, whose own
+    process delivers it at once; later after each failed attempt."""
+
+
 class BotMeta(Base):
     """A small key/value store for the bot itself (e.g. the hash of the last command sync)."""
 

@@ -16,7 +16,18 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, Update, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import (
+    Table,
+    Update,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,6 +43,7 @@ from db.models import (
     MatchEvent,
     MatchPlayer,
     MatchStatus,
+    OutboxEntry,
     PlayerStats,
 )
 
@@ -105,6 +117,9 @@ _STATS = cast(Table, PlayerStats.__table__)
 _TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
 _MATCH_WIDTH = len(MATCH_COLUMNS)
 _INSERT_EVENTS = insert(_EVENTS)
+_OUTBOX = cast(Table, OutboxEntry.__table__)
+_INSERT_OUTBOX = insert(_OUTBOX)
+_DELIVERY_COLUMNS = ("id", "match_id", "version", "kind", "user_id", "text", "attempts")
 
 
 def _load_match_statement() -> Any:
@@ -323,6 +338,87 @@ async def channel_matches(
         or_(_MATCHES.c.challenger_id == user_id, _MATCHES.c.opponent_id == user_id),
     ).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
     return [_match_context(row) for row in await session.execute(statement)]
+
+
+# ---------------------------------------------------------------------- the outbox
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    """An outbox entry: what a use case must still show with a bot-token call."""
+
+    id: int
+    match_id: int
+    version: int
+    kind: str
+    user_id: int | None
+    text: str | None
+    attempts: int
+
+
+async def add_deliveries(
+    session: AsyncSession,
+    rows: Sequence[tuple[int, int, str, int | None, str | None]],
+    due: datetime,
+) -> None:
+    """Add ``(match_id, version, kind, user_id, text)`` entries to the outbox, due at ``due``."""
+    if not rows:
+        return
+    connection = await session.connection()
+    await connection.execute(
+        _INSERT_OUTBOX,
+        [
+            {
+                "match_id": match_id,
+                "version": version,
+                "kind": kind,
+                "user_id": user_id,
+                "text": text,
+                "attempts": 0,
+                "due_at": due,
+            }
+            for match_id, version, kind, user_id, text in rows
+        ],
+    )
+
+
+async def forget_deliveries(session: AsyncSession, match_id: int, up_to_version: int) -> None:
+    """Remove the match's entries up to ``up_to_version``: delivered, or shown by a newer one."""
+    await session.execute(
+        delete(_OUTBOX).where(_OUTBOX.c.match_id == match_id, _OUTBOX.c.version <= up_to_version)
+    )
+
+
+async def claim_deliveries(
+    session: AsyncSession, now: datetime, retry_at: datetime, limit: int
+) -> list[OutboxItem]:
+    """The entries due by ``now``, oldest first, each pushed back to ``retry_at`` so that no
+    other deliverer takes it meanwhile (rows another transaction holds are skipped)."""
+    rows = (
+        await session.execute(
+            select(*(_OUTBOX.c[name] for name in _DELIVERY_COLUMNS))
+            .where(_OUTBOX.c.due_at <= now)
+            .order_by(_OUTBOX.c.due_at, _OUTBOX.c.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+    ).all()
+    found = [OutboxItem(*row) for row in rows]
+    if found:
+        await session.execute(
+            update(_OUTBOX)
+            .where(_OUTBOX.c.id.in_([entry.id for entry in found]))
+            .values(due_at=retry_at, attempts=_OUTBOX.c.attempts + 1)
+        )
+    return found
+
+
+async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:
+    await session.execute(delete(_OUTBOX).where(_OUTBOX.c.id == delivery_id))
+
+
+async def delay_delivery(session: AsyncSession, delivery_id: int, until: datetime) -> None:
+    await session.execute(update(_OUTBOX).where(_OUTBOX.c.id == delivery_id).values(due_at=until))
 
 
 # ---------------------------------------------------------------------- records

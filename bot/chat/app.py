@@ -199,10 +199,14 @@ class Parlor(commands.Bot):
     # ------------------------------------------------------------------ deadlines
 
     async def sweep_once(self) -> int:
-        """Act on every passed deadline and post what happened; how many matches it touched."""
+        """Act on every passed deadline and post what happened, then deliver what the outbox
+        holds that nobody confirmed; how many matches it touched."""
         reports = await self.service.sweep()
         for report in reports:
             await self.delivery.deliver(report)
+        for item in await self.service.due_deliveries():
+            shown = await self.delivery.redeliver(item)
+            await self.service.finish_delivery(item, delivered=shown)
         return len(reports)
 
     async def _sweep(self) -> None:

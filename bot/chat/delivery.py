@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import sys
 import time
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -43,7 +44,7 @@ from bot.chat.buttons import to_view
 from bot.chat.components import Post, Press
 from bot.chat.render import NOT_YOUR_MATCH
 from bot.service.errors import REFUSALS, AlreadyPlayed
-from bot.service.matches import MatchService
+from bot.service.matches import MatchService, OutboxItem
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 
 if TYPE_CHECKING:
@@ -203,9 +204,11 @@ class Delivery:
             try:
                 report: Report = await self._in_time(interaction, use_case())
             except REFUSALS as error:
-                await self._answer_privately(
-                    interaction, await self.explain(error, stale, interaction)
-                )
+                text = await self.explain(error, stale, interaction)
+                if isinstance(error, AlreadyPlayed) and await self._refresh(interaction, stale):
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await self._answer_privately(interaction, text)
                 return None
             except Exception:
                 log_failure("request of user %s failed", interaction.user.id)
@@ -267,6 +270,25 @@ class Delivery:
                 return NOT_YOUR_MATCH
         return str(error)
 
+    async def _refresh(self, interaction: Interaction, press: Press | None) -> bool:
+        """Bring the board a stale button was pressed on up to date, in the press's answer;
+        whether it was the match's board (a board left behind by a failed update heals)."""
+        message = interaction.message
+        if press is None or message is None or interaction.response.is_done():
+            return False
+        if _on_private_message(interaction):
+            return False
+        snap = await self.service.snapshot(press.match_id)
+        if snap.message_id != message.id:
+            return False
+        if snap.status == "challenged":
+            return False
+        latest, earlier = list(snap.history[-1:]), snap.history[:-1]
+        post = render.board_post(replace(snap, history=earlier), latest)
+        await interaction.response.edit_message(**_message_kwargs(post, edit=True))
+        self._handles[snap.id] = BoardHandle.of(interaction, message.id, original=True)
+        return True
+
     async def _answer_privately(self, interaction: Interaction, answer: str | Post) -> None:
         """Answer the member who acted, ephemerally (in the first response if still free)."""
         post = answer if isinstance(answer, Post) else Post(render.fit(answer))
@@ -316,9 +338,12 @@ class Delivery:
         publics = [n for n in report.notices if isinstance(n, Public)]
         acting = interaction.user.id if interaction is not None else None
         private_lines: list[str] = []
+        shown = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
-            await self._guarded(snap, "board", self._update_board(snap, lines, interaction))
+            shown &= await self._guarded(
+                snap, "board", self._update_board(snap, lines, interaction)
+            )
         for notice in report.notices:
             if isinstance(notice, Public) or self.is_me(notice.user_id):
                 continue
@@ -327,15 +352,57 @@ class Delivery:
             elif isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
                 await self._guarded(snap, "reply", actor.tell(render.private_text(notice)))
             elif isinstance(notice, Private):
-                await self._guarded(snap, "private", self._tell_by_dm(notice))
+                shown &= await self._guarded(snap, "private", self._tell_by_dm(notice))
             else:
-                await self._guarded(snap, "prompt", self._ask(notice))
+                shown &= await self._guarded(snap, "prompt", self._ask(notice))
         if interaction is not None:
             await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
+        if shown:
+            # Shown: the outbox may forget it. Otherwise its deliverer tries again.
+            await self._guarded(snap, "outbox", self.service.delivered(snap.id, snap.version))
 
-    async def _guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> None:
+    async def redeliver(self, entry: OutboxItem) -> bool:
+        """Deliver an outbox entry its own process did not confirm; whether it is shown now.
+
+        A board shows the match as it is now (an edit is idempotent); a DM goes with the same
+        nonce as its first attempt, so Discord does not post it twice.
+        """
+        try:
+            if entry.kind == "board":
+                snap = await self.service.snapshot(entry.match_id)
+                # The newest event shows as what just happened, the others as the log.
+                latest, earlier = list(snap.history[-1:]), snap.history[:-1]
+                await self._update_board(replace(snap, history=earlier), latest, None)
+            elif entry.kind == "prompt" and entry.user_id is not None:
+                try:
+                    prompt = await self.service.prompt(entry.match_id, entry.user_id)
+                except REFUSALS:
+                    return True  # answered meanwhile, or the match is over: nothing to ask
+                await self._ask(prompt)
+            elif entry.user_id is not None:
+                post = Post(render.fit(f"Match #{entry.match_id}: {entry.text}"))
+                nonce = _nonce(entry.match_id, entry.version, "private", entry.user_id)
+                await self.send_dm(entry.user_id, post, nonce=nonce)
+        except REFUSALS:
+            return True
+        except discord.HTTPException as error:
+            log.warning(
+                "match %s: redelivering a %s failed: HTTP %s",
+                entry.match_id,
+                entry.kind,
+                error.status,
+            )
+            return False
+        except Exception:
+            log_failure("match %s: redelivering a %s failed", entry.match_id, entry.kind)
+            return False
+        return True
+
+    async def _guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> bool:
+        """Run ``work``; whether it succeeded (a failure is logged, never raised)."""
         try:
             await work
+            return True
         except discord.HTTPException as error:
             log.warning(
                 "match %s: could not deliver the %s: HTTP %s (code %s)",
@@ -344,8 +411,10 @@ class Delivery:
                 error.status,
                 error.code,
             )
+            return False
         except Exception:
             log_failure("match %s: could not deliver the %s", snap.id, what)
+            return False
 
     async def _finish(
         self, interaction: Interaction, snap: MatchSnapshot, private_lines: list[str]
@@ -447,8 +516,9 @@ class Delivery:
         one, else with the bot token; then delete the message it replaces."""
         old = self._handles.pop(snap.id, None)
         if interaction is None:
-            message = await self._channel(snap).send(**_message_kwargs(post, ping=True))
-            message_id = message.id
+            kwargs = _message_kwargs(post, ping=True)
+            nonce = _nonce(snap.id, snap.version, "board")
+            message_id = (await self._channel(snap).send(nonce=nonce, **kwargs)).id
         elif interaction.response.is_done():
             if interaction.type is discord.InteractionType.application_command:
                 # The deferred "thinking" answer is private: fill it in, then post the board.
@@ -497,7 +567,8 @@ class Delivery:
     # ------------------------------------------------------------------ direct messages
 
     async def _tell_by_dm(self, notice: Private) -> None:
-        if not await self.send_dm(notice.user_id, Post(render.private_text(notice))):
+        nonce = _nonce(notice.match.id, notice.match.version, "private", notice.user_id)
+        if not await self.send_dm(notice.user_id, Post(render.private_text(notice)), nonce=nonce):
             log.info(
                 "match %s: a private notice for user %s was not delivered (DMs closed)",
                 notice.match.id,
@@ -509,7 +580,8 @@ class Delivery:
         post = render.prompt_post(
             prompt, server=self.server_name(snap.guild_id), board=self.board_url(snap)
         )
-        if await self.send_dm(prompt.user_id, post):
+        nonce = _nonce(snap.id, snap.version, "prompt", prompt.user_id)
+        if await self.send_dm(prompt.user_id, post, nonce=nonce):
             log.info(
                 "match %s: asked user %s for a %s by DM", snap.id, prompt.user_id, prompt.ask.value
             )
@@ -519,16 +591,19 @@ class Delivery:
             snap.id,
             prompt.user_id,
         )
-        await self._channel(snap).send(**_message_kwargs(render.dm_refused_post(prompt), ping=True))
+        refused = _message_kwargs(render.dm_refused_post(prompt), ping=True)
+        await self._channel(snap).send(nonce=_nonce(snap.id, snap.version, "ask"), **refused)
 
-    async def send_dm(self, user_id: int, post: Post) -> bool:
+    async def send_dm(self, user_id: int, post: Post, *, nonce: str | None = None) -> bool:
         """DM ``post`` to the user; ``False`` when they do not accept DMs from the bot.
 
-        Tried once: a refused DM is reported to the caller, never retried.
+        A refused DM is reported to the caller, never retried. With a ``nonce``, Discord
+        posts it once however often it is sent.
         """
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         try:
-            await user.send(**_message_kwargs(post, ping=True))
+            kwargs = _message_kwargs(post, ping=True)
+            await (user.send(nonce=nonce, **kwargs) if nonce else user.send(**kwargs))
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 return False
@@ -558,6 +633,13 @@ def _message_kwargs(post: Post, *, edit: bool = False, ping: bool = False) -> di
     if view is not None:
         kwargs["view"] = view
     return kwargs
+
+
+def _nonce(match_id: int, version: int, kind: str, user_id: int | None = None) -> str:
+    """A message nonce for one delivery (Discord takes at most 25 characters): a retry of the
+    same delivery carries the same nonce, so Discord posts it once."""
+    key = f"{match_id}:{version}:{kind}:{user_id}".encode()
+    return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
 def _on_private_message(interaction: Interaction) -> bool:

@@ -14,7 +14,7 @@ import random
 import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -36,6 +36,7 @@ from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public, 
 from bot.service.timeouts import Timeouts, human
 from db import repository as repo
 from db.models import MatchStatus, utcnow
+from db.repository import OutboxItem
 from games.base import AnyGame, Ask, Event, GameError, Outcome, Reason, Seat, other
 from games.players import DEFAULT_LEVEL, LEVELS, player_for
 
@@ -44,6 +45,9 @@ log = logging.getLogger(__name__)
 MAX_OPEN_CHALLENGES = 3
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
+DELIVERY_GRACE = timedelta(seconds=15)
+"""How long a use case's own process has to deliver what it must show before the outbox's
+deliverer (in any process) does."""
 RECENT = 8
 """Public event texts a match keeps for its board's log (the board lists the last few)."""
 
@@ -198,6 +202,9 @@ class MatchService:
             match_id = await repo.insert_match(session, values)
             logged: list[repo.EventRow] = [(None, "challenge", None, {"options": normalised})]
             await repo.append_events(session, match_id, 0, logged, now)
+            if not vs_bot:
+                board = [(match_id, 0, "board", None, None)]
+                await repo.add_deliveries(session, board, now + DELIVERY_GRACE)
         row = repo.MatchRow(id=match_id, **values)
         snap = self._snapshot(_Match(row, [], engine, None))
         if vs_bot:
@@ -343,6 +350,29 @@ class MatchService:
         snapshots = await self.unfinished(user_id)
         return [s for s in snapshots if s.status != MatchStatus.CHALLENGED and user_id in s.to_act]
 
+    # ------------------------------------------------------------------ the outbox
+
+    async def delivered(self, match_id: int, version: int) -> None:
+        """What the match's use cases up to ``version`` had to show has been shown."""
+        async with self.sessions.begin() as session:
+            await repo.forget_deliveries(session, match_id, version)
+
+    async def due_deliveries(self, limit: int = 50) -> list[repo.OutboxItem]:
+        """Deliveries whose process did not confirm them in time (it died, Discord failed),
+        claimed for a minute so that no other process takes them meanwhile."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            return await repo.claim_deliveries(session, now, now + CLAIM, limit)
+
+    async def finish_delivery(self, delivery: repo.OutboxItem, *, delivered: bool) -> None:
+        """Forget a delivery made, or try a failed one again later (sooner at first)."""
+        async with self.sessions.begin() as session:
+            if delivered:
+                await repo.forget_delivery(session, delivery.id)
+            else:
+                backoff = timedelta(seconds=min(5 * 2**delivery.attempts, 600))
+                await repo.delay_delivery(session, delivery.id, self.clock() + backoff)
+
     # ------------------------------------------------------------------ stats and settings
 
     async def leaderboards(
@@ -419,6 +449,8 @@ class MatchService:
                 raise _Conflict  # rolls the transaction back
             match.row.version += 1
             await self._save_rest(session, match, now)
+            deliveries = _deliveries(match, notices, user_id, self.bot_user_id)
+            await repo.add_deliveries(session, deliveries, now + DELIVERY_GRACE)
         return self._report(match, notices)
 
     def _report(self, loaded: _Match, notices: Sequence[Notice]) -> Report:
@@ -895,6 +927,26 @@ def _not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
     )
 
 
+CLAIM = timedelta(minutes=1)
+
+
+def _deliveries(
+    match: _Match, notices: Sequence[Notice], actor: int | None, bot: int | None
+) -> list[tuple[int, int, str, int | None, str | None]]:
+    """The outbox entries of a use case: its board, if it changed, and every DM it asks for
+    (not what the member who acted is told: that is their request's answer)."""
+    match_id, version = match.row.id, match.row.version
+    rows: list[tuple[int, int, str, int | None, str | None]] = []
+    if any(isinstance(notice, Public) for notice in notices):
+        rows.append((match_id, version, "board", None, None))
+    for notice in notices:
+        if isinstance(notice, Prompt) and notice.user_id != bot:
+            rows.append((match_id, version, "prompt", notice.user_id, None))
+        elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
+            rows.append((match_id, version, "private", notice.user_id, notice.text))
+    return rows
+
+
 def _recent(match: _Match) -> list[str]:
     """The match's recent public event texts once this use case's are added."""
     earlier = match.row.recent or []
@@ -960,4 +1012,4 @@ def _ended(row: repo.MatchRow) -> str:
     return str(row.end_reason or row.status)
 
 
-__all__ = ["MatchError", "MatchService"]
+__all__ = ["MatchError", "MatchService", "OutboxItem"]

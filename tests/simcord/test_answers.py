@@ -58,3 +58,17 @@ async def test_a_code_form_opened_before_a_restart_is_answered_after_it(
     set_ = await alice.submit(form, "Your code (only you see it)", "213")
     assert "Your code is 2-1-3." in private_answer(set_)
     assert "has set their code" in last_event(table.now(board))
+
+
+async def test_a_board_update_discord_failed_is_delivered_from_the_outbox(
+    table: Table, alice: Member, bob: Member
+) -> None:
+    """The secret is saved, but Discord fails every attempt to show it on the board: the
+    outbox's deliverer shows it a little later."""
+    board = await start(table, alice, bob, "crown")
+    table.env.inject_error("PATCH", "/webhooks/*", status=500, times=1)
+    table.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+    assert "Your Crown is at (1,1)." in await alice.type_dm("1 1")
+    assert "placed their Crown" not in last_event(table.now(board))
+    await table.let_time_pass(seconds=30)
+    assert last_event(table.now(board)) == f"{alice.mention} has placed their Crown."

@@ -81,6 +81,8 @@ async def test_a_double_click_plays_once(table: Table, alice: Member, bob: Membe
     second = await double_click(table, alice, board)
     assert second.acknowledged
     assert "already played" in private_answer(second)
+    # The stale board the second press was on is brought up to date in its answer.
+    assert table.now(board).content == f"{bob.mention}, your move."
     # Crystal 9 was captured once, by Alice: Bob moves next, and the board shows it all.
     assert (await bob.play("crystal take", crystal=2)).id == board.id
     board = table.now(board)

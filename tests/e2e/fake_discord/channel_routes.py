@@ -133,6 +133,11 @@ class ChannelRoutes:
         else:
             check_new_message(channel, permissions, payload if isinstance(payload, dict) else {})
         unarchives = channel.is_thread and check_post(channel, permissions)
+        sent = self.state.sent_with_nonce(channel, payload)
+        if sent is not None:
+            # Discord's enforce_nonce: the same nonce again within minutes answers with the
+            # message it made the first time, and posts nothing.
+            return json_response(sent.payload())
         embeds = bool(permissions & EMBED_LINKS)
         fields: dict[str, Any] = dict(checked_fields(payload, embeds_allowed=embeds))
         # Only interaction responses can be ephemeral; Discord ignores the flag elsewhere.
@@ -141,6 +146,7 @@ class ChannelRoutes:
             set_archived(channel, False)
             self.gateway.thread_updated(channel)
         message = self.state.create_message(channel, self.state.bot, fields)
+        self.state.remember_nonce(channel, payload, message)
         self.gateway.message_created(message)
         return json_response(message.payload())
 

@@ -68,6 +68,8 @@ class DiscordState:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
+        self._nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        """(channel id, nonce) -> when and which message an enforced nonce made."""
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self._interactions_by_token: dict[str, FakeInteraction] = {}
@@ -254,6 +256,24 @@ class DiscordState:
         ids = dict.fromkeys(int(match) for match in MENTION.findall(content))
         return [self.users[user_id] for user_id in ids if user_id in self.users]
 
+    NONCE_WINDOW = 5 * 60.0
+    """Seconds during which Discord answers a repeated enforced nonce with the first message."""
+
+    def sent_with_nonce(self, channel: FakeChannel, payload: JSON) -> FakeMessage | None:
+        """The message an earlier post with this payload's enforced nonce made, if recent."""
+        key = _nonce_key(channel, payload)
+        if key is None:
+            return None
+        found = self._nonces.get(key)
+        if found is None or self.clock() - found[0] > self.NONCE_WINDOW:
+            return None
+        return found[1]
+
+    def remember_nonce(self, channel: FakeChannel, payload: JSON, message: FakeMessage) -> None:
+        key = _nonce_key(channel, payload)
+        if key is not None:
+            self._nonces[key] = (self.clock(), message)
+
     def create_message(
         self,
         channel: FakeChannel,
@@ -363,3 +383,10 @@ class DiscordState:
         self.requests.append(request)
         self.notify()
         return request
+
+
+def _nonce_key(channel: FakeChannel, payload: JSON) -> tuple[int, str] | None:
+    if not isinstance(payload, dict) or not payload.get("enforce_nonce"):
+        return None
+    nonce = payload.get("nonce")
+    return None if nonce is None else (channel.id, str(nonce))
