@@ -54,6 +54,13 @@ log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
 """Discord's error code for a DM the recipient does not accept."""
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083
+UNREACHABLE = frozenset({UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED})
+"""Error codes that mean a match's channel is out of the bot's reach for good."""
 
 QUICK = 1.0
 """Seconds a use case may take before its interaction is deferred (Discord allows 3)."""
@@ -341,9 +348,7 @@ class Delivery:
         shown = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
-            shown &= await self._guarded(
-                snap, "board", self._update_board(snap, lines, interaction)
-            )
+            shown &= await self._guarded(snap, "board", self._show_board(snap, lines, interaction))
         for notice in report.notices:
             if isinstance(notice, Public) or self.is_me(notice.user_id):
                 continue
@@ -372,7 +377,7 @@ class Delivery:
                 snap = await self.service.snapshot(entry.match_id)
                 # The newest event shows as what just happened, the others as the log.
                 latest, earlier = list(snap.history[-1:]), snap.history[:-1]
-                await self._update_board(replace(snap, history=earlier), latest, None)
+                await self._show_board(replace(snap, history=earlier), latest, None)
             elif entry.kind == "prompt" and entry.user_id is not None:
                 try:
                     prompt = await self.service.prompt(entry.match_id, entry.user_id)
@@ -440,6 +445,43 @@ class Delivery:
         )
 
     # ------------------------------------------------------------------ the board
+
+    async def _show_board(
+        self, snap: MatchSnapshot, lines: list[str], interaction: Interaction | None
+    ) -> None:
+        """Update the board; when it is gone, post it anew, and when its channel is out of
+        reach, call the match off and tell the players privately."""
+        try:
+            await self._update_board(snap, lines, interaction)
+        except discord.HTTPException as error:
+            if error.code == UNKNOWN_MESSAGE:  # deleted by someone: the match goes on below
+                await self._update_board(replace(snap, message_id=None), lines, None)
+            elif error.code in UNREACHABLE:
+                await self._unreachable(snap, error)
+            else:
+                raise
+
+    async def _unreachable(self, snap: MatchSnapshot, error: discord.HTTPException) -> None:
+        log.warning(
+            "match %s: its channel is out of reach (HTTP %s, code %s): calling it off",
+            snap.id,
+            error.status,
+            error.code,
+        )
+        with contextlib.suppress(*REFUSALS):
+            await self.service.call_off(snap.id, "unreachable")
+        why = {
+            MISSING_ACCESS: "I can no longer see that channel",
+            MISSING_PERMISSIONS: "I am no longer allowed to post there",
+            THREAD_ARCHIVED: "its thread was archived",
+        }.get(error.code, "that channel is gone")
+        text = (
+            f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
+            f"{why}. No result, and no rating changed."
+        )
+        for user_id in {*snap.players, snap.challenger_id, snap.opponent_id}:
+            if not self.is_me(user_id):
+                await self.send_dm(user_id, Post(text), nonce=_nonce(snap.id, -1, "off", user_id))
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)

@@ -93,6 +93,23 @@ def challenge_command(game: str, **options: Option) -> app_commands.Command[Any,
     )
 
 
+def missing_permissions(interaction: Interaction) -> list[str]:
+    """The channel permissions a match needs that the bot lacks where ``interaction`` came from
+    (Discord sends the bot's own with every interaction)."""
+    have = interaction.app_permissions
+    channel = interaction.channel
+    in_thread = isinstance(channel, discord.Thread)
+    needed = {
+        "View Channel": have.view_channel,
+        "Send Messages in Threads" if in_thread else "Send Messages": (
+            have.send_messages_in_threads if in_thread else have.send_messages
+        ),
+        "Embed Links": have.embed_links,
+        "Read Message History": have.read_message_history,
+    }
+    return [name for name, granted in needed.items() if not granted]
+
+
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
     """A game's command group. Subclasses set ``game`` and ``group_name`` to its short name."""
@@ -115,6 +132,15 @@ class GameCog(commands.GroupCog):
         ``options`` are the game's (those left out take the game's defaults); ``common`` are
         the values of ``COMMON_OPTIONS``, for the service.
         """
+        missing = missing_permissions(interaction)
+        if missing:
+            await interaction.response.send_message(
+                "I cannot run a match in this channel: I am missing the permission"
+                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} here. Ask a server "
+                "manager to grant it, or challenge in another channel.",
+                ephemeral=True,
+            )
+            return
         service = self.bot.service
         given = {name: value for name, value in options.items() if value is not None}
         extra = {name: value for name, value in (common or {}).items() if value is not None}

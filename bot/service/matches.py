@@ -274,6 +274,11 @@ class MatchService:
         """Give up: a loss while the match is active, an abort before it starts."""
         return await self._run(match_id, user_id, None, self._resign)
 
+    async def call_off(self, match_id: int, reason: str) -> Report:
+        """Abort the match without a result, whatever its stage (its channel is gone, say):
+        nothing is posted, no record or rating changes."""
+        return await self._run(match_id, None, None, partial(self._call_off, reason=reason))
+
     # ------------------------------------------------------------------ deadlines
 
     async def sweep(self, limit: int = 100) -> list[Report]:
@@ -627,6 +632,15 @@ class MatchService:
         seat = loaded.seat(user_id)
         assert seat is not None
         return self._conclude(loaded, Outcome(other(seat), Reason.RESIGN), now)
+
+    def _call_off(
+        self, loaded: _Match, user_id: int | None, now: datetime, reason: str
+    ) -> list[Notice]:
+        if loaded.row.status in OVER:
+            raise WrongStatus("This match is already over.")
+        self._abort(loaded, reason, now)
+        loaded.log.append((None, "abort", None, {"reason": reason}))
+        return []
 
     def _expire(self, loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
