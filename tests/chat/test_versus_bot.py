@@ -34,6 +34,16 @@ class _Client:
         return None
 
 
+class _Service:
+    """Just enough of the match service for ``Delivery.deliver``: the outbox's confirmation."""
+
+    def __init__(self) -> None:
+        self.delivered_versions: list[tuple[int, int]] = []
+
+    async def delivered(self, match_id: int, version: int) -> None:
+        self.delivered_versions.append((match_id, version))
+
+
 def test_the_level_option_offers_the_players_levels() -> None:
     assert get_args(COMMON_OPTIONS["level"].annotation) == LEVELS
 
@@ -47,6 +57,7 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
-    client = _Client()
-    await Delivery(cast(Any, client), cast(Any, None)).deliver(Report(snap, notices))
+    client, service = _Client(), _Service()
+    await Delivery(cast(Any, client), cast(Any, service)).deliver(Report(snap, notices))
     assert client.dms == [ALICE]
+    assert service.delivered_versions == [(snap.id, snap.version)]

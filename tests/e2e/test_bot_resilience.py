@@ -133,15 +133,20 @@ async def test_a_double_click_plays_once(
         table.fake.click(carol, board, custom_id),
     )
     await table.posted("captures crystal 9", after=mark)
-    # One press is answered with the board itself (an update), the other privately.
-    await table.fake.wait_until(lambda: first.answered and second.answered, what="both answers")
+    # Both presses are answered with the board (the later one brings it up to date), and the
+    # later one is also told privately that it came too late.
+    await table.fake.wait_until(
+        lambda: first.answered and second.answered and (first.messages or second.messages),
+        what="both answers",
+    )
     played, refusal = sorted((first, second), key=lambda i: bool(i.messages))
     assert played.original is board and not played.messages
     assert "already played" in table.answer(refusal)
     assert all(m.ephemeral for m in refusal.messages)
     # Whether her press came before or after Alice's move, Carol hears the same.
-    await table.fake.wait_for_response(stranger)
+    await table.fake.wait_until(lambda: stranger.messages, what="Carol's answer")
     assert NOT_YOUR_MATCH in table.answer(stranger)
+    assert all(m.ephemeral for m in stranger.messages)
     assert table.board_of(1) is board
     boards = [m for m in table.fake.messages(table.channel) if "captures crystal" in m.text]
     assert boards == [board]
@@ -186,8 +191,13 @@ async def test_bad_input_is_refused_with_what_is_valid(
     assert "'12' has 2 digits: a code is 3 digits, each 1-3, e.g. '213'." in told
     told = table.answer(await table.slash(alice, "safe guess", code="345"))
     assert "has the digit 4" in told
-    reply = await table.dm(alice, "99")  # her match waits for her guess: the DM is read as one
-    assert "'99' has 2 digits: a code is 3 digits, each 1-3" in reply.content
+    # A guess is a public move, made in the channel: a typed DM is not read as one.
+    board = table.board_of(1)
+    before = board.text
+    reply = await table.dm(alice, "111")
+    assert "nothing was played" in reply.content
+    assert "the /safe commands" in reply.content
+    assert board.text == before and table.board_of(1) is board
     # Registered ranges: Discord's client does not even send these.
     with pytest.raises(InvalidInvocation):
         await table.fake.slash(alice, table.channel, "crown attack", row=4, col=1)
