@@ -176,9 +176,6 @@ class Table:
                 calls.other[request.route_key] += 1
         return calls
 
-    def requests_since(self, since: int) -> list[RecordedRequest]:
-        return self.fake.requests[since:]
-
     @staticmethod
     def answer(interaction: FakeInteraction) -> str:
         return answer(interaction)
