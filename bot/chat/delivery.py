@@ -344,27 +344,51 @@ class Delivery:
         snap = report.match
         publics = [n for n in report.notices if isinstance(n, Public)]
         acting = interaction.user.id if interaction is not None else None
-        private_lines: list[str] = []
+        private_lines = [
+            render.private_text(notice)
+            for notice in report.notices
+            if isinstance(notice, Private) and notice.user_id == acting
+        ]
+        # An answer that does not carry the board goes first: the board's own update may wait
+        # on Discord's rate limits, and the interaction must be answered within 3 seconds.
+        answered_first = interaction is not None and not (
+            publics and self._rides_on(snap, interaction)
+        )
+        if interaction is not None and answered_first:
+            await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
         shown = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
             shown &= await self._guarded(snap, "board", self._show_board(snap, lines, interaction))
+        if interaction is not None and not answered_first:
+            await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
         for notice in report.notices:
             if isinstance(notice, Public) or self.is_me(notice.user_id):
                 continue
             if isinstance(notice, Private) and notice.user_id == acting:
-                private_lines.append(render.private_text(notice))
-            elif isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
+                continue
+            if isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
                 await self._guarded(snap, "reply", actor.tell(render.private_text(notice)))
             elif isinstance(notice, Private):
                 shown &= await self._guarded(snap, "private", self._tell_by_dm(notice))
             else:
                 shown &= await self._guarded(snap, "prompt", self._ask(notice))
-        if interaction is not None:
-            await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
         if shown:
             # Shown: the outbox may forget it. Otherwise its deliverer tries again.
             await self._guarded(snap, "outbox", self.service.delivered(snap.id, snap.version))
+
+    def _rides_on(self, snap: MatchSnapshot, interaction: Interaction) -> bool:
+        """Whether the board's update will be ``interaction``'s own response: a new board or a
+        re-post in its channel, or an edit of the board it was pressed on."""
+        if interaction.channel_id != snap.channel_id or _on_private_message(interaction):
+            return False
+        board = snap.message_id
+        if board is None or self._buried(snap, board):
+            return True
+        return interaction.message is not None and interaction.message.id == board
+
+    def _buried(self, snap: MatchSnapshot, board: int) -> bool:
+        return self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER
 
     async def redeliver(self, entry: OutboxItem) -> bool:
         """Deliver an outbox entry its own process did not confirm; whether it is shown now.
@@ -512,7 +536,7 @@ class Delivery:
                 await self._new_board(snap, post, interaction if in_channel else None)
                 return
             pressed = interaction.message if interaction is not None else None
-            buried = self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER
+            buried = self._buried(snap, board)
             if (
                 interaction is not None
                 and pressed is not None

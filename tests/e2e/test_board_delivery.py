@@ -235,3 +235,20 @@ async def test_a_deadline_re_posts_a_buried_board_with_the_bots_token(
     (post,) = board_writes(table, requests, new)
     assert post.bot_token and notified(post) == [bob.id]
     assert "(1,1)" not in table.public_text() and "(3,3)" not in table.public_text()
+
+
+async def test_commands_are_answered_in_time_while_board_edits_wait_on_rate_limits(
+    table: Table, alice: FakeMember, bob: FakeMember
+) -> None:
+    """With the token expired, each command's board edit takes a bot-token call, and the
+    channel allows 5 edits per 5 seconds: the commands are answered first, within Discord's 3
+    seconds, and the board catches up."""
+    board = await started(table, alice, bob, "claim challenge")
+    table.fake.advance_clock(TOKEN_LIFE + 60)
+    for turn in range(7):
+        who = (alice, bob)[turn % 2]
+        number = largest(table, table.board_of(1))
+        answered = await table.slash(who, "claim pick", number=number)
+        assert "Played:" in table.answer(answered), table.answer(answered)
+        await table.posted(f"claims {number}", after=0)
+    assert table.board_of(1) is board
