@@ -27,6 +27,18 @@ NO_TOKEN = (
 )
 
 
+def configure_logging(settings: Settings) -> None:
+    """Log to stderr at ``LOG_LEVEL``; discord.py's loggers at INFO or above unless asked.
+
+    discord.py logs every gateway event and REST body at DEBUG: they hold the secrets members
+    choose, so those lines appear only with ``DISCORD_DEBUG_LOGGING=true``.
+    """
+    level = logging.getLevelNamesMapping()[settings.log_level]
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    discord_level = level if settings.discord_debug_logging else max(level, logging.INFO)
+    logging.getLogger("discord").setLevel(discord_level)
+
+
 def main() -> int:
     """Run the bot until it is stopped; the exit status."""
     try:
@@ -42,10 +54,7 @@ def main() -> int:
     except ValueError as error:
         print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    configure_logging(settings)
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     bot = Parlor(settings)
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS
 from bot.chat.delivery import FAILED, Delivery, log_failure
+from bot.chat.logs import hide_components
 from bot.service.matches import Clock, MatchService
 from bot.settings import Settings
 from db import migrate
@@ -83,6 +84,8 @@ class Parlor(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             **options,
         )
+        # discord.py logs a failed button with its label, which may be a secret.
+        hide_components()
         self.settings = settings
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
