@@ -22,6 +22,7 @@ from bot.chat.buttons import DYNAMIC_ITEMS
 from bot.chat.delivery import FAILED, Delivery, log_failure
 from bot.chat.logs import hide_components
 from bot.service.matches import Clock, MatchService
+from bot.service.sweeper import Sweeper
 from bot.settings import Settings
 from db import migrate
 from db.engine import create_engine, optimize, session_factory
@@ -96,6 +97,7 @@ class Parlor(commands.Bot):
             timeouts=settings.timeouts(),
         )
         self.delivery = Delivery(self, self.service)
+        self.deadlines = Sweeper(self.service, settings.sweep_interval)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
         self.sweeper.before_loop(self.wait_until_ready)
         self._sweeping = asyncio.Lock()
@@ -118,6 +120,9 @@ class Parlor(commands.Bot):
         await self.sync_commands()
         if self.application_id is not None:
             log.info("Invite link: %s", invite_url(self.application_id))
+        # Deadlines that passed while the bot was down start again, before any is swept.
+        for report in await self.deadlines.start():
+            await self.delivery.publish(report)
         self.sweeper.start()
 
     async def on_ready(self) -> None:
@@ -201,7 +206,7 @@ class Parlor(commands.Bot):
 
     async def sweep_once(self) -> int:
         """Act on every passed deadline and post what happened; how many matches it touched."""
-        reports = await self.service.sweep()
+        reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.publish(report)
         return len(reports)
