@@ -8,7 +8,7 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -43,8 +43,11 @@ PERMISSIONS = discord.Permissions(
 COMMAND_HASH_KEY = "command_tree_hash"
 EXTENSIONS = ("bot.chat.common", "bot.chat.dms")
 """Loaded at start, after each game's command group: the shared commands and typed DMs."""
-CLOSE_GRACE = 10.0
-"""Seconds shut-down waits for requests in progress to finish."""
+CLOSE_GRACE = 8.0
+"""Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
+out and closing the database, a stop takes under 10 s (a container's default grace)."""
+RESTARTING = "Parlor is restarting: try again in a moment."
+"""The answer to a request that arrives once shut-down has begun."""
 
 
 def intents() -> discord.Intents:
@@ -66,8 +69,20 @@ def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
+class ParlorTree(app_commands.CommandTree["Parlor"]):
+    """The slash commands; once shut-down has begun they are answered "restarting" instead."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Parlor], /) -> bool:
+        if not self.client.closing:
+            return True
+        await interaction.response.send_message(RESTARTING, ephemeral=True)
+        return False
+
+
 class Parlor(commands.Bot):
     """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them)."""
+
+    close_grace: float = CLOSE_GRACE
 
     def __init__(
         self,
@@ -83,6 +98,7 @@ class Parlor(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            tree_cls=ParlorTree,
             **options,
         )
         # discord.py logs a failed button with its label, which may be a secret.
@@ -104,6 +120,9 @@ class Parlor(commands.Bot):
         self._in_progress = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self.closing = False
+        """Set once shut-down has begun: new requests are answered "restarting"."""
+        self._shutdown: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
@@ -146,16 +165,41 @@ class Parlor(commands.Bot):
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def close(self) -> None:
-        """Stop the sweeper, let requests in progress finish, log out, release the database.
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Once shut-down has begun, answer a button press: nothing else will.
 
-        Work is never cancelled in the middle of a query: a database connection whose query
-        was cancelled may hang the shut-down (and the query's transaction is lost anyway).
+        Commands are answered by ``ParlorTree``; a form already open is still taken (its
+        request counts as in progress).
         """
-        async with self._sweeping:
+        component = interaction.type is discord.InteractionType.component
+        if self.closing and component and not interaction.response.is_done():
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+
+    async def close(self) -> None:
+        """Stop taking requests, let those in progress finish, log out, release the database.
+
+        Buttons and commands that arrive meanwhile are answered "restarting". The sweep and the
+        requests in progress get ``close_grace`` seconds in all; work still going on then is
+        left to end with the process. Work is never cancelled in the middle of a query: a
+        database connection whose query was cancelled may hang the shut-down (and the query's
+        transaction is lost anyway).
+        """
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close())
+        await self._shutdown
+
+    async def _close(self) -> None:
+        self.closing = True
+        self.remove_dynamic_items(*DYNAMIC_ITEMS)
+        deadline = asyncio.get_running_loop().time() + self.close_grace
+        if await _within(deadline, self._sweeping.acquire()):
             self.sweeper.cancel()  # now asleep or waiting for the lock: a safe point
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), CLOSE_GRACE)
+            self._sweeping.release()
+        else:
+            self.sweeper.stop()
+            log.warning("Shutting down during a deadline sweep: it did not finish in time")
+        if not await _within(deadline, self._idle.wait()):
+            log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
         if self._owns_engine:
             await self.engine.dispose()
@@ -221,3 +265,13 @@ class Parlor(commands.Bot):
             return
         if count:
             log.info("Deadline sweep: %d matches", count)
+
+
+async def _within(deadline: float, waiting: Awaitable[Any]) -> bool:
+    """Whether ``waiting`` finished before ``deadline`` (event loop time); cancelled if not."""
+    try:
+        async with asyncio.timeout_at(deadline):
+            await waiting
+    except TimeoutError:
+        return False
+    return True
