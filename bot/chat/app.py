@@ -47,6 +47,8 @@ CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
 out and closing the database, a stop takes under 10 s (a container's default grace)."""
 RESTARTING = "Parlor is restarting: try again in a moment."
+NOT_A_MEMBER = "That user is not a member of this server."
+"""A member option (an opponent, a record to show) naming someone outside the server."""
 """The answer to a request that arrives once shut-down has begun."""
 
 
@@ -156,6 +158,11 @@ class Parlor(commands.Bot):
             text = "You need the Manage Server permission for this command."
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = "This command works in a server channel, not in DMs."
+        elif _not_a_member(error):
+            text = NOT_A_MEMBER
+            command = interaction.command
+            if command is not None and command.name == "challenge":
+                text = f"{NOT_A_MEMBER[:-1]}: challenge a member here, or me."
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log_failure("command of user %s failed", interaction.user.id, error=cause)
@@ -265,6 +272,17 @@ class Parlor(commands.Bot):
             return
         if count:
             log.info("Deadline sweep: %d matches", count)
+
+
+def _not_a_member(error: app_commands.AppCommandError) -> bool:
+    """A user option that needs a member got a user who is not in the server.
+
+    Discord resolves such a user without member data, and discord.py refuses to make a
+    ``Member`` of it.
+    """
+    return isinstance(error, app_commands.TransformerError) and (
+        error.type is discord.AppCommandOptionType.user and isinstance(error.value, discord.User)
+    )
 
 
 async def _within(deadline: float, waiting: Awaitable[Any]) -> bool:

@@ -48,6 +48,8 @@ FRESH_TIME_MIN = timedelta(minutes=2)
 """The least time given back for a deadline that passed while the bot was away."""
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
+MAX_MATCH_ID = 2**31 - 1
+"""The largest id a match can have (a 32-bit column on PostgreSQL)."""
 
 Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
@@ -507,6 +509,8 @@ class MatchService:
     async def _read(
         self, session: AsyncSession, match_id: int, *, for_update: bool = False
     ) -> _Match:
+        if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
+            raise MatchNotFound(f"There is no match #{match_id}.")
         found = await repo.load_match(session, match_id, for_update=for_update)
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
