@@ -9,10 +9,12 @@ import signal
 import sys
 import textwrap
 
+import aiohttp
+import discord
 from pydantic import ValidationError
 
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
-from bot.settings import Settings
+from bot.settings import DISCORD_API, Settings
 
 EXIT_CONFIG = 2
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -30,6 +32,20 @@ NO_TOKEN = (
     f"{PERMISSIONS.value}), then open the generated link. Put the token in a file named .env "
     "in the directory you start the bot from, as DISCORD_TOKEN=your-token (see .env.example), "
     "or set the environment variable DISCORD_TOKEN, and start the bot again."
+)
+
+BAD_TOKEN = (
+    "Discord refused the bot token in DISCORD_TOKEN (wrong, or reset since). In the Developer "
+    "Portal (https://discord.com/developers/applications), on your application's Bot page, "
+    "press Reset Token, put the new token in .env as DISCORD_TOKEN=..., and start again."
+)
+UNREACHABLE = (
+    "Could not reach Discord at {url} ({reason}). Check the network connection and, if you set "
+    "it, DISCORD_API_BASE_URL; then start again."
+)
+NOT_DISCORD = (
+    "{url} answered the login with HTTP {status}: it does not look like Discord's API. Check "
+    "DISCORD_API_BASE_URL (default {default}); then start again."
 )
 
 
@@ -63,8 +79,28 @@ def main() -> int:
     configure_logging(settings)
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     bot = Parlor(settings)
-    asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    except (discord.LoginFailure, aiohttp.ClientConnectionError, discord.HTTPException) as error:
+        if bot.user is not None:  # logged in: not a problem with the token or the address
+            raise
+        print(login_problem(error, settings.discord_api_base_url), file=sys.stderr)
+        return EXIT_CONFIG
     return 0
+
+
+def login_problem(error: Exception, url: str) -> str:
+    """What went wrong logging in to Discord and what to do, in a line or two."""
+    if isinstance(error, discord.LoginFailure):
+        text = BAD_TOKEN
+    elif isinstance(error, discord.HTTPException):
+        text = NOT_DISCORD.format(url=url, status=error.status, default=DISCORD_API)
+    else:
+        reason = type(error).__name__
+        if isinstance(error, aiohttp.ClientConnectorError) and error.os_error.strerror:
+            reason = error.os_error.strerror
+        text = UNREACHABLE.format(url=url, reason=reason)
+    return textwrap.fill(text, width=100)
 
 
 async def serve(bot: Parlor, token: str) -> None:

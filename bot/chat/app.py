@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS
 from bot.chat.delivery import FAILED, Delivery, log_failure
-from bot.chat.logs import hide_components
+from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.service.matches import Clock, MatchService
 from bot.service.sweeper import Sweeper
 from bot.settings import Settings
@@ -95,6 +95,10 @@ class Parlor(commands.Bot):
         seeds: Callable[[], int] | None = None,
         **options: Any,
     ) -> None:
+        # Before discord.py's client starts logging: a failed button is logged with its
+        # label, which may be a secret, and voice (which Parlor never uses) warns at start.
+        hide_components()
+        drop_voice_warnings()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -103,8 +107,6 @@ class Parlor(commands.Bot):
             tree_cls=ParlorTree,
             **options,
         )
-        # discord.py logs a failed button with its label, which may be a secret.
-        hide_components()
         self.settings = settings
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)

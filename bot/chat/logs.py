@@ -1,4 +1,5 @@
-"""Keep Parlor's buttons and forms out of discord.py's log lines.
+"""Keep Parlor's buttons and forms out of discord.py's log lines, and its voice warnings out of
+the log altogether.
 
 When a button's or a form's callback fails (most often because the interaction could not be
 acknowledged: too late, already answered by another process, or a network error), discord.py
@@ -7,6 +8,9 @@ hint sentence. discord.py 2.7 has no error hook for dynamic items (``ViewStore``
 itself), so a filter on its UI loggers replaces every button, view or form in a record's
 arguments with its class, match and verb. The traceback is kept: what escapes a callback is a
 Discord or network error, whose text holds no secret.
+
+Every start of a discord.py client also warns that PyNaCl and davey are missing, "voice will
+NOT be supported": Parlor uses no voice, and the lines read as if something were broken.
 """
 
 from __future__ import annotations
@@ -71,3 +75,21 @@ def hide_components() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideComponents) for f in logger.filters):
             logger.addFilter(HideComponents())
+
+
+VOICE_WARNING = "voice will NOT be supported"
+"""The end of discord.py's warnings about its optional voice libraries."""
+
+
+class DropVoiceWarnings(logging.Filter):
+    """Drops discord.py's warnings that its voice libraries are not installed."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.endswith(VOICE_WARNING))
+
+
+def drop_voice_warnings() -> None:
+    """Install ``DropVoiceWarnings`` on the logger of discord.py's client (once per process)."""
+    logger = logging.getLogger("discord.client")
+    if not any(isinstance(f, DropVoiceWarnings) for f in logger.filters):
+        logger.addFilter(DropVoiceWarnings())

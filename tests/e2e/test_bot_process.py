@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import signal
+import socket
 import sqlite3
 from pathlib import Path
+
+from aiohttp import web
 
 from bot.chat.components import Verb
 
@@ -65,4 +68,57 @@ async def test_sigterm_finishes_the_request_in_flight_and_exits_cleanly(
         assert await bot.wait() == 0
         assert "Stopped" in bot.lines[-1]
         assert "Traceback" not in bot.output
+        # Parlor uses no voice: discord.py's warnings about its voice libraries are not shown.
+        assert "PyNaCl" not in bot.output and "davey" not in bot.output
         assert "withdrew" not in "\n".join(m.text for m in fake.messages(channel))
+
+
+# ---------------------------------------------------------------------- failing to log in
+
+
+async def start_and_fail(tmp_path: Path, fake: FakeDiscord | None, **settings: str) -> str:
+    """Start a bot expected to give up at once; its stderr, once it exited with status 2."""
+    async with bot_process(tmp_path, fake, **settings) as bot:
+        assert await bot.wait() == 2
+        output = bot.output
+    assert "Traceback" not in output
+    assert len(output.splitlines()) <= 5, output
+    return " ".join(output.split())
+
+
+async def test_a_wrong_token_says_to_reset_it(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    said = await start_and_fail(tmp_path, fake_discord, DISCORD_TOKEN="abc")
+    assert "Discord refused the bot token in DISCORD_TOKEN" in said
+    assert "Reset Token" in said and "Developer Portal" in said
+    assert any(r.path == "/users/@me" and r.status == 401 for r in fake_discord.requests)
+
+
+async def test_an_unreachable_discord_says_to_check_the_network(tmp_path: Path) -> None:
+    with socket.socket() as unused:  # a loopback port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/api/v10"
+    said = await start_and_fail(
+        tmp_path,
+        None,
+        DISCORD_TOKEN="abc",
+        DISCORD_API_BASE_URL=url,
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+    )
+    assert f"Could not reach Discord at {url}" in said
+    assert "Check the network connection" in said and "DISCORD_API_BASE_URL" in said
+
+
+async def test_an_address_that_is_not_discord_says_to_check_it(tmp_path: Path) -> None:
+    runner = web.AppRunner(web.Application())  # a web server with no page at all
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        url = f"http://127.0.0.1:{port}/api/v10"
+        said = await start_and_fail(tmp_path, None, DISCORD_TOKEN="abc", DISCORD_API_BASE_URL=url)
+    finally:
+        await runner.cleanup()
+    assert f"{url} answered the login with HTTP 404" in said
+    assert "Check DISCORD_API_BASE_URL" in said
