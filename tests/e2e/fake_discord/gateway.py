@@ -409,6 +409,16 @@ class Gateway:
             data = {**member.payload(), "guild_id": str(member.guild_id)}
             self._send(self.session, "GUILD_MEMBER_ADD", data)
 
+    def guild_deleted(self, guild: FakeGuild) -> None:
+        """GUILD_DELETE without ``unavailable``: the bot was removed from the guild."""
+        if self.session is not None and self.session.intents & GUILDS:
+            self._send(self.session, "GUILD_DELETE", {"id": str(guild.id)})
+
+    def member_removed(self, member: FakeMember) -> None:
+        if self.session is not None and self.session.intents & GUILD_MEMBERS:
+            data = {"guild_id": str(member.guild_id), "user": member.user.payload()}
+            self._send(self.session, "GUILD_MEMBER_REMOVE", data)
+
     # -- control ------------------------------------------------------------------------------
 
     async def drop_connection(self, code: int = 4000) -> None:
