@@ -292,6 +292,24 @@ async def move_deadline(
     return cast(int, getattr(result, "rowcount", 0)) == 1
 
 
+async def guild_unfinished(session: AsyncSession, guild_id: int) -> list[int]:
+    """Ids of the guild's unfinished matches, oldest first."""
+    rows = await session.execute(
+        select(Match.id)
+        .where(Match.guild_id == guild_id, Match.status.in_(UNFINISHED_STATUSES))
+        .order_by(Match.id)
+    )
+    return [match_id for (match_id,) in rows]
+
+
+async def guilds_in_play(session: AsyncSession) -> list[int]:
+    """Ids of the guilds that have unfinished matches."""
+    rows = await session.execute(
+        select(Match.guild_id).where(Match.status.in_(UNFINISHED_STATUSES)).distinct()
+    )
+    return sorted(guild_id for (guild_id,) in rows)
+
+
 async def count_open_challenges(session: AsyncSession, user_id: int) -> int:
     """How many challenges ``user_id`` has sent that are still waiting for an answer.
 

@@ -151,6 +151,15 @@ class Parlor(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+        # READY lists every server the bot is in (those in an outage too): matches elsewhere
+        # belong to servers that removed the bot while it was away.
+        async with self.busy():
+            await self.service.abort_absent_guilds({guild.id for guild in self.guilds})
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (or the server deleted): its matches are called off, no result."""
+        async with self.busy():
+            await self.service.abort_guild(guild.id)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

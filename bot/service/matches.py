@@ -283,6 +283,37 @@ class MatchService:
                 log.exception("match %s: its deadline could not be handled", match_id)
         return reports
 
+    # ------------------------------------------------------------------ servers left
+
+    async def abort_guild(self, guild_id: int) -> list[Report]:
+        """The bot is no longer in the server: call off its unfinished matches.
+
+        No result and no rating change; the reports tell nothing to post, since nothing can be
+        posted there any more.
+        """
+        async with self.sessions() as session:
+            unfinished = await repo.guild_unfinished(session, guild_id)
+        reports = []
+        for match_id in unfinished:
+            try:
+                reports.append(await self._run(match_id, None, None, self._call_off))
+            except WrongStatus:
+                continue  # ended meanwhile
+            except Exception:
+                log.exception("match %s: could not be called off", match_id)
+        log.info("server %s: left it, %d unfinished matches called off", guild_id, len(reports))
+        return reports
+
+    async def abort_absent_guilds(self, present: set[int]) -> list[Report]:
+        """Call off the matches of every server the bot is not in (it was removed while away)."""
+        async with self.sessions() as session:
+            in_play = await repo.guilds_in_play(session)
+        reports = []
+        for guild_id in in_play:
+            if guild_id not in present:
+                reports += await self.abort_guild(guild_id)
+        return reports
+
     # ------------------------------------------------------------------ downtime
 
     async def beat(self) -> datetime | None:
@@ -667,6 +698,13 @@ class MatchService:
         seat = loaded.seat(user_id)
         assert seat is not None
         return self._conclude(loaded, Outcome(other(seat), Reason.RESIGN), now)
+
+    def _call_off(self, loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
+        if loaded.row.status in OVER:
+            raise WrongStatus("This match is already over.")
+        self._abort(loaded, "bot_removed", now)
+        loaded.log.append((None, "abort", None, {"bot_removed": True}))
+        return []
 
     def _expire(self, loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
