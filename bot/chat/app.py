@@ -47,9 +47,12 @@ CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
 out and closing the database, a stop takes under 10 s (a container's default grace)."""
 RESTARTING = "Parlor is restarting: try again in a moment."
+"""The answer to a request that arrives once shut-down has begun."""
 NOT_A_MEMBER = "That user is not a member of this server."
 """A member option (an opponent, a record to show) naming someone outside the server."""
-"""The answer to a request that arrives once shut-down has begun."""
+NOT_A_MEMBER_TO_CHALLENGE = (
+    "That user is not a member of this server: challenge a member here, or me."
+)
 
 
 def intents() -> discord.Intents:
@@ -170,10 +173,9 @@ class Parlor(commands.Bot):
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = "This command works in a server channel, not in DMs."
         elif _not_a_member(error):
-            text = NOT_A_MEMBER
             command = interaction.command
-            if command is not None and command.name == "challenge":
-                text = f"{NOT_A_MEMBER[:-1]}: challenge a member here, or me."
+            challenge = command is not None and command.name == "challenge"
+            text = NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log_failure("command of user %s failed", interaction.user.id, error=cause)
