@@ -9,13 +9,17 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.chat.components import Verb
+from bot.chat.components import Press, Verb
 
-from .bot_fixtures import button
 from .bot_process import READY, bot_process
-from .fake_discord import FakeChannel, FakeDiscord, FakeMember
+from .fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 
 RESTARTING = "Parlor is restarting"
+
+
+def button(message: FakeMessage, verb: str) -> str:
+    """The custom_id of the message's button doing ``verb``."""
+    return next(c for c in message.custom_ids if (p := Press.parse(c)) and p.verb == verb)
 
 
 async def test_sigterm_finishes_the_request_in_flight_and_exits_cleanly(
