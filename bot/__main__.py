@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import textwrap
 
+import aiohttp
+import discord
 from pydantic import ValidationError
 
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
-from bot.settings import Settings
+from bot.settings import DISCORD_API, Settings
 
 EXIT_CONFIG = 2
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+log = logging.getLogger("bot")
 
 NO_TOKEN = (
     "Parlor needs a Discord bot token, and none is set. Create the bot once: in the Discord "
@@ -25,6 +33,32 @@ NO_TOKEN = (
     "in the directory you start the bot from, as DISCORD_TOKEN=your-token (see .env.example), "
     "or set the environment variable DISCORD_TOKEN, and start the bot again."
 )
+
+BAD_TOKEN = (
+    "Discord refused the bot token in DISCORD_TOKEN (wrong, or reset since). In the Developer "
+    "Portal (https://discord.com/developers/applications), on your application's Bot page, "
+    "press Reset Token, put the new token in .env as DISCORD_TOKEN=..., and start again."
+)
+UNREACHABLE = (
+    "Could not reach Discord at {url} ({reason}). Check the network connection and, if you set "
+    "it, DISCORD_API_BASE_URL; then start again."
+)
+NOT_DISCORD = (
+    "{url} answered the login with HTTP {status}: it does not look like Discord's API. Check "
+    "DISCORD_API_BASE_URL (default {default}); then start again."
+)
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to stderr at ``LOG_LEVEL``; discord.py's loggers at INFO or above unless asked.
+
+    discord.py logs every gateway event and REST body at DEBUG: they hold the secrets members
+    choose, so those lines appear only with ``DISCORD_DEBUG_LOGGING=true``.
+    """
+    level = logging.getLevelNamesMapping()[settings.log_level]
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    discord_level = level if settings.discord_debug_logging else max(level, logging.INFO)
+    logging.getLogger("discord").setLevel(discord_level)
 
 
 def main() -> int:
@@ -42,14 +76,58 @@ def main() -> int:
     except ValueError as error:
         print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    configure_logging(settings)
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     bot = Parlor(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    except (discord.LoginFailure, aiohttp.ClientConnectionError, discord.HTTPException) as error:
+        if bot.user is not None:  # logged in: not a problem with the token or the address
+            raise
+        print(login_problem(error, settings.discord_api_base_url), file=sys.stderr)
+        return EXIT_CONFIG
     return 0
+
+
+def login_problem(error: Exception, url: str) -> str:
+    """What went wrong logging in to Discord and what to do, in a line or two."""
+    if isinstance(error, discord.LoginFailure):
+        text = BAD_TOKEN
+    elif isinstance(error, discord.HTTPException):
+        text = NOT_DISCORD.format(url=url, status=error.status, default=DISCORD_API)
+    else:
+        reason = type(error).__name__
+        if isinstance(error, aiohttp.ClientConnectorError) and error.os_error.strerror:
+            reason = error.os_error.strerror
+        text = UNREACHABLE.format(url=url, reason=reason)
+    return textwrap.fill(text, width=100)
+
+
+async def serve(bot: Parlor, token: str) -> None:
+    """Run the bot until it stops or SIGINT or SIGTERM asks it to, then shut it down.
+
+    On a signal the bot stops taking requests and finishes those in progress before it logs
+    out and closes the database (``Parlor.close``): a deploy or ``systemctl stop`` cuts no
+    move in half.
+    """
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError):  # platforms without signal handlers
+            loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not running.done():
+            for signum in STOP_SIGNALS:  # a second signal stops the process at once
+                with contextlib.suppress(NotImplementedError):
+                    loop.remove_signal_handler(signum)
+            log.info("Stopping: finishing the requests in progress (signal again: stop at once)")
+            await bot.close()
+        await running
+    log.info("Stopped")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,11 @@ class Settings(BaseSettings):
         default=None, description="Sync commands to this server only, instantly (development)."
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    discord_debug_logging: bool = Field(
+        default=False,
+        description="Let discord.py log at DEBUG too: raw gateway and REST payloads, secrets "
+        "included. Off: its loggers stay at INFO even when LOG_LEVEL is DEBUG.",
+    )
     discord_api_base_url: str = DISCORD_API
     discord_gateway_url: str = DISCORD_GATEWAY
     challenge_timeout: int = BOUNDS["challenge"].default

@@ -291,6 +291,62 @@ async def due_matches(
     return [(match_id, version) for match_id, version in rows]
 
 
+async def missed_deadlines(
+    session: AsyncSession, after: datetime, until: datetime, limit: int = 1000
+) -> list[int]:
+    """Ids of unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
+    rows = await session.execute(
+        select(Match.id)
+        .where(
+            Match.status.in_(UNFINISHED_STATUSES),
+            Match.deadline > after,
+            Match.deadline <= until,
+        )
+        .order_by(Match.deadline, Match.id)
+        .limit(limit)
+    )
+    return [match_id for (match_id,) in rows]
+
+
+async def move_deadline(
+    session: AsyncSession, match_id: int, seen: datetime, deadline: datetime, now: datetime
+) -> bool:
+    """Set the deadline of an unfinished match still due at ``seen``; ``True`` if it was set.
+
+    Not a move: the version stays, so the buttons already sent keep working. Only a deadline
+    that nobody changed meanwhile is moved, so two processes never move it twice.
+    """
+    statement = (
+        update(_MATCHES)
+        .where(
+            _MATCHES.c.id == match_id,
+            _MATCHES.c.deadline == seen,
+            _MATCHES.c.status.in_(UNFINISHED_STATUSES),
+        )
+        .values(deadline=deadline, updated_at=now)
+    )
+    result = await session.execute(statement)
+    return cast(int, getattr(result, "rowcount", 0)) == 1
+
+
+async def guild_unfinished(session: AsyncSession, guild_id: int) -> list[int]:
+    """Ids of the guild's unfinished matches, oldest first."""
+    rows = await session.execute(
+        select(Match.id)
+        .where(Match.guild_id == guild_id, Match.status.in_(UNFINISHED_STATUSES))
+        .order_by(Match.id)
+    )
+    return [match_id for (match_id,) in rows]
+
+
+async def guilds_in_play(session: AsyncSession) -> list[int]:
+    """Ids of the guilds that have unfinished matches."""
+    rows = await session.execute(
+        select(Match.guild_id).where(Match.status.in_(UNFINISHED_STATUSES)).distinct()
+    )
+    return sorted(guild_id for (guild_id,) in rows)
+
+
 async def count_open_challenges(session: AsyncSession, user_id: int) -> int:
     """How many challenges ``user_id`` has sent that are still waiting for an answer.
 

@@ -8,7 +8,7 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -20,7 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
+from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.service.matches import Clock, MatchService
+from bot.service.sweeper import Sweeper
 from bot.settings import Settings
 from db import migrate
 from db.engine import create_engine, optimize, session_factory
@@ -41,8 +43,16 @@ PERMISSIONS = discord.Permissions(
 COMMAND_HASH_KEY = "command_tree_hash"
 EXTENSIONS = ("bot.chat.common", "bot.chat.dms")
 """Loaded at start, after each game's command group: the shared commands and typed DMs."""
-CLOSE_GRACE = 10.0
-"""Seconds shut-down waits for requests in progress to finish."""
+CLOSE_GRACE = 8.0
+"""Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
+out and closing the database, a stop takes under 10 s (a container's default grace)."""
+RESTARTING = "Parlor is restarting: try again in a moment."
+"""The answer to a request that arrives once shut-down has begun."""
+NOT_A_MEMBER = "That user is not a member of this server."
+"""A member option (an opponent, a record to show) naming someone outside the server."""
+NOT_A_MEMBER_TO_CHALLENGE = (
+    "That user is not a member of this server: challenge a member here, or me."
+)
 
 
 def intents() -> discord.Intents:
@@ -64,8 +74,20 @@ def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
+class ParlorTree(app_commands.CommandTree["Parlor"]):
+    """The slash commands; once shut-down has begun they are answered "restarting" instead."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Parlor], /) -> bool:
+        if not self.client.closing:
+            return True
+        await interaction.response.send_message(RESTARTING, ephemeral=True)
+        return False
+
+
 class Parlor(commands.Bot):
     """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them)."""
+
+    close_grace: float = CLOSE_GRACE
 
     def __init__(
         self,
@@ -76,11 +98,16 @@ class Parlor(commands.Bot):
         seeds: Callable[[], int] | None = None,
         **options: Any,
     ) -> None:
+        # Before discord.py's client starts logging: a failed button is logged with its
+        # label, which may be a secret, and voice (which Parlor never uses) warns at start.
+        hide_components()
+        drop_voice_warnings()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            tree_cls=ParlorTree,
             **options,
         )
         self.settings = settings
@@ -93,12 +120,16 @@ class Parlor(commands.Bot):
             timeouts=settings.timeouts(),
         )
         self.delivery = Delivery(self, self.service)
+        self.deadlines = Sweeper(self.service, settings.sweep_interval)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
         self.sweeper.before_loop(self.wait_until_ready)
         self._sweeping = asyncio.Lock()
         self._in_progress = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self.closing = False
+        """Set once shut-down has begun: new requests are answered "restarting"."""
+        self._shutdown: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
@@ -117,11 +148,23 @@ class Parlor(commands.Bot):
         await self.sync_commands()
         if self.application_id is not None:
             log.info("Invite link: %s", invite_url(self.application_id))
+        # Deadlines that passed while the bot was down start again, before any is swept.
+        for report in await self.deadlines.start():
+            await self.delivery.deliver(report)
         self.sweeper.start()
 
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+        # READY lists every server the bot is in (those in an outage too): matches elsewhere
+        # belong to servers that removed the bot while it was away.
+        async with self.busy():
+            await self.service.abort_absent_guilds({guild.id for guild in self.guilds})
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (or the server deleted): its matches are called off, no result."""
+        async with self.busy():
+            await self.service.abort_guild(guild.id)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -131,6 +174,10 @@ class Parlor(commands.Bot):
             text = "You need the Manage Server permission for this command."
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = "This command works in a server channel, not in DMs."
+        elif _not_a_member(error):
+            command = interaction.command
+            challenge = command is not None and command.name == "challenge"
+            text = NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log_failure("command of user %s failed", interaction.user.id, error=cause)
@@ -140,16 +187,41 @@ class Parlor(commands.Bot):
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def close(self) -> None:
-        """Stop the sweeper, let requests in progress finish, log out, release the database.
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Once shut-down has begun, answer a button press: nothing else will.
 
-        Work is never cancelled in the middle of a query: a database connection whose query
-        was cancelled may hang the shut-down (and the query's transaction is lost anyway).
+        Commands are answered by ``ParlorTree``; a form already open is still taken (its
+        request counts as in progress).
         """
-        async with self._sweeping:
+        component = interaction.type is discord.InteractionType.component
+        if self.closing and component and not interaction.response.is_done():
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+
+    async def close(self) -> None:
+        """Stop taking requests, let those in progress finish, log out, release the database.
+
+        Buttons and commands that arrive meanwhile are answered "restarting". The sweep and the
+        requests in progress get ``close_grace`` seconds in all; work still going on then is
+        left to end with the process. Work is never cancelled in the middle of a query: a
+        database connection whose query was cancelled may hang the shut-down (and the query's
+        transaction is lost anyway).
+        """
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close())
+        await self._shutdown
+
+    async def _close(self) -> None:
+        self.closing = True
+        self.remove_dynamic_items(*DYNAMIC_ITEMS)
+        deadline = asyncio.get_running_loop().time() + self.close_grace
+        if await _within(deadline, self._sweeping.acquire()):
             self.sweeper.cancel()  # now asleep or waiting for the lock: a safe point
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), CLOSE_GRACE)
+            self._sweeping.release()
+        else:
+            self.sweeper.stop()
+            log.warning("Shutting down during a deadline sweep: it did not finish in time")
+        if not await _within(deadline, self._idle.wait()):
+            log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
         if self._owns_engine:
             await self.engine.dispose()
@@ -201,7 +273,7 @@ class Parlor(commands.Bot):
     async def sweep_once(self) -> int:
         """Act on every passed deadline and post what happened, then deliver what the outbox
         holds that nobody confirmed; how many matches it touched."""
-        reports = await self.service.sweep()
+        reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
         for item in await self.service.due_deliveries():
@@ -219,3 +291,24 @@ class Parlor(commands.Bot):
             return
         if count:
             log.info("Deadline sweep: %d matches", count)
+
+
+def _not_a_member(error: app_commands.AppCommandError) -> bool:
+    """A user option that needs a member got a user who is not in the server.
+
+    Discord resolves such a user without member data, and discord.py refuses to make a
+    ``Member`` of it.
+    """
+    return isinstance(error, app_commands.TransformerError) and (
+        error.type is discord.AppCommandOptionType.user and isinstance(error.value, discord.User)
+    )
+
+
+async def _within(deadline: float, waiting: Awaitable[Any]) -> bool:
+    """Whether ``waiting`` finished before ``deadline`` (event loop time); cancelled if not."""
+    try:
+        async with asyncio.timeout_at(deadline):
+            await waiting
+    except TimeoutError:
+        return False
+    return True

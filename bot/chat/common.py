@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections.abc import Awaitable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +16,7 @@ from discord.ext import commands
 import games
 from bot.chat import render
 from bot.chat.components import Post
+from bot.chat.delivery import FAILED, log_failure
 from bot.service.errors import MatchNotFound
 from bot.service.notices import MatchSnapshot, Report
 from bot.service.timeouts import BOUNDS, human
@@ -28,6 +31,8 @@ Interaction = discord.Interaction[Any]
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in games.GAMES.values()]
 COMPACT_TOP = 3
 """Players per game on the leaderboard when no game is given."""
+ANSWER_WITHIN = 2.0
+"""Seconds an answer is awaited before the interaction is deferred (Discord allows 3)."""
 
 _DURATION = re.compile(
     r"(?P<amount>\d{1,7})\s*(?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?",
@@ -70,6 +75,35 @@ def rules_text(game: str, commands_: list[Any]) -> str:
     return f"{games.get(game).rules}\n{commands_line}\n\n{COMMON_RULES}"
 
 
+async def answer_publicly(interaction: Interaction, making: Awaitable[discord.Embed]) -> None:
+    """Answer with the embed ``making`` builds, for the channel to see; a failure privately.
+
+    A deferral cannot be private for a failure and public for a success, so the answer is
+    awaited first: a failure then goes to the member alone. Only when it takes longer than
+    ``ANSWER_WITHIN`` is the interaction deferred publicly ("thinking"); a failure after that
+    deletes the placeholder and is told to the member alone all the same.
+    """
+    work = asyncio.ensure_future(making)
+    done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(thinking=True)
+    try:
+        embed = await work
+    except Exception:
+        log_failure("command of user %s failed", interaction.user.id)
+        if interaction.response.is_done():
+            await interaction.delete_original_response()
+            await interaction.followup.send(FAILED, ephemeral=True)
+        else:
+            await interaction.response.send_message(FAILED, ephemeral=True)
+        return
+    none = discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, allowed_mentions=none)
+    else:
+        await interaction.response.send_message(embed=embed, allowed_mentions=none)
+
+
 class Common(commands.Cog):
     def __init__(self, bot: Parlor) -> None:
         self.bot = bot
@@ -89,15 +123,13 @@ class Common(commands.Cog):
         game: str | None = None,
         user: discord.Member | None = None,
     ) -> None:
+        guild_id = interaction.guild_id or 0
+        if user is None:
+            query = self._leaderboard(guild_id, game)
+        else:
+            query = self._record(guild_id, user.id, game)
         async with self.bot.busy():
-            await interaction.response.defer(thinking=True)
-            if user is None:
-                embed = await self._leaderboard(interaction.guild_id or 0, game)
-            else:
-                embed = await self._record(interaction.guild_id or 0, user.id, game)
-            await interaction.followup.send(
-                embed=embed, allowed_mentions=discord.AllowedMentions.none()
-            )
+            await answer_publicly(interaction, query)
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
         """One game's top 10, or every game's top players."""

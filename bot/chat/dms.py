@@ -23,6 +23,8 @@ from games.base import Ask
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
 
+RESTARTING = "Parlor is restarting: send your answer again in a moment."
+
 log = logging.getLogger(__name__)
 
 _NUMBERED = re.compile(r"#\s*(?P<match>\d{1,20})\s+(?P<answer>.+)", re.DOTALL)
@@ -52,6 +54,9 @@ class TypedAnswers(commands.Cog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        if self.bot.closing:
+            await message.channel.send(RESTARTING)
             return
         async with self.bot.busy():
             await self._answer(message)

@@ -43,6 +43,10 @@ from games.players import DEFAULT_LEVEL, LEVELS, player_for
 log = logging.getLogger(__name__)
 
 MAX_OPEN_CHALLENGES = 3
+HEARTBEAT_KEY = "heartbeat"
+"""``bot_meta`` key of the time the bot last swept its deadlines: when it was last known up."""
+FRESH_TIME_MIN = timedelta(minutes=2)
+"""The least time given back for a deadline that passed while the bot was away."""
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 RETRIES = 5
 DELIVERY_GRACE = timedelta(seconds=15)
@@ -50,6 +54,8 @@ DELIVERY_GRACE = timedelta(seconds=15)
 deliverer (in any process) does."""
 RECENT = 8
 """Public event texts a match keeps for its board's log (the board lists the last few)."""
+MAX_MATCH_ID = 2**31 - 1
+"""The largest id a match can have (a 32-bit column on PostgreSQL)."""
 
 Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
@@ -300,6 +306,123 @@ class MatchService:
                 log.exception("match %s: its deadline could not be handled", match_id)
         return reports
 
+    # ------------------------------------------------------------------ servers left
+
+    async def abort_guild(self, guild_id: int) -> list[Report]:
+        """The bot is no longer in the server: call off its unfinished matches.
+
+        No result and no rating change; the reports tell nothing to post, since nothing can be
+        posted there any more.
+        """
+        async with self.sessions() as session:
+            unfinished = await repo.guild_unfinished(session, guild_id)
+        reports = []
+        for match_id in unfinished:
+            try:
+                reports.append(await self.call_off(match_id, "bot_removed"))
+            except WrongStatus:
+                continue  # ended meanwhile
+            except Exception:
+                log.exception("match %s: could not be called off", match_id)
+        log.info("server %s: left it, %d unfinished matches called off", guild_id, len(reports))
+        return reports
+
+    async def abort_absent_guilds(self, present: set[int]) -> list[Report]:
+        """Call off the matches of every server the bot is not in (it was removed while away)."""
+        async with self.sessions() as session:
+            in_play = await repo.guilds_in_play(session)
+        reports = []
+        for guild_id in in_play:
+            if guild_id not in present:
+                reports += await self.abort_guild(guild_id)
+        return reports
+
+    # ------------------------------------------------------------------ downtime
+
+    async def beat(self) -> datetime | None:
+        """Record that the bot is up now (its heartbeat); the heartbeat before this one, if any."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            previous = await repo.get_meta(session, HEARTBEAT_KEY)
+            await repo.set_meta(session, HEARTBEAT_KEY, now.isoformat(), now)
+        return None if previous is None else datetime.fromisoformat(previous)
+
+    async def resume(self, away_after: timedelta) -> list[Report]:
+        """At start: give fresh time to every deadline that passed while the bot was away.
+
+        The bot was away when its last heartbeat is older than ``away_after``; a database
+        without one (a first start) has nothing to give back. Records the heartbeat anew.
+        """
+        previous = await self.beat()
+        if previous is None or self.clock() - previous <= away_after:
+            return []
+        return await self.extend_missed(previous)
+
+    async def extend_missed(self, since: datetime) -> list[Report]:
+        """Every deadline that fell due after ``since`` (when the bot was last up) starts again.
+
+        A member cannot act while the bot is away, so a deadline that passed meanwhile gets
+        the full time of its kind from now (at least ``FRESH_TIME_MIN``), and the channel is
+        told why. Not a move: the match keeps its version, so its buttons keep working.
+        """
+        now = self.clock()
+        async with self.sessions() as session:
+            missed = await repo.missed_deadlines(session, since, now)
+        reports = []
+        for match_id in missed:
+            try:
+                report = await self._extend(match_id, since, now)
+            except Exception:
+                log.exception("match %s: its deadline could not be moved", match_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        if reports:
+            log.info("Away since %s: gave %d matches fresh time", since.isoformat(), len(reports))
+        return reports
+
+    async def _extend(self, match_id: int, since: datetime, now: datetime) -> Report | None:
+        async with self.sessions.begin() as session:
+            found = await repo.load_match(session, match_id, for_update=True)
+            if found is None:
+                return None
+            loaded = self._match(found)
+            row = loaded.row
+            seen, kind = row.deadline, row.deadline_kind
+            if row.status in OVER or seen is None or kind is None or not since < seen <= now:
+                return None  # moved on meanwhile
+            allowed = max(loaded.timeouts.delta(kind), FRESH_TIME_MIN)
+            row.deadline = now + allowed
+            if not await repo.move_deadline(session, match_id, seen, row.deadline, now):
+                return None
+            away = int((now - since).total_seconds())
+            loaded.log.append((None, "clock_reset", None, {"away": away, "kind": kind}))
+            await repo.append_events(session, match_id, loaded.last_seq, loaded.log, now)
+        snap = self._snapshot(loaded)
+        lines = self._clock_reset_lines(loaded, now - since, allowed)
+        notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
+        return Report(snap, [Public(snap, lines, kind=notice_kind)])
+
+    def _clock_reset_lines(
+        self, loaded: _Match, away: timedelta, allowed: timedelta
+    ) -> tuple[str, ...]:
+        row = loaded.row
+        given = human(int(allowed.total_seconds()))
+        minutes = max(1, round(away.total_seconds() / 60))
+        reset = f"I was away for {human(minutes * 60)}, so the clock was reset:"
+        if row.deadline_kind == "challenge":
+            challenge = (
+                f"{self.mention(row.opponent_id)}, {self.mention(row.challenger_id)} challenges "
+                f"you to {loaded.game.title}{_describe_options(loaded.game, row.options or {})}."
+            )
+            return (challenge, f"{reset} the challenge expires in {given}.")
+        seats = sorted(loaded.game.to_act(loaded.state))
+        who = " and ".join(self.mention(loaded.players[s]) for s in seats)
+        if row.deadline_kind == "setup":
+            return (f"{reset} {who} {'has' if len(seats) == 1 else 'have'} {given} to choose.",)
+        doing = "choose the hint" if row.deadline_kind == "hint" else "move"
+        return (f"{reset} {who} has {given} to {doing}.",)
+
     # ------------------------------------------------------------------ queries
 
     async def snapshot(self, match_id: int) -> MatchSnapshot:
@@ -466,6 +589,8 @@ class MatchService:
     async def _read(
         self, session: AsyncSession, match_id: int, *, for_update: bool = False
     ) -> _Match:
+        if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
+            raise MatchNotFound(f"There is no match #{match_id}.")
         found = await repo.load_match(session, match_id, for_update=for_update)
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")

@@ -431,6 +431,18 @@ class FakeDiscord:
         self.state.notify()
         self.gateway.thread_updated(thread)
 
+    def remove_guild(self, guild: FakeGuild) -> None:
+        """Remove the bot from ``guild`` (kicked, or the guild deleted): GUILD_DELETE is sent, and
+        the guild and its channels are unknown from then on."""
+        self.state.remove_guild(guild)
+        self.gateway.guild_deleted(guild)
+
+    def remove_member(self, guild: FakeGuild, user: Person) -> None:
+        """``user`` leaves ``guild`` (GUILD_MEMBER_REMOVE only reaches a bot with the members
+        intent)."""
+        member = self.state.remove_member(guild, self._user(user))
+        self.gateway.member_removed(member)
+
     def close_dms(self, user: Person) -> None:
         """Make the bot's DMs to ``user`` fail with 403 (code 50007)."""
         self._user(user).dms_open = False

@@ -428,6 +428,16 @@ class Gateway:
         data = {**member.payload(), "guild_id": str(member.guild_id)}
         self._fan_out(member.guild_id, "GUILD_MEMBER_ADD", lambda _: data, intent=GUILD_MEMBERS)
 
+    def guild_deleted(self, guild: FakeGuild) -> None:
+        """GUILD_DELETE without ``unavailable``: the bot was removed from the guild."""
+        if self.session is not None and self.session.intents & GUILDS:
+            self._send(self.session, "GUILD_DELETE", {"id": str(guild.id)})
+
+    def member_removed(self, member: FakeMember) -> None:
+        if self.session is not None and self.session.intents & GUILD_MEMBERS:
+            data = {"guild_id": str(member.guild_id), "user": member.user.payload()}
+            self._send(self.session, "GUILD_MEMBER_REMOVE", data)
+
     # -- control ------------------------------------------------------------------------------
 
     def _connected(self, shard: int | None) -> Iterable[GatewaySession]:

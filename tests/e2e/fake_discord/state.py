@@ -134,7 +134,8 @@ class DiscordState:
                 yield message
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
-        return None if channel.guild_id is None else self.guilds[channel.guild_id]
+        """The channel's guild; ``None`` for a DM, or a guild the bot is no longer in."""
+        return None if channel.guild_id is None else self.guilds.get(channel.guild_id)
 
     def channel_permissions(self, channel: FakeChannel, user_id: int) -> int:
         """What ``user_id`` may do in ``channel``, computed as Discord does (overwrites included).
@@ -237,6 +238,19 @@ class DiscordState:
     ) -> FakeMember:
         member = FakeMember(user, guild.id, roles, nick)
         guild.members[user.id] = member
+        self.notify()
+        return member
+
+    def remove_guild(self, guild: FakeGuild) -> None:
+        """The bot leaves ``guild`` (removed, or the guild deleted), and with it its channels."""
+        del self.guilds[guild.id]
+        for channel_id in guild.channels:
+            self.channels.pop(channel_id, None)
+        self.notify()
+
+    def remove_member(self, guild: FakeGuild, user: FakeUser) -> FakeMember:
+        """``user`` leaves ``guild``; their membership as it was."""
+        member = guild.members.pop(user.id)
         self.notify()
         return member
 

@@ -1,0 +1,193 @@
+"""Deadlines that pass while the bot is away start again when it is back (hand-wound clock)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.service.matches import MatchService
+from bot.service.notices import Public
+from bot.service.sweeper import Sweeper, away_after
+from bot.service.timeouts import Timeouts
+from db.models import MatchEvent
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+INTERVAL = 5.0
+AWAY = away_after(INTERVAL)
+
+
+class Monotonic:
+    """The sweeper's stopwatch, moved by hand like the clock."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def crystal(service: MatchService) -> int:
+    """A started Crystal Capture match: Alice to move, with the default 10 minutes."""
+    report = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
+    )
+    started = await service.accept(report.match.id, BOB)
+    assert started.match.deadline_kind == "turn"
+    return report.match.id
+
+
+async def clock_resets(sessions: async_sessionmaker[AsyncSession], match_id: int) -> int:
+    async with sessions() as session:
+        rows = await session.scalars(
+            select(MatchEvent).where(
+                MatchEvent.match_id == match_id, MatchEvent.kind == "clock_reset"
+            )
+        )
+        return len(list(rows))
+
+
+async def test_a_first_start_has_nothing_to_give_back(service: MatchService, clock: Clock) -> None:
+    match_id = await crystal(service)
+    clock.advance(minutes=15)
+    assert await service.resume(AWAY) == []
+    assert await service.beat() == clock.now
+    [report] = await service.sweep()  # no heartbeat before: the turn timed out
+    assert report.match.id == match_id and report.match.winner_id == BOB
+
+
+async def test_a_turn_that_came_due_while_away_starts_again(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await service.beat()
+    match_id = await crystal(service)
+    before = await service.snapshot(match_id)
+    clock.advance(minutes=15)  # a deploy: the turn came due 5 minutes into it
+
+    [report] = await service.resume(AWAY)
+    snap = report.match
+    assert snap.id == match_id and snap.status == "active"
+    assert snap.deadline == clock.now + timedelta(minutes=10)
+    assert snap.version == before.version  # not a move: the board's buttons still work
+    [notice] = report.notices
+    assert isinstance(notice, Public) and notice.kind == "update"
+    assert notice.lines == (
+        "I was away for 15 minutes, so the clock was reset: @11 has 10 minutes to move.",
+    )
+    assert await clock_resets(sessions, match_id) == 1
+    assert await service.sweep() == []
+
+    clock.advance(minutes=9)
+    assert await service.sweep() == []
+    await service.submit(match_id, ALICE, "9", expected_version=before.version)
+    clock.advance(minutes=10, seconds=1)
+    [ended] = await service.sweep()
+    assert ended.match.winner_id == ALICE  # Bob's own turn, after the restart, ran out
+
+
+async def test_a_short_restart_gives_nothing_back(service: MatchService, clock: Clock) -> None:
+    match_id = await crystal(service)
+    clock.advance(minutes=10)
+    await service.beat()
+    clock.advance(seconds=15)  # a restart within the margin: deadlines are as they were
+    assert await service.resume(AWAY) == []
+    [report] = await service.sweep()
+    assert report.match.id == match_id and report.match.winner_id == BOB
+
+
+async def test_only_deadlines_after_the_last_heartbeat_start_again(
+    service: MatchService, clock: Clock
+) -> None:
+    overdue = await crystal(service)
+    clock.advance(minutes=5)
+    missed = await crystal(service)
+    clock.advance(minutes=5, seconds=1)
+    await service.beat()  # the last round: the crash came before it swept the overdue turn
+    clock.advance(minutes=30)
+
+    [report] = await service.resume(AWAY)
+    assert report.match.id == missed
+    [report] = await service.sweep()
+    assert report.match.id == overdue and report.match.status == "finished"
+
+
+async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minutes(
+    sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> None:
+    timeouts = Timeouts(challenge=60, setup=60, turn=60, hint=30)
+    service = MatchService(
+        sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}", timeouts=timeouts
+    )
+    await service.beat()
+    challenged = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="flag"
+    )
+    setup = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="safe"
+    )
+    await service.accept(setup.match.id, BOB)
+    await service.submit(setup.match.id, ALICE, "213")
+    hint = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ALICE, game="crown"
+    )
+    await service.accept(hint.match.id, ALICE)
+    await service.submit(hint.match.id, ALICE, "1 1")
+    await service.submit(hint.match.id, BOB, "3 3")
+    asked = await service.submit(hint.match.id, BOB, "2 2")
+    assert asked.match.deadline_kind == "hint"
+    clock.advance(minutes=30)
+
+    reports = {r.match.id: r for r in await service.resume(AWAY)}
+    assert set(reports) == {challenged.match.id, setup.match.id, hint.match.id}
+    for report in reports.values():
+        assert report.match.deadline == clock.now + timedelta(minutes=2)
+    [challenge_post] = reports[challenged.match.id].notices
+    assert isinstance(challenge_post, Public) and challenge_post.kind == "challenge"
+    assert challenge_post.lines == (
+        "@22, @11 challenges you to Flag Chase.",
+        "I was away for 30 minutes, so the clock was reset: the challenge expires in 2 minutes.",
+    )
+    assert reports[setup.match.id].public_lines() == [
+        "I was away for 30 minutes, so the clock was reset: @22 has 2 minutes to choose."
+    ]
+    assert reports[hint.match.id].public_lines() == [
+        "I was away for 30 minutes, so the clock was reset: @11 has 2 minutes to choose the hint."
+    ]
+    clock.advance(minutes=2, seconds=1)
+    assert len(await service.sweep()) == 3
+
+
+async def test_two_processes_coming_back_at_once_reset_a_clock_once(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    since = clock.now
+    match_id = await crystal(service)
+    clock.advance(minutes=15)
+    other = MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
+    first, second = await asyncio.gather(service.extend_missed(since), other.extend_missed(since))
+    assert len(first) + len(second) == 1
+    assert await clock_resets(sessions, match_id) == 1
+
+
+async def test_the_sweeper_gives_back_time_when_its_rounds_stopped(
+    service: MatchService, clock: Clock
+) -> None:
+    stopwatch = Monotonic()
+    sweeper = Sweeper(service, INTERVAL, monotonic=stopwatch)
+    assert await sweeper.start() == []
+    match_id = await crystal(service)
+
+    # The database was unreachable for 15 minutes: no round ran.
+    clock.advance(minutes=15)
+    stopwatch.now += 15 * 60
+    [report] = await sweeper.round()
+    assert report.match.status == "active"
+    assert report.match.deadline == clock.now + timedelta(minutes=10)
+
+    # Rounds on time: the clock moving on is just time passing.
+    clock.advance(minutes=10, seconds=1)
+    stopwatch.now += INTERVAL
+    [report] = await sweeper.round()
+    assert report.match.id == match_id and report.match.winner_id == BOB

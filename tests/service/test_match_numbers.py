@@ -1,0 +1,17 @@
+"""A match number no match can have is refused as unknown, not sent to the database."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service.errors import MatchNotFound
+from bot.service.matches import MAX_MATCH_ID, MatchService
+from tests.service.conftest import ALICE
+
+
+@pytest.mark.parametrize("match_id", [0, -1, MAX_MATCH_ID + 1, 10**20])
+async def test_an_impossible_match_number_is_no_match(service: MatchService, match_id: int) -> None:
+    with pytest.raises(MatchNotFound, match=f"There is no match #{match_id}."):
+        await service.submit(match_id, ALICE, "2 3")
+    with pytest.raises(MatchNotFound):
+        await service.snapshot(match_id)
