@@ -72,6 +72,8 @@ CHANNEL_POSTS = 4
 """Bot-token re-posts allowed per channel per ``CHANNEL_WINDOW`` seconds (Discord allows 5
 posts, and a refused DM's button may need one)."""
 CHANNEL_WINDOW = 5.0
+PRUNE_EVERY = 60.0
+"""Seconds between two sweeps of the expired interaction tokens out of memory."""
 
 FAILED = "Something went wrong on my side and nothing was played. Please try again."
 
@@ -192,6 +194,7 @@ class Delivery:
         self._shown: dict[int, int] = {}
         """Match id -> the newest version its board shows (a late report never rolls it back)."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._pruned = time.monotonic()
 
     # ------------------------------------------------------------------ interactions
 
@@ -507,6 +510,16 @@ class Delivery:
             if not self.is_me(user_id):
                 await self.send_dm(user_id, Post(text), nonce=_nonce(snap.id, -1, "off", user_id))
 
+    def _forget_expired_tokens(self) -> None:
+        """Drop the handles whose token has expired: a token is kept only while it is valid."""
+        now = time.monotonic()
+        if now - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = now
+        for match_id, handle in list(self._handles.items()):
+            if not handle.valid():
+                del self._handles[match_id]
+
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
@@ -516,6 +529,7 @@ class Delivery:
     async def _update_board(
         self, snap: MatchSnapshot, lines: list[str], interaction: Interaction | None
     ) -> None:
+        self._forget_expired_tokens()
         async with self._lock(snap.id):
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
