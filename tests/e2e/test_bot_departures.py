@@ -96,7 +96,8 @@ async def test_a_member_who_left_loses_when_their_turn_runs_out(
 
     table.clock.advance(minutes=10, seconds=1)
     end = await table.posted("ran out of time", after=mark)
-    assert f"<@{alice.id}> wins: <@{bob.id}> ran out of time." in end.content
+    assert f"<@{alice.id}> wins: <@{bob.id}> ran out of time." in end.text
+    assert end.id == table.board_of(1).id and not end.content  # one board, waiting for no one
 
 
 async def test_a_member_who_left_during_setup_lets_it_time_out_with_no_result(
@@ -110,4 +111,6 @@ async def test_a_member_who_left_during_setup_lets_it_time_out_with_no_result(
 
     table.clock.advance(minutes=5, seconds=1)
     called_off = await table.posted("Setup timed out", after=mark)
-    assert "no result" in called_off.content
+    assert "no result" in called_off.text
+    assert called_off.id == table.board_of(1).id and not called_off.content
+    assert [p.verb for p in table.presses(called_off)] == [Verb.REMATCH]

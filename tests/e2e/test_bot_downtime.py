@@ -28,14 +28,17 @@ async def test_a_turn_due_while_the_bot_was_down_starts_again(
     mark = table.checkpoint()
     async with table.running():
         reset = await table.posted("the clock was reset", after=mark)
-        assert reset.content.startswith(
-            f"I was away for 15 minutes, so the clock was reset: <@{alice.id}> has 10 minutes"
+        # The same board, edited in place: what happened, and whose move it is.
+        assert reset.id == before.id == table.board_of(1).id
+        assert (
+            f"**Last:** I was away for 15 minutes, so the clock was reset: <@{alice.id}> has "
+            "10 minutes to move." in reset.text
         )
-        assert reset.embeds and table.presses(reset)
-        await table.closed(before)
+        assert reset.content == f"<@{alice.id}>, your move."
+        assert table.presses(reset)
 
         table.clock.advance(minutes=9)
         await table.click(alice, reset, Verb.PLAY, "9")
         moved = await table.posted("captures crystal 9", after=mark)
-        assert f"<@{bob.id}>, your move." in moved.content
+        assert moved.id == reset.id and moved.content == f"<@{bob.id}>, your move."
         assert "ran out of time" not in table.public_text()

@@ -59,7 +59,7 @@ async def test_a_dm_naming_a_match_number_too_large_is_refused_plainly(
 
 
 async def test_stats_errors_are_private(
-    table: Table, alice: FakeMember, caplog: pytest.LogCaptureFixture
+    table: Table, alice: FakeMember, bob: FakeMember, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
     shown = await table.slash(alice, "stats")
@@ -76,8 +76,12 @@ async def test_stats_errors_are_private(
         assert FAILED in table.answer(told)
 
         # Slower than Discord lets an answer wait: the bot says it is thinking, publicly; a
-        # failure after that still goes to the member alone.
+        # failure after that still goes to the member alone. Reads do not wait for another
+        # program's write lock, but a challenge does, and holds the bot's one SQLite
+        # connection meanwhile: /stats waits for it.
         await asyncio.to_thread(database.execute, "BEGIN IMMEDIATE")
+        held = await table.fake.slash(alice, table.channel, "crown challenge", opponent=bob)
+        await table.fake.wait_until(lambda: held.acknowledged, what="the challenge to wait")
         slow = await table.fake.slash(alice, table.channel, "stats", game="crown")
         await table.fake.wait_until(lambda: slow.acknowledged, what="the deferral")
         assert slow.original is not None and not slow.original.ephemeral
@@ -85,6 +89,10 @@ async def test_stats_errors_are_private(
         await asyncio.to_thread(database.rollback)
         database.close()
     await table.fake.wait_until(lambda: slow.followups, what="the answer")
+    # The challenge went through once the lock was gone.
+    await table.fake.wait_until(
+        lambda: "challenges you" in table.answer(held), what="the challenge"
+    )
     assert slow.original.deleted
     assert all(m.ephemeral for m in slow.followups)
     assert FAILED in slow.followups[0].content

@@ -68,7 +68,7 @@ async def test_sigterm_finishes_the_request_in_flight_and_exits_cleanly(
 
         # The accept in flight completes; then the bot logs out and exits.
         board = await fake.wait_for_message(channel, lambda m: "Coin toss" in m.text, after=mark)
-        assert board.embeds
+        assert board.embeds and board.id == challenge.id  # the challenge became the board
         assert await bot.wait() == 0
         assert "Stopped" in bot.lines[-1]
         assert "Traceback" not in bot.output
