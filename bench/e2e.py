@@ -217,6 +217,16 @@ async def step(
     raise GivenUp
 
 
+async def press_take(
+    fake: FakeDiscord, boards: Boards, match_id: int, mover: FakeMember, take: int
+) -> FakeInteraction:
+    """Press crystal ``take`` on the match's board as it is now (a re-post may have moved it)."""
+    board = boards.of(match_id)
+    assert board is not None
+    button = next(c for c in board.custom_ids if (p := Press.parse(c)) and p.arg == str(take))
+    return await fake.click(mover, board, button)
+
+
 def _acknowledged(interaction: FakeInteraction) -> bool:
     return interaction.acknowledged
 
@@ -273,10 +283,7 @@ async def parlor_match(
             if by_command:
                 act = partial(fake.slash, mover, channel, "crystal take", crystal=take)
             else:
-                button = next(
-                    c for c in board.custom_ids if (p := Press.parse(c)) and p.arg == str(take)
-                )
-                act = partial(fake.click, mover, board, button)
+                act = partial(press_take, fake, boards, match_id, mover, take)
             before = len(figures.visible)
             _, board = await step(
                 fake,

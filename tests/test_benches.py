@@ -76,5 +76,10 @@ def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
 
 def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     out = run_bench("e2e", "--matches", "3", "--stored", "5", cwd=tmp_path)
-    assert "Parlor, 3 Crystal Capture matches" in out
-    assert "5 unfinished matches" in out
+    for path in (
+        'minimal "ok" bot (floor)',
+        "Parlor, moves by button",
+        "Parlor, moves by /crystal",
+    ):
+        assert path in out
+    assert "bot-token calls per move" in out and "5 unfinished matches" in out
