@@ -20,10 +20,22 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0002"
+HEAD = "0003"
 
 PROJECT = Path(__file__).parents[2]
-TABLES = {"matches", "match_players", "match_events", "player_stats", "guild_settings", "bot_meta"}
+TABLES = {
+    "matches",
+    "match_players",
+    "match_events",
+    "player_stats",
+    "guild_settings",
+    "bot_meta",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_games",
+    "guild_organizers",
+}
 
 
 def schema_differences(connection: Connection) -> list[Any]:
