@@ -248,18 +248,15 @@ async def ratings(
 ) -> dict[int, float]:
     """The members' ratings in ``game`` against people in the server (the starting rating for
     a member without a record)."""
-    found = dict(
-        (
-            await session.execute(
-                select(_STATS.c.user_id, _STATS.c.rating).where(
-                    _STATS.c.guild_id == guild_id,
-                    _STATS.c.game == game,
-                    _STATS.c.vs_bot.is_(False),
-                    _STATS.c.user_id.in_(list(user_ids)),
-                )
-            )
-        ).tuples()
+    rows = await session.execute(
+        select(_STATS.c.user_id, _STATS.c.rating).where(
+            _STATS.c.guild_id == guild_id,
+            _STATS.c.game == game,
+            _STATS.c.vs_bot.is_(False),
+            _STATS.c.user_id.in_(list(user_ids)),
+        )
     )
+    found = {user_id: rating for user_id, rating in rows}
     return {user_id: float(found.get(user_id, DEFAULT_RATING)) for user_id in user_ids}
 
 
