@@ -332,6 +332,8 @@ class Delivery:
                 await self._guarded(snap, "prompt", self._ask(notice))
         if interaction is not None:
             await self._guarded(snap, "answer", self._finish(interaction, snap, private_lines))
+        if snap.over:
+            self.client.dispatch("match_over", snap.id)  # a tournament may move on
 
     async def _guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> None:
         try:

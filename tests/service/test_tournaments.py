@@ -180,9 +180,13 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
     assert (view.status, view.round, boards) == ("finished", 3, 12)
     pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures)
     assert len(pairs) == 12 and set(pairs.values()) == {1}
-    # Everyone moved first once or twice in three rounds.
-    firsts = Counter(f.seat0 for f in view.fixtures)
-    assert set(firsts) == set(PLAYERS) and set(firsts.values()) <= {1, 2}
+    # The first move went to whoever had moved first less often so far.
+    balance: Counter[int] = Counter()
+    for fixture in sorted(view.fixtures, key=lambda f: f.round):
+        assert fixture.seat1 is not None
+        assert balance[fixture.seat0] <= balance[fixture.seat1]
+        balance[fixture.seat0] += 1
+        balance[fixture.seat1] -= 1
     table = view.table()
     assert view.winner_id == table[0].player
     assert table[0].points == max(s.points for s in table)
