@@ -13,6 +13,7 @@ import pytest
 
 from bot.chat.components import Verb
 
+from .fake_discord.permissions import CREATE_PUBLIC_THREADS
 from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
@@ -93,12 +94,16 @@ async def boards_in(table: Table, thread: FakeChannel, count: int) -> list[FakeM
     """The thread's ``count`` boards, once all are posted."""
 
     def boards() -> list[FakeMessage]:
-        return [m for m in table.fake.messages(thread) if m.embeds]
+        return [m for m in table.fake.messages(thread) if _is_board(m)]
 
     await table.fake.wait_until(lambda: len(boards()) >= count, what=f"{count} boards")
     found = boards()
     assert len(found) == count
     return found
+
+
+def _is_board(message: FakeMessage) -> bool:
+    return any("· match #" in embed.get("title", "") for embed in message.embeds)
 
 
 async def play(
@@ -266,3 +271,100 @@ def _pairs_of(fake: FakeDiscord, thread: FakeChannel) -> list[set[int]]:
         for m in fake.messages(thread)
         if m.embeds
     ]
+
+
+async def test_organizers_sign_up_and_cancelling(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    organizer: FakeMember,
+    players: list[FakeMember],
+) -> None:
+    table = idle_table
+    alice, bob = players[0], players[1]
+    hosts = fake_discord.add_role(guild, "hosts")
+    host = fake_discord.add_member(guild, fake_discord.add_user("host"), roles=(hosts,))
+    async with table.running():
+        await _organizers_sign_up_and_cancel(table, organizer, host, hosts.id, alice, bob)
+
+
+async def _organizers_sign_up_and_cancel(
+    table: Table,
+    organizer: FakeMember,
+    host: FakeMember,
+    hosts: int,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    refused = table.answer(
+        await table.slash(alice, "tournament create", game="crystal", format="swiss")
+    )
+    assert "Manage Server permission or the organizer role" in refused
+    # A server manager names the organizer role; its members may then run tournaments.
+    refused = table.answer(
+        await table.slash(host, "tournament create", game="safe", format="swiss")
+    )
+    assert "Manage Server permission or the organizer role" in refused
+    role = next(r for r in table.fake.state.guilds[host.guild_id].roles.values() if r.id == hosts)
+    saved = table.answer(await table.slash(organizer, "settings", organizer_role=role))
+    assert f"tournament organizers: <@&{hosts}>" in saved
+    signup = await sign_up(
+        table, host, [alice, bob], game="safe", format="round_robin", digits=4, max_players=4
+    )
+    assert "Round robin · up to 4 players · digits: 4" in signup.text
+    await press(table, bob, signup, "leave")
+    assert "Entrants (1):" in signup.text and f"<@{bob.id}>" not in signup.text.split("Entrants")[1]
+    again = await table.fake.click(bob, signup, signup_button(signup, "leave"))
+    await table.fake.wait_for_response(again)
+    assert "You are not playing in tournament #1." in table.answer(again)
+
+    refused = table.answer(await table.slash(alice, "tournament start"))
+    assert "or an organizer can start it" in refused
+    shown = table.answer(await table.slash(bob, "tournament standings"))
+    assert "sign-up" in shown and f"<@{alice.id}>" in shown
+
+    cancelled = await table.slash(host, "tournament cancel")
+    (notice,) = cancelled.messages
+    assert not notice.ephemeral and f"was cancelled by <@{host.id}>" in notice.content
+    await table.fake.wait_until(lambda: not signup.custom_ids, what="the sign-up to close")
+    assert "Cancelled." in signup.text
+
+
+async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
+    hall: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
+) -> None:
+    table = hall
+    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=CREATE_PUBLIC_THREADS)
+    entrants = players[:4]
+    by_id = {p.id: p for p in entrants}
+    await sign_up(table, organizer, entrants, game="crystal", format="swiss", rounds=2)
+    mark = table.checkpoint()
+    await table.slash(organizer, "tournament start")
+    post = await table.posted("round 1 of 2", after=mark)
+    assert "the matches are below" in post.text
+    boards = await boards_in(table, table.channel, 2)
+    assert all(b.id > post.id for b in boards)
+
+    leaver = by_id[first_player(boards[0])]
+    left = table.answer(await table.slash(leaver, "tournament leave"))
+    assert "You left tournament #1. Your match #1 is resigned." in left
+    await table.fake.wait_until(lambda: "resigned" in boards[0].text, what="the resignation")
+    await play(table, boards[1], CRYSTAL_WIN, by_id)
+    post = await table.posted("round 2 of 2", after=mark)
+    assert (
+        "(left)" in post.text
+        and f"<@{leaver.id}>" not in post.text.split("pairings")[1].split("after round")[0]
+    )
+    # Three left: one has the bye, two play; then the organizer cancels the event.
+    (board,) = [b for b in await boards_in(table, table.channel, 3) if b not in boards]
+    cancelled = await table.slash(organizer, "tournament cancel")
+    assert "was cancelled" in table.answer(cancelled)
+    number = int(board.embeds[0]["title"].rsplit("#", 1)[1])
+
+    def called_off() -> bool:
+        # The board may have been re-posted below the messages since.
+        shown = table.boards_of(number)
+        return len(shown) == 1 and "called off" in shown[0].text
+
+    # Every post and edit here shares the channel's rate limit: the edit may wait its turn.
+    await table.fake.wait_until(called_off, what="the match called off", timeout=15)
