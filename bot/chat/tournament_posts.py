@@ -122,12 +122,9 @@ def _bracket_lines(view: TournamentView) -> list[str]:
     """The first round's bracket, pair by pair, each entrant with its seed."""
     info = view.round_info.get(1)
     slots = info.bracket if info else ()
-    seeds = {
-        e.user_id: seed
-        for seed, e in enumerate(
-            sorted(view.entrants, key=lambda e: (-e.rating, e.user_id)), start=1
-        )
-    }
+    rating = view.ratings()
+    placed = sorted((p for p in slots if p is not None), key=lambda p: (-rating[p], p))
+    seeds = {player: seed for seed, player in enumerate(placed, start=1)}
 
     def named(slot: int | None) -> str:
         return "bye" if slot is None else f"({seeds[slot]}) {mention(slot)}"
@@ -185,51 +182,62 @@ def _table_lines(table: Sequence[Standing], view: TournamentView) -> list[str]:
 
 
 def _knockout_lines(view: TournamentView) -> list[str]:
-    """Each round's games with their results, then who is still in."""
+    """Each round's matches, one line each with how it was decided, then who is still in."""
     lines = []
+    still: set[int] = set()
     for number in range(1, view.round + 1):
-        games = [_game_line(f) for f in view.fixtures_of(number) if f.seat1 is not None]
-        byes = [mention(f.seat0) for f in view.fixtures_of(number) if f.seat1 is None]
+        info = view.round_info.get(number)
+        still = {p for p in (info.bracket if info else ()) if p is not None}
         lines.append(f"**Round {number}**")
-        lines += games
+        for games in _matches(view, number):
+            line, loser = _match_line(view, games)
+            lines.append(line)
+            still -= loser
+        byes = [mention(f.seat0) for f in view.fixtures_of(number) if f.seat1 is None]
         if byes:
             lines.append(f"Byes: {', '.join(byes)}")
     if view.status == "running":
-        still = [mention(p) for p in _still_in(view)]
-        lines.append(f"**Still in:** {', '.join(still)}")
+        out = {e.user_id for e in view.entrants if e.withdrawn}
+        lines.append(f"**Still in:** {', '.join(mention(p) for p in sorted(still - out))}")
     return lines
 
 
-def _still_in(view: TournamentView) -> list[int]:
-    """The players of the current round who have not been knocked out."""
-    info = view.round_info.get(view.round)
-    slots = [p for p in (info.bracket if info else ()) if p is not None]
-    out = {e.user_id for e in view.entrants if e.withdrawn}
-    players = [e.player for e in view.entrants]
+def _matches(view: TournamentView, number: int) -> list[list[Fixture]]:
+    """The round's matches between two players: each its games in the order played."""
     boards: dict[int, list[Fixture]] = {}
-    for fixture in view.fixtures_of(view.round):
+    for fixture in sorted(view.fixtures_of(number), key=lambda f: (f.board, f.replay)):
         if fixture.seat1 is not None:
             boards.setdefault(fixture.board, []).append(fixture)
-    for games in boards.values():
-        first = min(games, key=lambda f: f.replay)
-        assert first.seat1 is not None
-        pairing = Pairing(first.seat0, first.seat1)
-        winner = knockout_winner(players, pairing, [f.game for f in games])
-        if winner is not None:
-            out.add(pairing.seat1 if winner == pairing.seat0 else pairing.seat0)
-    return [p for p in slots if p not in out]
+    return list(boards.values())
 
 
-def _game_line(fixture: Fixture) -> str:
-    """``@a 1-0 @b``, ``@a ½-½ @b``, ``@a v @b: no result`` or ``@a v @b: playing``."""
-    first, second = mention(fixture.seat0), mention(fixture.seat1 or 0)
-    game = f" (game {fixture.replay + 1})" if fixture.replay else ""
-    if not fixture.ended:
-        return f"{first} v {second}{game}: playing"
-    if fixture.score0 is None:
-        return f"{first} v {second}{game}: no result"
-    score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[fixture.score0]
-    return f"{first} {score} {second}{game}"
+def _match_line(view: TournamentView, games: Sequence[Fixture]) -> tuple[str, set[int]]:
+    """How a knockout match stands or was decided, and who it knocked out.
+
+    ``@a beat @b``, ``... after 1 draw``, ``... on rating after 2 draws``, ``@a v @b: playing
+    game 2``, ``@a went through: @b withdrew``.
+    """
+    first = games[0]
+    assert first.seat1 is not None
+    pairing = Pairing(first.seat0, first.seat1)
+    draws = sum(1 for g in games if g.ended and g.score0 == 0.5)
+    winner = knockout_winner([e.player for e in view.entrants], pairing, [g.game for g in games])
+    both = (pairing.seat0, pairing.seat1)
+    if winner is not None:
+        loser = pairing.seat1 if winner == pairing.seat0 else pairing.seat0
+        how = f" after {draws} draw{'s' if draws > 1 else ''}" if draws else ""
+        if draws >= 2 and games[-1].score0 == 0.5:
+            how = f" on rating{how}"
+        return f"{mention(winner)} beat {mention(loser)}{how}", {loser}
+    if not all(g.ended for g in games):
+        game = f" game {len(games)}" if len(games) > 1 else ""
+        return f"{mention(both[0])} v {mention(both[1])}: playing{game}", set()
+    left = {e.user_id for e in view.entrants if e.withdrawn} & set(both)
+    if len(left) == 1:
+        (gone,) = left
+        stays = both[1] if gone == both[0] else both[0]
+        return f"{mention(stays)} went through: {mention(gone)} withdrew", {gone}
+    return f"{mention(both[0])} v {mention(both[1])}: both withdrew", set(both)
 
 
 # ---------------------------------------------------------------------- the end

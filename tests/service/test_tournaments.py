@@ -411,3 +411,21 @@ async def test_the_sweep_finds_only_tournaments_with_something_to_do(
     await tournaments.record_end(view.id)
     assert await tournaments.needing_attention() == []
     assert idle.id not in await tournaments.needing_attention()
+
+
+async def test_several_tournaments_run_at_once_with_the_same_players(
+    tournaments: TournamentService, service: MatchService
+) -> None:
+    swiss = await started(tournaments, PLAYERS[:4])
+    knockout = await started(tournaments, PLAYERS[:4], game="crown", format="knockout")
+    swiss_matches = await post_rounds(tournaments, swiss.id)
+    crown_matches = await post_rounds(tournaments, knockout.id)
+    assert len(swiss_matches) == len(crown_matches) == 2
+    # Each member plays one match in each; finishing the Swiss's touches the knockout not.
+    for report in swiss_matches:
+        await play(service, report, CRYSTAL_WIN)
+    assert not await tournaments.settle(knockout.id)
+    assert await tournaments.settle(swiss.id)
+    assert (await tournaments.view(swiss.id)).round == 2
+    assert (await tournaments.view(knockout.id)).round == 1
+    assert {await tournaments.tournament_of(r.match.id) for r in crown_matches} == {knockout.id}
