@@ -12,6 +12,7 @@ never twice in effect.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from typing import TYPE_CHECKING, Any, Literal
@@ -83,8 +84,9 @@ class TournamentDesk:
         view = await self.service.view(tournament_id)
         threads = self._thread_parent(view)
         content = posts.round_content(view, number, threaded=threads is not None)
+        channel = threads or self._channel(view)
         try:
-            message = await self._channel(view).send(
+            message = await channel.send(
                 content=content, embeds=posts.round_embeds(view, number), allowed_mentions=SILENT
             )
         except discord.HTTPException as error:
@@ -107,6 +109,9 @@ class TournamentDesk:
                     number,
                     error.status,
                 )
+                unthreaded = posts.round_content(view, number, threaded=False)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.edit(content=unthreaded, allowed_mentions=SILENT)
         await self.service.record_round(view.id, number, where, message.id)
         log.info("tournament %s: round %s posted", view.id, number)
         return True
