@@ -8,13 +8,14 @@ from collections import Counter
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
 from bot.service.notices import Prompt, Public, Report
 from bot.service.rounds import LEFT, TIMEOUTS
 from bot.service.tournaments import TournamentRefused, TournamentService, TournamentView
 from db.models import Match, PlayerStats
+from tests.db.plans import plans_recorded
 from tests.service.conftest import CHANNEL, GUILD, Clock
 
 ORGANIZER = 1
@@ -429,3 +430,30 @@ async def test_several_tournaments_run_at_once_with_the_same_players(
     assert (await tournaments.view(swiss.id)).round == 2
     assert (await tournaments.view(knockout.id)).round == 1
     assert {await tournaments.tournament_of(r.match.id) for r in crown_matches} == {knockout.id}
+
+
+async def test_no_statement_of_a_tournament_scans_a_table(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    tournaments: TournamentService,
+    service: MatchService,
+    clock: Clock,
+) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("query plans are SQLite's (a file)")
+    with plans_recorded(engine) as plans:
+        view = await started(tournaments, PLAYERS[:4], game="crown")
+        await tournaments.set_message(view.id, 77)
+        await tournaments.needing_attention()
+        reports = await post_rounds(tournaments, view.id)
+        await tournaments.tournament_of(reports[0].match.id)
+        await tournaments.find(GUILD, {CHANNEL}, ["running"])
+        await tournaments.leave(view.id, reports[0].match.players[0])
+        clock.advance(minutes=6)
+        await service.sweep()
+        await tournaments.settle(view.id)
+        await tournaments.unposted(view.id)
+        await tournaments.claim_end(view.id)
+        await tournaments.organizer_role(GUILD)
+        await tournaments.cancel(view.id, ORGANIZER, may_organize=True)
+    assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)
