@@ -22,7 +22,8 @@ import discord
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import log_failure
 from bot.chat.tournament_buttons import signup_view
-from bot.service.tournaments import TournamentService, TournamentView
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import TournamentService
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor

@@ -14,7 +14,7 @@ from bot.chat.render import COLOUR, COLOUR_OVER, EMBED_DESCRIPTION_MAX, fit, men
 from bot.service.pairing import Pairing, knockout_winner
 from bot.service.rounds import LEFT, Fixture
 from bot.service.standings import TIEBREAKS, Standing
-from bot.service.tournaments import TournamentView
+from bot.service.tournament_view import TournamentView
 
 FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
 SHORT = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H"}

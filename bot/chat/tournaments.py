@@ -22,7 +22,8 @@ from bot.chat.delivery import FAILED, log_failure
 from bot.chat.tournament_buttons import signup_view
 from bot.service.errors import REFUSALS
 from bot.service.rounds import FORMATS
-from bot.service.tournaments import MAX_ENTRANTS, MAX_ROUNDS, OPEN, TournamentView
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import MAX_ENTRANTS, MAX_ROUNDS, OPEN
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor

@@ -14,8 +14,8 @@ Announcing is left to the caller, which claims each round's post and the end's p
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar, cast
 
@@ -29,18 +29,22 @@ from bot.service.rounds import (
     FORMATS,
     LEFT,
     Entrant,
-    Fixture,
     Format,
-    MatchResult,
     Progress,
     advance,
     result_of,
     round_count,
-    table_of,
 )
-from bot.service.standings import Standing
+from bot.service.tournament_view import (
+    RoundInfo,
+    TournamentView,
+    entrants_of,
+    fixture_of,
+    match_result,
+    view_of,
+)
 from db import tournaments as q
-from db.models import DEFAULT_RATING, TournamentStatus, utcnow
+from db.models import TournamentStatus, utcnow
 from games.base import Ask, GameError
 
 MAX_ENTRANTS = 64
@@ -69,58 +73,6 @@ class _Conflict(Exception):
 
 class _Taken(Exception):
     """Another process started the game's match first."""
-
-
-@dataclass(frozen=True)
-class RoundInfo:
-    number: int
-    bracket: tuple[int | None, ...]
-    """A knockout round's entrants in bracket order (``None``: a bye); empty otherwise."""
-    channel_id: int | None
-    """Where its matches are played, once it is posted: its thread or the event's channel."""
-    message_id: int | None
-
-
-@dataclass(frozen=True)
-class TournamentView:
-    """A tournament as anyone may see it: settings, entrants, rounds and games."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    creator_id: int
-    game: str
-    options: dict[str, Any]
-    format: Format
-    rounds: int | None
-    """Swiss rounds asked for during sign-up; the event's number of rounds once started."""
-    max_players: int | None
-    status: str
-    round: int
-    message_id: int | None
-    winner_id: int | None
-    entrants: tuple[Entrant, ...]
-    fixtures: tuple[Fixture, ...] = ()
-    round_info: dict[int, RoundInfo] = field(default_factory=dict)
-
-    @property
-    def title(self) -> str:
-        return games.get(self.game).title
-
-    @property
-    def active(self) -> list[Entrant]:
-        return [e for e in self.entrants if e.withdrawn is None]
-
-    def fixtures_of(self, number: int) -> list[Fixture]:
-        return [f for f in self.fixtures if f.round == number]
-
-    def table(self, through: int | None = None) -> list[Standing]:
-        """Swiss and round robin standings after round ``through`` (default: every game)."""
-        last = self.round if through is None else through
-        return table_of(self.format, self.entrants, [f for f in self.fixtures if f.round <= last])
-
-    def ratings(self) -> dict[int, float]:
-        return {e.user_id: e.rating for e in self.entrants}
 
 
 @dataclass(frozen=True)
@@ -345,13 +297,15 @@ class TournamentService:
         ) -> tuple[dict[str, Any] | None, bool]:
             if row.status != RUNNING:
                 return None, False
-            entrants = _entrants(await q.entrants(session, row.id))
-            fixtures = [_fixture(g) for g in await q.games(session, row.id)]
+            entrants = entrants_of(await q.entrants(session, row.id))
+            fixtures = [fixture_of(g) for g in await q.games(session, row.id)]
             brackets = {r.number: tuple(r.entrants or ()) for r in await q.rounds(session, row.id)}
             waiting = [f for f in fixtures if not f.ended and f.match_id is not None]
             ends = await q.match_ends(session, [f.match_id for f in waiting if f.match_id])
             recorded = {
-                f.id: result_of(f, _result(ends[f.match_id])) for f in waiting if f.match_id in ends
+                f.id: result_of(f, match_result(ends[f.match_id]))
+                for f in waiting
+                if f.match_id in ends
             }
             fixtures = [recorded.get(f.id, f) for f in fixtures]
             format = cast(Format, row.format)
@@ -473,14 +427,14 @@ class TournamentService:
             row = await q.load_tournament(session, tournament_id)
             if row is None:
                 raise TournamentRefused(f"There is no tournament #{tournament_id}.")
-            entrants = _entrants(await q.entrants(session, tournament_id))
-            fixtures = tuple(_fixture(g) for g in await q.games(session, tournament_id))
+            entrants = entrants_of(await q.entrants(session, tournament_id))
+            fixtures = tuple(fixture_of(g) for g in await q.games(session, tournament_id))
             found = await q.rounds(session, tournament_id)
         info = {
             r.number: RoundInfo(r.number, tuple(r.entrants or ()), r.channel_id, r.message_id)
             for r in found
         }
-        return _view(row, tuple(entrants), fixtures, info)
+        return view_of(row, tuple(entrants), fixtures, info)
 
     async def find(
         self,
@@ -589,66 +543,9 @@ class TournamentService:
             )
 
 
-# ---------------------------------------------------------------------- rows to values
-
-
-def _entrants(rows: Sequence[q.EntrantRow]) -> list[Entrant]:
-    return [
-        Entrant(r.user_id, DEFAULT_RATING if r.rating is None else r.rating, r.withdrawn)
-        for r in rows
-    ]
-
-
-def _fixture(row: q.GameRow) -> Fixture:
-    return Fixture(
-        round=row.round,
-        board=row.board,
-        seat0=row.seat0,
-        seat1=row.seat1,
-        replay=row.replay,
-        ended=row.ended,
-        score0=row.score0,
-        lapsed=(row.lapsed0, row.lapsed1),
-        match_id=row.match_id,
-        id=row.id,
-    )
-
-
-def _result(end: q.MatchEnd) -> MatchResult:
-    return MatchResult(end.status, end.winner_seat, end.end_reason, end.acted, end.called_off_by)
-
-
-def _view(
-    row: q.TournamentRow,
-    entrants: tuple[Entrant, ...],
-    fixtures: tuple[Fixture, ...],
-    info: dict[int, RoundInfo],
-) -> TournamentView:
-    return TournamentView(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        creator_id=row.creator_id,
-        game=row.game,
-        options=dict(row.options or {}),
-        format=cast(Format, row.format),
-        rounds=row.rounds,
-        max_players=row.max_players,
-        status=row.status,
-        round=row.round,
-        message_id=row.message_id,
-        winner_id=row.winner_id,
-        entrants=entrants,
-        fixtures=fixtures,
-        round_info=info,
-    )
-
-
 __all__ = [
     "Cancelled",
     "Left",
-    "RoundInfo",
     "TournamentRefused",
     "TournamentService",
-    "TournamentView",
 ]

@@ -11,7 +11,8 @@ import pytest
 
 from bot.chat import tournament_posts as posts
 from bot.service.rounds import LEFT, Entrant, Fixture, Format, advance, round_count
-from bot.service.tournaments import MAX_ENTRANTS, RoundInfo, TournamentView
+from bot.service.tournament_view import RoundInfo, TournamentView
+from bot.service.tournaments import MAX_ENTRANTS
 
 EMBED_TOTAL_MAX = 6000
 BIG_ID = 1575492696485658626

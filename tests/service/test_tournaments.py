@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from bot.service.matches import MatchService
 from bot.service.notices import Prompt, Public, Report
 from bot.service.rounds import LEFT, TIMEOUTS
-from bot.service.tournaments import TournamentRefused, TournamentService, TournamentView
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import TournamentRefused, TournamentService
 from db.models import Match, PlayerStats
 from tests.db.plans import plans_recorded
 from tests.service.conftest import CHANNEL, GUILD, Clock
