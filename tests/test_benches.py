@@ -83,3 +83,9 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     ):
         assert path in out
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
+
+
+def test_pairing_times_late_swiss_rounds_beside_the_complete_graph(tmp_path: Path) -> None:
+    out = run_bench("pairing", "--quick", cwd=tmp_path)
+    assert "16 players" in out and "32 players" in out
+    assert "Target: at most 1 s for a late round of 256 players." in out

@@ -21,6 +21,8 @@ from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
 from bot.chat.logs import drop_voice_warnings, hide_components
+from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
+from bot.chat.tournament_desk import TournamentDesk
 from bot.service.matches import Clock, MatchService
 from bot.service.sweeper import Sweeper
 from bot.settings import Settings
@@ -41,8 +43,9 @@ PERMISSIONS = discord.Permissions(
 """All the bot needs in a channel; nothing more is asked for in the invite."""
 
 COMMAND_HASH_KEY = "command_tree_hash"
-EXTENSIONS = ("bot.chat.common", "bot.chat.dms")
-"""Loaded at start, after each game's command group: the shared commands and typed DMs."""
+EXTENSIONS = ("bot.chat.common", "bot.chat.dms", "bot.chat.tournaments")
+"""Loaded at start, after each game's command group: the shared commands, typed DMs and
+tournaments."""
 CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
 out and closing the database, a stop takes under 10 s (a container's default grace)."""
@@ -121,6 +124,7 @@ class Parlor(commands.Bot):
         )
         self.delivery = Delivery(self, self.service)
         self.deadlines = Sweeper(self.service, settings.sweep_interval)
+        self.tournaments = TournamentDesk(self)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
         self.sweeper.before_loop(self.wait_until_ready)
         self._sweeping = asyncio.Lock()
@@ -138,7 +142,7 @@ class Parlor(commands.Bot):
         await migrate.upgrade(self.engine)
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS)
         self.add_listener(self.delivery.on_guild_message, "on_message")
         self.add_listener(on_form_submit, "on_interaction")
         for module in game_modules.MODULES.values():
@@ -271,14 +275,16 @@ class Parlor(commands.Bot):
     # ------------------------------------------------------------------ deadlines
 
     async def sweep_once(self) -> int:
-        """Act on every passed deadline and post what happened, then deliver what the outbox
-        holds that nobody confirmed; how many matches it touched."""
+        """Act on every passed deadline and post what happened, deliver what the outbox holds
+        that nobody confirmed, and move on the tournaments with something left to do; how many
+        matches it touched."""
         reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
         for item in await self.service.due_deliveries():
             shown = await self.delivery.redeliver(item)
             await self.service.finish_delivery(item, delivered=shown)
+        await self.tournaments.sweep()
         return len(reports)
 
     async def _sweep(self) -> None:

@@ -211,6 +211,7 @@ class Common(commands.Cog):
         setup=f"Time to choose secrets, e.g. 5m ({_range_text('setup')}).",
         challenge=f"Time to answer a challenge, e.g. 5m ({_range_text('challenge')}).",
         hint=f"Time for a Crown hint, e.g. 2m ({_range_text('hint')}).",
+        organizer_role="Members with this role may run tournaments, as Manage Server may.",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -222,6 +223,7 @@ class Common(commands.Cog):
         setup: app_commands.Range[str, 1, 20] | None = None,
         challenge: app_commands.Range[str, 1, 20] | None = None,
         hint: app_commands.Range[str, 1, 20] | None = None,
+        organizer_role: discord.Role | None = None,
     ) -> None:
         given = {
             kind: text
@@ -247,9 +249,19 @@ class Common(commands.Cog):
                 log.info(
                     "server %s: timeouts set by user %s", interaction.guild_id, interaction.user.id
                 )
+            text = render.settings_text(current, changed=changed or organizer_role is not None)
+            text += await self._organizers(interaction.guild_id or 0, organizer_role)
             await interaction.followup.send(
-                render.settings_text(current, changed=changed), ephemeral=True
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    async def _organizers(self, guild_id: int, role: discord.Role | None) -> str:
+        """Set the tournament organizer role if given; the line that shows it, if one is set."""
+        tournaments = self.bot.tournaments.service
+        if role is not None:
+            await tournaments.set_organizer_role(guild_id, role.id)
+        role_id = await tournaments.organizer_role(guild_id)
+        return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
 
     async def _save_timeouts(
         self, guild_id: int, seconds: dict[str, int]

@@ -193,6 +193,9 @@ class Delivery:
         """Match id -> the interaction that can edit its board without a bot-token call."""
         self._shown: dict[int, int] = {}
         """Match id -> the newest version its board shows (a late report never rolls it back)."""
+        self._posted: dict[int, int] = {}
+        """Match id -> the board message this process last posted for it: a report read before
+        that post was recorded still finds the board (until the match ends)."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pruned = time.monotonic()
 
@@ -379,6 +382,8 @@ class Delivery:
         if shown:
             # Shown: the outbox may forget it. Otherwise its deliverer tries again.
             await self._guarded(snap, "outbox", self.service.delivered(snap.id, snap.version))
+        if snap.over:
+            self.client.dispatch("match_over", snap.id)  # a tournament may move on
 
     def _rides_on(self, snap: MatchSnapshot, interaction: Interaction) -> bool:
         """Whether the board's update will be ``interaction``'s own response: a new board or a
@@ -540,7 +545,7 @@ class Delivery:
                 post = render.challenge_post(snap, lines)
             else:
                 post = render.board_post(snap, lines)
-            board = snap.message_id
+            board = self._posted.get(snap.id, snap.message_id)
             in_channel = (
                 interaction is not None
                 and interaction.channel_id == snap.channel_id
@@ -576,6 +581,7 @@ class Delivery:
                 await self._edit_board(snap, board, post)
             if snap.over:
                 self._handles.pop(snap.id, None)
+                self._posted.pop(snap.id, None)
 
     async def _edit_in_response(self, interaction: Interaction, post: Post) -> None:
         kwargs = _message_kwargs(post, edit=True)
@@ -612,6 +618,7 @@ class Delivery:
             callback = await interaction.response.send_message(**_message_kwargs(post, ping=True))
             message_id = callback.message_id or (await interaction.original_response()).id
             self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=True)
+        self._posted[snap.id] = message_id
         await self.service.set_message(snap.id, message_id)
         if replacing is not None:
             await self._delete_board(snap, replacing, old)

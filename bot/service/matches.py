@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
@@ -1016,6 +1016,97 @@ class MatchService:
         p0, p1 = self._names(loaded)
         earlier = loaded.stored.get("recent") or []
         return tuple(text.format(p0=p0, p1=p1) for text in earlier[-4:])
+
+    # ------------------------------------------------------------------ paired matches
+
+    async def start_pairing(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: Mapping[str, Any],
+        players: tuple[int, int],
+        heading: str,
+        link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+    ) -> Report:
+        """Start a match between ``players`` at once, ``players[0]`` moving first: a pairing
+        made by an organizer (a tournament's), so there is no challenge and no coin toss.
+
+        ``link`` runs in the transaction that stores the match, with its id: what the match
+        belongs to records it there, and an error it raises leaves no match behind. ``heading``
+        opens the board's first lines.
+        """
+        engine = games.get(game)
+        seed = self.seeds()
+        try:
+            state = engine.new(dict(options), seed)
+        except GameError as error:
+            raise InvalidMove(str(error)) from None
+        now = self.clock()
+        row = repo.MatchRow(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=engine.name,
+            options=engine.options(state),
+            seed=seed,
+            state=None,
+            status=MatchStatus.SETUP,
+            version=0,
+            deadline=None,
+            deadline_kind=None,
+            challenger_id=players[0],
+            opponent_id=players[1],
+            vs_bot=False,
+            bot_level=None,
+            message_id=None,
+            winner_seat=None,
+            end_reason=None,
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            recent=None,
+        )
+        loaded = _Match(row, list(players), engine, state, new_players=True)
+        async with self.sessions.begin() as session:
+            loaded.timeouts = self._merge(await repo.server_timeouts(session, guild_id))
+            self._advance(loaded, loaded.timeouts, now)
+            loaded.log.append((None, "paired", None, {"players": loaded.players}))
+            values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
+            row.id = await repo.insert_match(session, values)
+            await self._save_rest(session, loaded, now)
+            if link is not None:
+                await link(session, row.id)
+        lines = [f"{heading} {self.mention(players[0])} moves first."]
+        if row.status == MatchStatus.SETUP:
+            lines.append(
+                "Both players: choose your secret. I have sent you a DM "
+                f"({human(loaded.timeouts.setup)} to answer)."
+            )
+        notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]
+        notices.extend(self._new_prompts(loaded, {}))
+        return self._report(loaded, notices)
+
+    async def cancel(self, match_id: int, line: str) -> Report:
+        """End an unfinished match without a result and without touching anyone's record (its
+        organizer stopped it); ``line`` says why on its board."""
+
+        def step(loaded: _Match, user_id: int | None, now: datetime) -> list[Notice]:
+            if loaded.row.status in OVER:
+                raise WrongStatus(f"This match is already over ({_ended(loaded.row)}).")
+            events: list[Event] = []
+            if loaded.state is not None:
+                loaded.state, events = loaded.game.conclude(
+                    loaded.state, Outcome(None, Reason.RESIGN)
+                )
+            self._abort(loaded, "called_off", now)
+            loaded.log.append((None, "abort", None, {"called_off": True}))
+            loaded.record(events)
+            lines = (line, *self._render(loaded, events, None))
+            return [Public(self._snapshot(loaded), lines, kind="end")]
+
+        return await self._run(match_id, None, None, step)
 
 
 # ---------------------------------------------------------------------- module helpers

@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0003"
+HEAD = "0004"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -31,6 +31,11 @@ TABLES = {
     "player_stats",
     "guild_settings",
     "bot_meta",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_games",
+    "guild_organizers",
 }
 
 

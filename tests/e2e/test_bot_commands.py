@@ -48,7 +48,10 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
         session = idle_table.fake.gateway.session
         assert session is not None and not session.intents & PRIVILEGED_INTENTS
     registered = {c["name"]: c for c in idle_table.fake.commands()}
-    assert set(registered) == {*CHALLENGE_OPTIONS, "stats", "games", "resign", "rules", "settings"}
+    assert set(registered) == {
+        *CHALLENGE_OPTIONS,
+        *("stats", "games", "resign", "rules", "settings", "tournament"),
+    }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]
         assert [o["name"] for o in challenge.get("options", [])] == options

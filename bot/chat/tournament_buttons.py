@@ -1,0 +1,86 @@
+"""The sign-up message's Join and Leave buttons: restart-proof, their ``custom_id`` carrying the
+tournament (``tournament:<id>:join``), so a press is handled from the database alone."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.chat import tournament_posts as posts
+from bot.chat.delivery import FAILED, log_failure
+from bot.service.errors import REFUSALS
+from bot.service.tournament_view import TournamentView
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+SIGNUP_TEMPLATE = r"tournament:(?P<id>[0-9]{1,20}):(?P<verb>join|leave)"
+LABELS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+}
+
+
+class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGNUP_TEMPLATE):
+    """Join or Leave a tournament during its sign-up."""
+
+    def __init__(self, tournament_id: int, verb: str) -> None:
+        label, style = LABELS[verb]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"tournament:{tournament_id}:{verb}"
+            )
+        )
+        self.tournament_id = tournament_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SignupButton:
+        return cls(int(match["id"]), match["verb"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        bot: Parlor = interaction.client
+        service = bot.tournaments.service
+        user = interaction.user.id
+        async with bot.busy():
+            try:
+                if self.verb == "join":
+                    view = await service.join(self.tournament_id, user)
+                else:
+                    view = (await service.leave(self.tournament_id, user)).tournament
+            except REFUSALS as error:
+                await interaction.response.send_message(str(error), ephemeral=True)
+                return
+            except Exception:
+                log_failure("tournament %s: a sign-up press failed", self.tournament_id)
+                await interaction.response.send_message(FAILED, ephemeral=True)
+                return
+            log.info("tournament %s: user %s pressed %s", view.id, user, self.verb)
+            await interaction.response.edit_message(
+                embed=posts.signup_embed(view),
+                view=signup_view(view),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+def signup_view(view: TournamentView) -> discord.ui.View | None:
+    """Join and Leave while sign-up is open; nothing after."""
+    if view.status != "signup":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    for verb in LABELS:
+        buttons.add_item(SignupButton(view.id, verb))
+    return buttons
+
+
+DYNAMIC_ITEMS: tuple[type[SignupButton], ...] = (SignupButton,)
+"""Register these once with ``bot.add_dynamic_items``."""

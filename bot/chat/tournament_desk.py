@@ -1,0 +1,166 @@
+"""Runs tournaments on Discord: records results as matches end, posts each round (in a thread of
+its own where the bot may start one), posts its matches' boards, and announces the end.
+
+``progress`` does everything a tournament needs now, under a lock per tournament so that two
+callers in one process take turns; across processes the service's version checks and claims keep
+each step to one process. It is called when a match ends (``match_over``, dispatched by the
+delivery) and, as a safety net that also catches what a stopped process left undone, for every
+tournament the sweeper finds with something to do. Every step may run again: at least once,
+never twice in effect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.chat import tournament_posts as posts
+from bot.chat.delivery import log_failure
+from bot.chat.tournament_buttons import signup_view
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import TournamentService
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
+"""A round's thread is archived after a day without messages."""
+SILENT = discord.AllowedMentions.none()
+
+
+class TournamentDesk:
+    """The Discord side of every tournament, for one bot process."""
+
+    def __init__(self, bot: Parlor) -> None:
+        self.bot = bot
+        matches = bot.service
+        self.service = TournamentService(matches.sessions, matches, clock=matches.clock)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        return lock
+
+    async def sweep(self) -> None:
+        """Move on every tournament with something to do (each on its own: one failing is
+        logged and left for the next sweep)."""
+        for tournament_id in await self.service.needing_attention():
+            try:
+                await self.progress(tournament_id)
+            except Exception:
+                log_failure("tournament %s: could not move it on", tournament_id)
+
+    async def match_over(self, match_id: int) -> None:
+        """A match ended: if it is a tournament's, move that tournament on."""
+        tournament_id = await self.service.tournament_of(match_id)
+        if tournament_id is not None:
+            await self.progress(tournament_id)
+
+    async def progress(self, tournament_id: int) -> None:
+        """Record results, post new rounds, start and post their matches, announce the end."""
+        async with self._lock(tournament_id):
+            await self.service.settle(tournament_id)
+            while (number := await self.service.claim_round(tournament_id)) is not None:
+                if not await self._post_round(tournament_id, number):
+                    break  # its claim runs out and a later sweep tries again
+            for report in await self.service.start_matches(tournament_id):
+                await self.bot.delivery.deliver(report)
+            for report in await self.service.unposted(tournament_id):
+                await self.bot.delivery.deliver(report)
+            if await self.service.claim_end(tournament_id):
+                await self._post_end(tournament_id)
+
+    async def _post_round(self, tournament_id: int, number: int) -> bool:
+        """Post the round in the tournament's channel and start its thread; whether it was
+        posted (the round's matches then go in the thread, or the channel without one)."""
+        view = await self.service.view(tournament_id)
+        threads = self._thread_parent(view)
+        content = posts.round_content(view, number, threaded=threads is not None)
+        channel = threads or self._channel(view)
+        try:
+            message = await channel.send(
+                content=content, embeds=posts.round_embeds(view, number), allowed_mentions=SILENT
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "tournament %s: could not post round %s: HTTP %s", view.id, number, error.status
+            )
+            return False
+        where = view.channel_id
+        if threads is not None:
+            try:
+                thread = await message.create_thread(
+                    name=f"Tournament #{view.id} · round {number}",
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+                where = thread.id
+            except discord.HTTPException as error:
+                log.info(
+                    "tournament %s: no thread for round %s (HTTP %s): matches go in the channel",
+                    view.id,
+                    number,
+                    error.status,
+                )
+                unthreaded = posts.round_content(view, number, threaded=False)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.edit(content=unthreaded, allowed_mentions=SILENT)
+        await self.service.record_round(view.id, number, where, message.id)
+        log.info("tournament %s: round %s posted", view.id, number)
+        return True
+
+    async def _post_end(self, tournament_id: int) -> None:
+        view = await self.service.view(tournament_id)
+        users = [discord.Object(view.winner_id)] if view.winner_id else []
+        try:
+            await self._channel(view).send(
+                content=posts.end_content(view),
+                embed=posts.standings_embed(view),
+                allowed_mentions=discord.AllowedMentions.none().merge(
+                    discord.AllowedMentions(users=users)
+                ),
+            )
+        except discord.HTTPException as error:
+            log.warning("tournament %s: could not post its end: HTTP %s", view.id, error.status)
+            return
+        await self.service.record_end(view.id)
+        log.info("tournament %s: over, winner %s", view.id, view.winner_id)
+
+    async def update_signup(self, view: TournamentView) -> None:
+        """Show the sign-up message as the tournament now is (no buttons once it is closed)."""
+        if view.message_id is None:
+            return
+        message = self._channel(view).get_partial_message(view.message_id)
+        try:
+            await message.edit(
+                content=None,
+                embed=posts.signup_embed(view),
+                view=signup_view(view),
+                allowed_mentions=SILENT,
+            )
+        except discord.HTTPException as error:
+            log.info("tournament %s: sign-up message not updated: HTTP %s", view.id, error.status)
+
+    def _channel(self, view: TournamentView) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+
+    def _thread_parent(self, view: TournamentView) -> discord.TextChannel | None:
+        """The tournament's channel, if the bot may start public threads in it."""
+        channel: Any = self.bot.get_channel(view.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        me = channel.guild.me
+        allowed = channel.permissions_for(me) if me is not None else None
+        if allowed is None or not (
+            allowed.create_public_threads and allowed.send_messages_in_threads
+        ):
+            return None
+        return channel

@@ -1,0 +1,276 @@
+"""``/tournament``: create, start, standings, leave, cancel; and moving an event on as its
+matches end.
+
+Organizers are members with the Manage Server permission or the role set with ``/settings
+organizer_role``. A command that names no tournament means the one of this channel (or, for
+``leave``, the one the member plays in); with several, it asks for the number.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.chat import tournament_posts as posts
+from bot.chat.common import GAME_CHOICES
+from bot.chat.delivery import FAILED, log_failure
+from bot.chat.tournament_buttons import signup_view
+from bot.service.errors import REFUSALS
+from bot.service.rounds import FORMATS
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import MAX_ENTRANTS, MAX_ROUNDS, OPEN
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+    from bot.chat.tournament_desk import TournamentDesk
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+
+FORMAT_CHOICES = [app_commands.Choice(name=posts.FORMAT_NAMES[f], value=f) for f in FORMATS]
+TournamentNumber = app_commands.Range[int, 1, 2_000_000_000]
+NUMBER_HELP = "The tournament's number (default: the one of this channel)."
+
+
+class Tournaments(commands.GroupCog, group_name="tournament"):
+    """Swiss, round-robin and knockout events of any Parlor game."""
+
+    def __init__(self, bot: Parlor) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def desk(self) -> TournamentDesk:
+        return self.bot.tournaments
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(description="Open a tournament's sign-up in this channel (organizers).")
+    @app_commands.rename(format_="format")
+    @app_commands.describe(
+        game="The game every match is played in.",
+        format_="Swiss, round robin (everyone meets everyone) or knockout.",
+        rounds=f"Swiss only: the number of rounds, 1-{MAX_ROUNDS} (default: log2 of players).",
+        max_players=f"The most players who may join, 2-{MAX_ENTRANTS} (default {MAX_ENTRANTS}).",
+        hints="Capture the Crown: who picks the hint after a miss (default the defender).",
+        size="Number Claim: grid size 3 (default) or 4.",
+        hidden="Number Claim: hide the numbers until claimed.",
+        digits="Safe Cracker: largest digit in a code, 3-9 (default 3).",
+        length="Safe Cracker: digits in a code, 3-6 (default 3).",
+        max_guesses="Safe Cracker: guesses each (default: no limit).",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format_=FORMAT_CHOICES)
+    @app_commands.guild_only()
+    async def create(
+        self,
+        interaction: Interaction,
+        game: str,
+        format_: str,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+        max_players: app_commands.Range[int, 2, MAX_ENTRANTS] | None = None,
+        hints: Literal["defender", "auto"] | None = None,
+        size: Literal[3, 4] | None = None,
+        hidden: bool | None = None,
+        digits: app_commands.Range[int, 3, 9] | None = None,
+        length: app_commands.Range[int, 3, 6] | None = None,
+        max_guesses: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        given = {
+            "hints": hints,
+            "size": size,
+            "hidden": hidden,
+            "digits": digits,
+            "length": length,
+            "max_guesses": max_guesses,
+        }
+        options = {name: value for name, value in given.items() if value is not None}
+
+        async def work() -> TournamentView:
+            return await self.desk.service.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                creator_id=interaction.user.id,
+                may_organize=await self._may_organize(interaction),
+                game=game,
+                format=format_,
+                options=options,
+                rounds=rounds,
+                max_players=max_players,
+            )
+
+        async with self.bot.busy():
+            view = await self._attempt(interaction, work)
+            if view is None:
+                return
+            buttons = signup_view(view)
+            assert buttons is not None  # sign-up is open
+            callback = await interaction.response.send_message(
+                embed=posts.signup_embed(view),
+                view=buttons,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            message_id = callback.message_id or (await interaction.original_response()).id
+            await self.desk.service.set_message(view.id, message_id)
+            log.info("tournament %s created by user %s", view.id, interaction.user.id)
+
+    @app_commands.command(description="Close sign-up and post round 1 (creator or organizers).")
+    @app_commands.describe(tournament=NUMBER_HELP)
+    @app_commands.guild_only()
+    async def start(
+        self, interaction: Interaction, tournament: TournamentNumber | None = None
+    ) -> None:
+        async def work() -> TournamentView:
+            number = tournament or (await self._here(interaction, ["signup"], "in sign-up")).id
+            may = await self._may_organize(interaction)
+            return await self.desk.service.start(number, interaction.user.id, may_organize=may)
+
+        async with self.bot.busy():
+            view = await self._attempt(interaction, work)
+            if view is None:
+                return
+            await interaction.response.send_message(
+                f"Tournament #{view.id} has started with {len(view.entrants)} players: round 1 "
+                "is posted in its channel.",
+                ephemeral=True,
+            )
+            await self.desk.update_signup(view)
+            await self.desk.progress(view.id)
+
+    @app_commands.command(description="A tournament's standings, or its results so far.")
+    @app_commands.describe(tournament=NUMBER_HELP)
+    @app_commands.guild_only()
+    async def standings(
+        self, interaction: Interaction, tournament: TournamentNumber | None = None
+    ) -> None:
+        async def work() -> TournamentView:
+            if tournament is not None:
+                return await self.desk.service.view(tournament)
+            statuses = ["signup", "running", "finished"]
+            return await self._here(interaction, statuses, "", newest=True)
+
+        async with self.bot.busy():
+            view = await self._attempt(interaction, work)
+            if view is None:
+                return
+            await interaction.response.send_message(
+                embed=posts.standings_embed(view),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    @app_commands.command(description="Leave a tournament (once it has started, you withdraw).")
+    @app_commands.describe(tournament="The tournament's number (default: the one you play in).")
+    @app_commands.guild_only()
+    async def leave(
+        self, interaction: Interaction, tournament: TournamentNumber | None = None
+    ) -> None:
+        service, user = self.desk.service, interaction.user.id
+
+        async def work() -> Any:
+            number = tournament
+            if number is None:
+                found = await service.find(interaction.guild_id or 0, (), OPEN, entrant=user)
+                number = found.id
+            return await service.leave(number, user)
+
+        async with self.bot.busy():
+            left = await self._attempt(interaction, work)
+            if left is None:
+                return
+            view = left.tournament
+            text = f"You left tournament #{view.id}."
+            if left.report is not None:
+                text += f" Your match #{left.report.match.id} is resigned."
+            await interaction.response.send_message(text, ephemeral=True)
+            if view.status == "signup":
+                await self.desk.update_signup(view)
+            if left.report is not None:
+                await self.bot.delivery.deliver(left.report)
+            await self.desk.progress(view.id)
+
+    @app_commands.command(description="Cancel a tournament: matches in play end without a result.")
+    @app_commands.describe(tournament=NUMBER_HELP)
+    @app_commands.guild_only()
+    async def cancel(
+        self, interaction: Interaction, tournament: TournamentNumber | None = None
+    ) -> None:
+        async def work() -> Any:
+            number = tournament or (await self._here(interaction, OPEN, "under way")).id
+            may = await self._may_organize(interaction)
+            return await self.desk.service.cancel(number, interaction.user.id, may_organize=may)
+
+        async with self.bot.busy():
+            cancelled = await self._attempt(interaction, work)
+            if cancelled is None:
+                return
+            view = cancelled.tournament
+            await interaction.response.send_message(
+                posts.cancelled_content(view, interaction.user.id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            log.info("tournament %s cancelled by user %s", view.id, interaction.user.id)
+            await self.desk.update_signup(view)
+            for report in cancelled.reports:
+                await self.bot.delivery.deliver(report)
+
+    # ------------------------------------------------------------------ events
+
+    @commands.Cog.listener()
+    async def on_match_over(self, match_id: int) -> None:
+        """A match ended (dispatched by the delivery): move its tournament on, if it has one."""
+        async with self.bot.busy():
+            try:
+                await self.desk.match_over(match_id)
+            except Exception:
+                log_failure("match %s: its tournament could not be moved on", match_id)
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _attempt(
+        self, interaction: Interaction, work: Callable[[], Awaitable[T]]
+    ) -> T | None:
+        """``work``'s result; ``None`` once a refusal or a failure has been answered privately."""
+        try:
+            return await work()
+        except REFUSALS as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+        except Exception:
+            log_failure("tournament command of user %s failed", interaction.user.id)
+            await interaction.response.send_message(FAILED, ephemeral=True)
+        return None
+
+    async def _here(
+        self, interaction: Interaction, statuses: Any, what: str, *, newest: bool = False
+    ) -> TournamentView:
+        """The tournament of this channel (or of the channel this thread is in)."""
+        channel = interaction.channel
+        here = {interaction.channel_id or 0}
+        if isinstance(channel, discord.Thread) and channel.parent_id:
+            here.add(channel.parent_id)
+        label = f"tournament {what}".strip()
+        return await self.desk.service.find(
+            interaction.guild_id or 0, here, statuses, newest=newest, what=label
+        )
+
+    async def _may_organize(self, interaction: Interaction) -> bool:
+        """Whether the member has Manage Server or the server's organizer role."""
+        if interaction.permissions.manage_guild:
+            return True
+        role = await self.desk.service.organizer_role(interaction.guild_id or 0)
+        member = interaction.user
+        return (
+            role is not None
+            and isinstance(member, discord.Member)
+            and any(r.id == role for r in member.roles)
+        )
+
+
+async def setup(bot: Parlor) -> None:
+    await bot.add_cog(Tournaments(bot))

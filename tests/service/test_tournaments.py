@@ -1,0 +1,460 @@
+"""Tournaments through the service with real matches: sign-up, whole events, results of every
+kind, withdrawals, cancelling, and the same event picked up by a new process at any point."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.service.matches import MatchService
+from bot.service.notices import Prompt, Public, Report
+from bot.service.rounds import LEFT, TIMEOUTS
+from bot.service.tournament_view import TournamentView
+from bot.service.tournaments import TournamentRefused, TournamentService
+from db.models import Match, PlayerStats
+from tests.db.plans import plans_recorded
+from tests.service.conftest import CHANNEL, GUILD, Clock
+
+ORGANIZER = 1
+PLAYERS = list(range(101, 109))
+THREAD = 3000
+CRYSTAL_WIN = ("9", "1", "6")
+"""Seat 0 takes 9, seat 1 takes 1, seat 0 takes 6: 15 points, seat 0 wins."""
+CRYSTAL_LOSS = ("1", "9", "2", "6")
+"""Seat 1 reaches 15 first."""
+CRYSTAL_DRAW = ("1", "5", "6", "9", "7")
+"""Both players would pass: a draw."""
+
+
+@pytest.fixture
+def tournaments(
+    sessions: async_sessionmaker[AsyncSession], service: MatchService
+) -> TournamentService:
+    return TournamentService(sessions, service, clock=service.clock)
+
+
+async def create(
+    tournaments: TournamentService, game: str = "crystal", format: str = "swiss", **more: object
+) -> TournamentView:
+    return await tournaments.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        creator_id=ORGANIZER,
+        may_organize=True,
+        game=game,
+        format=format,
+        **more,  # type: ignore[arg-type]
+    )
+
+
+async def started(
+    tournaments: TournamentService,
+    players: list[int],
+    game: str = "crystal",
+    format: str = "swiss",
+    **more: object,
+) -> TournamentView:
+    view = await create(tournaments, game, format, **more)
+    for player in players:
+        await tournaments.join(view.id, player)
+    return await tournaments.start(view.id, ORGANIZER, may_organize=False)
+
+
+async def post_rounds(tournaments: TournamentService, tournament_id: int) -> list[Report]:
+    """What the Discord side does: post each new round (its matches go in a thread), then
+    start the matches of posted rounds; the matches' first reports."""
+    while (number := await tournaments.claim_round(tournament_id)) is not None:
+        await tournaments.record_round(tournament_id, number, THREAD + number, 9000 + number)
+    return await tournaments.start_matches(tournament_id)
+
+
+async def play(service: MatchService, report: Report, moves: tuple[str, ...]) -> Report:
+    """Play ``moves`` alternately from seat 0."""
+    match = report.match
+    for i, move in enumerate(moves):
+        report = await service.submit(match.id, match.players[i % 2], move)
+    return report
+
+
+async def stats(sessions: async_sessionmaker[AsyncSession], user: int, game: str) -> PlayerStats:
+    async with sessions() as session:
+        row = await session.get(PlayerStats, (GUILD, game, user, False))
+        assert row is not None
+        return row
+
+
+# --- sign-up -------------------------------------------------------------------------------
+
+
+async def test_sign_up_takes_members_once_until_full_and_start_needs_the_creator_or_an_organizer(
+    tournaments: TournamentService,
+) -> None:
+    with pytest.raises(TournamentRefused, match="Manage Server"):
+        await tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            creator_id=5,
+            may_organize=False,
+            game="crown",
+            format="swiss",
+        )
+    with pytest.raises(TournamentRefused, match="only for a Swiss"):
+        await create(tournaments, "crown", "knockout", rounds=3)
+    with pytest.raises(TournamentRefused, match="hints"):
+        await create(tournaments, "crown", "swiss", options={"hints": "never"})
+    view = await create(tournaments, "crown", "knockout", options={"hints": "auto"}, max_players=3)
+    assert (view.status, view.options["hints"], view.entrants) == ("signup", "auto", ())
+
+    with pytest.raises(TournamentRefused, match="at least two"):
+        await tournaments.start(view.id, ORGANIZER, may_organize=False)
+    for player in PLAYERS[:3]:
+        view = await tournaments.join(view.id, player)
+    assert [e.user_id for e in view.entrants] == PLAYERS[:3]
+    with pytest.raises(TournamentRefused, match="already in"):
+        await tournaments.join(view.id, PLAYERS[0])
+    with pytest.raises(TournamentRefused, match="full"):
+        await tournaments.join(view.id, PLAYERS[3])
+    left = await tournaments.leave(view.id, PLAYERS[1])
+    assert [e.user_id for e in left.tournament.entrants] == [PLAYERS[0], PLAYERS[2]]
+    with pytest.raises(TournamentRefused, match="not playing"):
+        await tournaments.leave(view.id, PLAYERS[1])
+
+    with pytest.raises(TournamentRefused, match="or an organizer can start"):
+        await tournaments.start(view.id, PLAYERS[0], may_organize=False)
+    begun = await tournaments.start(view.id, PLAYERS[0], may_organize=True)
+    assert (begun.status, begun.round, begun.rounds) == ("running", 1, 1)
+    with pytest.raises(TournamentRefused, match="closed"):
+        await tournaments.join(view.id, PLAYERS[5])
+    with pytest.raises(TournamentRefused, match="already started"):
+        await tournaments.start(view.id, ORGANIZER, may_organize=True)
+
+
+async def test_a_command_naming_no_tournament_finds_the_one_meant(
+    tournaments: TournamentService,
+) -> None:
+    with pytest.raises(TournamentRefused, match="no tournament in this channel"):
+        await tournaments.find(GUILD, {CHANNEL}, ["signup"])
+    first = await create(tournaments)
+    assert (await tournaments.find(GUILD, {CHANNEL}, ["signup"])).id == first.id
+    second = await create(tournaments, "crown")
+    with pytest.raises(TournamentRefused, match=f"#{second.id}, #{first.id}"):
+        await tournaments.find(GUILD, {CHANNEL}, ["signup"])
+    await tournaments.join(second.id, PLAYERS[0])
+    mine = await tournaments.find(GUILD, set(), ["signup", "running"], entrant=PLAYERS[0])
+    assert mine.id == second.id
+
+
+# --- whole events --------------------------------------------------------------------------
+
+
+async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
+    tournaments: TournamentService,
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    view = await started(tournaments, PLAYERS)
+    assert (view.rounds, view.round) == (3, 1)
+    boards = 0
+    while view.status == "running":
+        reports = await post_rounds(tournaments, view.id)
+        assert len(reports) == 4 and all(r.match.status == "active" for r in reports)
+        for report in reports:
+            first = report.match.players[0]
+            # The lower id wins, except that one game a round is drawn.
+            moves: tuple[str, ...]
+            if report is reports[0]:
+                moves = CRYSTAL_DRAW
+            else:
+                moves = CRYSTAL_WIN if first < report.match.players[1] else CRYSTAL_LOSS
+            (public,) = [n for n in report.notices if isinstance(n, Public)]
+            assert public.lines[0].startswith(f"Tournament #{view.id}, round {view.round}:")
+            assert report.match.channel_id == THREAD + view.round
+            await play(service, report, moves)
+            boards += 1
+        assert await tournaments.settle(view.id)
+        assert not await tournaments.settle(view.id)  # nothing more to do
+        view = await tournaments.view(view.id)
+
+    assert (view.status, view.round, boards) == ("finished", 3, 12)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures)
+    assert len(pairs) == 12 and set(pairs.values()) == {1}
+    # The first move went to whoever had moved first less often so far.
+    balance: Counter[int] = Counter()
+    for fixture in sorted(view.fixtures, key=lambda f: f.round):
+        assert fixture.seat1 is not None
+        assert balance[fixture.seat0] <= balance[fixture.seat1]
+        balance[fixture.seat0] += 1
+        balance[fixture.seat1] -= 1
+    table = view.table()
+    assert view.winner_id == table[0].player
+    assert table[0].points == max(s.points for s in table)
+    assert sum(s.points for s in table) == 12
+    # Tournament matches are ordinary matches: they count in the records and ratings.
+    record = await stats(sessions, view.winner_id, "crystal")
+    assert record.games_played == 3 and record.rating > 1500
+
+
+async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_by_rating(
+    tournaments: TournamentService,
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    low, high = PLAYERS[0], PLAYERS[1]
+    async with sessions.begin() as session:
+        session.add(PlayerStats(guild_id=GUILD, game="crystal", user_id=high, rating=1700.0))
+    view = await started(tournaments, [low, high], format="knockout")
+    (first,) = await post_rounds(tournaments, view.id)
+    await play(service, first, CRYSTAL_DRAW)
+    assert await tournaments.settle(view.id)
+    (second,) = await post_rounds(tournaments, view.id)
+    assert second.match.players == first.match.players[::-1]
+    (public,) = [n for n in second.notices if isinstance(n, Public)]
+    assert public.lines[0].startswith(f"Tournament #{view.id}, round 1, game 2:")
+    await play(service, second, CRYSTAL_DRAW)
+    await tournaments.settle(view.id)
+    view = await tournaments.view(view.id)
+    assert (view.status, view.winner_id) == ("finished", high)
+    assert not await post_rounds(tournaments, view.id)
+
+
+async def test_a_round_robin_of_five_meets_everyone_once(
+    tournaments: TournamentService, service: MatchService
+) -> None:
+    view = await started(tournaments, PLAYERS[:5], format="round_robin")
+    assert view.rounds == 5
+    while view.status == "running":
+        for report in await post_rounds(tournaments, view.id):
+            await play(service, report, CRYSTAL_WIN)
+        await tournaments.settle(view.id)
+        view = await tournaments.view(view.id)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures if f.seat1)
+    assert len(pairs) == 10 and set(pairs.values()) == {1}
+    assert Counter(f.seat0 for f in view.fixtures if f.seat1 is None) == Counter(PLAYERS[:5])
+
+
+# --- results of every kind ----------------------------------------------------------------
+
+
+async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withdraw(
+    tournaments: TournamentService, service: MatchService, clock: Clock
+) -> None:
+    idle = PLAYERS[0]
+    view = await started(tournaments, PLAYERS[:4], game="crown", rounds=3)
+    reports = await post_rounds(tournaments, view.id)
+    assert all(r.match.status == "setup" for r in reports)
+    for report in reports:
+        prompts = [n for n in report.notices if isinstance(n, Prompt)]
+        assert sorted(p.user_id for p in prompts) == sorted(report.match.players)
+        for player in report.match.players:
+            if player == idle:
+                continue
+            await service.submit(report.match.id, player, "1 1")
+        if idle not in report.match.players:  # seat 0 captures the Crown at once
+            await service.submit(report.match.id, report.match.players[0], "1 1")
+    # The idle player never chooses a secret: the setup deadline calls the match off, a loss
+    # for them alone.
+    clock.advance(minutes=6)
+    assert await service.sweep()
+    assert await tournaments.settle(view.id)
+    view = await tournaments.view(view.id)
+    round1 = view.fixtures_of(1)
+    mine = next(f for f in round1 if idle in (f.seat0, f.seat1))
+    assert mine.ended and mine.lapsed[mine.seat_of(idle) or 0]
+    assert mine.score0 == (0.0 if mine.seat0 == idle else 1.0)
+    assert view.round == 2
+
+    # Round 2: the idle player out of time again is withdrawn; another resigns before the start.
+    reports = await post_rounds(tournaments, view.id)
+    resigner = next(p for r in reports for p in r.match.players if idle not in r.match.players)
+    for report in reports:
+        if idle in report.match.players:
+            other = next(p for p in report.match.players if p != idle)
+            await service.submit(report.match.id, other, "2 2")
+        else:
+            await service.resign(report.match.id, resigner)
+    clock.advance(minutes=6)
+    await service.sweep()
+    await tournaments.settle(view.id)
+    view = await tournaments.view(view.id)
+    withdrawn = {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn}
+    assert withdrawn == {idle: TIMEOUTS}
+    resigned = next(f for f in view.fixtures_of(2) if resigner in (f.seat0, f.seat1))
+    assert resigned.score0 == (0.0 if resigned.seat0 == resigner else 1.0)
+    assert resigned.lapsed == (False, False)
+    # Round 3 pairs the three left: one has the bye, and the idle player is not seen again.
+    round3 = view.fixtures_of(3)
+    assert idle not in {p for f in round3 for p in (f.seat0, f.seat1)}
+    assert sum(f.seat1 is None for f in round3) == 1
+
+
+async def test_leaving_mid_round_resigns_the_match_and_withdraws(
+    tournaments: TournamentService, service: MatchService
+) -> None:
+    view = await started(tournaments, PLAYERS[:4])
+    reports = await post_rounds(tournaments, view.id)
+    leaver = reports[0].match.players[0]
+    left = await tournaments.leave(view.id, leaver)
+    assert left.report is not None and left.report.match.status == "finished"
+    assert left.report.match.winner_id == reports[0].match.players[1]
+    await play(service, reports[1], CRYSTAL_WIN)
+    assert await tournaments.settle(view.id)
+    view = await tournaments.view(view.id)
+    assert {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn} == {leaver: LEFT}
+    assert view.round == 2 and leaver not in {
+        p for f in view.fixtures_of(2) for p in (f.seat0, f.seat1)
+    }
+
+
+async def test_cancelling_calls_matches_off_without_touching_ratings(
+    tournaments: TournamentService,
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    view = await started(tournaments, PLAYERS[:4])
+    reports = await post_rounds(tournaments, view.id)
+    await service.submit(reports[0].match.id, reports[0].match.players[0], "9")
+    with pytest.raises(TournamentRefused, match="or an organizer can cancel"):
+        await tournaments.cancel(view.id, PLAYERS[0], may_organize=False)
+    cancelled = await tournaments.cancel(view.id, ORGANIZER, may_organize=False)
+    assert cancelled.tournament.status == "cancelled"
+    assert sorted(r.match.id for r in cancelled.reports) == sorted(r.match.id for r in reports)
+    for report in cancelled.reports:
+        assert report.match.status == "aborted"
+        assert "called off, no result" in report.public_lines()[0]
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(PlayerStats)) == 0
+    assert not await tournaments.settle(view.id)
+    assert not await tournaments.start_matches(view.id)
+    with pytest.raises(TournamentRefused, match="already over"):
+        await tournaments.cancel(view.id, ORGANIZER, may_organize=True)
+
+
+# --- a restart at any point ---------------------------------------------------------------
+
+
+async def test_a_new_process_picks_the_event_up_and_pairs_nobody_twice(
+    sessions: async_sessionmaker[AsyncSession], service: MatchService, clock: Clock
+) -> None:
+    def process() -> TournamentService:
+        return TournamentService(
+            sessions, MatchService(sessions, clock=clock, seeds=lambda: 1), clock=clock
+        )
+
+    first = process()
+    view = await started(first, PLAYERS)
+    number = await first.claim_round(view.id)
+    assert number == 1
+    # The first process stops after claiming round 1's post: a second one may post it only
+    # once the claim has run out.
+    second = process()
+    assert await second.claim_round(view.id) is None
+    clock.advance(minutes=3)
+    assert await second.claim_round(view.id) == 1
+    await second.record_round(view.id, 1, THREAD, 9001)
+    # Two processes start the round's matches at once: each game gets one match.
+    started_a, started_b = await asyncio.gather(
+        first.start_matches(view.id), second.start_matches(view.id)
+    )
+    assert len(started_a) + len(started_b) == 4
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Match)) == 4
+    assert not await process().start_matches(view.id)
+
+    for report in [*started_a, *started_b]:
+        await play(service, report, CRYSTAL_WIN)
+    # Results are read from the matches by whichever process settles first, once.
+    outcomes = await asyncio.gather(first.settle(view.id), second.settle(view.id))
+    assert sorted(outcomes) == [False, True]
+    view = await process().view(view.id)
+    assert view.round == 2 and len(view.fixtures_of(2)) == 4
+    round1 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(1)}
+    round2 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(2)}
+    assert not round1 & round2
+
+
+async def test_a_board_never_posted_is_posted_again_once(
+    tournaments: TournamentService, clock: Clock
+) -> None:
+    view = await started(tournaments, PLAYERS[:2], game="crown")
+    (report,) = await post_rounds(tournaments, view.id)
+    # The process stopped before posting the board (no message recorded).
+    assert not await tournaments.unposted(view.id)
+    clock.advance(minutes=3)
+    assert view.id in await tournaments.needing_attention()
+    (again,) = await tournaments.unposted(view.id)
+    assert again.match.id == report.match.id
+    prompts = [n for n in again.notices if isinstance(n, Prompt)]
+    assert sorted(p.user_id for p in prompts) == sorted(report.match.players)
+    assert not await tournaments.unposted(view.id)
+
+
+async def test_the_sweep_finds_only_tournaments_with_something_to_do(
+    tournaments: TournamentService, service: MatchService, clock: Clock
+) -> None:
+    idle = await create(tournaments)
+    view = await started(tournaments, PLAYERS[:2])
+    assert await tournaments.needing_attention() == [view.id]  # round 1 to post
+    (report,) = await post_rounds(tournaments, view.id)
+    await service.set_message(report.match.id, 1)
+    assert await tournaments.needing_attention() == []
+    await play(service, report, CRYSTAL_WIN)
+    assert await tournaments.needing_attention() == [view.id]  # a result to record
+    await tournaments.settle(view.id)
+    assert await tournaments.needing_attention() == [view.id]  # the end to announce
+    assert await tournaments.claim_end(view.id)
+    assert not await tournaments.claim_end(view.id)
+    assert await tournaments.needing_attention() == []
+    clock.advance(minutes=3)
+    assert await tournaments.needing_attention() == [view.id]  # the claim ran out
+    await tournaments.record_end(view.id)
+    assert await tournaments.needing_attention() == []
+    assert idle.id not in await tournaments.needing_attention()
+
+
+async def test_several_tournaments_run_at_once_with_the_same_players(
+    tournaments: TournamentService, service: MatchService
+) -> None:
+    swiss = await started(tournaments, PLAYERS[:4])
+    knockout = await started(tournaments, PLAYERS[:4], game="crown", format="knockout")
+    swiss_matches = await post_rounds(tournaments, swiss.id)
+    crown_matches = await post_rounds(tournaments, knockout.id)
+    assert len(swiss_matches) == len(crown_matches) == 2
+    # Each member plays one match in each; finishing the Swiss's touches the knockout not.
+    for report in swiss_matches:
+        await play(service, report, CRYSTAL_WIN)
+    assert not await tournaments.settle(knockout.id)
+    assert await tournaments.settle(swiss.id)
+    assert (await tournaments.view(swiss.id)).round == 2
+    assert (await tournaments.view(knockout.id)).round == 1
+    assert {await tournaments.tournament_of(r.match.id) for r in crown_matches} == {knockout.id}
+
+
+async def test_no_statement_of_a_tournament_scans_a_table(
+    engine: AsyncEngine,
+    sessions: async_sessionmaker[AsyncSession],
+    tournaments: TournamentService,
+    service: MatchService,
+    clock: Clock,
+) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("query plans are SQLite's (a file)")
+    with plans_recorded(engine) as plans:
+        view = await started(tournaments, PLAYERS[:4], game="crown")
+        await tournaments.set_message(view.id, 77)
+        await tournaments.needing_attention()
+        reports = await post_rounds(tournaments, view.id)
+        await tournaments.tournament_of(reports[0].match.id)
+        await tournaments.find(GUILD, {CHANNEL}, ["running"])
+        await tournaments.leave(view.id, reports[0].match.players[0])
+        clock.advance(minutes=6)
+        await service.sweep()
+        await tournaments.settle(view.id)
+        await tournaments.unposted(view.id)
+        await tournaments.claim_end(view.id)
+        await tournaments.organizer_role(GUILD)
+        await tournaments.cancel(view.id, ORGANIZER, may_organize=True)
+    assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)
