@@ -59,13 +59,29 @@ def point_at(api_base_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """discord.py's sharding options from the settings: none when they leave it to Discord."""
+    shards = settings.shards()
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if shards is not None:
+        options["shard_ids"] = list(shards)
+    return options
+
+
 def invite_url(application_id: int) -> str:
     """The link that adds the bot to a server with its scopes and permissions."""
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
-class Parlor(commands.Bot):
-    """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them)."""
+class Parlor(commands.AutoShardedBot):
+    """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them).
+
+    It runs the shards ``SHARD_IDS`` names, of ``SHARD_COUNT`` in all; unset, every shard, as many
+    as Discord recommends. Other processes may run the other shards on the same PostgreSQL
+    database (docs/scaling.md).
+    """
 
     def __init__(
         self,
@@ -81,6 +97,7 @@ class Parlor(commands.Bot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            **shard_options(settings),
             **options,
         )
         self.settings = settings
