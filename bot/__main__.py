@@ -8,10 +8,13 @@ import textwrap
 
 from pydantic import ValidationError
 
+from bot import single_process
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.settings import Settings
 
 EXIT_CONFIG = 2
+EXIT_IN_USE = 3
+"""Another process already runs this database file, or these shards."""
 
 NO_TOKEN = (
     "Parlor needs a Discord bot token, and none is set. Create the bot once: in the Discord "
@@ -42,13 +45,24 @@ def main() -> int:
     except ValueError as error:
         print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
+    left_out = single_process.shards_left_out(
+        settings.database_url, settings.shards(), settings.shard_count
+    )
+    if left_out is not None:
+        print(textwrap.fill(left_out, width=100), file=sys.stderr)
+        return EXIT_CONFIG
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
-    bot = Parlor(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        with single_process.holding(settings.database_url):
+            bot = Parlor(settings)
+            bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except single_process.AlreadyRunning as refused:
+        print(textwrap.fill(str(refused), width=100), file=sys.stderr)
+        return EXIT_IN_USE
     return 0
 
 
