@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from bot import single_process
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
+from bot.fleet import FleetRefused
 from bot.settings import Settings
 
 EXIT_CONFIG = 2
@@ -60,7 +61,7 @@ def main() -> int:
         with single_process.holding(settings.database_url):
             bot = Parlor(settings)
             bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-    except single_process.AlreadyRunning as refused:
+    except (single_process.AlreadyRunning, FleetRefused) as refused:
         print(textwrap.fill(str(refused), width=100), file=sys.stderr)
         return EXIT_IN_USE
     return 0

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
+from bot.fleet import Fleet
 from bot.service.matches import Clock, MatchService
 from bot.settings import Settings
 from db import migrate
@@ -103,6 +104,7 @@ class Parlor(commands.AutoShardedBot):
         self.settings = settings
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
+        self.fleet = Fleet(self.engine, settings.shards(), settings.shard_count)
         self.service = MatchService(
             session_factory(self.engine),
             clock=clock,
@@ -122,6 +124,7 @@ class Parlor(commands.AutoShardedBot):
         assert self.user is not None
         self.service.bot_user_id = self.user.id
         await migrate.upgrade(self.engine)
+        await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -168,6 +171,7 @@ class Parlor(commands.AutoShardedBot):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), CLOSE_GRACE)
         await super().close()
+        await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
 
@@ -188,11 +192,15 @@ class Parlor(commands.AutoShardedBot):
     async def sync_commands(self) -> None:
         """Register the slash commands with Discord.
 
-        With ``DEV_GUILD_ID`` they go to that server only, at once. Otherwise they are synced
-        globally, but only when they changed since the last sync (a hash of the payload is kept
-        in the database): Discord limits how often commands may be created each day.
+        With ``DEV_GUILD_ID`` they go to that server only, at once, from the process that runs
+        its shard. Otherwise they are synced globally, but only when they changed since the last
+        sync (a hash of the payload is kept in the database): Discord limits how often commands
+        may be created each day. Processes sharing the database take turns, so the first one
+        syncs and the others find the commands unchanged.
         """
         guild_id = self.settings.dev_guild_id
+        if guild_id and not self.fleet.runs(guild_id):
+            return
         if guild_id:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -200,11 +208,12 @@ class Parlor(commands.AutoShardedBot):
             log.info("Synced %d commands to server %s", len(synced), guild_id)
             return
         digest = self.command_hash()
-        if await self.service.remembered(COMMAND_HASH_KEY) == digest:
-            log.info("Commands unchanged since the last sync: not syncing")
-            return
-        synced = await self.tree.sync()
-        await self.service.remember(COMMAND_HASH_KEY, digest)
+        async with self.fleet.turn("commands"):
+            if await self.service.remembered(COMMAND_HASH_KEY) == digest:
+                log.info("Commands unchanged since the last sync: not syncing")
+                return
+            synced = await self.tree.sync()
+            await self.service.remember(COMMAND_HASH_KEY, digest)
         log.info("Synced %d global commands", len(synced))
 
     def command_hash(self) -> str:
