@@ -392,6 +392,10 @@ class Delivery:
             else:
                 post = render.board_post(snap, lines)
             board = snap.message_id
+            if board is None and snap.id in self._handles:
+                # Posted by this process a moment ago, and not yet stored when the use case read
+                # the match (an Accept pressed at once): edit it, do not post a second board.
+                board = self._handles[snap.id].message_id
             in_channel = (
                 interaction is not None
                 and interaction.channel_id == snap.channel_id
