@@ -392,10 +392,12 @@ class Delivery:
             else:
                 post = render.board_post(snap, lines)
             board = snap.message_id
-            if board is None and snap.id in self._handles:
-                # Posted by this process a moment ago, and not yet stored when the use case read
-                # the match (an Accept pressed at once): edit it, do not post a second board.
-                board = self._handles[snap.id].message_id
+            handle = self._handles.get(snap.id)
+            if handle is not None and (board is None or handle.message_id > board):
+                # This process posted the board a moment ago, and the use case read the match
+                # before its message id was stored (a member pressed at once): the newest message
+                # is the board (message ids grow with time). Never post or replace another.
+                board = handle.message_id
             in_channel = (
                 interaction is not None
                 and interaction.channel_id == snap.channel_id
