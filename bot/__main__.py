@@ -61,6 +61,8 @@ def main() -> int:
         with single_process.holding(settings.database_url):
             bot = Parlor(settings)
             bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+            if bot.refused is not None:
+                raise bot.refused
     except (single_process.AlreadyRunning, FleetRefused) as refused:
         print(textwrap.fill(str(refused), width=100), file=sys.stderr)
         return EXIT_IN_USE

@@ -21,6 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from db import repository as repo
@@ -123,6 +124,24 @@ class Fleet:
                     f"Shard {shard} is already run by another bot process on this database: "
                     "give each process its own SHARD_IDS."
                 )
+
+    async def hold(self) -> None:
+        """Make sure this process still holds its shards, and take them again if its connection
+        was cut (a database restart ends every session, and their locks with them); raises
+        ``FleetRefused`` when another process took one meanwhile."""
+        connection = self._connection
+        if connection is None:
+            return
+        try:
+            await connection.execute(select(1))
+            await connection.commit()
+            return
+        except (SQLAlchemyError, OSError):
+            log.warning("The connection holding this process's shards was lost: taking them again")
+        self._connection = None
+        with contextlib.suppress(SQLAlchemyError, OSError):
+            await _discard(connection)
+        await self.join()
 
     def runs(self, guild_id: int) -> bool:
         """Whether this process runs the shard that gets ``guild_id``'s events."""

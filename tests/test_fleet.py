@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.fleet import COUNT_KEY, Fleet, FleetRefused
+from bot.fleet import COUNT_KEY, SHARD, Fleet, FleetRefused
 from db import repository as repo
 from db.engine import create_engine, session_factory
 
@@ -167,3 +168,50 @@ async def test_a_killed_process_leaves_its_shard_free(postgresql: str, fleets: J
             await asyncio.sleep(0.05)
     else:
         pytest.fail("the killed process's shard stayed taken")
+
+
+async def shard_holder(engine: AsyncEngine, shard: int) -> int | None:
+    """The server process (backend pid) holding a shard's lock, if any."""
+    held = text(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = :class"
+        " AND objid = :shard AND granted"
+    )
+    async with engine.connect() as connection:
+        pid = await connection.scalar(held, {"class": SHARD, "shard": shard})
+    return None if pid is None else int(pid)
+
+
+async def cut(engine: AsyncEngine, pid: int) -> None:
+    """End a server session, as a database restart does."""
+    async with engine.connect() as connection:
+        await connection.execute(select(func.pg_terminate_backend(pid)))
+    for _ in range(500):
+        if await shard_holder(engine, 0) != pid:
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail(f"server process {pid} did not end")
+
+
+async def test_a_process_cut_off_takes_its_shards_again(postgresql: str, fleets: Join) -> None:
+    fleet = fleets([0], 2)
+    await fleet.join()
+    await fleet.hold()  # connected: nothing to do
+    pid = await shard_holder(fleet.engine, 0)
+    assert pid is not None
+    await cut(fleet.engine, pid)
+    assert await shard_holder(fleet.engine, 0) is None
+
+    await fleet.hold()
+    assert await shard_holder(fleet.engine, 0) not in (None, pid)
+
+
+async def test_a_process_cut_off_whose_shard_was_taken_stops(postgresql: str, fleets: Join) -> None:
+    fleet = fleets([0], 2)
+    await fleet.join()
+    pid = await shard_holder(fleet.engine, 0)
+    assert pid is not None
+    await cut(fleet.engine, pid)
+    await fleets([0], 2).join()  # another process took shard 0 meanwhile
+
+    with pytest.raises(FleetRefused, match="Shard 0 is already run"):
+        await fleet.hold()

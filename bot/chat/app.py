@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
-from bot.fleet import Fleet
+from bot.fleet import Fleet, FleetRefused
 from bot.service.matches import Clock, MatchService
 from bot.settings import Settings
 from db import migrate
@@ -118,6 +118,9 @@ class Parlor(commands.AutoShardedBot):
         self._in_progress = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self.refused: FleetRefused | None = None
+        """Why the bot stopped itself: another process took its shards while it was cut off."""
+        self._stopping: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
@@ -232,6 +235,16 @@ class Parlor(commands.AutoShardedBot):
         return len(reports)
 
     async def _sweep(self) -> None:
+        try:
+            await self.fleet.hold()
+        except FleetRefused as refused:
+            log.error("%s Stopping.", refused)
+            self.refused = refused
+            self._stopping = asyncio.create_task(self.close())  # which ends this loop too
+            return
+        except Exception:
+            log_failure("checking this process's shards failed")  # the next sweep tries again
+            return
         try:
             async with self._sweeping:
                 count = await self.sweep_once()
