@@ -145,6 +145,8 @@ class Parlor(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+        shards = ", ".join(map(str, sorted(self.shards)))
+        log.info("Running shard %s of %s", shards, self.shard_count)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
