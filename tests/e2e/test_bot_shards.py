@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.chat.components import Press, Verb
+from bot.fleet import SHARD
 from db.models import Match, MatchEvent, MatchStatus, utcnow
 from tests.conftest import TEST_DATABASE_URL_VARIABLE
 
@@ -397,6 +398,7 @@ async def test_two_processes_one_shard_each_on_postgresql(
         servers = [Server.on_shard(fake, shard) for shard in range(SHARDS)]
         processes = [BotProcess(fake, url_of(database), s, tmp_path) for s in range(SHARDS)]
         async with running(processes):
+            await a_second_runner_of_a_shard_is_refused(fake, database, tmp_path)
             await every_game_in_both_servers(fake, servers, processes)
             await deadlines_fire_once(fake, servers, database)
             await a_killed_process_is_replaced(fake, servers, processes, database)
@@ -410,6 +412,32 @@ async def test_two_processes_one_shard_each_on_postgresql(
         assert len(global_syncs) == 1, "the commands were synced by more than one process"
     for process in processes:
         assert not process.errors(), "\n".join(process.errors())
+
+
+async def a_second_runner_of_a_shard_is_refused(
+    fake: FakeDiscord, database: AsyncEngine, directory: Path
+) -> None:
+    """A third process for shard 1, or with another count, refuses to start and says why."""
+    for count, shards, says in (
+        (SHARDS, "1", "Shard 1 is already run by another bot process"),
+        (SHARDS + 1, "2", "SHARD_COUNT=3 here, but the bot processes running on this database"),
+    ):
+        extra = BotProcess(fake, url_of(database), 1, directory / f"extra-{count}")
+        extra.directory.mkdir()
+        env = extra.environment() | {"SHARD_COUNT": str(count), "SHARD_IDS": shards}
+        done = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=extra.directory,
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, stderr = await asyncio.wait_for(done.communicate(), WAIT)
+        said = " ".join(stderr.decode(errors="replace").split())
+        assert done.returncode == 3, said
+        assert says in said and "Traceback" not in said
 
 
 async def every_game_in_both_servers(
@@ -551,8 +579,6 @@ async def a_killed_process_is_replaced(
 async def shard_free(database: AsyncEngine, shard: int) -> None:
     """Wait until the server has ended the killed process's session, and with it its lock on
     the shard (at once on one machine; a service manager restarts after a pause anyway)."""
-    from bot.fleet import SHARD
-
     held = text(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = :class"
         " AND objid = :shard AND granted"
