@@ -63,6 +63,8 @@ class Fleet:
         self.shards = tuple(shards) if shards is not None else None
         self.count = count
         self._connection: AsyncConnection | None = None
+        self._joined = False
+        """Whether this process runs its shards (then it must hold their locks)."""
 
     @property
     def shared(self) -> bool:
@@ -82,6 +84,7 @@ class Fleet:
             await _discard(connection)  # and the locks taken before the refusal
             raise
         self._connection = connection
+        self._joined = True
         if self.shards is None:
             log.info("Running every shard; no other bot process may use this database")
         else:
@@ -129,19 +132,20 @@ class Fleet:
         """Make sure this process still holds its shards, and take them again if its connection
         was cut (a database restart ends every session, and their locks with them); raises
         ``FleetRefused`` when another process took one meanwhile."""
+        if not self._joined:
+            return
         connection = self._connection
-        if connection is None:
-            return
-        try:
-            await connection.execute(select(1))
-            await connection.commit()
-            return
-        except (SQLAlchemyError, OSError):
-            log.warning("The connection holding this process's shards was lost: taking them again")
-        self._connection = None
-        with contextlib.suppress(SQLAlchemyError, OSError):
+        if connection is not None:
+            try:
+                await connection.execute(select(1))
+                await connection.commit()
+                return
+            except (SQLAlchemyError, OSError):
+                log.warning("The connection holding this process's shards was lost")
+            self._connection = None
             await _discard(connection)
-        await self.join()
+        await self.join()  # raises while the database cannot be reached: the next call retries
+        log.info("This process holds its shards again")
 
     def runs(self, guild_id: int) -> bool:
         """Whether this process runs the shard that gets ``guild_id``'s events."""
@@ -152,6 +156,7 @@ class Fleet:
     async def leave(self) -> None:
         """Give this process's shards up: its connection goes, and every lock with it."""
         connection, self._connection = self._connection, None
+        self._joined = False
         if connection is not None:
             await _discard(connection)
 
@@ -178,6 +183,9 @@ async def _try_lock(connection: AsyncConnection, key: int, *, shared: bool = Fal
 
 
 async def _discard(connection: AsyncConnection) -> None:
-    """Close ``connection`` for good, not back into the pool: its session's locks end with it."""
-    await connection.invalidate()
-    await connection.close()
+    """Close ``connection`` for good, not back into the pool: its session's locks end with it
+    (a connection already cut is simply dropped)."""
+    with contextlib.suppress(SQLAlchemyError, OSError):
+        await connection.invalidate()
+    with contextlib.suppress(SQLAlchemyError, OSError):
+        await connection.close()

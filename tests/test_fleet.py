@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.fleet import COUNT_KEY, SHARD, Fleet, FleetRefused
 from db import repository as repo
 from db.engine import create_engine, session_factory
+from tests.conftest import TEST_DATABASE_URL_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -170,23 +173,26 @@ async def test_a_killed_process_leaves_its_shard_free(postgresql: str, fleets: J
         pytest.fail("the killed process's shard stayed taken")
 
 
-async def shard_holder(engine: AsyncEngine, shard: int) -> int | None:
-    """The server process (backend pid) holding a shard's lock, if any."""
+async def shard_holder(engine: AsyncEngine, shard: int, database: str | None = None) -> int | None:
+    """The server process (backend pid) holding a shard's lock in ``database`` (default: the
+    engine's), if any."""
     held = text(
-        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = :class"
-        " AND objid = :shard AND granted"
+        "SELECT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database"
+        " WHERE l.locktype = 'advisory' AND l.classid = :class AND l.objid = :shard"
+        " AND l.granted AND d.datname = :database"
     )
+    name = database or engine.url.database
     async with engine.connect() as connection:
-        pid = await connection.scalar(held, {"class": SHARD, "shard": shard})
+        pid = await connection.scalar(held, {"class": SHARD, "shard": shard, "database": name})
     return None if pid is None else int(pid)
 
 
-async def cut(engine: AsyncEngine, pid: int) -> None:
+async def cut(engine: AsyncEngine, pid: int, database: str | None = None) -> None:
     """End a server session, as a database restart does."""
     async with engine.connect() as connection:
         await connection.execute(select(func.pg_terminate_backend(pid)))
     for _ in range(500):
-        if await shard_holder(engine, 0) != pid:
+        if await shard_holder(engine, 0, database) != pid:
             return
         await asyncio.sleep(0.01)
     pytest.fail(f"server process {pid} did not end")
@@ -215,3 +221,33 @@ async def test_a_process_cut_off_whose_shard_was_taken_stops(postgresql: str, fl
 
     with pytest.raises(FleetRefused, match="Shard 0 is already run"):
         await fleet.hold()
+
+
+async def test_a_process_cut_off_while_the_database_is_down_retries(
+    postgresql: str, fleets: Join
+) -> None:
+    fleet = fleets([0], 2)
+    await fleet.join()
+    name = make_url(postgresql).database
+    pid = await shard_holder(fleet.engine, 0)
+    assert pid is not None and name is not None
+    # The server's other database: one cannot refuse connections to the database one is on.
+    admin = create_engine(os.environ[TEST_DATABASE_URL_VARIABLE])
+    allow = 'ALTER DATABASE "{}" ALLOW_CONNECTIONS {}'
+    try:
+        async with admin.connect() as connection:
+            await connection.execute(text(allow.format(name, "false")))
+            await connection.commit()
+        await cut(admin, pid, name)
+        with pytest.raises(DBAPIError):
+            await fleet.hold()  # the database takes no new connection yet
+        async with admin.connect() as connection:
+            await connection.execute(text(allow.format(name, "true")))
+            await connection.commit()
+        await fleet.hold()
+        assert await shard_holder(admin, 0, name) not in (None, pid)
+    finally:
+        async with admin.connect() as connection:
+            await connection.execute(text(allow.format(name, "true")))
+            await connection.commit()
+        await admin.dispose()

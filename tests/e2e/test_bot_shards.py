@@ -580,8 +580,9 @@ async def shard_free(database: AsyncEngine, shard: int) -> None:
     """Wait until the server has ended the killed process's session, and with it its lock on
     the shard (at once on one machine; a service manager restarts after a pause anyway)."""
     held = text(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = :class"
-        " AND objid = :shard AND granted"
+        "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database"
+        " WHERE l.locktype = 'advisory' AND l.classid = :class AND l.objid = :shard"
+        " AND l.granted AND d.datname = current_database()"
     )
     for _ in range(200):
         async with database.connect() as connection:
