@@ -14,10 +14,15 @@ fake Discord (which enforces Discord's rate limits) and the members.
   discord.py bot that answers a command with "ok".
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
+* Scale-out, with ``--database-url`` naming a PostgreSQL server: the same matches by button,
+  half in a server on each of two shards, once with one bot process running both shards and
+  once with two processes running one shard each (``SHARD_COUNT=2``, ``SHARD_IDS``), on a scratch
+  database of that server: interactions answered per second and how soon a move is visible.
 
 Everything runs on 127.0.0.1. Figures are printed, never checked.
 
-    python -m bench.e2e [--matches 100] [--stored 100000]
+    python -m bench.e2e [--matches 100] [--stored 100000] [--database-url postgresql+asyncpg://...]
+    python -m bench.e2e --scale-only --database-url postgresql+asyncpg://postgres@127.0.0.1/postgres
 """
 
 from __future__ import annotations
@@ -44,8 +49,9 @@ import psutil
 from discord import app_commands
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import insert
+from sqlalchemy.engine import make_url
 
-from bench._common import percentile, print_table
+from bench._common import percentile, print_table, scratch_database
 from bot.chat.app import point_at
 from bot.chat.components import Press, Verb
 from db import migrate
@@ -82,6 +88,8 @@ class Figures:
     failed: int = 0
     """Steps given up."""
     wall: float = 0.0
+    interactions: int = 0
+    """Interactions the members sent (a refused press sent again counts again)."""
     moves: int = 0
     bot_calls: int = 0
     """REST calls made with the bot's token during the run."""
@@ -200,6 +208,7 @@ async def step(
     for _ in range(ATTEMPTS):
         started = time.perf_counter()
         interaction = await act()
+        figures.interactions += 1
         await fake.wait_until(partial(_acknowledged, interaction), timeout=WAIT, what="a response")
         if interaction.latency is not None:
             figures.answered.append(interaction.latency)
@@ -387,6 +396,148 @@ async def measure_latency(
     return figures, errors_logged(log)
 
 
+SCALE_SHARDS = 2
+
+
+def sharded_tables(
+    fake: FakeDiscord, count: int
+) -> list[tuple[FakeChannel, FakeMember, FakeMember]]:
+    """Two members per match, the matches spread evenly over a server on each shard."""
+    channels = []
+    for shard in range(SCALE_SHARDS):
+        guild = fake.add_guild(f"Bench {shard}", shard=(shard, SCALE_SHARDS))
+        channels.append((guild, fake.add_text_channel(guild, "games")))
+    seated = []
+    for n in range(count):
+        guild, channel = channels[n % SCALE_SHARDS]
+        first = fake.add_member(guild, fake.add_user(f"a{n}"))
+        second = fake.add_member(guild, fake.add_user(f"b{n}"))
+        seated.append((channel, first, second))
+    return seated
+
+
+@contextlib.asynccontextmanager
+async def spawned_processes(
+    fake: FakeDiscord, envs: list[dict[str, str]], logs: list[Path]
+) -> AsyncIterator[None]:
+    """Bot processes, one per environment, running until the block ends; ready once every
+    shard is connected and the commands are registered."""
+    children = []
+    with contextlib.ExitStack() as files:
+        try:
+            for env, log in zip(envs, logs, strict=True):
+                errors = files.enter_context(log.open("wb"))
+                children.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        "-m",
+                        "bot",
+                        cwd=log.parent,
+                        env=env,
+                        stdout=asyncio.subprocess.DEVNULL,
+                        stderr=errors,
+                    )
+                )
+
+            def connected() -> bool:
+                shards = {s.shard.id for s in fake.gateway.sessions if s.connection is not None}
+                return shards == set(range(SCALE_SHARDS)) and bool(fake.commands())
+
+            await fake.wait_until(connected, timeout=WAIT, what="every shard to connect")
+            yield
+        finally:
+            for child in children:
+                child.terminate()
+            for child in children:
+                try:
+                    await asyncio.wait_for(child.wait(), 30)
+                except TimeoutError:
+                    child.kill()
+                    await child.wait()
+
+
+async def measure_scale(
+    matches: int, directory: Path, server_url: str, processes: int
+) -> tuple[Figures, int]:
+    """One run of ``matches`` by button over two shards, with ``processes`` bot processes (one:
+    it runs both shards; two: one shard each) on a scratch PostgreSQL database."""
+    fake = FakeDiscord(shards=SCALE_SHARDS)
+    await fake.start()
+    figures = Figures()
+    logs = [directory / f"scale-{processes}-{n}.log" for n in range(processes)]
+    try:
+        seated = sharded_tables(fake, matches)
+        async with scratch_database(server_url) as database:
+            url = database.render_as_string(hide_password=False)
+            envs = [bot_environment(fake, url) for _ in range(processes)]
+            if processes > 1:
+                for shard, env in enumerate(envs):
+                    env |= {"SHARD_COUNT": str(processes), "SHARD_IDS": str(shard)}
+            async with spawned_processes(fake, envs, logs):
+                calls_before = fake.bot_calls()
+                boards = {c.id: Boards(fake, c) for c, _, _ in seated}
+                started = time.perf_counter()
+                await asyncio.gather(
+                    *(
+                        parlor_match(
+                            fake, *table, figures, boards=boards[table[0].id], by_command=False
+                        )
+                        for table in seated
+                    )
+                )
+                figures.wall = time.perf_counter() - started
+                figures.routes = fake.bot_calls() - calls_before
+                figures.bot_calls = sum(figures.routes.values())
+                figures.throttled = len(fake.rate_limit_hits)
+    finally:
+        await fake.close()
+    return figures, sum(errors_logged(log) for log in logs if log.exists())
+
+
+def scale_row(processes: int, figures: Figures, errors: int) -> list[object]:
+    ms = 1000
+    moves = figures.moves or 1
+    return [
+        "1 process, both shards" if processes == 1 else f"{processes} processes, a shard each",
+        figures.interactions,
+        figures.interactions / figures.wall if figures.wall else 0.0,
+        ms * percentile(figures.moves_visible, 0.50),
+        ms * percentile(figures.moves_visible, 0.99),
+        figures.bot_calls / moves,
+        figures.throttled,
+        figures.failed,
+        errors,
+    ]
+
+
+async def scale_out(matches: int, directory: Path, server_url: str) -> None:
+    """The scale-out figures: one process against two, side by side."""
+    rows = []
+    for processes in (1, SCALE_SHARDS):
+        rows.append(
+            scale_row(processes, *await measure_scale(matches, directory, server_url, processes))
+        )
+    print(
+        f"Scale-out on PostgreSQL: {matches} Crystal Capture matches at once, half in a server "
+        f"on each of {SCALE_SHARDS} shards, moves by button; interactions sent per second of "
+        "the run, and a move from INTERACTION_CREATE sent to the board showing it (ms)"
+    )
+    print_table(
+        [
+            "bot",
+            "interactions",
+            "interactions/s",
+            "visible p50",
+            "visible p99",
+            "bot calls/move",
+            "429s",
+            "given up",
+            "errors logged",
+        ],
+        rows,
+    )
+
+
 async def stored_database(path: Path, unfinished: int) -> str:
     """A migrated SQLite database holding ``unfinished`` Crystal Capture matches in play."""
     url = f"sqlite+aiosqlite:///{path}"
@@ -477,6 +628,15 @@ async def main(arguments: argparse.Namespace) -> None:
         "enforcing Discord's rate limits\n"
     )
     matches = arguments.matches
+    server_url = arguments.database_url
+    if server_url is not None and make_url(server_url).get_backend_name() != "postgresql":
+        raise SystemExit("--database-url: give a PostgreSQL server (the scale-out runs on it)")
+    if arguments.scale_only:
+        if server_url is None:
+            raise SystemExit("--scale-only needs --database-url, a PostgreSQL server")
+        with temporary_directory() as directory:
+            await scale_out(matches, directory, server_url)
+        return
     with temporary_directory() as directory:
         buttons = await measure_latency(matches, directory, floor=False)
         commands = await measure_latency(matches, directory, floor=False, by_command=True)
@@ -527,6 +687,9 @@ async def main(arguments: argparse.Namespace) -> None:
             rows.append([f"{stored:,} unfinished matches", seconds, rss])
         print("Start-up of python -m bot: spawn to its first answered command, and RSS then")
         print_table(["database", "seconds", "RSS MB"], rows)
+        if server_url is not None:
+            print()
+            await scale_out(matches, directory, server_url)
 
 
 @contextlib.contextmanager
@@ -540,6 +703,17 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--matches", type=int, default=100, help="matches played at once")
     parser.add_argument(
         "--stored", type=int, default=100_000, help="unfinished matches for the start-up figure"
+    )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="a PostgreSQL server (on 127.0.0.1) to run the scale-out figures on, in a scratch "
+        "database",
+    )
+    parser.add_argument(
+        "--scale-only",
+        action="store_true",
+        help="only the scale-out figures (needs --database-url, a PostgreSQL server)",
     )
     parser.add_argument("--serve-floor", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)

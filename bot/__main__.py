@@ -13,10 +13,14 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
+from bot import single_process
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
+from bot.fleet import FleetRefused
 from bot.settings import DISCORD_API, Settings
 
 EXIT_CONFIG = 2
+EXIT_IN_USE = 3
+"""Another process already runs this database file, or these shards."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
@@ -76,16 +80,33 @@ def main() -> int:
     except ValueError as error:
         print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
+    left_out = single_process.shards_left_out(
+        settings.database_url, settings.shards(), settings.shard_count
+    )
+    if left_out is not None:
+        print(textwrap.fill(left_out, width=100), file=sys.stderr)
+        return EXIT_CONFIG
     configure_logging(settings)
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
-    bot = Parlor(settings)
     try:
-        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
-    except (discord.LoginFailure, aiohttp.ClientConnectionError, discord.HTTPException) as error:
-        if bot.user is not None:  # logged in: not a problem with the token or the address
-            raise
-        print(login_problem(error, settings.discord_api_base_url), file=sys.stderr)
-        return EXIT_CONFIG
+        with single_process.holding(settings.database_url):
+            bot = Parlor(settings)
+            try:
+                asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+            except (
+                discord.LoginFailure,
+                aiohttp.ClientConnectionError,
+                discord.HTTPException,
+            ) as error:
+                if bot.user is not None:  # logged in: not a problem with the token or address
+                    raise
+                print(login_problem(error, settings.discord_api_base_url), file=sys.stderr)
+                return EXIT_CONFIG
+            if bot.refused is not None:
+                raise bot.refused
+    except (single_process.AlreadyRunning, FleetRefused) as refused:
+        print(textwrap.fill(str(refused), width=100), file=sys.stderr)
+        return EXIT_IN_USE
     return 0
 
 

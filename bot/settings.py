@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Literal, Self
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.service.timeouts import BOUNDS, Timeouts
@@ -40,6 +41,28 @@ class Settings(BaseSettings):
     turn_timeout: int = BOUNDS["turn"].default
     hint_timeout: int = BOUNDS["hint"].default
     sweep_interval: float = Field(default=5.0, gt=0, description="Seconds between deadline sweeps.")
+    shard_count: int | None = Field(
+        default=None, ge=1, description="Shards in all; unset: as many as Discord recommends."
+    )
+    shard_ids: str | None = Field(
+        default=None, description="The shards this process runs ('0,1', '0-3'); unset: all."
+    )
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Self:
+        self.shards()
+        return self
+
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs, in order; ``None``: every shard of the count."""
+        if self.shard_ids is None:
+            return None
+        if self.shard_count is None:
+            raise ValueError(
+                "SHARD_IDS needs SHARD_COUNT: the number of shards in all, the same in every "
+                "process (e.g. SHARD_COUNT=4 and SHARD_IDS=0,1 here, SHARD_IDS=2,3 in another)"
+            )
+        return parse_shard_ids(self.shard_ids, self.shard_count)
 
     def timeouts(self) -> Timeouts:
         """Default timeouts for servers that have not set their own (checked against the bounds)."""
@@ -49,3 +72,29 @@ class Settings(BaseSettings):
             turn=BOUNDS["turn"].check("turn", self.turn_timeout),
             hint=BOUNDS["hint"].check("hint", self.hint_timeout),
         )
+
+
+_SHARD_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """The shard ids ``text`` lists (``"0,1"``, ``"0-3"``, ``"0-1,4"``), each below ``count``."""
+    found: list[int] = []
+    for part in text.split(","):
+        matched = _SHARD_RANGE.fullmatch(part.strip())
+        if matched is None:
+            raise ValueError(
+                f"SHARD_IDS={text!r}: list shard numbers and ranges, e.g. '0,1' or '0-3'"
+            )
+        first = int(matched[1])
+        last = int(matched[2]) if matched[2] is not None else first
+        if last < first:
+            raise ValueError(f"SHARD_IDS={text!r}: the range {part.strip()!r} runs backwards")
+        if last >= count:
+            raise ValueError(
+                f"SHARD_IDS={text!r}: shards are numbered 0 to {count - 1} with SHARD_COUNT={count}"
+            )
+        found += range(first, last + 1)
+    if len(set(found)) != len(found):
+        raise ValueError(f"SHARD_IDS={text!r} names a shard twice")
+    return tuple(sorted(found))

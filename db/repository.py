@@ -11,7 +11,7 @@ any number of bot processes sharing the database.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, cast
@@ -345,6 +345,35 @@ async def guilds_in_play(session: AsyncSession) -> list[int]:
         select(Match.guild_id).where(Match.status.in_(UNFINISHED_STATUSES)).distinct()
     )
     return sorted(guild_id for (guild_id,) in rows)
+
+
+async def claim_due_match(
+    session: AsyncSession, now: datetime, passed: Collection[int] = ()
+) -> int | None:
+    """The id of the longest overdue unfinished match, locked until the transaction ends, or
+    ``None`` when none is due; ``passed`` are ids to leave out (tried already).
+
+    On PostgreSQL the row is read ``FOR UPDATE SKIP LOCKED``: a match another transaction holds
+    (another process's sweep, or a move in progress) is passed over, so concurrent sweepers each
+    claim different matches and none waits for another. The caller acts on the match in the same
+    transaction, still with the version check. SQLite has one writer at a time anyway.
+    """
+    statement = (
+        select(_MATCHES.c.id)
+        .where(
+            _MATCHES.c.status.in_(UNFINISHED_STATUSES),
+            _MATCHES.c.deadline.is_not(None),
+            _MATCHES.c.deadline <= now,
+        )
+        .order_by(_MATCHES.c.deadline, _MATCHES.c.id)
+        .limit(1)
+    )
+    if passed:
+        statement = statement.where(_MATCHES.c.id.not_in(sorted(passed)))
+    if session.get_bind().dialect.name == "postgresql":
+        statement = statement.with_for_update(skip_locked=True)
+    found = await session.scalar(statement)
+    return None if found is None else int(found)
 
 
 async def count_open_challenges(session: AsyncSession, user_id: int) -> int:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -89,3 +91,12 @@ def test_pairing_times_late_swiss_rounds_beside_the_complete_graph(tmp_path: Pat
     out = run_bench("pairing", "--quick", cwd=tmp_path)
     assert "16 players" in out and "32 players" in out
     assert "Target: at most 1 s for a late round of 256 players." in out
+
+
+def test_e2e_scales_out_over_two_processes_on_postgresql(tmp_path: Path) -> None:
+    server = os.environ.get("PARLOR_TEST_DATABASE_URL", "")
+    if not server.startswith("postgresql"):
+        pytest.skip("the scale-out figures need a PostgreSQL server (PARLOR_TEST_DATABASE_URL)")
+    out = run_bench("e2e", "--scale-only", "--matches", "4", "--database-url", server, cwd=tmp_path)
+    assert "Scale-out on PostgreSQL: 4 Crystal Capture matches" in out
+    assert "1 process, both shards" in out and "2 processes, a shard each" in out

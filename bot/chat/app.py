@@ -23,6 +23,7 @@ from bot.chat.delivery import FAILED, Delivery, log_failure
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
+from bot.fleet import Fleet, FleetRefused
 from bot.service.matches import Clock, MatchService
 from bot.service.sweeper import Sweeper
 from bot.settings import Settings
@@ -72,6 +73,17 @@ def point_at(api_base_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """discord.py's sharding options from the settings: none when they leave it to Discord."""
+    shards = settings.shards()
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if shards is not None:
+        options["shard_ids"] = list(shards)
+    return options
+
+
 def invite_url(application_id: int) -> str:
     """The link that adds the bot to a server with its scopes and permissions."""
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
@@ -87,8 +99,13 @@ class ParlorTree(app_commands.CommandTree["Parlor"]):
         return False
 
 
-class Parlor(commands.Bot):
-    """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them)."""
+class Parlor(commands.AutoShardedBot):
+    """The bot. ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them).
+
+    It runs the shards ``SHARD_IDS`` names, of ``SHARD_COUNT`` in all; unset, every shard, as many
+    as Discord recommends. Other processes may run the other shards on the same PostgreSQL
+    database (docs/scaling.md).
+    """
 
     close_grace: float = CLOSE_GRACE
 
@@ -111,11 +128,13 @@ class Parlor(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             tree_cls=ParlorTree,
+            **shard_options(settings),
             **options,
         )
         self.settings = settings
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
+        self.fleet = Fleet(self.engine, settings.shards(), settings.shard_count)
         self.service = MatchService(
             session_factory(self.engine),
             clock=clock,
@@ -134,12 +153,16 @@ class Parlor(commands.Bot):
         self.closing = False
         """Set once shut-down has begun: new requests are answered "restarting"."""
         self._shutdown: asyncio.Task[None] | None = None
+        self.refused: FleetRefused | None = None
+        """Why the bot stopped itself: another process took its shards while it was cut off."""
+        self._stopping: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
         assert self.user is not None
         self.service.bot_user_id = self.user.id
         await migrate.upgrade(self.engine)
+        await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS)
@@ -160,10 +183,19 @@ class Parlor(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+        shards = ", ".join(map(str, sorted(self.shards)))
+        log.info("Running shard %s of %s", shards, self.shard_count)
         # READY lists every server the bot is in (those in an outage too): matches elsewhere
         # belong to servers that removed the bot while it was away.
         async with self.busy():
-            await self.service.abort_absent_guilds({guild.id for guild in self.guilds})
+            await self.service.abort_absent_guilds(
+                {guild.id for guild in self.guilds}, serves=self.serves_guild
+            )
+
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s events come to this process: its shard is one of ours."""
+        count = self.shard_count or 1
+        return (guild_id >> 22) % count in set(self.shards)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (or the server deleted): its matches are called off, no result."""
@@ -227,6 +259,7 @@ class Parlor(commands.Bot):
         if not await _within(deadline, self._idle.wait()):
             log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
+        await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
 
@@ -247,11 +280,15 @@ class Parlor(commands.Bot):
     async def sync_commands(self) -> None:
         """Register the slash commands with Discord.
 
-        With ``DEV_GUILD_ID`` they go to that server only, at once. Otherwise they are synced
-        globally, but only when they changed since the last sync (a hash of the payload is kept
-        in the database): Discord limits how often commands may be created each day.
+        With ``DEV_GUILD_ID`` they go to that server only, at once, from the process that runs
+        its shard. Otherwise they are synced globally, but only when they changed since the last
+        sync (a hash of the payload is kept in the database): Discord limits how often commands
+        may be created each day. Processes sharing the database take turns, so the first one
+        syncs and the others find the commands unchanged.
         """
         guild_id = self.settings.dev_guild_id
+        if guild_id and not self.fleet.runs(guild_id):
+            return
         if guild_id:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -259,11 +296,12 @@ class Parlor(commands.Bot):
             log.info("Synced %d commands to server %s", len(synced), guild_id)
             return
         digest = self.command_hash()
-        if await self.service.remembered(COMMAND_HASH_KEY) == digest:
-            log.info("Commands unchanged since the last sync: not syncing")
-            return
-        synced = await self.tree.sync()
-        await self.service.remember(COMMAND_HASH_KEY, digest)
+        async with self.fleet.turn("commands"):
+            if await self.service.remembered(COMMAND_HASH_KEY) == digest:
+                log.info("Commands unchanged since the last sync: not syncing")
+                return
+            synced = await self.tree.sync()
+            await self.service.remember(COMMAND_HASH_KEY, digest)
         log.info("Synced %d global commands", len(synced))
 
     def command_hash(self) -> str:
@@ -288,6 +326,16 @@ class Parlor(commands.Bot):
         return len(reports)
 
     async def _sweep(self) -> None:
+        try:
+            await self.fleet.hold()
+        except FleetRefused as refused:
+            log.error("%s Stopping.", refused)
+            self.refused = refused
+            self._stopping = asyncio.create_task(self.close())  # which ends this loop too
+            return
+        except Exception:
+            log_failure("checking this process's shards failed")  # the next sweep tries again
+            return
         try:
             async with self._sweeping:
                 count = await self.sweep_once()

@@ -546,6 +546,12 @@ class Delivery:
             else:
                 post = render.board_post(snap, lines)
             board = self._posted.get(snap.id, snap.message_id)
+            handle = self._handles.get(snap.id)
+            if handle is not None and (board is None or handle.message_id > board):
+                # This process answered with the board a moment ago, and the use case read the
+                # match before its message id was stored (a member pressed at once): the newest
+                # message is the board (message ids grow with time). Never post another.
+                board = handle.message_id
             in_channel = (
                 interaction is not None
                 and interaction.channel_id == snap.channel_id

@@ -288,22 +288,31 @@ class MatchService:
     # ------------------------------------------------------------------ deadlines
 
     async def sweep(self, limit: int = 100) -> list[Report]:
-        """Act on every deadline that has passed: expire, abort, forfeit or hint automatically.
+        """Act on every deadline that has passed (up to ``limit`` matches): expire, abort,
+        forfeit or hint automatically.
 
-        Safe to run from several processes at once: each match is claimed with the version check,
-        so a deadline fires exactly once. Each match is handled on its own: one that fails is
-        logged and left for the next sweep, and the others' reports are returned.
+        Safe to run from several processes at once: each match is claimed in the transaction
+        that acts on it, passing over matches another transaction holds, and saved with the
+        version check, so a deadline fires exactly once and only the process that fired it gets
+        its report. Each match is handled on its own: one that fails is logged and left for the
+        next sweep, and the others' reports are returned.
         """
-        async with self.sessions() as session:
-            due = await repo.due_matches(session, self.clock(), limit)
-        reports = []
-        for match_id, version in due:
+        reports: list[Report] = []
+        tried: list[int] = []
+        while len(tried) < limit:
+            claimed = len(tried)
             try:
-                reports.append(await self._run(match_id, None, version, self._expire))
-            except (AlreadyPlayed, WrongStatus):
-                continue  # another process (or a last-second move) got there first
+                report = await self._expire_next(tried)
+            except (AlreadyPlayed, WrongStatus, _Conflict):
+                continue  # a last-second move got there first
             except Exception:
-                log.exception("match %s: its deadline could not be handled", match_id)
+                if len(tried) == claimed:
+                    raise  # no match could be claimed: the sweep fails as a whole
+                log.exception("match %s: its deadline could not be handled", tried[-1])
+                continue
+            if report is None:
+                break
+            reports.append(report)
         return reports
 
     # ------------------------------------------------------------------ servers left
@@ -327,13 +336,19 @@ class MatchService:
         log.info("server %s: left it, %d unfinished matches called off", guild_id, len(reports))
         return reports
 
-    async def abort_absent_guilds(self, present: set[int]) -> list[Report]:
-        """Call off the matches of every server the bot is not in (it was removed while away)."""
+    async def abort_absent_guilds(
+        self, present: set[int], *, serves: Callable[[int], bool] = lambda _: True
+    ) -> list[Report]:
+        """Call off the matches of every server the bot is not in (it was removed while away).
+
+        ``serves`` tells the servers this process answers for (those on its shards): another
+        process's servers are not listed in ``present``.
+        """
         async with self.sessions() as session:
             in_play = await repo.guilds_in_play(session)
         reports = []
         for guild_id in in_play:
-            if guild_id not in present:
+            if guild_id not in present and serves(guild_id):
                 reports += await self.abort_guild(guild_id)
         return reports
 
@@ -422,6 +437,18 @@ class MatchService:
             return (f"{reset} {who} {'has' if len(seats) == 1 else 'have'} {given} to choose.",)
         doing = "choose the hint" if row.deadline_kind == "hint" else "move"
         return (f"{reset} {who} has {given} to {doing}.",)
+
+    async def _expire_next(self, tried: list[int]) -> Report | None:
+        """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
+        transaction; ``None`` when no match is due."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            match_id = await repo.claim_due_match(session, now, tried)
+            if match_id is None:
+                return None
+            tried.append(match_id)
+            match, notices = await self._apply(session, match_id, None, None, self._expire, now)
+        return self._report(match, notices)
 
     # ------------------------------------------------------------------ queries
 
@@ -567,19 +594,39 @@ class MatchService:
     ) -> Report:
         now = self.clock()
         async with self.sessions.begin() as session:
-            match = await self._read(session, match_id, for_update=True)
-            _check_version(match, expected_version)
-            match.next_version = match.row.version + 1
-            notices = step(match, user_id, now)
-            match.row.recent = _recent(match)
-            changes = {**_changes(match), "updated_at": now}
-            if not await repo.save_match(session, match_id, match.row.version, changes):
-                raise _Conflict  # rolls the transaction back
-            match.row.version += 1
-            await self._save_rest(session, match, now)
-            deliveries = _deliveries(match, notices, user_id, self.bot_user_id)
-            await repo.add_deliveries(session, deliveries, now + DELIVERY_GRACE)
+            match, notices = await self._apply(
+                session, match_id, user_id, expected_version, step, now
+            )
         return self._report(match, notices)
+
+    async def _apply(
+        self,
+        session: AsyncSession,
+        match_id: int,
+        user_id: int | None,
+        expected_version: int | None,
+        step: Step,
+        now: datetime,
+    ) -> tuple[_Match, list[Notice]]:
+        """Within the caller's transaction: read the match for update, run ``step``, and save
+        what changed with the version check (``_Conflict`` when it fails).
+
+        Every use case and every deadline the sweeper claims is saved here, in the caller's
+        transaction, with the outbox entries of what it must show with a bot-token call.
+        """
+        match = await self._read(session, match_id, for_update=True)
+        _check_version(match, expected_version)
+        match.next_version = match.row.version + 1
+        notices = step(match, user_id, now)
+        match.row.recent = _recent(match)
+        changes = {**_changes(match), "updated_at": now}
+        if not await repo.save_match(session, match_id, match.row.version, changes):
+            raise _Conflict  # rolls the transaction back
+        match.row.version += 1
+        await self._save_rest(session, match, now)
+        deliveries = _deliveries(match, notices, user_id, self.bot_user_id)
+        await repo.add_deliveries(session, deliveries, now + DELIVERY_GRACE)
+        return match, notices
 
     def _report(self, loaded: _Match, notices: Sequence[Notice]) -> Report:
         """The caller's answer: the saved match, and the notices not addressed to the bot."""

@@ -44,7 +44,7 @@ async def simcord_env(settings: Settings, clock: SimClock) -> AsyncIterator[simc
     This replaces the SimCord plugin's fixture of the same name, which builds the bot before
     the environment: too early to hand the match service SimCord's clock.
     """
-    env = simcord.Env(new_parlor(settings, clock), settle_timeout=SETTLE_TIMEOUT)
+    env = simcord.Env(new_parlor(settings, clock), settle_timeout=SETTLE_TIMEOUT, shard_count=1)
     clock.bind(env)
     await env.start()
     try:

@@ -21,7 +21,7 @@ def command_syncs(table: Table) -> int:
 async def test_parlor_runs_as_python_m_bot_builds_it(settings: Settings) -> None:
     """The bot as built for production (its own clock and seeds) on SimCord, unmodified."""
     bot = Parlor(settings)
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild("Parlor test")
         channel = guild.create_text_channel("duels")
         alice = guild.add_member(env.create_user("alice"))
