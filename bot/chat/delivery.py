@@ -461,6 +461,9 @@ class Delivery:
         if interaction.response.is_done():
             if text:
                 await interaction.followup.send(render.fit(text), ephemeral=True)
+            elif interaction.type is discord.InteractionType.application_command:
+                # Deferred while the move was slow: the "thinking" answer must say it is done.
+                await interaction.edit_original_response(content=_done(snap, self.board_url(snap)))
             return
         if _on_private_message(interaction) and interaction.message is not None:
             # A DM picker or private prompt that has done its job: keep its text, drop its

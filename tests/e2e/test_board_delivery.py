@@ -8,9 +8,13 @@ member the match waits for; an edit notifies nobody.
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from bot.chat.components import Verb
+
+from .test_bot_member_errors import database_file
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -252,3 +256,28 @@ async def test_commands_are_answered_in_time_while_board_edits_wait_on_rate_limi
         assert "Played:" in table.answer(answered), table.answer(answered)
         await table.posted(f"claims {number}", after=0)
     assert table.board_of(1) is board
+
+
+async def test_a_slow_command_move_is_answered_once_it_is_played(
+    table: Table, alice: FakeMember, bob: FakeMember
+) -> None:
+    """A move that waits on the database past a second is deferred ("thinking"), and the
+    deferred answer then says it was played, instead of thinking for ever."""
+    await started(table, alice, bob, "crystal challenge")
+    database = sqlite3.connect(
+        database_file(table.settings), isolation_level=None, check_same_thread=False
+    )
+    try:
+        await asyncio.to_thread(database.execute, "BEGIN IMMEDIATE")
+        slow = await table.fake.slash(alice, table.channel, "crystal take", crystal=5)
+        await table.fake.wait_until(lambda: slow.acknowledged, what="the deferral")
+        assert slow.original is not None and slow.original.loading
+    finally:
+        await asyncio.to_thread(database.rollback)
+        database.close()
+    await table.fake.wait_until(
+        lambda: slow.original is not None and "Played:" in slow.original.content,
+        what="the deferred answer to say the move was played",
+    )
+    assert slow.original.ephemeral
+    assert await table.posted("captures crystal 5", after=0) is table.board_of(1)
