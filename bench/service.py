@@ -717,7 +717,8 @@ def report(runs: Sequence[Run], floor: float, matches: int, database: str) -> No
         "A move's latency runs from its first attempt until one succeeds; errors are failed "
         "attempts (retried).\nFlat out, p50 is about matches / (moves/s): time spent queueing. "
         "Of floor: the rate as a share of the raw driver's, measured in this run.\nStatements: "
-        "SQL through SQLAlchemy's cursors (no BEGIN or COMMIT, no pool pings; the floor's are its three); the service's include opening "
+        "SQL through SQLAlchemy's cursors (no BEGIN or COMMIT, no pool pings; the floor's are "
+        "its three); the service's include opening "
         "the matches that replace those ended.\nLoop CPU: the event loop's thread; process CPU: "
         "the whole process"
         + (" (aiosqlite runs SQLite on a thread of its own)." if sqlite else ".")
