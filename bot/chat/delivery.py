@@ -461,7 +461,10 @@ class Delivery:
         if interaction.response.is_done():
             if text:
                 await interaction.followup.send(render.fit(text), ephemeral=True)
-            elif interaction.type is discord.InteractionType.application_command:
+            elif (
+                interaction.response.type
+                is discord.InteractionResponseType.deferred_channel_message
+            ):
                 # Deferred while the move was slow: the "thinking" answer must say it is done.
                 await interaction.edit_original_response(content=_done(snap, self.board_url(snap)))
             return
