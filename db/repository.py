@@ -273,24 +273,6 @@ async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
     return list(rows)
 
 
-async def due_matches(
-    session: AsyncSession, now: datetime, limit: int = 100
-) -> list[tuple[int, int]]:
-    """``(id, version)`` of unfinished matches whose deadline has passed, the longest overdue
-    first. The sweeper claims each with the version check, so no deadline fires twice."""
-    rows = await session.execute(
-        select(Match.id, Match.version)
-        .where(
-            Match.status.in_(UNFINISHED_STATUSES),
-            Match.deadline.is_not(None),
-            Match.deadline <= now,
-        )
-        .order_by(Match.deadline, Match.id)
-        .limit(limit)
-    )
-    return [(match_id, version) for match_id, version in rows]
-
-
 async def missed_deadlines(
     session: AsyncSession, after: datetime, until: datetime, limit: int = 1000
 ) -> list[int]:

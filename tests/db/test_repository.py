@@ -242,6 +242,15 @@ async def test_append_events_numbers_on_from_the_last_event(sessions: Sessions) 
 # ---------------------------------------------------------------- finding matches
 
 
+async def claimed_in_turn(sessions: Sessions, now: datetime) -> list[int]:
+    """The ids ``claim_due_match`` gives one after another in one transaction, until none."""
+    claimed: list[int] = []
+    async with sessions.begin() as session:
+        while (match_id := await repo.claim_due_match(session, now, claimed)) is not None:
+            claimed.append(match_id)
+    return claimed
+
+
 async def test_due_matches_are_unfinished_and_overdue_oldest_first(sessions: Sessions) -> None:
     late = await add_match(sessions, status="active", deadline=NOW - timedelta(minutes=5))
     later = await add_match(sessions, status="setup", deadline=NOW - timedelta(minutes=1))
@@ -252,12 +261,7 @@ async def test_due_matches_are_unfinished_and_overdue_oldest_first(sessions: Ses
     await add_match(sessions, status="finished", deadline=NOW - timedelta(days=1))
     await add_match(sessions, status="aborted", deadline=NOW - timedelta(days=1))
 
-    async with sessions() as session:
-        due = await repo.due_matches(session, NOW)
-        first_two = await repo.due_matches(session, NOW, limit=2)
-
-    assert due == [(m.id, 0) for m in (latest, late, later, on_time)]
-    assert first_two == [(latest.id, 0), (late.id, 0)]
+    assert await claimed_in_turn(sessions, NOW) == [m.id for m in (latest, late, later, on_time)]
 
 
 async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessions) -> None:
@@ -270,12 +274,8 @@ async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessi
         sessions, status="active", deadline=datetime(2026, 1, 1, 11, 55, tzinfo=UTC)
     )
 
-    async with sessions() as session:
-        due = await repo.due_matches(session, datetime(2026, 1, 1, 13, 0, tzinfo=east))
-        both = await repo.due_matches(session, NOW)
-
-    assert due == [(earlier.id, 0)]
-    assert both == [(earlier.id, 0), (later.id, 0)]
+    assert await claimed_in_turn(sessions, datetime(2026, 1, 1, 13, 0, tzinfo=east)) == [earlier.id]
+    assert await claimed_in_turn(sessions, NOW) == [earlier.id, later.id]
 
 
 async def test_count_open_challenges_counts_waiting_challenges_sent(sessions: Sessions) -> None:
