@@ -551,13 +551,11 @@ class Delivery:
                 post = render.challenge_post(snap, lines)
             else:
                 post = render.board_post(snap, lines)
-            board = self._posted.get(snap.id, snap.message_id)
-            handle = self._handles.get(snap.id)
-            if handle is not None and (board is None or handle.message_id > board):
-                # This process answered with the board a moment ago, and the use case read the
-                # match before its message id was stored (a member pressed at once): the newest
-                # message is the board (message ids grow with time). Never post another.
-                board = handle.message_id
+            # A board this process posted a moment ago may be newer than the one the use case
+            # read (its id not stored yet, or stored after the read): the newest message is the
+            # board (message ids grow with time). Never post another.
+            known = [i for i in (snap.message_id, self._posted.get(snap.id)) if i is not None]
+            board = max(known) if known else None
             in_channel = (
                 interaction is not None
                 and interaction.channel_id == snap.channel_id
