@@ -296,8 +296,7 @@ class Delivery:
             return False
         if snap.status == "challenged":
             return False
-        latest, earlier = list(snap.history[-1:]), snap.history[:-1]
-        post = render.board_post(replace(snap, history=earlier), latest)
+        post = render.board_post(*_as_shown_now(snap))
         await interaction.response.edit_message(**_message_kwargs(post, edit=True))
         self._handles[snap.id] = BoardHandle.of(interaction, message.id, original=True)
         return True
@@ -408,8 +407,7 @@ class Delivery:
             if entry.kind == "board":
                 snap = await self.service.snapshot(entry.match_id)
                 # The newest event shows as what just happened, the others as the log.
-                latest, earlier = list(snap.history[-1:]), snap.history[:-1]
-                await self._show_board(replace(snap, history=earlier), latest, None)
+                await self._show_board(*_as_shown_now(snap), None)
             elif entry.kind == "prompt" and entry.user_id is not None:
                 try:
                     prompt = await self.service.prompt(entry.match_id, entry.user_id)
@@ -730,6 +728,12 @@ def _message_kwargs(post: Post, *, edit: bool = False, ping: bool = False) -> di
     if view is not None:
         kwargs["view"] = view
     return kwargs
+
+
+def _as_shown_now(snap: MatchSnapshot) -> tuple[MatchSnapshot, list[str]]:
+    """A board drawn outside a use case: the newest event as what just happened, the earlier
+    ones as its log."""
+    return replace(snap, history=snap.history[:-1]), list(snap.history[-1:])
 
 
 def _nonce(match_id: int, version: int, kind: str, user_id: int | None = None) -> str:
