@@ -199,6 +199,12 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     recent: Mapped[list[str] | None] = mapped_column(JSON_DOCUMENT)
     """The texts of the match's last public events, oldest first, for its board's log."""
+    acted_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """A bit per seat that acted at least once (seat 0 is 1, seat 1 is 2)."""
+    called_off_by: Mapped[int | None] = mapped_column(BigInteger)
+    """The member who called the match off before it started, if one did."""
+    tournament_id: Mapped[int | None] = mapped_column(Integer)
+    """The tournament whose pairing this match plays, if any."""
 
     def __repr__(self) -> str:
         return f"<Match {self.id} {self.game} {self.status} v{self.version}>"

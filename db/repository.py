@@ -81,6 +81,10 @@ class MatchRow:
     updated_at: datetime
     finished_at: datetime | None
     recent: list[str] | None
+    acted_seats: int = 0
+    """A bit per seat that acted at least once."""
+    called_off_by: int | None = None
+    tournament_id: int | None = None
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))

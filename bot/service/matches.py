@@ -100,6 +100,7 @@ class _Match:
         and what the others may know of it is in the public events it caused.
         """
         self.log.append((seat, f"action:{ask.value}", seat, {"action": str(action)}))
+        self.row.acted_seats |= 1 << seat
         self.record(events)
 
     def seat(self, user_id: int | None) -> Seat | None:
@@ -796,6 +797,7 @@ class MatchService:
                     loaded.state, Outcome(None, Reason.RESIGN)
                 )
             self._abort(loaded, "resign", now)
+            loaded.row.called_off_by = user_id
             loaded.log.append((None, "abort", None, {"by": user_id}))
             loaded.record(events)
             line = f"{self.mention(user_id)} called the match off before it started. No result."
@@ -1076,6 +1078,7 @@ class MatchService:
         players: tuple[int, int],
         heading: str,
         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+        tournament_id: int | None = None,
     ) -> Report:
         """Start a match between ``players`` at once, ``players[0]`` moving first: a pairing
         made by an organizer (a tournament's), so there is no challenge and no coin toss.
@@ -1114,6 +1117,7 @@ class MatchService:
             updated_at=now,
             finished_at=None,
             recent=None,
+            tournament_id=tournament_id,
         )
         loaded = _Match(row, list(players), engine, state, new_players=True)
         async with self.sessions.begin() as session:
@@ -1187,6 +1191,8 @@ CHANGEABLE = (
     "end_reason",
     "finished_at",
     "recent",
+    "acted_seats",
+    "called_off_by",
 )
 """The columns a use case may change."""
 

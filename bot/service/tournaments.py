@@ -355,6 +355,7 @@ class TournamentService:
                     players=(fixture.seat0, fixture.seat1),
                     heading=f"{heading}:",
                     link=link,
+                    tournament_id=tournament.id,
                 )
             except _Taken:
                 continue

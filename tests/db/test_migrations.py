@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0004"
+HEAD = "0005"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -164,4 +164,49 @@ async def test_an_upgrade_waits_for_one_already_under_way(empty_database_url: st
             assert await connection.run_sync(current_revision) == HEAD
     finally:
         await holder.dispose()
+        await engine.dispose()
+
+
+async def test_match_facts_are_filled_in_from_the_event_log(empty_database_url: str) -> None:
+    """0005 carries what tournaments read out of event payloads into columns."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import MetaData, Table, insert, text
+
+    engine = create_engine(empty_database_url)
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    try:
+        await upgrade(engine, "0004")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_events")
+                }
+            )
+            base = {
+                "guild_id": 1, "channel_id": 2, "game": "crown", "options": {}, "seed": 1,
+                "version": 3, "challenger_id": 10, "opponent_id": 11, "vs_bot": False,
+                "created_at": when, "updated_at": when,
+            }  # fmt: skip
+            await connection.execute(
+                insert(tables["matches"]),
+                [{**base, "id": 1, "status": "finished"}, {**base, "id": 2, "status": "aborted"}],
+            )
+            event = {"created_at": when, "audience": None}
+            await connection.execute(
+                insert(tables["match_events"]),
+                [
+                    {**event, "match_id": 1, "seq": 1, "seat": 1, "kind": "action:secret",
+                     "payload": {"action": "1 1"}},
+                    {**event, "match_id": 2, "seq": 1, "seat": None, "kind": "abort",
+                     "payload": {"by": 11}},
+                ],
+            )  # fmt: skip
+        await upgrade(engine, "0005")
+        async with engine.connect() as connection:
+            query = text("SELECT id, acted_seats, called_off_by FROM matches ORDER BY id")
+            rows = (await connection.execute(query)).all()
+        assert [tuple(row) for row in rows] == [(1, 2, None), (2, 0, 11)]
+    finally:
         await engine.dispose()
