@@ -1,19 +1,28 @@
-"""The dependency rule, read from the source: what each layer may import, and no cycles.
+"""The dependency rule, read from the source: what each layer may import, no cycles, no big module.
 
 - ``games`` imports nothing of ``db``, ``bot``, ``discord`` or ``sqlalchemy``;
 - ``db`` nothing of ``games``, ``bot`` or ``discord``;
-- the match service (``bot.service``) and the terminal (``bot.terminal``) nothing of ``discord``
-  nor of the Discord side (``bot.chat``);
-- no two modules import each other, directly or around a loop. Imports under
-  ``if TYPE_CHECKING:`` do not run, so they are left out.
+- the match service (``bot.service``) nothing of ``discord``, of the Discord side (``bot.chat``)
+  or of the terminal (``bot.terminal``); the terminal nothing of ``discord`` or ``bot.chat``;
+- the Discord side (``bot.chat``) nothing of ``db``, save the composition root in ``WIRING``;
+- no two modules import each other, directly or around a loop;
+- no module of ``bot`` or ``db`` (the migrations aside) is over ``MAX_LINES`` physical lines.
+
+Imports inside functions count, and so do imports under ``if TYPE_CHECKING:``: they do not run,
+but they are a dependency all the same, and a loop closed through them is a loop in the design.
+
+``python -m tests.test_imports [ROOT]`` prints what a tree breaks, the checkout by default.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "db", "bot")
@@ -21,10 +30,23 @@ PACKAGES = ("games", "db", "bot")
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games": ("db", "bot", "discord", "sqlalchemy"),
     "db": ("games", "bot", "discord"),
-    "bot.service": ("discord", "bot.chat"),
+    "bot.service": ("discord", "bot.chat", "bot.terminal"),
     "bot.terminal": ("discord", "bot.chat"),
 }
 """Package → what no module in it may import (each name and everything below it)."""
+
+DISCORD_SIDE = "bot.chat"
+WIRING = frozenset({"bot.chat.app", "bot.__main__", "bot.wiring"})
+"""The composition root: the only modules that may build ``db`` objects for the Discord side.
+
+Only ``bot.chat.app`` lies inside ``DISCORD_SIDE`` today; the other two are where the wiring may
+move, and being outside ``bot.chat`` they are free to import ``db`` anyway.
+"""
+
+MAX_LINES = 500
+SIZED = ("bot", "db")
+UNSIZED = ("db.migrations",)
+"""``MAX_LINES`` holds for every module of ``SIZED`` except those under ``UNSIZED``."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +56,34 @@ class Import:
     line: int
     named: bool = False
     """``from package import name``: ``imported`` is ``package.name``, a module or not."""
+    checking: bool = False
+    """Under ``if TYPE_CHECKING:``: read by the type checker only, still a dependency."""
+
+    def where(self, path: Path, root: Path) -> str:
+        note = " (TYPE_CHECKING)" if self.checking else ""
+        return (
+            f"{path.relative_to(root)}:{self.line}: {self.importer} imports {self.imported}{note}"
+        )
+
+
+@dataclass
+class Report:
+    """What a tree breaks, one list per rule."""
+
+    layers: list[str] = field(default_factory=list)
+    """Imports that break ``FORBIDDEN``."""
+    database: list[str] = field(default_factory=list)
+    """Imports of ``db`` from the Discord side outside ``WIRING``."""
+    cycles: list[list[str]] = field(default_factory=list)
+    """Each group of modules that import one another around a loop, sorted."""
+    oversize: list[str] = field(default_factory=list)
+    """Modules over ``MAX_LINES``, with their count."""
+    edges: dict[str, dict[str, Import]] = field(default_factory=dict)
+    """Importer → imported → the first import between them: to show how a cycle closes."""
+
+    def all(self) -> list[str]:
+        cycles = ["cycle among " + ", ".join(group) for group in self.cycles]
+        return sorted({*self.layers, *self.database, *cycles, *self.oversize})
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -50,50 +100,60 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node that may run, skipping ``if TYPE_CHECKING:`` bodies."""
+def _nodes(tree: ast.AST, checking: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node below ``tree``, and whether it sits under ``if TYPE_CHECKING:``."""
     for node in ast.iter_child_nodes(tree):
         if isinstance(node, ast.If) and _is_type_checking(node):
-            for branch in node.orelse:
-                yield branch
-                yield from _runtime_nodes(branch)
+            for branches, guarded in ((node.body, True), (node.orelse, checking)):
+                for branch in branches:
+                    yield branch, guarded
+                    yield from _nodes(branch, guarded)
             continue
-        yield node
-        yield from _runtime_nodes(node)
+        yield node, checking
+        yield from _nodes(node, checking)
 
 
 def imports_of(path: Path, root: Path) -> Iterator[Import]:
-    """The modules ``path`` imports at run time, as absolute names."""
+    """Every module ``path`` imports, anywhere in it, as absolute names."""
     name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
+    for node, checking in _nodes(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield Import(name, alias.name, node.lineno)
+                yield Import(name, alias.name, node.lineno, checking=checking)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            yield Import(name, base, node.lineno)
+            yield Import(name, base, node.lineno, checking=checking)
             for alias in node.names:  # ``from bot.chat import render`` imports a module too
-                yield Import(name, f"{base}.{alias.name}", node.lineno, named=True)
+                yield Import(name, f"{base}.{alias.name}", node.lineno, True, checking)
 
 
 def _within(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
 
-def rule_violations(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[str]:
-    """Every import that breaks ``FORBIDDEN``, and every import cycle, under ``root``."""
+def _sized(name: str) -> bool:
+    return any(_within(name, p) for p in SIZED) and not any(_within(name, p) for p in UNSIZED)
+
+
+def physical_lines(path: Path) -> int:
+    return len(path.read_bytes().splitlines())
+
+
+def scan(root: Path, packages: tuple[str, ...] = PACKAGES) -> Report:
+    """Check every module of ``packages`` under ``root`` against each rule."""
     modules = {
         module_name(path, root): path
         for package in packages
         for path in sorted((root / package).rglob("*.py"))
     }
-    found: list[str] = []
-    graph: dict[str, set[str]] = {name: set() for name in modules}
+    report = Report(edges={name: {} for name in modules})
     for name, path in modules.items():
+        if _sized(name) and (lines := physical_lines(path)) > MAX_LINES:
+            report.oversize.append(f"{path.relative_to(root)}: {lines} lines")
         imports = list(imports_of(path, root))
         submodules = {imp.imported for imp in imports if imp.named and imp.imported in modules}
         for imp in imports:
@@ -101,19 +161,28 @@ def rule_violations(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[st
                 continue  # a name defined in the module imported, not a module
             for layer, banned in FORBIDDEN.items():
                 if _within(name, layer) and any(_within(imp.imported, b) for b in banned):
-                    where = f"{path.relative_to(root)}:{imp.line}"
-                    found.append(f"{where}: {name} imports {imp.imported}")
+                    report.layers.append(imp.where(path, root))
+            if _within(name, DISCORD_SIDE) and name not in WIRING and _within(imp.imported, "db"):
+                report.database.append(imp.where(path, root))
             # ``from games import grid`` runs the package's __init__ before ``games.grid``, as
             # any import of a submodule does: the edge that matters is to the submodule.
             for_submodule = any(sub.startswith(imp.imported + ".") for sub in submodules)
             if imp.imported in modules and imp.imported != name and not for_submodule:
-                graph[name].add(imp.imported)
-    found += [" -> ".join(cycle) for cycle in _cycles(graph)]
-    return sorted(set(found))
+                report.edges[name].setdefault(imp.imported, imp)
+    report.oversize.sort()
+    report.cycles = _cycles({name: set(out) for name, out in report.edges.items()})
+    report.layers = sorted(set(report.layers))
+    report.database = sorted(set(report.database))
+    return report
+
+
+def rule_violations(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[str]:
+    """Every break of every rule under ``root``, one line each."""
+    return scan(root, packages).all()
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One cycle for each strongly connected group of modules (Tarjan's algorithm)."""
+    """Each strongly connected group of more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -144,11 +213,83 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     for node in sorted(graph):
         if node not in index:
             visit(node)
-    return groups
+    return sorted(groups)
 
 
-def test_the_project_keeps_the_dependency_rule() -> None:
-    assert rule_violations(ROOT) == []
+def describe(report: Report) -> str:
+    """The report as text for a person: each cycle with the imports that close it."""
+    out: list[str] = []
+    for group in report.cycles:
+        out.append(f"cycle among {len(group)} modules: {', '.join(group)}")
+        for importer in group:
+            for imported, imp in sorted(report.edges[importer].items()):
+                if imported in group:
+                    note = "  (TYPE_CHECKING)" if imp.checking else ""
+                    out.append(f"    {importer} -> {imported}  line {imp.line}{note}")
+    sections = [
+        ("forbidden imports", report.layers),
+        (f"{DISCORD_SIDE} importing db outside {', '.join(sorted(WIRING))}", report.database),
+        (f"modules over {MAX_LINES} lines", report.oversize),
+    ]
+    for title, lines in sections:
+        out.append(f"{title}: {len(lines) or 'none'}")
+        out.extend(f"    {line}" for line in lines)
+    if not report.cycles:
+        out.insert(0, "cycles: none")
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[0]).resolve() if argv else ROOT
+    report = scan(root)
+    print(describe(report))
+    return 1 if report.all() else 0
+
+
+# The checkout itself, one test per rule. The xfail marks name what still breaks a rule; strict,
+# so that a rule kept again fails until its mark goes.
+
+
+@pytest.fixture(scope="module")
+def project() -> Report:
+    return scan(ROOT)
+
+
+def test_the_project_keeps_its_layers(project: Report) -> None:
+    assert project.layers == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="bot.chat.render imports db.repository under TYPE_CHECKING",
+)
+def test_the_discord_side_leaves_the_database_to_the_wiring(project: Report) -> None:
+    assert project.database == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="a circle closed by TYPE_CHECKING imports: bot.chat.app, bot.chat.buttons, "
+    "bot.chat.delivery, bot.chat.game_cog, bot.chat.games.flag, bot.chat.tournament_buttons, "
+    "bot.chat.tournament_desk",
+)
+def test_the_project_has_no_import_cycle(project: Report) -> None:
+    assert project.cycles == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="over 500 lines: bot/service/matches.py, bot/chat/delivery.py, db/repository.py, "
+    "db/tournaments.py, bot/service/tournaments.py, bot/service/pairing.py",
+)
+def test_no_module_of_bot_or_db_is_over_500_lines(project: Report) -> None:
+    assert project.oversize == []
+
+
+# The check itself, on small trees made for each rule.
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -159,16 +300,23 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
+CHECKED = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    {}\n"
+"""A module whose one import is under ``if TYPE_CHECKING:``, on line 3."""
+
 CLEAN = {
     "games/__init__.py": "",
     "games/base.py": "import dataclasses\n",
     "db/__init__.py": "",
     "db/models.py": "import sqlalchemy\n",
+    "db/migrations/versions/0001_start.py": "import sqlalchemy\n" * (MAX_LINES + 100),
     "bot/__init__.py": "",
     "bot/service/__init__.py": "",
     "bot/service/matches.py": "from db import models\nimport games.base\n",
+    "bot/terminal/__init__.py": "",
+    "bot/terminal/play.py": "from bot.service import matches\n",
     "bot/chat/__init__.py": "",
-    "bot/chat/app.py": "import discord\nfrom bot.service import matches\n",
+    "bot/chat/app.py": "import discord\nfrom bot.service import matches\nfrom db import models\n",
+    "bot/chat/render.py": CHECKED.format("from bot.service import matches"),
 }
 
 
@@ -179,6 +327,13 @@ def test_a_clean_tree_passes(tmp_path: Path) -> None:
 def test_a_game_importing_sqlalchemy_is_caught(tmp_path: Path) -> None:
     root = _tree(tmp_path, {**CLEAN, "games/leaky.py": "from sqlalchemy import select\n"})
     assert rule_violations(root) == ["games/leaky.py:1: games.leaky imports sqlalchemy"]
+
+
+def test_a_game_reaching_the_bot_only_for_the_type_checker_is_caught(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {**CLEAN, "games/hint.py": CHECKED.format("import bot.service")})
+    assert rule_violations(root) == [
+        "games/hint.py:3: games.hint imports bot.service (TYPE_CHECKING)"
+    ]
 
 
 def test_the_service_importing_discord_is_caught_even_inside_a_function(tmp_path: Path) -> None:
@@ -195,14 +350,64 @@ def test_the_service_reaching_the_discord_side_is_caught(tmp_path: Path) -> None
     ]
 
 
+def test_the_service_reaching_the_terminal_is_caught(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {**CLEAN, "bot/service/ask.py": "import bot.terminal.play\n"})
+    assert rule_violations(root) == [
+        "bot/service/ask.py:1: bot.service.ask imports bot.terminal.play"
+    ]
+
+
 def test_db_importing_a_game_is_caught(tmp_path: Path) -> None:
     root = _tree(tmp_path, {**CLEAN, "db/rules.py": "from games import base\n"})
     assert "db/rules.py:1: db.rules imports games" in rule_violations(root)
 
 
-def test_an_import_cycle_is_caught_but_not_one_under_type_checking(tmp_path: Path) -> None:
-    checked = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.chat import app\n"
+def test_the_discord_side_importing_db_outside_the_wiring_is_caught(tmp_path: Path) -> None:
+    files = {
+        **CLEAN,
+        "bot/chat/games/__init__.py": "",
+        "bot/chat/games/flag.py": "from db.models import Match\n",
+        "bot/chat/boards.py": CHECKED.format("from db import models"),
+    }
+    assert rule_violations(_tree(tmp_path, files)) == [
+        "bot/chat/boards.py:3: bot.chat.boards imports db (TYPE_CHECKING)",
+        "bot/chat/boards.py:3: bot.chat.boards imports db.models (TYPE_CHECKING)",
+        "bot/chat/games/flag.py:1: bot.chat.games.flag imports db.models",
+    ]
+
+
+def test_an_import_cycle_is_caught(tmp_path: Path) -> None:
     looped = {**CLEAN, "bot/chat/render.py": "from bot.chat import app\n"}
     looped["bot/chat/app.py"] += "from bot.chat import render\n"
-    assert rule_violations(_tree(tmp_path / "a", {**CLEAN, "bot/chat/render.py": checked})) == []
-    assert rule_violations(_tree(tmp_path / "b", looped)) == ["bot.chat.app -> bot.chat.render"]
+    assert rule_violations(_tree(tmp_path, looped)) == ["cycle among bot.chat.app, bot.chat.render"]
+
+
+def test_a_cycle_closed_only_under_type_checking_is_caught(tmp_path: Path) -> None:
+    looped = {
+        **CLEAN,
+        "bot/chat/buttons.py": "from bot.chat import delivery\n",
+        "bot/chat/delivery.py": "from bot.chat import render\n",
+        "bot/chat/render.py": CHECKED.format("from bot.chat import buttons"),
+    }
+    root = _tree(tmp_path, looped)
+    report = scan(root)
+    assert report.all() == ["cycle among bot.chat.buttons, bot.chat.delivery, bot.chat.render"]
+    assert "bot.chat.render -> bot.chat.buttons  line 3  (TYPE_CHECKING)" in describe(report)
+
+
+def test_a_module_of_bot_or_db_over_the_limit_is_caught(tmp_path: Path) -> None:
+    files = {
+        **CLEAN,
+        "bot/chat/long.py": "x = 1\n" * (MAX_LINES + 1),
+        "bot/chat/full.py": "x = 1\n" * MAX_LINES,
+        "db/queries.py": "\n" * (MAX_LINES + 2),
+        "games/rules.py": "x = 1\n" * (MAX_LINES * 2),
+    }
+    assert rule_violations(_tree(tmp_path, files)) == [
+        f"bot/chat/long.py: {MAX_LINES + 1} lines",
+        f"db/queries.py: {MAX_LINES + 2} lines",
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
