@@ -397,18 +397,34 @@ async def unfinished_matches(
     return [_match_context(row) for row in await session.execute(statement)]
 
 
+_CHANNEL_MATCHES = _LOAD_MATCH.where(
+    _MATCHES.c.guild_id == bindparam("guild_id"),
+    _MATCHES.c.channel_id == bindparam("channel_id"),
+    _MATCHES.c.game == bindparam("game"),
+    _MATCHES.c.status.in_(UNFINISHED_STATUSES),
+    or_(
+        _MATCHES.c.challenger_id == bindparam("user_id"),
+        _MATCHES.c.opponent_id == bindparam("user_id"),
+    ),
+).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
+_CHANNEL_MATCHES_LOCKED = _CHANNEL_MATCHES.with_for_update(of=_MATCHES)
+
+
 async def channel_matches(
-    session: AsyncSession, guild_id: int, channel_id: int, game: str, user_id: int
+    session: AsyncSession,
+    guild_id: int,
+    channel_id: int,
+    game: str,
+    user_id: int,
+    *,
+    for_update: bool = False,
 ) -> list[MatchContext]:
-    """The user's unfinished matches of ``game`` in this channel, newest first."""
-    statement = _LOAD_MATCH.where(
-        _MATCHES.c.guild_id == guild_id,
-        _MATCHES.c.channel_id == channel_id,
-        _MATCHES.c.game == game,
-        _MATCHES.c.status.in_(UNFINISHED_STATUSES),
-        or_(_MATCHES.c.challenger_id == user_id, _MATCHES.c.opponent_id == user_id),
-    ).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
-    return [_match_context(row) for row in await session.execute(statement)]
+    """The user's unfinished matches of ``game`` in this channel, newest first (``for_update``
+    locks them, as ``load_match`` does: a slash command's move finds its match this way)."""
+    statement = _CHANNEL_MATCHES_LOCKED if for_update else _CHANNEL_MATCHES
+    parameters = {"guild_id": guild_id, "channel_id": channel_id, "game": game, "user_id": user_id}
+    connection = await session.connection()
+    return [_match_context(row) for row in await connection.execute(statement, parameters)]
 
 
 # ---------------------------------------------------------------------- the outbox
@@ -453,11 +469,40 @@ async def add_deliveries(
     )
 
 
-async def forget_deliveries(session: AsyncSession, match_id: int, up_to_version: int) -> None:
-    """Remove the match's entries up to ``up_to_version``: delivered, or shown by a newer one."""
-    await session.execute(
-        delete(_OUTBOX).where(_OUTBOX.c.match_id == match_id, _OUTBOX.c.version <= up_to_version)
-    )
+_FORGET_BOARDS = delete(_OUTBOX).where(
+    _OUTBOX.c.match_id == bindparam("m"),
+    _OUTBOX.c.kind == "board",
+    _OUTBOX.c.version <= bindparam("v"),
+)
+_FORGET_SENT = delete(_OUTBOX).where(
+    _OUTBOX.c.match_id == bindparam("m"),
+    _OUTBOX.c.version == bindparam("v"),
+    _OUTBOX.c.kind == bindparam("k"),
+    _OUTBOX.c.user_id == bindparam("u"),
+)
+_MOVE_BOARD = (
+    update(_MATCHES).where(_MATCHES.c.id == bindparam("m")).values(message_id=bindparam("msg"))
+)
+
+
+async def record_shown(
+    session: AsyncSession,
+    boards: Sequence[tuple[int, int]],
+    sent: Sequence[tuple[int, int, str, int]],
+    moved: Sequence[tuple[int, int]],
+) -> None:
+    """What was shown, in one go: ``boards`` as ``(match_id, version)`` (a board shows every
+    version up to its own), DMs ``sent`` as ``(match_id, version, kind, user_id)`` (each is
+    forgotten alone: a DM of one version never stands for another's), and boards ``moved``
+    to a new message as ``(match_id, message_id)``."""
+    connection = await session.connection()
+    if boards:
+        await connection.execute(_FORGET_BOARDS, [{"m": m, "v": v} for m, v in boards])
+    if sent:
+        rows = [{"m": m, "v": v, "k": k, "u": u} for m, v, k, u in sent]
+        await connection.execute(_FORGET_SENT, rows)
+    if moved:
+        await connection.execute(_MOVE_BOARD, [{"m": m, "msg": msg} for m, msg in moved])
 
 
 async def claim_deliveries(

@@ -24,7 +24,11 @@ from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet, FleetRefused
-from bot.service.matches import Clock, MatchService
+from bot.service.deadlines import Deadlines
+from bot.service.match_state import Clock
+from bot.service.matches import MatchService
+from bot.service.outbox import Outbox
+from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
 from bot.settings import Settings
 from db import migrate
@@ -135,14 +139,16 @@ class Parlor(commands.AutoShardedBot):
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
         self.fleet = Fleet(self.engine, settings.shards(), settings.shard_count)
-        self.service = MatchService(
-            session_factory(self.engine),
-            clock=clock,
-            seeds=seeds or (lambda: secrets.randbits(62)),
-            timeouts=settings.timeouts(),
-        )
+        sessions = session_factory(self.engine)
+        seeds = seeds or (lambda: secrets.randbits(62))
+        timeouts = settings.timeouts()
+        self.service = MatchService(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        self.deadline_service = Deadlines(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        self.servers = ServerService(sessions, clock=clock, timeouts=settings.timeouts())
+        self.outbox = Outbox(sessions, clock=clock)
+        self._outbox_task: asyncio.Task[None] | None = None
         self.delivery = Delivery(self, self.service)
-        self.deadlines = Sweeper(self.service, settings.sweep_interval)
+        self.deadlines = Sweeper(self.deadline_service, settings.sweep_interval)
         self.tournaments = TournamentDesk(self)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
         self.sweeper.before_loop(self.wait_until_ready)
@@ -160,7 +166,7 @@ class Parlor(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
         assert self.user is not None
-        self.service.bot_user_id = self.user.id
+        self.service.bot_user_id = self.deadline_service.bot_user_id = self.user.id
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
@@ -179,6 +185,7 @@ class Parlor(commands.AutoShardedBot):
         for report in await self.deadlines.start():
             await self.delivery.deliver(report)
         self.sweeper.start()
+        self._outbox_task = asyncio.create_task(self.outbox.run())
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -259,6 +266,10 @@ class Parlor(commands.AutoShardedBot):
         if not await _within(deadline, self._idle.wait()):
             log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
+        if self._outbox_task is not None:
+            self._outbox_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._outbox_task
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
@@ -297,11 +308,11 @@ class Parlor(commands.AutoShardedBot):
             return
         digest = self.command_hash()
         async with self.fleet.turn("commands"):
-            if await self.service.remembered(COMMAND_HASH_KEY) == digest:
+            if await self.servers.remembered(COMMAND_HASH_KEY) == digest:
                 log.info("Commands unchanged since the last sync: not syncing")
                 return
             synced = await self.tree.sync()
-            await self.service.remember(COMMAND_HASH_KEY, digest)
+            await self.servers.remember(COMMAND_HASH_KEY, digest)
         log.info("Synced %d global commands", len(synced))
 
     def command_hash(self) -> str:
@@ -319,9 +330,12 @@ class Parlor(commands.AutoShardedBot):
         reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
-        for item in await self.service.due_deliveries():
-            shown = await self.delivery.redeliver(item)
-            await self.service.finish_delivery(item, delivered=shown)
+        await self.outbox.flush()  # what this process showed is never delivered again
+        for item in await self.outbox.due():
+            if await self.delivery.redeliver(item):
+                await self.outbox.forget(item)
+            else:
+                await self.outbox.retry_later(item)
         await self.tournaments.sweep()
         return len(reports)
 

@@ -133,12 +133,12 @@ class Common(commands.Cog):
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
         """One game's top 10, or every game's top players."""
-        tables = await self.bot.service.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        tables = await self.bot.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
         return render.leaderboard_embed(tables, compact=game is None)
 
     async def _record(self, guild_id: int, user_id: int, game: str | None) -> discord.Embed:
         """The member's record, with who won each of their recent matches."""
-        record = await self.bot.service.member_record(guild_id, user_id, game)
+        record = await self.bot.servers.member_record(guild_id, user_id, game)
         return render.record_embed(record, game=game)
 
     # ------------------------------------------------------------------ /games
@@ -267,7 +267,7 @@ class Common(commands.Cog):
         self, guild_id: int, seconds: dict[str, int]
     ) -> tuple[dict[str, int], bool]:
         """Store the given timeouts; the server's timeouts now, and whether any changed."""
-        timeouts = await self.bot.service.set_server_timeouts(guild_id, seconds)
+        timeouts = await self.bot.servers.set_server_timeouts(guild_id, seconds)
         return asdict(timeouts), bool(seconds)
 
 

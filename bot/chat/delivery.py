@@ -44,8 +44,9 @@ from bot.chat.buttons import to_view
 from bot.chat.components import Post, Press
 from bot.chat.render import NOT_YOUR_MATCH
 from bot.service.errors import REFUSALS, AlreadyPlayed
-from bot.service.matches import MatchService, OutboxItem
+from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
+from bot.service.outbox import OutboxItem
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -380,9 +381,23 @@ class Delivery:
                 shown &= await self._guarded(snap, "prompt", self._ask(notice))
         if shown:
             # Shown: the outbox may forget it. Otherwise its deliverer tries again.
-            await self._guarded(snap, "outbox", self.service.delivered(snap.id, snap.version))
+            self._confirm(report)
         if snap.over:
             self.client.dispatch("match_over", snap.id)  # a tournament may move on
+
+    def _confirm(self, report: Report) -> None:
+        """Tell the outbox that everything ``report`` had to show was shown."""
+        snap = report.match
+        outbox = self.client.outbox
+        if any(isinstance(notice, Public) for notice in report.notices):
+            outbox.board_shown(snap.id, snap.version)
+        for notice in report.notices:
+            if isinstance(notice, Public) or self.is_me(notice.user_id):
+                continue
+            if isinstance(notice, Prompt):
+                outbox.sent(snap.id, snap.version, "prompt", notice.user_id)
+            elif isinstance(notice, Private):
+                outbox.sent(snap.id, snap.version, "private", notice.user_id)
 
     def _rides_on(self, snap: MatchSnapshot, interaction: Interaction) -> bool:
         """Whether the board's update will be ``interaction``'s own response: a new board or a
@@ -627,7 +642,7 @@ class Delivery:
             message_id = callback.message_id or (await interaction.original_response()).id
             self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=True)
         self._posted[snap.id] = message_id
-        await self.service.set_message(snap.id, message_id)
+        self.client.outbox.board_moved(snap.id, message_id)
         if replacing is not None:
             await self._delete_board(snap, replacing, old)
 

@@ -164,12 +164,21 @@ class GameCog(commands.GroupCog):
         await self.bot.delivery.run(interaction, lambda: self.submit(interaction, text))
 
     async def submit(self, interaction: Interaction, text: str) -> Report:
-        """Submit ``text`` to the caller's match of this game here (typed: no version check)."""
-        match_id = await self.match_of(interaction)
-        return await self.bot.service.submit(match_id, interaction.user.id, text)
+        """Submit ``text`` to the caller's match of this game here (typed: no version check);
+        the match is found in the move's own transaction."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise WrongStatus("Matches are played in a server channel.")
+        return await self.bot.service.play_in_channel(
+            interaction.guild_id,
+            interaction.channel_id,
+            self.game,
+            interaction.user.id,
+            text,
+        )
 
     async def match_of(self, interaction: Interaction) -> int:
-        """The caller's unfinished match of this game in this channel."""
+        """The caller's unfinished match of this game in this channel (for what is not a move:
+        the trap picker)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus("Matches are played in a server channel.")
         return await self.bot.service.find_match(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from db.models import MatchStatus
 from games.base import Ask
@@ -97,9 +97,21 @@ class Report:
 
     match: MatchSnapshot
     notices: list[Notice]
+    tournament_id: int | None = None
+    """The tournament whose match this use case ended, if it did: it may move on now."""
 
     def public_lines(self) -> list[str]:
         return [line for n in self.notices if isinstance(n, Public) for line in n.lines]
 
     def for_user(self, user_id: int) -> list[Private | Prompt]:
         return [n for n in self.notices if isinstance(n, Private | Prompt) and n.user_id == user_id]
+
+
+class BoardRoute(Protocol):
+    """How the caller will show a use case's board: asked inside the use case's transaction,
+    with the match as it will be once saved."""
+
+    def rides_on_response(self, snap: MatchSnapshot) -> bool:
+        """Whether the caller's own interaction response carries the board (then no outbox
+        entry is written for it: the response is its delivery)."""
+        ...

@@ -5,7 +5,7 @@ database outage) would time out the moment it is back, though nobody could play 
 The sweeper records a heartbeat in the database every round. At start, a heartbeat older than
 ``away_after`` means the bot was away since then; while running, a round that comes that much
 later than the one before (the database was unreachable, the process was suspended) means the
-same. Either way every deadline that fell due in the gap starts again (``MatchService
+same. Either way every deadline that fell due in the gap starts again (``Deadlines
 .extend_missed``) before the round acts on what is due.
 """
 
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.service.matches import MatchService
+from bot.service.deadlines import Deadlines
 from bot.service.notices import Report
 
 AWAY_MARGIN = timedelta(seconds=10)
@@ -36,7 +36,7 @@ class Sweeper:
 
     def __init__(
         self,
-        service: MatchService,
+        service: Deadlines,
         sweep_interval: float,
         *,
         monotonic: Callable[[], float] = time.monotonic,

@@ -23,7 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.service.errors import MatchError, WrongStatus
-from bot.service.matches import Clock, MatchService
+from bot.service.match_state import Clock
+from bot.service.matches import MatchService
 from bot.service.notices import Public, Report
 from bot.service.rounds import (
     FORMATS,

@@ -23,6 +23,7 @@ class _Client:
     def __init__(self) -> None:
         self.user = SimpleNamespace(id=PARLOR)
         self.dms: list[int] = []
+        self.outbox = _Outbox()
 
     def get_user(self, user_id: int) -> Any:
         async def send(**kwargs: Any) -> None:
@@ -34,14 +35,14 @@ class _Client:
         return None
 
 
-class _Service:
-    """Just enough of the match service for ``Delivery.deliver``: the outbox's confirmation."""
+class _Outbox:
+    """Just enough of the outbox for ``Delivery.deliver``: what it was told was sent."""
 
     def __init__(self) -> None:
-        self.delivered_versions: list[tuple[int, int]] = []
+        self.sent_to: list[int] = []
 
-    async def delivered(self, match_id: int, version: int) -> None:
-        self.delivered_versions.append((match_id, version))
+    def sent(self, match_id: int, version: int, kind: str, user_id: int) -> None:
+        self.sent_to.append(user_id)
 
 
 def test_the_level_option_offers_the_players_levels() -> None:
@@ -57,7 +58,7 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
-    client, service = _Client(), _Service()
-    await Delivery(cast(Any, client), cast(Any, service)).deliver(Report(snap, notices))
+    client = _Client()
+    await Delivery(cast(Any, client), cast(Any, None)).deliver(Report(snap, notices))
     assert client.dms == [ALICE]
-    assert service.delivered_versions == [(snap.id, snap.version)]
+    assert client.outbox.sent_to == [ALICE]

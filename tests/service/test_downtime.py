@@ -13,7 +13,7 @@ from bot.service.notices import Public
 from bot.service.sweeper import Sweeper, away_after
 from bot.service.timeouts import Timeouts
 from db.models import MatchEvent
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
 INTERVAL = 5.0
 AWAY = away_after(INTERVAL)
@@ -52,21 +52,21 @@ async def clock_resets(sessions: async_sessionmaker[AsyncSession], match_id: int
 async def test_a_first_start_has_nothing_to_give_back(service: MatchService, clock: Clock) -> None:
     match_id = await crystal(service)
     clock.advance(minutes=15)
-    assert await service.resume(AWAY) == []
-    assert await service.beat() == clock.now
-    [report] = await service.sweep()  # no heartbeat before: the turn timed out
+    assert await deadlines_for(service).resume(AWAY) == []
+    assert await deadlines_for(service).beat() == clock.now
+    [report] = await deadlines_for(service).sweep()  # no heartbeat before: the turn timed out
     assert report.match.id == match_id and report.match.winner_id == BOB
 
 
 async def test_a_turn_that_came_due_while_away_starts_again(
     service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    await service.beat()
+    await deadlines_for(service).beat()
     match_id = await crystal(service)
     before = await service.snapshot(match_id)
     clock.advance(minutes=15)  # a deploy: the turn came due 5 minutes into it
 
-    [report] = await service.resume(AWAY)
+    [report] = await deadlines_for(service).resume(AWAY)
     snap = report.match
     assert snap.id == match_id and snap.status == "active"
     assert snap.deadline == clock.now + timedelta(minutes=10)
@@ -77,23 +77,23 @@ async def test_a_turn_that_came_due_while_away_starts_again(
         "I was away for 15 minutes, so the clock was reset: @11 has 10 minutes to move.",
     )
     assert await clock_resets(sessions, match_id) == 1
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
 
     clock.advance(minutes=9)
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
     await service.submit(match_id, ALICE, "9", expected_version=before.version)
     clock.advance(minutes=10, seconds=1)
-    [ended] = await service.sweep()
+    [ended] = await deadlines_for(service).sweep()
     assert ended.match.winner_id == ALICE  # Bob's own turn, after the restart, ran out
 
 
 async def test_a_short_restart_gives_nothing_back(service: MatchService, clock: Clock) -> None:
     match_id = await crystal(service)
     clock.advance(minutes=10)
-    await service.beat()
+    await deadlines_for(service).beat()
     clock.advance(seconds=15)  # a restart within the margin: deadlines are as they were
-    assert await service.resume(AWAY) == []
-    [report] = await service.sweep()
+    assert await deadlines_for(service).resume(AWAY) == []
+    [report] = await deadlines_for(service).sweep()
     assert report.match.id == match_id and report.match.winner_id == BOB
 
 
@@ -104,12 +104,14 @@ async def test_only_deadlines_after_the_last_heartbeat_start_again(
     clock.advance(minutes=5)
     missed = await crystal(service)
     clock.advance(minutes=5, seconds=1)
-    await service.beat()  # the last round: the crash came before it swept the overdue turn
+    await deadlines_for(
+        service
+    ).beat()  # the last round: the crash came before it swept the overdue turn
     clock.advance(minutes=30)
 
-    [report] = await service.resume(AWAY)
+    [report] = await deadlines_for(service).resume(AWAY)
     assert report.match.id == missed
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.id == overdue and report.match.status == "finished"
 
 
@@ -120,7 +122,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
     service = MatchService(
         sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}", timeouts=timeouts
     )
-    await service.beat()
+    await deadlines_for(service).beat()
     challenged = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="flag"
     )
@@ -139,7 +141,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
     assert asked.match.deadline_kind == "hint"
     clock.advance(minutes=30)
 
-    reports = {r.match.id: r for r in await service.resume(AWAY)}
+    reports = {r.match.id: r for r in await deadlines_for(service).resume(AWAY)}
     assert set(reports) == {challenged.match.id, setup.match.id, hint.match.id}
     for report in reports.values():
         assert report.match.deadline == clock.now + timedelta(minutes=2)
@@ -156,7 +158,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
         "I was away for 30 minutes, so the clock was reset: @11 has 2 minutes to choose the hint."
     ]
     clock.advance(minutes=2, seconds=1)
-    assert len(await service.sweep()) == 3
+    assert len(await deadlines_for(service).sweep()) == 3
 
 
 async def test_two_processes_coming_back_at_once_reset_a_clock_once(
@@ -166,7 +168,9 @@ async def test_two_processes_coming_back_at_once_reset_a_clock_once(
     match_id = await crystal(service)
     clock.advance(minutes=15)
     other = MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
-    first, second = await asyncio.gather(service.extend_missed(since), other.extend_missed(since))
+    first, second = await asyncio.gather(
+        deadlines_for(service).extend_missed(since), deadlines_for(other).extend_missed(since)
+    )
     assert len(first) + len(second) == 1
     assert await clock_resets(sessions, match_id) == 1
 
@@ -175,7 +179,7 @@ async def test_the_sweeper_gives_back_time_when_its_rounds_stopped(
     service: MatchService, clock: Clock
 ) -> None:
     stopwatch = Monotonic()
-    sweeper = Sweeper(service, INTERVAL, monotonic=stopwatch)
+    sweeper = Sweeper(deadlines_for(service), INTERVAL, monotonic=stopwatch)
     assert await sweeper.start() == []
     match_id = await crystal(service)
 

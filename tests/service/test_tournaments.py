@@ -17,7 +17,7 @@ from bot.service.tournament_view import TournamentView
 from bot.service.tournaments import TournamentRefused, TournamentService
 from db.models import Match, PlayerStats
 from tests.db.plans import plans_recorded
-from tests.service.conftest import CHANNEL, GUILD, Clock
+from tests.service.conftest import CHANNEL, GUILD, Clock, board_posted, deadlines_for
 
 ORGANIZER = 1
 PLAYERS = list(range(101, 109))
@@ -258,7 +258,7 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     # The idle player never chooses a secret: the setup deadline calls the match off, a loss
     # for them alone.
     clock.advance(minutes=6)
-    assert await service.sweep()
+    assert await deadlines_for(service).sweep()
     assert await tournaments.settle(view.id)
     view = await tournaments.view(view.id)
     round1 = view.fixtures_of(1)
@@ -277,7 +277,7 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
         else:
             await service.resign(report.match.id, resigner)
     clock.advance(minutes=6)
-    await service.sweep()
+    await deadlines_for(service).sweep()
     await tournaments.settle(view.id)
     view = await tournaments.view(view.id)
     withdrawn = {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn}
@@ -399,7 +399,7 @@ async def test_the_sweep_finds_only_tournaments_with_something_to_do(
     view = await started(tournaments, PLAYERS[:2])
     assert await tournaments.needing_attention() == [view.id]  # round 1 to post
     (report,) = await post_rounds(tournaments, view.id)
-    await service.set_message(report.match.id, 1)
+    await board_posted(service, report.match.id, 1)
     assert await tournaments.needing_attention() == []
     await play(service, report, CRYSTAL_WIN)
     assert await tournaments.needing_attention() == [view.id]  # a result to record
@@ -451,7 +451,7 @@ async def test_no_statement_of_a_tournament_scans_a_table(
         await tournaments.find(GUILD, {CHANNEL}, ["running"])
         await tournaments.leave(view.id, reports[0].match.players[0])
         clock.advance(minutes=6)
-        await service.sweep()
+        await deadlines_for(service).sweep()
         await tournaments.settle(view.id)
         await tournaments.unposted(view.id)
         await tournaments.claim_end(view.id)

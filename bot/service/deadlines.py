@@ -1,0 +1,196 @@
+"""Deadlines: what happens when a member does not answer in time, and time the bot was away.
+
+Deadlines are columns. The sweeper claims each due match ``FOR UPDATE SKIP LOCKED`` (PostgreSQL)
+in the transaction that acts on it, with the same version check as a move, so a deadline fires
+once even across restarts and processes. A deadline that fell due while the bot was away gets
+its full time again (``extend_missed``): nobody can act while the bot is down.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from bot.service.errors import AlreadyPlayed, WrongStatus
+from bot.service.failures import log_failure
+from bot.service.match_core import MatchCore
+from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
+from bot.service.notices import Notice, Public, Report
+from bot.service.timeouts import human
+from bot.service.wording import describe_options
+from db import repository as repo
+from db.models import MatchStatus
+from games.base import Outcome, Reason, other
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_KEY = "heartbeat"
+"""``bot_meta`` key of the time the bot last swept its deadlines: when it was last known up."""
+FRESH_TIME_MIN = timedelta(minutes=2)
+"""The least time given back for a deadline that passed while the bot was away."""
+
+
+class Deadlines(MatchCore):
+    """Acts on due deadlines, and gives back the time of those that passed while the bot was
+    away."""
+
+    async def sweep(self, limit: int = 100) -> list[Report]:
+        """Act on every deadline that has passed (up to ``limit`` matches): expire, abort,
+        forfeit or hint automatically.
+
+        Safe to run from several processes at once: each match is claimed in the transaction
+        that acts on it, passing over matches another transaction holds, and saved with the
+        version check, so a deadline fires exactly once and only the process that fired it gets
+        its report. Each match is handled on its own: one that fails is logged and left for the
+        next sweep, and the others' reports are returned.
+        """
+        reports: list[Report] = []
+        tried: list[int] = []
+        while len(tried) < limit:
+            claimed = len(tried)
+            try:
+                report = await self._expire_next(tried)
+            except (AlreadyPlayed, WrongStatus, Conflict):
+                continue  # a last-second move got there first
+            except Exception:
+                if len(tried) == claimed:
+                    raise  # no match could be claimed: the sweep fails as a whole
+                log_failure(log, "match %s: its deadline could not be handled", tried[-1])
+                continue
+            if report is None:
+                break
+            reports.append(report)
+        return reports
+
+    async def _expire_next(self, tried: list[int]) -> Report | None:
+        """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
+        transaction; ``None`` when no match is due."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            match_id = await repo.claim_due_match(session, now, tried)
+            if match_id is None:
+                return None
+            tried.append(match_id)
+            match = await self._read(session, match_id, for_update=True)
+            notices = await self._apply(session, match, None, None, self._expire, now)
+        return self._report(match, notices)
+
+    def _expire(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
+        row = loaded.row
+        if row.status in OVER or row.deadline is None or row.deadline > now:
+            raise WrongStatus("Nothing is due on this match.")
+        kind = row.deadline_kind
+        if kind == "challenge":
+            self._abort(loaded, "expired", now)
+            loaded.log.append((None, "expire", None, {}))
+            line = (
+                f"The challenge from {self.mention(row.challenger_id)} to "
+                f"{self.mention(row.opponent_id)} expired without an answer."
+            )
+            return [Public(self._snapshot(loaded), (line,), kind="expired")]
+        if kind == "setup":
+            missing = [self.mention(loaded.players[s]) for s in loaded.game.to_act(loaded.state)]
+            loaded.state, events = loaded.game.conclude(loaded.state, Outcome(None, Reason.TIMEOUT))
+            self._abort(loaded, "timeout", now)
+            loaded.log.append((None, "abort", None, {"timeout": True}))
+            loaded.record(events)
+            line = (
+                f"Setup timed out: {' and '.join(missing)} did not choose a secret in time. "
+                "The match is called off; no result."
+            )
+            snap = self._snapshot(loaded)
+            return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
+        # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
+        seat = min(loaded.game.to_act(loaded.state))
+        action = loaded.game.on_deadline(loaded.state, seat)
+        if action is None:
+            return self._conclude(loaded, Outcome(other(seat), Reason.TIMEOUT), now)
+        new_state, events = loaded.game.apply(loaded.state, seat, action)
+        loaded.log.append((seat, "deadline", None, {}))
+        notices = self._played(loaded, seat, action, new_state, events, now)
+        note = f"{self.mention(loaded.players[seat])} did not answer in time, so I chose for them."
+        return [prefix(n, note) for n in notices]
+
+    async def beat(self) -> datetime | None:
+        """Record that the bot is up now (its heartbeat); the heartbeat before this one, if any."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            previous = await repo.get_meta(session, HEARTBEAT_KEY)
+            await repo.set_meta(session, HEARTBEAT_KEY, now.isoformat(), now)
+        return None if previous is None else datetime.fromisoformat(previous)
+
+    async def resume(self, away_after: timedelta) -> list[Report]:
+        """At start: give fresh time to every deadline that passed while the bot was away.
+
+        The bot was away when its last heartbeat is older than ``away_after``; a database
+        without one (a first start) has nothing to give back. Records the heartbeat anew.
+        """
+        previous = await self.beat()
+        if previous is None or self.clock() - previous <= away_after:
+            return []
+        return await self.extend_missed(previous)
+
+    async def extend_missed(self, since: datetime) -> list[Report]:
+        """Every deadline that fell due after ``since`` (when the bot was last up) starts again.
+
+        A member cannot act while the bot is away, so a deadline that passed meanwhile gets
+        the full time of its kind from now (at least ``FRESH_TIME_MIN``), and the channel is
+        told why. Not a move: the match keeps its version, so its buttons keep working.
+        """
+        now = self.clock()
+        async with self.sessions() as session:
+            missed = await repo.missed_deadlines(session, since, now)
+        reports = []
+        for match_id in missed:
+            try:
+                report = await self._extend(match_id, since, now)
+            except Exception:
+                log_failure(log, "match %s: its deadline could not be moved", match_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        if reports:
+            log.info("Away since %s: gave %d matches fresh time", since.isoformat(), len(reports))
+        return reports
+
+    async def _extend(self, match_id: int, since: datetime, now: datetime) -> Report | None:
+        async with self.sessions.begin() as session:
+            found = await repo.load_match(session, match_id, for_update=True)
+            if found is None:
+                return None
+            loaded = self._match(found)
+            row = loaded.row
+            seen, kind = row.deadline, row.deadline_kind
+            if row.status in OVER or seen is None or kind is None or not since < seen <= now:
+                return None  # moved on meanwhile
+            allowed = max(loaded.timeouts.delta(kind), FRESH_TIME_MIN)
+            row.deadline = now + allowed
+            if not await repo.move_deadline(session, match_id, seen, row.deadline, now):
+                return None
+            away = int((now - since).total_seconds())
+            loaded.log.append((None, "clock_reset", None, {"away": away, "kind": kind}))
+            await repo.append_events(session, match_id, loaded.last_seq, loaded.log, now)
+        snap = self._snapshot(loaded)
+        lines = self._clock_reset_lines(loaded, now - since, allowed)
+        notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
+        return Report(snap, [Public(snap, lines, kind=notice_kind)])
+
+    def _clock_reset_lines(
+        self, loaded: LoadedMatch, away: timedelta, allowed: timedelta
+    ) -> tuple[str, ...]:
+        row = loaded.row
+        given = human(int(allowed.total_seconds()))
+        minutes = max(1, round(away.total_seconds() / 60))
+        reset = f"I was away for {human(minutes * 60)}, so the clock was reset:"
+        if row.deadline_kind == "challenge":
+            challenge = (
+                f"{self.mention(row.opponent_id)}, {self.mention(row.challenger_id)} challenges "
+                f"you to {loaded.game.title}{describe_options(loaded.game, row.options or {})}."
+            )
+            return (challenge, f"{reset} the challenge expires in {given}.")
+        seats = sorted(loaded.game.to_act(loaded.state))
+        who = " and ".join(self.mention(loaded.players[s]) for s in seats)
+        if row.deadline_kind == "setup":
+            return (f"{reset} {who} {'has' if len(seats) == 1 else 'have'} {given} to choose.",)
+        doing = "choose the hint" if row.deadline_kind == "hint" else "move"
+        return (f"{reset} {who} has {given} to {doing}.",)

@@ -1,0 +1,66 @@
+"""What a server keeps beside its matches: its leaderboards and records, its settings, and what
+the bot remembers for itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service import stats
+from bot.service.match_state import Clock
+from bot.service.timeouts import Timeouts, merge_timeouts
+from db import repository as repo
+from db.models import utcnow
+
+
+class ServerService:
+    """Stats and settings, each one transaction."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        timeouts: Timeouts | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.defaults = timeouts or Timeouts()
+
+    async def leaderboards(
+        self, guild_id: int, game: str | None, limit: int
+    ) -> dict[str, list[stats.Standing]]:
+        """Each game's (or ``game``'s) best players in the server against people."""
+        names = [game] if game else list(games.GAMES)
+        async with self.sessions() as session:
+            return await stats.leaderboards(session, guild_id, names, limit)
+
+    async def member_record(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> stats.MemberRecord:
+        """A member's record in the server, per game, with their last finished matches."""
+        async with self.sessions() as session:
+            return await stats.member_record(session, guild_id, user_id, game)
+
+    async def server_timeouts(self, guild_id: int) -> Timeouts:
+        """The timeouts in force in the server: its own where set, the host's elsewhere."""
+        async with self.sessions() as session:
+            return merge_timeouts(self.defaults, await repo.server_timeouts(session, guild_id))
+
+    async def set_server_timeouts(self, guild_id: int, seconds: Mapping[str, int]) -> Timeouts:
+        """Set some of the server's timeouts (``{"turn": 600}``); the timeouts now in force."""
+        async with self.sessions.begin() as session:
+            if seconds:
+                await repo.set_server_timeouts(session, guild_id, dict(seconds), self.clock())
+            return merge_timeouts(self.defaults, await repo.server_timeouts(session, guild_id))
+
+    async def remembered(self, key: str) -> str | None:
+        """A value the bot keeps for itself (the last command sync's digest)."""
+        async with self.sessions() as session:
+            return await repo.get_meta(session, key)
+
+    async def remember(self, key: str, value: str) -> None:
+        async with self.sessions.begin() as session:
+            await repo.set_meta(session, key, value, self.clock())
