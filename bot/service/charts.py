@@ -70,8 +70,8 @@ LABEL_SIZE = 16
 TICK_SIZE = 16
 LEGEND_SIZE = 16
 
-DATE_FORMATS = ("%Y", "%Y-%m", "%d", "%H:%M", "%H:%M", "%S")
-DATE_ZERO_FORMATS = ("", "%Y", "%Y-%m", "%m-%d", "%H:%M", "%H:%M")
+DATE_FORMATS = ("%Y", "%Y-%m", "%m-%d", "%H:%M", "%H:%M", "%S")
+DATE_ZERO_FORMATS = ("", "%Y", "%m-%d", "%m-%d", "%H:%M", "%H:%M")
 DATE_OFFSET_FORMATS = ("", "%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%d", "%Y-%m-%d %H:%M")
 """ISO-style numbers: month names would come from the process's locale, not the member's."""
 
@@ -134,9 +134,9 @@ def rating_chart(
     band_colour = COLOURS[0] if len(drawn) == 1 else MUTED
     handles.append(Patch(facecolor=band_colour, alpha=0.4))
     everything = [p for points in drawn.values() for p in points]
-    lone = len(everything) == 1 and (until is None or until <= everything[0].at)
-    ax.set_ylim(*_rating_limits(everything, math.inf if lone else SETTLED_BAND))
     first = min(p.at for p in everything)
+    lone = len(everything) == len(drawn) and (until is None or until <= first)
+    ax.set_ylim(*_rating_limits(everything, math.inf if lone else SETTLED_BAND))
     _date_axis(ax, first, max(until or first, *(p.at for p in everything)))
     _label(ax, title, x_label, y_label)
     fig.legend(
@@ -279,7 +279,7 @@ def _date_axis(ax: Axes, first: datetime, last: datetime) -> None:
     if last - first < timedelta(days=1):
         middle = first + (last - first) / 2
         ax.set_xlim(*_days([middle - timedelta(hours=12), middle + timedelta(hours=12)]))
-    locator = mdates.AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(
         mdates.ConciseDateFormatter(  # type: ignore[no-untyped-call]
@@ -328,7 +328,7 @@ def _thin(points: Sequence[RatingPoint], limit: int) -> Sequence[RatingPoint]:
 def _rating_limits(points: Sequence[RatingPoint], cap: float) -> tuple[float, float]:
     """The y-axis: every rating and its band up to ``cap`` either side, with a margin.
 
-    A lone match shows its whole range as an error bar; on a line, the wide bands of the first
+    Lone matches show their whole ranges as error bars; on a line, the wide bands of the first
     matches would flatten every later change, so they run off the chart.
     """
     reach = [min(BAND * p.deviation, cap) for p in points]
