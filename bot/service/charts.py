@@ -5,11 +5,12 @@ game titles, names), so a translation layer can give them in any language the fo
 Drawn with matplotlib's object API on the Agg canvas, never ``pyplot``: no global figure
 registry, no GUI backend and no global style is touched, so each call owns its ``Figure``.
 
-Matplotlib is not thread-safe for shared figures or for ``pyplot``'s global state, but separate
-``Figure`` objects may be built in separate threads on the Agg canvas; ``Figure.draw`` holds a
-lock shared by all figures while it rasterises (it guards matplotlib's font caches), so renders
-run one at a time and the rest of the work overlaps. ``draw`` runs a chart in a worker thread
-so the event loop never waits on one.
+Matplotlib is not thread-safe for a figure shared between threads nor for ``pyplot``'s global
+state, but separate ``Figure`` objects may be built in separate threads on the Agg canvas:
+since matplotlib 3.8 ``Figure.draw`` holds one lock shared by all figures while it rasterises
+(it guards the font caches), so two charts never rasterise at once. Nothing here changes
+``rcParams``; every colour and size is passed to the artist it is for. ``draw`` runs a chart in
+a worker thread so the event loop never waits on one.
 
 The colours suit Discord's dark theme (messages on #313338): an opaque background a shade
 darker, light text, and line colours from the Okabe-Ito palette, which colour-blind readers
@@ -36,6 +37,8 @@ from matplotlib.ft2font import FT2Font
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
+
+from bot.service.ratings import Rating, display
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -107,19 +110,18 @@ def rating_chart(
     """A PNG of each game's rating over time with its likely range; None when no game has points.
 
     ``games`` maps a game's shown title to its points, in any order; games are coloured in the
-    order given, and each legend entry ends with the game's latest rating. Each line steps at
-    every match; the shaded band is rating ± 2 deviations (``band_label`` names it in the
-    legend). ``until`` (usually now) carries each last rating on to that time. A lone point
-    shows as a dot with its range as an error bar. ``size`` is in pixels; by default 800 wide
-    and 450 high, plus a row for each row of the legend past the first. With nothing to draw
-    the caller gets None and says so in words, which reads better than an empty chart.
+    order given, and each legend entry ends with the game's latest rating as ``/stats`` shows
+    it (``1500?`` while provisional). Each line steps at every match (dates in UTC); the shaded
+    band is rating ± 2 deviations (``band_label`` names it in the legend). ``until`` (usually
+    now) carries each last rating on to that time. A lone point shows as a dot with its range
+    as an error bar. ``size`` is in pixels; by default 800 wide and 450 high, plus a row for
+    each row of the legend past the first. With nothing to draw the caller gets None and says
+    so in words, which reads better than an empty chart.
     """
     drawn = {name: sorted(points, key=lambda p: p.at) for name, points in games.items() if points}
     if not drawn:
         return None
-    labels = [
-        f"{_printable(name) or '?'}  {round(points[-1].rating)}" for name, points in drawn.items()
-    ]
+    labels = [f"{_printable(name) or '?'}  {_shown(points[-1])}" for name, points in drawn.items()]
     labels.append(_printable(band_label))
     width, height = size or SIZE
     columns = _legend_columns(labels, width)
@@ -174,8 +176,9 @@ def leaderboard_chart(
     reach = [BAND * s.deviation for s in standings]
     low = min(s.rating - r for s, r in zip(standings, reach, strict=True))
     high = max(s.rating + r for s, r in zip(standings, reach, strict=True))
-    left = low - 0.04 * (high - low)
-    right = high + 0.16 * (high - low)
+    span = max(high - low, 100.0)
+    left = low - 0.04 * span
+    right = high + 0.16 * span
     ax.set_xlim(left, right)
     ax.barh(
         rows,
@@ -191,14 +194,14 @@ def leaderboard_chart(
         ax.text(
             standing.rating + r,
             row,
-            f"  {round(standing.rating)}",
+            f"  {_shown(standing)}",
             va="center",
             ha="left",
             color=TEXT,
             fontsize=LEGEND_SIZE,
             fontweight="bold",
         )
-    ax.set_yticks(rows, labels=[f"{_short(_printable(s.name) or '?')}" for s in standings])
+    ax.set_yticks(rows, labels=[_short(_printable(s.name) or "?") for s in standings])
     ax.tick_params(axis="y", length=0, labelsize=LEGEND_SIZE)
     ax.set_ylim(count - 0.5, -0.5)
     ax.grid(axis="y", visible=False)
@@ -210,7 +213,7 @@ def leaderboard_chart(
 async def draw(render: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     """``render(*args, **kwargs)`` run in a worker thread, e.g. ``await draw(rating_chart, games)``.
 
-    A chart takes tens of milliseconds of CPU; run inline it would stall every other
+    A chart is a good part of a second of CPU work; run inline it would stall every other
     interaction, heartbeat and sweep of the process for that long.
     """
     return await asyncio.to_thread(render, *args, **kwargs)
@@ -336,6 +339,10 @@ def _rating_limits(points: Sequence[RatingPoint], cap: float) -> tuple[float, fl
     high = max(p.rating + r for p, r in zip(points, reach, strict=True))
     margin = max(25.0, 0.06 * (high - low))
     return low - margin, high + margin
+
+
+def _shown(point: RatingPoint | Standing) -> str:
+    return display(Rating(point.rating, point.deviation, volatility=0.0))
 
 
 def _short(name: str) -> str:
