@@ -23,7 +23,6 @@ from db.models import (
     UNFINISHED_STATUSES,
     GuildOrganizers,
     Match,
-    MatchEvent,
     MatchPlayer,
     MatchStatus,
     PlayerStats,
@@ -39,7 +38,6 @@ _ENTRANTS = cast(Table, TournamentEntrant.__table__)
 _ROUNDS = cast(Table, TournamentRound.__table__)
 _GAMES = cast(Table, TournamentGame.__table__)
 _MATCHES = cast(Table, Match.__table__)
-_EVENTS = cast(Table, MatchEvent.__table__)
 _PLAYERS = cast(Table, MatchPlayer.__table__)
 _STATS = cast(Table, PlayerStats.__table__)
 _OVER = (MatchStatus.FINISHED.value, MatchStatus.ABORTED.value)
@@ -353,42 +351,30 @@ async def game_of_match(session: AsyncSession, match_id: int) -> tuple[int, int]
 
 
 async def match_ends(session: AsyncSession, match_ids: Sequence[int]) -> dict[int, MatchEnd]:
-    """How each of these matches ended, for those that are over."""
+    """How each of these matches ended, for those that are over: read from the match's own
+    columns (``acted_seats``, ``called_off_by``), never from its event log."""
     if not match_ids:
         return {}
     over = await session.execute(
         select(
-            _MATCHES.c.id, _MATCHES.c.status, _MATCHES.c.winner_seat, _MATCHES.c.end_reason
+            _MATCHES.c.id,
+            _MATCHES.c.status,
+            _MATCHES.c.winner_seat,
+            _MATCHES.c.end_reason,
+            _MATCHES.c.acted_seats,
+            _MATCHES.c.called_off_by,
         ).where(_MATCHES.c.id.in_(list(match_ids)), _MATCHES.c.status.in_(_OVER))
     )
-    found = {row[0]: row for row in over}
-    if not found:
-        return {}
-    acted: dict[int, set[int]] = {match_id: set() for match_id in found}
-    called_off_by: dict[int, int] = {}
-    events = await session.execute(
-        select(_EVENTS.c.match_id, _EVENTS.c.seat, _EVENTS.c.kind, _EVENTS.c.payload).where(
-            _EVENTS.c.match_id.in_(list(found)),
-            or_(_EVENTS.c.kind.like("action:%"), _EVENTS.c.kind == "abort"),
-        )
-    )
-    for match_id, seat, kind, payload in events:
-        if kind == "abort":
-            by = (payload or {}).get("by")
-            if isinstance(by, int):
-                called_off_by[match_id] = by
-        elif seat is not None:
-            acted[match_id].add(seat)
     return {
         match_id: MatchEnd(
             match_id,
             status,
             winner_seat,
             end_reason,
-            frozenset(acted[match_id]),
-            called_off_by.get(match_id),
+            frozenset(seat for seat in (0, 1) if (acted_seats or 0) >> seat & 1),
+            called_off_by,
         )
-        for match_id, (_, status, winner_seat, end_reason) in found.items()
+        for match_id, status, winner_seat, end_reason, acted_seats, called_off_by in over
     }
 
 

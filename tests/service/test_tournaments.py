@@ -7,7 +7,7 @@ import asyncio
 from collections import Counter
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
@@ -15,7 +15,7 @@ from bot.service.notices import Prompt, Public, Report
 from bot.service.rounds import LEFT, TIMEOUTS
 from bot.service.tournament_view import TournamentView
 from bot.service.tournaments import TournamentRefused, TournamentService
-from db.models import Match, PlayerStats
+from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
 from tests.service.conftest import CHANNEL, GUILD, Clock
 
@@ -289,6 +289,35 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     round3 = view.fixtures_of(3)
     assert idle not in {p for f in round3 for p in (f.seat0, f.seat1)}
     assert sum(f.seat1 is None for f in round3) == 1
+
+
+async def test_results_are_read_from_the_match_columns_not_its_event_log(
+    tournaments: TournamentService,
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    """Who acted and who called a match off are the match's own columns: a log without the
+    events that once told them (pruned, or written by another version) changes no result."""
+    view = await started(tournaments, PLAYERS[:4], game="crown")
+    first, second = await post_rounds(tournaments, view.id)
+    async with sessions.begin() as session:
+        await session.execute(delete(MatchEvent))
+        ended = {"status": "aborted", "end_reason": "timeout"}
+        await session.execute(
+            update(Match).where(Match.id == first.match.id).values(**ended, acted_seats=0b10)
+        )
+        called_off_by = second.match.players[0]
+        await session.execute(
+            update(Match)
+            .where(Match.id == second.match.id)
+            .values(status="aborted", end_reason="resign", called_off_by=called_off_by)
+        )
+    assert await tournaments.settle(view.id)
+    results = {f.match_id: (f.score0, f.lapsed) for f in (await tournaments.view(view.id)).fixtures}
+    # Only seat 1 acted before the setup ran out: seat 0 lost, out of time.
+    assert results[first.match.id] == (0.0, (True, False))
+    # Seat 0 resigned before the start: a loss for them.
+    assert results[second.match.id] == (0.0, (False, False))
 
 
 async def test_leaving_mid_round_resigns_the_match_and_withdraws(
