@@ -12,7 +12,7 @@ import discord
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import FAILED, log_failure
 from bot.service.errors import REFUSALS
-from bot.service.tournament_view import TournamentView
+from bot.service.tournaments.view import TournamentView
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor

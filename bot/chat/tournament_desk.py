@@ -22,8 +22,8 @@ import discord
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import log_failure
 from bot.chat.tournament_buttons import signup_view
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import TournamentService
+from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.view import TournamentView
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -58,12 +58,6 @@ class TournamentDesk:
                 await self.progress(tournament_id)
             except Exception:
                 log_failure("tournament %s: could not move it on", tournament_id)
-
-    async def match_over(self, match_id: int) -> None:
-        """A match ended: if it is a tournament's, move that tournament on."""
-        tournament_id = await self.service.tournament_of(match_id)
-        if tournament_id is not None:
-            await self.progress(tournament_id)
 
     async def progress(self, tournament_id: int) -> None:
         """Record results, post new rounds, start and post their matches, announce the end."""

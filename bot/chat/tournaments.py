@@ -21,9 +21,9 @@ from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.tournament_buttons import signup_view
 from bot.service.errors import REFUSALS
-from bot.service.rounds import FORMATS
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import MAX_ENTRANTS, MAX_ROUNDS, OPEN
+from bot.service.tournaments.rounds import FORMATS
+from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
+from bot.service.tournaments.view import TournamentView
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -219,17 +219,6 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             await self.desk.update_signup(view)
             for report in cancelled.reports:
                 await self.bot.delivery.deliver(report)
-
-    # ------------------------------------------------------------------ events
-
-    @commands.Cog.listener()
-    async def on_match_over(self, match_id: int) -> None:
-        """A match ended (dispatched by the delivery): move its tournament on, if it has one."""
-        async with self.bot.busy():
-            try:
-                await self.desk.match_over(match_id)
-            except Exception:
-                log_failure("match %s: its tournament could not be moved on", match_id)
 
     # ------------------------------------------------------------------ helpers
 

@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
 from bot.service.notices import Prompt, Public, Report
-from bot.service.rounds import LEFT, TIMEOUTS
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import TournamentRefused, TournamentService
+from bot.service.tournaments.rounds import LEFT, TIMEOUTS
+from bot.service.tournaments.service import TournamentRefused, TournamentService
+from bot.service.tournaments.view import TournamentView
 from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
 from tests.service.conftest import CHANNEL, GUILD, Clock
@@ -180,15 +180,15 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
         view = await tournaments.view(view.id)
 
     assert (view.status, view.round, boards) == ("finished", 3, 12)
-    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.pairings)
     assert len(pairs) == 12 and set(pairs.values()) == {1}
     # The first move went to whoever had moved first less often so far.
     balance: Counter[int] = Counter()
-    for fixture in sorted(view.fixtures, key=lambda f: f.round):
-        assert fixture.seat1 is not None
-        assert balance[fixture.seat0] <= balance[fixture.seat1]
-        balance[fixture.seat0] += 1
-        balance[fixture.seat1] -= 1
+    for pairing in sorted(view.pairings, key=lambda p: p.round):
+        assert pairing.seat1 is not None
+        assert balance[pairing.seat0] <= balance[pairing.seat1]
+        balance[pairing.seat0] += 1
+        balance[pairing.seat1] -= 1
     table = view.table()
     assert view.winner_id == table[0].player
     assert table[0].points == max(s.points for s in table)
@@ -231,9 +231,9 @@ async def test_a_round_robin_of_five_meets_everyone_once(
             await play(service, report, CRYSTAL_WIN)
         await tournaments.settle(view.id)
         view = await tournaments.view(view.id)
-    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures if f.seat1)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.pairings if f.seat1)
     assert len(pairs) == 10 and set(pairs.values()) == {1}
-    assert Counter(f.seat0 for f in view.fixtures if f.seat1 is None) == Counter(PLAYERS[:5])
+    assert Counter(f.seat0 for f in view.pairings if f.seat1 is None) == Counter(PLAYERS[:5])
 
 
 # --- results of every kind ----------------------------------------------------------------
@@ -261,7 +261,7 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     assert await service.sweep()
     assert await tournaments.settle(view.id)
     view = await tournaments.view(view.id)
-    round1 = view.fixtures_of(1)
+    round1 = view.pairings_of(1)
     mine = next(f for f in round1 if idle in (f.seat0, f.seat1))
     assert mine.ended and mine.lapsed[mine.seat_of(idle) or 0]
     assert mine.score0 == (0.0 if mine.seat0 == idle else 1.0)
@@ -282,11 +282,11 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     view = await tournaments.view(view.id)
     withdrawn = {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn}
     assert withdrawn == {idle: TIMEOUTS}
-    resigned = next(f for f in view.fixtures_of(2) if resigner in (f.seat0, f.seat1))
+    resigned = next(f for f in view.pairings_of(2) if resigner in (f.seat0, f.seat1))
     assert resigned.score0 == (0.0 if resigned.seat0 == resigner else 1.0)
     assert resigned.lapsed == (False, False)
     # Round 3 pairs the three left: one has the bye, and the idle player is not seen again.
-    round3 = view.fixtures_of(3)
+    round3 = view.pairings_of(3)
     assert idle not in {p for f in round3 for p in (f.seat0, f.seat1)}
     assert sum(f.seat1 is None for f in round3) == 1
 
@@ -313,7 +313,7 @@ async def test_results_are_read_from_the_match_columns_not_its_event_log(
             .values(status="aborted", end_reason="resign", called_off_by=called_off_by)
         )
     assert await tournaments.settle(view.id)
-    results = {f.match_id: (f.score0, f.lapsed) for f in (await tournaments.view(view.id)).fixtures}
+    results = {f.match_id: (f.score0, f.lapsed) for f in (await tournaments.view(view.id)).pairings}
     # Only seat 1 acted before the setup ran out: seat 0 lost, out of time.
     assert results[first.match.id] == (0.0, (True, False))
     # Seat 0 resigned before the start: a loss for them.
@@ -334,7 +334,7 @@ async def test_leaving_mid_round_resigns_the_match_and_withdraws(
     view = await tournaments.view(view.id)
     assert {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn} == {leaver: LEFT}
     assert view.round == 2 and leaver not in {
-        p for f in view.fixtures_of(2) for p in (f.seat0, f.seat1)
+        p for f in view.pairings_of(2) for p in (f.seat0, f.seat1)
     }
 
 
@@ -399,9 +399,9 @@ async def test_a_new_process_picks_the_event_up_and_pairs_nobody_twice(
     outcomes = await asyncio.gather(first.settle(view.id), second.settle(view.id))
     assert sorted(outcomes) == [False, True]
     view = await process().view(view.id)
-    assert view.round == 2 and len(view.fixtures_of(2)) == 4
-    round1 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(1)}
-    round2 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(2)}
+    assert view.round == 2 and len(view.pairings_of(2)) == 4
+    round1 = {frozenset((f.seat0, f.seat1)) for f in view.pairings_of(1)}
+    round2 = {frozenset((f.seat0, f.seat1)) for f in view.pairings_of(2)}
     assert not round1 & round2
 
 
@@ -459,7 +459,8 @@ async def test_several_tournaments_run_at_once_with_the_same_players(
     assert await tournaments.settle(swiss.id)
     assert (await tournaments.view(swiss.id)).round == 2
     assert (await tournaments.view(knockout.id)).round == 1
-    assert {await tournaments.tournament_of(r.match.id) for r in crown_matches} == {knockout.id}
+    crown = {p.match_id for p in (await tournaments.view(knockout.id)).pairings}
+    assert {r.match.id for r in crown_matches} <= crown
 
 
 async def test_no_statement_of_a_tournament_scans_a_table(
@@ -476,7 +477,6 @@ async def test_no_statement_of_a_tournament_scans_a_table(
         await tournaments.set_message(view.id, 77)
         await tournaments.needing_attention()
         reports = await post_rounds(tournaments, view.id)
-        await tournaments.tournament_of(reports[0].match.id)
         await tournaments.find(GUILD, {CHANNEL}, ["running"])
         await tournaments.leave(view.id, reports[0].match.players[0])
         clock.advance(minutes=6)

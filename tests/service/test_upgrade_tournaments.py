@@ -11,7 +11,7 @@ from sqlalchemy import Connection, MetaData, Table, func, insert, inspect, selec
 
 import games
 from bot.service.matches import MatchService
-from bot.service.tournaments import TournamentService
+from bot.service.tournaments.service import TournamentService
 from db.engine import create_engine, session_factory
 from db.migrate import alembic_config, upgrade
 from db.models import Base, Match

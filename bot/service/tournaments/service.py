@@ -3,10 +3,10 @@ Discord in sight.
 
 Every change to a tournament is one transaction that saves it with a version check, so of two
 writers (two processes, or a button and the sweeper) exactly one applies a change and the other
-re-reads. A round's games are stored before any of its matches starts; each match is started by
-the match service in a transaction that also records it on its game, so a game never gets two
-matches. Results are read from the matches themselves (``settle``), which may run any number of
-times: a restart at any point loses nothing and pairs nobody twice.
+re-reads. A round's pairings are stored before any of its matches starts; each match is started
+by the match service in a transaction that also records it on its pairing, so a pairing never
+gets two matches. Results are read from the matches themselves (``settle``), which may run any
+number of times: a restart at any point loses nothing and pairs nobody twice.
 
 Announcing is left to the caller, which claims each round's post and the end's post for a while
 (``claim_round``, ``claim_end``) and records them once posted.
@@ -25,22 +25,22 @@ import games
 from bot.service.errors import MatchError, WrongStatus
 from bot.service.matches import Clock, MatchService
 from bot.service.notices import Public, Report
-from bot.service.rounds import (
+from bot.service.tournaments.pairing import Entrant
+from bot.service.tournaments.rounds import (
     FORMATS,
     LEFT,
-    Entrant,
     Format,
     Progress,
     advance,
     result_of,
     round_count,
 )
-from bot.service.tournament_view import (
-    RoundInfo,
+from bot.service.tournaments.view import (
+    Round,
     TournamentView,
     entrants_of,
-    fixture_of,
-    match_result,
+    match_end_of,
+    pairing_of,
     view_of,
 )
 from db import tournaments as q
@@ -72,7 +72,7 @@ class _Conflict(Exception):
 
 
 class _Taken(Exception):
-    """Another process started the game's match first."""
+    """Another process started the pairing's match first."""
 
 
 @dataclass(frozen=True)
@@ -269,9 +269,9 @@ class TournamentService:
             if row.status not in OPEN:
                 raise TournamentRefused(f"Tournament #{row.id} is already over.")
             self._check_organizer(row, user_id, may_organize, "cancel")
-            for game in await q.games(session, row.id):
-                if not game.ended:
-                    await q.record_result(session, game.id, None, (False, False))
+            for pairing in await q.pairings(session, row.id):
+                if not pairing.ended:
+                    await q.record_result(session, pairing.id, None, (False, False))
             now = self.clock()
             # The command's answer announces it.
             return {"status": CANCELLED, "announced": True, "finished_at": now}, None
@@ -298,61 +298,63 @@ class TournamentService:
             if row.status != RUNNING:
                 return None, False
             entrants = entrants_of(await q.entrants(session, row.id))
-            fixtures = [fixture_of(g) for g in await q.games(session, row.id)]
+            pairings = [pairing_of(p) for p in await q.pairings(session, row.id)]
             brackets = {r.number: tuple(r.entrants or ()) for r in await q.rounds(session, row.id)}
-            waiting = [f for f in fixtures if not f.ended and f.match_id is not None]
-            ends = await q.match_ends(session, [f.match_id for f in waiting if f.match_id])
+            waiting = [p for p in pairings if not p.ended and p.match_id is not None]
+            ends = await q.match_ends(session, [p.match_id for p in waiting if p.match_id])
             recorded = {
-                f.id: result_of(f, match_result(ends[f.match_id]))
-                for f in waiting
-                if f.match_id in ends
+                p.id: result_of(p, match_end_of(ends[p.match_id]))
+                for p in waiting
+                if p.match_id in ends
             }
-            fixtures = [recorded.get(f.id, f) for f in fixtures]
+            pairings = [recorded.get(p.id, p) for p in pairings]
             format = cast(Format, row.format)
-            progress = advance(format, row.rounds or 0, entrants, fixtures, row.round, brackets)
-            changed = recorded or progress.withdrawn or progress.new_fixtures or progress.over
+            progress = advance(format, row.rounds or 0, entrants, pairings, row.round, brackets)
+            changed = recorded or progress.withdrawn or progress.new_pairings or progress.over
             if not changed:
                 return None, False
-            for fixture in recorded.values():
-                assert fixture.id is not None
-                await q.record_result(session, fixture.id, fixture.score0, fixture.lapsed)
+            for pairing in recorded.values():
+                assert pairing.id is not None
+                await q.record_result(session, pairing.id, pairing.score0, pairing.lapsed)
             await self._write(session, row, progress)
             return self._progressed(row, progress), True
 
         return await self._change(tournament_id, step)
 
     async def start_matches(self, tournament_id: int) -> list[Report]:
-        """Start the match of every game of a posted round that has none yet; their reports.
+        """Start the match of every pairing of a posted round that has none yet; their reports.
 
-        A game another process has just started is skipped.
+        A pairing another process has just started is skipped.
         """
         tournament = await self.view(tournament_id)
         if tournament.status != RUNNING:
             return []
         reports = []
-        for fixture in tournament.fixtures:
-            info = tournament.round_info.get(fixture.round)
-            if fixture.ended or fixture.match_id is not None or fixture.seat1 is None:
+        for pairing in tournament.pairings:
+            info = tournament.round_info.get(pairing.round)
+            if pairing.ended or pairing.match_id is not None or pairing.seat1 is None:
                 continue
             if info is None or info.channel_id is None:
                 continue
-            game_id = fixture.id
-            assert game_id is not None
+            pairing_id = pairing.id
+            assert pairing_id is not None
 
-            async def link(session: AsyncSession, match_id: int, game_id: int = game_id) -> None:
-                if not await q.link_match(session, game_id, match_id):
+            async def link(
+                session: AsyncSession, match_id: int, pairing_id: int = pairing_id
+            ) -> None:
+                if not await q.link_match(session, pairing_id, match_id):
                     raise _Taken
 
-            heading = f"Tournament #{tournament.id}, round {fixture.round}"
-            if fixture.replay:
-                heading += f", game {fixture.replay + 1}"
+            heading = f"Tournament #{tournament.id}, round {pairing.round}"
+            if pairing.replay:
+                heading += f", game {pairing.replay + 1}"
             try:
                 report = await self.matches.start_pairing(
                     guild_id=tournament.guild_id,
                     channel_id=info.channel_id,
                     game=tournament.game,
                     options=tournament.options,
-                    players=(fixture.seat0, fixture.seat1),
+                    players=(pairing.seat0, pairing.seat1),
                     heading=f"{heading}:",
                     link=link,
                     tournament_id=tournament.id,
@@ -415,12 +417,6 @@ class TournamentService:
         async with self.sessions() as session:
             return await q.needing_attention(session, now, now - UNPOSTED_AFTER)
 
-    async def tournament_of(self, match_id: int) -> int | None:
-        """The tournament a match belongs to, if any."""
-        async with self.sessions() as session:
-            found = await q.game_of_match(session, match_id)
-        return None if found is None else found[0]
-
     # ------------------------------------------------------------------ queries
 
     async def view(self, tournament_id: int) -> TournamentView:
@@ -429,13 +425,13 @@ class TournamentService:
             if row is None:
                 raise TournamentRefused(f"There is no tournament #{tournament_id}.")
             entrants = entrants_of(await q.entrants(session, tournament_id))
-            fixtures = tuple(fixture_of(g) for g in await q.games(session, tournament_id))
+            pairings = tuple(pairing_of(p) for p in await q.pairings(session, tournament_id))
             found = await q.rounds(session, tournament_id)
         info = {
-            r.number: RoundInfo(r.number, tuple(r.entrants or ()), r.channel_id, r.message_id)
+            r.number: Round(r.number, tuple(r.entrants or ()), r.channel_id, r.message_id)
             for r in found
         }
-        return view_of(row, tuple(entrants), fixtures, info)
+        return view_of(row, tuple(entrants), pairings, info)
 
     async def find(
         self,
@@ -503,27 +499,27 @@ class TournamentService:
         raise TournamentRefused("The tournament is busy: try again in a moment.")
 
     async def _write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
-        """Store what ``advance`` decided: withdrawals, new rounds and their games."""
+        """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""
         now = self.clock()
         if progress.withdrawn:
             await q.withdraw(session, row.id, progress.withdrawn)
         for number in range(row.round + 1, progress.round + 1):
             bracket = progress.brackets.get(number)
             await q.insert_round(session, row.id, number, bracket, now)
-        await q.insert_games(
+        await q.insert_pairings(
             session,
             row.id,
             [
                 {
-                    "round": f.round,
-                    "board": f.board,
-                    "replay": f.replay,
-                    "seat0": f.seat0,
-                    "seat1": f.seat1,
-                    "ended": f.ended,
-                    "score0": f.score0,
+                    "round": p.round,
+                    "board": p.board,
+                    "replay": p.replay,
+                    "seat0": p.seat0,
+                    "seat1": p.seat1,
+                    "ended": p.ended,
+                    "score0": p.score0,
                 }
-                for f in progress.new_fixtures
+                for p in progress.new_pairings
             ],
         )
 
