@@ -50,13 +50,15 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
     async def callback(self, interaction: Interaction) -> None:
         bot: Parlor = interaction.client
         service = bot.tournaments.service
-        user = interaction.user.id
+        user, guild = interaction.user.id, interaction.guild_id or 0
         async with bot.busy():
             try:
                 if self.verb == "join":
-                    view = await service.join(self.tournament_id, user)
+                    view = await service.join(self.tournament_id, user, guild_id=guild)
                 else:
-                    view = (await service.leave(self.tournament_id, user)).tournament
+                    view = (
+                        await service.leave(self.tournament_id, user, guild_id=guild)
+                    ).tournament
             except REFUSALS as error:
                 await interaction.response.send_message(str(error), ephemeral=True)
                 return

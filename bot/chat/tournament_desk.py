@@ -76,7 +76,7 @@ class TournamentDesk:
     async def _post_round(self, tournament_id: int, number: int) -> bool:
         """Post the round in the tournament's channel and start its thread; whether it was
         posted (the round's matches then go in the thread, or the channel without one)."""
-        view = await self.service.view(tournament_id)
+        view = await self.service.load(tournament_id)
         threads = self._thread_parent(view)
         content = posts.round_content(view, number, threaded=threads is not None)
         channel = threads or self._channel(view)
@@ -112,7 +112,7 @@ class TournamentDesk:
         return True
 
     async def _post_end(self, tournament_id: int) -> None:
-        view = await self.service.view(tournament_id)
+        view = await self.service.load(tournament_id)
         users = [discord.Object(view.winner_id)] if view.winner_id else []
         try:
             await self._channel(view).send(

@@ -129,7 +129,9 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         async def work() -> TournamentView:
             number = tournament or (await self._here(interaction, ["signup"], "in sign-up")).id
             may = await self._may_organize(interaction)
-            return await self.desk.service.start(number, interaction.user.id, may_organize=may)
+            return await self.desk.service.start(
+                number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
+            )
 
         async with self.bot.busy():
             view = await self._attempt(interaction, work)
@@ -151,7 +153,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
     ) -> None:
         async def work() -> TournamentView:
             if tournament is not None:
-                return await self.desk.service.view(tournament)
+                return await self.desk.service.view(tournament, guild_id=interaction.guild_id or 0)
             statuses = ["signup", "running", "finished"]
             return await self._here(interaction, statuses, "", newest=True)
 
@@ -171,14 +173,13 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
     async def leave(
         self, interaction: Interaction, tournament: TournamentNumber | None = None
     ) -> None:
-        service, user = self.desk.service, interaction.user.id
+        service, user, guild = self.desk.service, interaction.user.id, interaction.guild_id or 0
 
         async def work() -> Any:
             number = tournament
             if number is None:
-                found = await service.find(interaction.guild_id or 0, (), OPEN, entrant=user)
-                number = found.id
-            return await service.leave(number, user)
+                number = (await service.find(guild, (), OPEN, entrant=user)).id
+            return await service.leave(number, user, guild_id=guild)
 
         async with self.bot.busy():
             left = await self._attempt(interaction, work)
@@ -204,7 +205,9 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         async def work() -> Any:
             number = tournament or (await self._here(interaction, OPEN, "under way")).id
             may = await self._may_organize(interaction)
-            return await self.desk.service.cancel(number, interaction.user.id, may_organize=may)
+            return await self.desk.service.cancel(
+                number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
+            )
 
         async with self.bot.busy():
             cancelled = await self._attempt(interaction, work)

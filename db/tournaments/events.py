@@ -38,13 +38,20 @@ async def insert_tournament(session: AsyncSession, values: Mapping[str, Any]) ->
 
 
 async def load_tournament(
-    session: AsyncSession, tournament_id: int, *, for_update: bool = False
+    session: AsyncSession,
+    tournament_id: int,
+    *,
+    guild_id: int | None = None,
+    for_update: bool = False,
 ) -> TournamentRow | None:
-    """The tournament, or ``None``; ``for_update`` locks its row until the transaction ends
-    (PostgreSQL; SQLite has one writer at a time)."""
+    """The tournament, or ``None``; with ``guild_id``, ``None`` too when it is another
+    server's. ``for_update`` locks its row until the transaction ends (PostgreSQL; SQLite has
+    one writer at a time)."""
     statement = select(*(TOURNAMENTS.c[name] for name in TOURNAMENT_COLUMNS)).where(
         TOURNAMENTS.c.id == tournament_id
     )
+    if guild_id is not None:
+        statement = statement.where(TOURNAMENTS.c.guild_id == guild_id)
     if for_update:
         statement = statement.with_for_update()
     row = (await session.execute(statement)).one_or_none()

@@ -333,6 +333,29 @@ async def _organizers_sign_up_and_cancel(
     assert "Cancelled." in signup.text
 
 
+async def test_a_manager_of_another_server_cannot_read_start_or_cancel_a_tournament(
+    idle_table: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
+) -> None:
+    table, fake = idle_table, fake_discord
+    elsewhere = fake.add_guild("Elsewhere")
+    lounge = fake.add_text_channel(elsewhere, "lounge")
+    admins = fake.add_role(elsewhere, "admins", permissions=MANAGE_GUILD)
+    stranger = fake.add_member(elsewhere, fake.add_user("stranger"), roles=(admins,))
+    async with table.running():
+        signup = await sign_up(table, organizer, players[:2], game="crystal", format="swiss")
+        mark = table.request_mark()
+        for command in ("tournament standings", "tournament start", "tournament cancel"):
+            asked = await fake.slash(stranger, lounge, command, tournament=1)
+            await fake.wait_for_response(asked)
+            assert table.answer(asked) == "There is no tournament #1.", command
+            assert all(m.ephemeral for m in asked.messages)
+        # Nothing was posted or edited anywhere, and the sign-up is still open.
+        calls = table.bot_calls(mark)
+        assert not (calls.board or calls.dms or calls.other), calls
+        assert fake.messages(lounge) == []
+        assert "Press **Join** to enter." in signup.text and signup.custom_ids
+
+
 async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
     hall: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
 ) -> None:

@@ -1,78 +1,40 @@
-"""The tournament service: sign-up, start, results, rounds, standings and the end, with no
-Discord in sight.
+"""The tournament service: what members ask of a server's tournaments (sign-up, start,
+leaving, cancelling, standings, organizers), with no Discord in sight.
 
-Every change to a tournament is one transaction that saves it with a version check, so of two
-writers (two processes, or a button and the sweeper) exactly one applies a change and the other
-re-reads. A round's pairings are stored before any of its matches starts; each match is started
-by the match service in a transaction that also records it on its pairing, so a pairing never
-gets two matches. Results are read from the matches themselves (``settle``), which may run any
-number of times: a restart at any point loses nothing and pairs nobody twice.
-
-Announcing is left to the caller, which claims each round's post and the end's post for a while
-(``claim_round``, ``claim_end``) and records them once posted.
+Every use case names the server it is asked from: another server's tournament is refused
+exactly as one that does not exist (``no_such_tournament``), whatever the member may do in
+their own server. What moves an event on is ``TournamentProgress``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
-from bot.service.errors import MatchError, WrongStatus
-from bot.service.matches import Clock, MatchService
-from bot.service.notices import Public, Report
+from bot.service.errors import WrongStatus
+from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
-from bot.service.tournaments.rounds import (
-    FORMATS,
-    LEFT,
-    Format,
-    Progress,
-    advance,
-    result_of,
-    round_count,
+from bot.service.tournaments.progress import (
+    CANCELLED,
+    OPEN,
+    RUNNING,
+    SIGNUP,
+    TournamentProgress,
+    TournamentRefused,
+    no_such_tournament,
 )
-from bot.service.tournaments.view import (
-    Round,
-    TournamentView,
-    entrants_of,
-    match_end_of,
-    pairing_of,
-    view_of,
-)
+from bot.service.tournaments.rounds import FORMATS, LEFT, Format, advance, round_count
+from bot.service.tournaments.view import TournamentView
 from db import tournaments as q
-from db.models import TournamentStatus, utcnow
-from games.base import Ask, GameError
+from games.base import GameError
 
 MAX_ENTRANTS = 64
 """The most players a tournament takes: its standings and pairings must fit one message."""
 MAX_ROUNDS = 20
-RETRIES = 5
-CLAIM = timedelta(minutes=2)
-"""How long a process posting a round or an end holds it before another may try."""
-UNPOSTED_AFTER = timedelta(minutes=2)
-"""How old a match whose board was never posted must be before its board is posted again."""
-
-SIGNUP, RUNNING = TournamentStatus.SIGNUP.value, TournamentStatus.RUNNING.value
-FINISHED, CANCELLED = TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value
-OPEN = (SIGNUP, RUNNING)
-
-T = TypeVar("T")
-
-
-class TournamentRefused(MatchError):
-    """A tournament request that may not be made; the message says why, safe to show."""
-
-
-class _Conflict(Exception):
-    """The version check failed: another writer changed the tournament first."""
-
-
-class _Taken(Exception):
-    """Another process started the pairing's match first."""
 
 
 @dataclass(frozen=True)
@@ -91,29 +53,8 @@ class Cancelled:
     reports: list[Report]
 
 
-Step = Callable[[AsyncSession, q.TournamentRow], Awaitable[tuple[dict[str, Any] | None, T]]]
-"""A use case's part of a transaction: what to change in the tournament's row (``None``:
-nothing, and no version change) and what to answer."""
-
-
-class TournamentService:
+class TournamentService(TournamentProgress):
     """Tournaments over the match service's matches; each use case is one transaction."""
-
-    def __init__(
-        self,
-        sessions: async_sessionmaker[AsyncSession],
-        matches: MatchService,
-        *,
-        clock: Clock = utcnow,
-    ) -> None:
-        self.sessions = sessions
-        self.matches = matches
-        self.clock = clock
-        self._reposted: set[int] = set()
-        """Matches whose never-posted board this process posted again (at most once each)."""
-
-    def mention(self, user_id: int) -> str:
-        return self.matches.mention(user_id)
 
     # ------------------------------------------------------------------ sign-up
 
@@ -171,14 +112,14 @@ class TournamentService:
         }
         async with self.sessions.begin() as session:
             tournament_id = await q.insert_tournament(session, values)
-        return await self.view(tournament_id)
+        return await self.load(tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message, to close it when the event starts or is cancelled."""
         async with self.sessions.begin() as session:
             await q.set_message_id(session, tournament_id, message_id)
 
-    async def join(self, tournament_id: int, user_id: int) -> TournamentView:
+    async def join(self, tournament_id: int, user_id: int, *, guild_id: int) -> TournamentView:
         """Enter the member, while sign-up is open and there is room."""
 
         async def step(
@@ -194,10 +135,10 @@ class TournamentService:
             await q.add_entrant(session, row.id, user_id, self.clock())
             return {"updated_at": self.clock()}, None
 
-        await self._change(tournament_id, step)
-        return await self.view(tournament_id)
+        await self._change(tournament_id, step, guild_id=guild_id)
+        return await self.load(tournament_id)
 
-    async def leave(self, tournament_id: int, user_id: int) -> Left:
+    async def leave(self, tournament_id: int, user_id: int, *, guild_id: int) -> Left:
         """Leave: during sign-up the member is taken off the list; once started they are
         withdrawn, and a match of theirs in play is resigned (an ordinary loss)."""
 
@@ -217,7 +158,7 @@ class TournamentService:
                 await q.withdraw(session, row.id, {user_id: LEFT})
             return {"updated_at": self.clock()}, row.status
 
-        status = await self._change(tournament_id, step)
+        status = await self._change(tournament_id, step, guild_id=guild_id)
         report = None
         if status == RUNNING:
             async with self.sessions() as session:
@@ -228,12 +169,12 @@ class TournamentService:
                 except WrongStatus:
                     report = None  # it ended meanwhile
             await self.settle(tournament_id)
-        return Left(await self.view(tournament_id), report)
+        return Left(await self.load(tournament_id), report)
 
     # ------------------------------------------------------------------ running
 
     async def start(
-        self, tournament_id: int, user_id: int, *, may_organize: bool
+        self, tournament_id: int, user_id: int, *, guild_id: int, may_organize: bool
     ) -> TournamentView:
         """Close sign-up and pair round 1 (the creator or an organizer)."""
 
@@ -256,10 +197,12 @@ class TournamentService:
             await self._write(session, row, progress)
             return {"status": RUNNING, "rounds": total, **self._progressed(row, progress)}, None
 
-        await self._change(tournament_id, step)
-        return await self.view(tournament_id)
+        await self._change(tournament_id, step, guild_id=guild_id)
+        return await self.load(tournament_id)
 
-    async def cancel(self, tournament_id: int, user_id: int, *, may_organize: bool) -> Cancelled:
+    async def cancel(
+        self, tournament_id: int, user_id: int, *, guild_id: int, may_organize: bool
+    ) -> Cancelled:
         """Cancel the event (the creator or an organizer): its matches in play are called off,
         without a result and without any change to ratings."""
 
@@ -276,7 +219,7 @@ class TournamentService:
             # The command's answer announces it.
             return {"status": CANCELLED, "announced": True, "finished_at": now}, None
 
-        await self._change(tournament_id, step)
+        await self._change(tournament_id, step, guild_id=guild_id)
         async with self.sessions() as session:
             unfinished = await q.unfinished_matches(session, tournament_id)
         line = f"Tournament #{tournament_id} was cancelled: this match is called off, no result."
@@ -286,152 +229,13 @@ class TournamentService:
                 reports.append(await self.matches.cancel(match_id, line))
             except WrongStatus:
                 continue  # it ended meanwhile
-        return Cancelled(await self.view(tournament_id), reports)
-
-    async def settle(self, tournament_id: int) -> bool:
-        """Record the results of the tournament's matches that are over and move it on: replays,
-        withdrawals, the next round, the end. Idempotent; ``True`` when anything changed."""
-
-        async def step(
-            session: AsyncSession, row: q.TournamentRow
-        ) -> tuple[dict[str, Any] | None, bool]:
-            if row.status != RUNNING:
-                return None, False
-            entrants = entrants_of(await q.entrants(session, row.id))
-            pairings = [pairing_of(p) for p in await q.pairings(session, row.id)]
-            brackets = {r.number: tuple(r.entrants or ()) for r in await q.rounds(session, row.id)}
-            waiting = [p for p in pairings if not p.ended and p.match_id is not None]
-            ends = await q.match_ends(session, [p.match_id for p in waiting if p.match_id])
-            recorded = {
-                p.id: result_of(p, match_end_of(ends[p.match_id]))
-                for p in waiting
-                if p.match_id in ends
-            }
-            pairings = [recorded.get(p.id, p) for p in pairings]
-            format = cast(Format, row.format)
-            progress = advance(format, row.rounds or 0, entrants, pairings, row.round, brackets)
-            changed = recorded or progress.withdrawn or progress.new_pairings or progress.over
-            if not changed:
-                return None, False
-            for pairing in recorded.values():
-                assert pairing.id is not None
-                await q.record_result(session, pairing.id, pairing.score0, pairing.lapsed)
-            await self._write(session, row, progress)
-            return self._progressed(row, progress), True
-
-        return await self._change(tournament_id, step)
-
-    async def start_matches(self, tournament_id: int) -> list[Report]:
-        """Start the match of every pairing of a posted round that has none yet; their reports.
-
-        A pairing another process has just started is skipped.
-        """
-        tournament = await self.view(tournament_id)
-        if tournament.status != RUNNING:
-            return []
-        reports = []
-        for pairing in tournament.pairings:
-            info = tournament.round_info.get(pairing.round)
-            if pairing.ended or pairing.match_id is not None or pairing.seat1 is None:
-                continue
-            if info is None or info.channel_id is None:
-                continue
-            pairing_id = pairing.id
-            assert pairing_id is not None
-
-            async def link(
-                session: AsyncSession, match_id: int, pairing_id: int = pairing_id
-            ) -> None:
-                if not await q.link_match(session, pairing_id, match_id):
-                    raise _Taken
-
-            heading = f"Tournament #{tournament.id}, round {pairing.round}"
-            if pairing.replay:
-                heading += f", game {pairing.replay + 1}"
-            try:
-                report = await self.matches.start_pairing(
-                    guild_id=tournament.guild_id,
-                    channel_id=info.channel_id,
-                    game=tournament.game,
-                    options=tournament.options,
-                    players=(pairing.seat0, pairing.seat1),
-                    heading=f"{heading}:",
-                    link=link,
-                    tournament_id=tournament.id,
-                )
-            except _Taken:
-                continue
-            reports.append(report)
-        return reports
-
-    async def unposted(self, tournament_id: int) -> list[Report]:
-        """The boards of the tournament's matches that were started but never posted (their
-        process stopped in between), with the secrets or hints they ask for: once each."""
-        before = self.clock() - UNPOSTED_AFTER
-        async with self.sessions() as session:
-            found = await q.unposted_matches(session, tournament_id, before)
-        reports = []
-        for match_id in found:
-            if match_id in self._reposted:
-                continue
-            self._reposted.add(match_id)
-            snap = await self.matches.snapshot(match_id)
-            notices: list[Any] = [
-                Public(snap, (f"Tournament #{tournament_id}: your match.",), kind="start")
-            ]
-            for user_id, ask in snap.asks.items():
-                if ask in (Ask.SECRET, Ask.HINT):
-                    notices.append(await self.matches.prompt(match_id, user_id))
-            reports.append(Report(snap, notices))
-        return reports
-
-    # ------------------------------------------------------------------ announcing
-
-    async def claim_round(self, tournament_id: int) -> int | None:
-        """Claim the next round to announce, for ``CLAIM``; its number, or ``None``."""
-        now = self.clock()
-        async with self.sessions.begin() as session:
-            return await q.claim_round(session, tournament_id, now, now + CLAIM)
-
-    async def record_round(
-        self, tournament_id: int, number: int, channel_id: int, message_id: int
-    ) -> None:
-        """The round is announced, and its matches go in ``channel_id``."""
-        async with self.sessions.begin() as session:
-            await q.record_round_post(session, tournament_id, number, channel_id, message_id)
-
-    async def claim_end(self, tournament_id: int) -> bool:
-        """Claim the announcement of the tournament's end, for ``CLAIM``."""
-        now = self.clock()
-        async with self.sessions.begin() as session:
-            return await q.claim_end(session, tournament_id, now, now + CLAIM)
-
-    async def record_end(self, tournament_id: int) -> None:
-        async with self.sessions.begin() as session:
-            await q.mark_announced(session, tournament_id)
-
-    async def needing_attention(self) -> list[int]:
-        """The tournaments with a result to record, a round to post or start, a board never
-        posted, or an end to announce."""
-        now = self.clock()
-        async with self.sessions() as session:
-            return await q.needing_attention(session, now, now - UNPOSTED_AFTER)
+        return Cancelled(await self.load(tournament_id), reports)
 
     # ------------------------------------------------------------------ queries
 
-    async def view(self, tournament_id: int) -> TournamentView:
-        async with self.sessions() as session:
-            row = await q.load_tournament(session, tournament_id)
-            if row is None:
-                raise TournamentRefused(f"There is no tournament #{tournament_id}.")
-            entrants = entrants_of(await q.entrants(session, tournament_id))
-            pairings = tuple(pairing_of(p) for p in await q.pairings(session, tournament_id))
-            found = await q.rounds(session, tournament_id)
-        info = {
-            r.number: Round(r.number, tuple(r.entrants or ()), r.channel_id, r.message_id)
-            for r in found
-        }
-        return view_of(row, tuple(entrants), pairings, info)
+    async def view(self, tournament_id: int, *, guild_id: int) -> TournamentView:
+        """The server's tournament; another server's is refused as one that does not exist."""
+        return await self.load(tournament_id, guild_id=guild_id)
 
     async def find(
         self,
@@ -467,7 +271,7 @@ class TournamentService:
             raise TournamentRefused(
                 f"There are several tournaments here ({numbers}): give the tournament's number."
             )
-        return await self.view(rows[0].id)
+        return await self.load(rows[0].id)
 
     async def organizer_role(self, guild_id: int) -> int | None:
         async with self.sessions() as session:
@@ -476,59 +280,6 @@ class TournamentService:
     async def set_organizer_role(self, guild_id: int, role_id: int) -> None:
         async with self.sessions.begin() as session:
             await q.set_organizer_role(session, guild_id, role_id, self.clock())
-
-    # ------------------------------------------------------------------ the transaction
-
-    async def _change(self, tournament_id: int, step: Step[T]) -> T:
-        """Run ``step`` on the tournament in one transaction, saved with the version check;
-        re-run against the new state when another writer came first."""
-        for _ in range(RETRIES):
-            try:
-                async with self.sessions.begin() as session:
-                    row = await q.load_tournament(session, tournament_id, for_update=True)
-                    if row is None:
-                        raise TournamentRefused(f"There is no tournament #{tournament_id}.")
-                    changes, answer = await step(session, row)
-                    if changes is not None and not await q.save_tournament(
-                        session, row.id, row.version, changes
-                    ):
-                        raise _Conflict  # rolls the transaction back
-                return answer
-            except _Conflict:
-                continue
-        raise TournamentRefused("The tournament is busy: try again in a moment.")
-
-    async def _write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
-        """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""
-        now = self.clock()
-        if progress.withdrawn:
-            await q.withdraw(session, row.id, progress.withdrawn)
-        for number in range(row.round + 1, progress.round + 1):
-            bracket = progress.brackets.get(number)
-            await q.insert_round(session, row.id, number, bracket, now)
-        await q.insert_pairings(
-            session,
-            row.id,
-            [
-                {
-                    "round": p.round,
-                    "board": p.board,
-                    "replay": p.replay,
-                    "seat0": p.seat0,
-                    "seat1": p.seat1,
-                    "ended": p.ended,
-                    "score0": p.score0,
-                }
-                for p in progress.new_pairings
-            ],
-        )
-
-    def _progressed(self, row: q.TournamentRow, progress: Progress) -> dict[str, Any]:
-        now = self.clock()
-        values: dict[str, Any] = {"round": progress.round, "updated_at": now}
-        if progress.over:
-            values.update(status=FINISHED, winner_id=progress.winner, finished_at=now)
-        return values
 
     def _check_organizer(
         self, row: q.TournamentRow, user_id: int, may_organize: bool, doing: str
@@ -541,8 +292,10 @@ class TournamentService:
 
 
 __all__ = [
+    "OPEN",
     "Cancelled",
     "Left",
     "TournamentRefused",
     "TournamentService",
+    "no_such_tournament",
 ]
