@@ -3,10 +3,13 @@ its own where the bot may start one), posts its matches' boards, and announces t
 
 ``progress`` does everything a tournament needs now, under a lock per tournament so that two
 callers in one process take turns; across processes the service's version checks and claims keep
-each step to one process. It is called when a match ends (``match_over``, dispatched by the
-delivery) and, as a safety net that also catches what a stopped process left undone, for every
-tournament the sweeper finds with something to do. Every step may run again: at least once,
-never twice in effect.
+each step to one process. The composition root calls it once it has delivered a report whose
+match plays a tournament's pairing (``Report.match.tournament_id``), and the sweeper calls
+``sweep``, a safety net that also catches what a stopped process left undone. Every step may run
+again: at least once, never twice in effect.
+
+The desk is handed what it uses: the tournament service, the function that delivers a match's
+report, and the Discord client it posts with (``bot.chat.tournament_wiring`` builds it).
 """
 
 from __future__ import annotations
@@ -15,18 +18,18 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol, cast, overload
 
 import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import log_failure
 from bot.chat.tournament_buttons import signup_view
+from bot.service.matches import MatchService
+from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
 from bot.service.tournaments.view import TournamentView
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +37,49 @@ THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 """A round's thread is archived after a day without messages."""
 SILENT = discord.AllowedMentions.none()
 
+Deliver = Callable[[Report], Awaitable[None]]
+"""Delivers a match's report: its board, private lines and prompts."""
+
+
+class _Delivers(Protocol):
+    async def deliver(self, report: Report) -> None: ...
+
+
+class _WholeClient(Protocol):
+    """A client that hands itself over: its match service and its delivery."""
+
+    @property
+    def service(self) -> MatchService: ...
+    @property
+    def delivery(self) -> _Delivers: ...
+
 
 class TournamentDesk:
     """The Discord side of every tournament, for one bot process."""
 
-    def __init__(self, bot: Parlor) -> None:
-        self.bot = bot
-        matches = bot.service
-        self.service = TournamentService(matches.sessions, matches, clock=matches.clock)
+    @overload
+    def __init__(
+        self, service: TournamentService, deliver: Deliver, client: discord.Client
+    ) -> None: ...
+    @overload
+    def __init__(self, service: _WholeClient) -> None: ...
+
+    def __init__(
+        self,
+        service: TournamentService | _WholeClient,
+        deliver: Deliver | None = None,
+        client: discord.Client | None = None,
+    ) -> None:
+        if not isinstance(service, TournamentService):
+            # bot.chat.app hands itself over until it builds the desk with
+            # tournament_wiring.build_tournaments: take from it what it would hand over.
+            whole, matches = service, service.service
+            service = TournamentService(matches.sessions, matches, clock=matches.clock)
+            deliver, client = whole.delivery.deliver, cast(discord.Client, whole)
+        assert deliver is not None and client is not None
+        self.service = service
+        self.deliver = deliver
+        self.client = client
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
@@ -67,9 +105,9 @@ class TournamentDesk:
                 if not await self._post_round(tournament_id, number):
                     break  # its claim runs out and a later sweep tries again
             for report in await self.service.start_matches(tournament_id):
-                await self.bot.delivery.deliver(report)
+                await self.deliver(report)
             for report in await self.service.unposted(tournament_id):
-                await self.bot.delivery.deliver(report)
+                await self.deliver(report)
             if await self.service.claim_end(tournament_id):
                 await self._post_end(tournament_id)
 
@@ -144,11 +182,11 @@ class TournamentDesk:
             log.info("tournament %s: sign-up message not updated: HTTP %s", view.id, error.status)
 
     def _channel(self, view: TournamentView) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        return self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
 
     def _thread_parent(self, view: TournamentView) -> discord.TextChannel | None:
         """The tournament's channel, if the bot may start public threads in it."""
-        channel: Any = self.bot.get_channel(view.channel_id)
+        channel: Any = self.client.get_channel(view.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None
         me = channel.guild.me

@@ -1,5 +1,4 @@
-"""``/tournament``: create, start, standings, leave, cancel; and moving an event on as its
-matches end.
+"""``/tournament``: create, start, standings, leave, cancel.
 
 Organizers are members with the Manage Server permission or the role set with ``/settings
 organizer_role``. A command that names no tournament means the one of this channel (or, for
@@ -10,7 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -20,14 +20,11 @@ from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.tournament_buttons import signup_view
+from bot.chat.tournament_desk import TournamentDesk
 from bot.service.errors import REFUSALS
 from bot.service.tournaments.rounds import FORMATS
 from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
 from bot.service.tournaments.view import TournamentView
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
-    from bot.chat.tournament_desk import TournamentDesk
 
 log = logging.getLogger(__name__)
 
@@ -38,17 +35,17 @@ FORMAT_CHOICES = [app_commands.Choice(name=posts.FORMAT_NAMES[f], value=f) for f
 TournamentNumber = app_commands.Range[int, 1, 2_000_000_000]
 NUMBER_HELP = "The tournament's number (default: the one of this channel)."
 
+Busy = Callable[[], AbstractAsyncContextManager[None]]
+"""Marks the handling of one request, which shut-down waits for."""
+
 
 class Tournaments(commands.GroupCog, group_name="tournament"):
     """Swiss, round-robin and knockout events of any Parlor game."""
 
-    def __init__(self, bot: Parlor) -> None:
-        self.bot = bot
+    def __init__(self, desk: TournamentDesk, busy: Busy) -> None:
+        self.desk = desk
+        self.busy = busy
         super().__init__()
-
-    @property
-    def desk(self) -> TournamentDesk:
-        return self.bot.tournaments
 
     # ------------------------------------------------------------------ commands
 
@@ -105,7 +102,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 max_players=max_players,
             )
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -133,7 +130,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
             )
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -157,7 +154,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             statuses = ["signup", "running", "finished"]
             return await self._here(interaction, statuses, "", newest=True)
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -181,7 +178,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 number = (await service.find(guild, (), OPEN, entrant=user)).id
             return await service.leave(number, user, guild_id=guild)
 
-        async with self.bot.busy():
+        async with self.busy():
             left = await self._attempt(interaction, work)
             if left is None:
                 return
@@ -193,7 +190,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             if view.status == "signup":
                 await self.desk.update_signup(view)
             if left.report is not None:
-                await self.bot.delivery.deliver(left.report)
+                await self.desk.deliver(left.report)
             await self.desk.progress(view.id)
 
     @app_commands.command(description="Cancel a tournament: matches in play end without a result.")
@@ -209,7 +206,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
             )
 
-        async with self.bot.busy():
+        async with self.busy():
             cancelled = await self._attempt(interaction, work)
             if cancelled is None:
                 return
@@ -221,7 +218,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             log.info("tournament %s cancelled by user %s", view.id, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
-                await self.bot.delivery.deliver(report)
+                await self.desk.deliver(report)
 
     # ------------------------------------------------------------------ helpers
 
@@ -264,5 +261,16 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         )
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Tournaments(bot))
+class _Host(Protocol):
+    """A client holding its tournament desk, as ``bot.chat.app`` does."""
+
+    @property
+    def tournaments(self) -> TournamentDesk: ...
+    def busy(self) -> AbstractAsyncContextManager[None]: ...
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``
+    (a composition root building with ``tournament_wiring`` adds the cog itself instead)."""
+    host = cast(_Host, bot)
+    await bot.add_cog(Tournaments(host.tournaments, host.busy))
