@@ -40,6 +40,7 @@ from db.tournaments.matches import (
     unposted_matches,
 )
 from db.tournaments.organizers import (
+    clear_organizer_role,
     organizer_role,
     set_organizer_role,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "add_entrant",
     "claim_end",
     "claim_round",
+    "clear_organizer_role",
     "entered",
     "entrants",
     "guild_tournaments",

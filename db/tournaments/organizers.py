@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
+from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,3 +31,11 @@ async def set_organizer_role(
             set_={"role_id": role_id, "updated_at": now},
         )
     )
+
+
+async def clear_organizer_role(session: AsyncSession, guild_id: int) -> bool:
+    """Unset the server's organizer role; ``True`` if one was set."""
+    result = await session.execute(
+        delete(GuildOrganizers).where(GuildOrganizers.guild_id == guild_id)
+    )
+    return cast(int, getattr(result, "rowcount", 0)) == 1

@@ -332,6 +332,14 @@ async def _organizers_sign_up_and_cancel(
     await table.fake.wait_until(lambda: not signup.custom_ids, what="the sign-up to close")
     assert "Cancelled." in signup.text
 
+    # Cleared, the role runs tournaments no more.
+    cleared = table.answer(await table.slash(organizer, "settings", clear_organizer_role=True))
+    assert "tournament organizers" not in cleared and "organizer role is cleared" in cleared
+    refused = table.answer(
+        await table.slash(host, "tournament create", game="safe", format="swiss")
+    )
+    assert "Manage Server permission or the organizer role" in refused
+
 
 async def test_a_manager_of_another_server_cannot_read_start_or_cancel_a_tournament(
     idle_table: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]

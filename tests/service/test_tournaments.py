@@ -148,6 +148,20 @@ async def test_a_command_naming_no_tournament_finds_the_one_meant(
     assert mine.id == second.id
 
 
+async def test_the_organizer_role_is_set_changed_and_cleared_per_server(
+    tournaments: TournamentService,
+) -> None:
+    assert await tournaments.organizer_role(GUILD) is None
+    await tournaments.set_organizer_role(GUILD, 70)
+    await tournaments.set_organizer_role(GUILD, 71)
+    await tournaments.set_organizer_role(GUILD + 1, 80)
+    assert await tournaments.organizer_role(GUILD) == 71
+    assert await tournaments.clear_organizer_role(GUILD)
+    assert await tournaments.organizer_role(GUILD) is None
+    assert not await tournaments.clear_organizer_role(GUILD)  # nothing left to clear
+    assert await tournaments.organizer_role(GUILD + 1) == 80
+
+
 OTHER_GUILD = GUILD + 1
 
 

@@ -281,6 +281,11 @@ class TournamentService(TournamentProgress):
         async with self.sessions.begin() as session:
             await q.set_organizer_role(session, guild_id, role_id, self.clock())
 
+    async def clear_organizer_role(self, guild_id: int) -> bool:
+        """Leave tournaments to Manage Server alone; ``True`` if a role was set."""
+        async with self.sessions.begin() as session:
+            return await q.clear_organizer_role(session, guild_id)
+
     def _check_organizer(
         self, row: q.TournamentRow, user_id: int, may_organize: bool, doing: str
     ) -> None:
