@@ -33,8 +33,8 @@ from bot.service.tournaments.view import TournamentView
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
-"""A round's thread is archived after a day without messages."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A round's thread is archived after a week without messages: a round may take days."""
 SILENT = discord.AllowedMentions.none()
 
 Deliver = Callable[[Report], Awaitable[None]]

@@ -35,6 +35,16 @@ FORMAT_CHOICES = [app_commands.Choice(name=posts.FORMAT_NAMES[f], value=f) for f
 TournamentNumber = app_commands.Range[int, 1, 2_000_000_000]
 NUMBER_HELP = "The tournament's number (default: the one of this channel)."
 
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+"""What the bot needs in a tournament's channel: to post the sign-up, rounds and standings (as
+embeds), and to start each round's thread and post its boards there."""
+
 Busy = Callable[[], AbstractAsyncContextManager[None]]
 """Marks the handling of one request, which shut-down waits for."""
 
@@ -88,6 +98,14 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             "max_guesses": max_guesses,
         }
         options = {name: value for name, value in given.items() if value is not None}
+        missing = [name for flag, name in NEEDED if not getattr(interaction.app_permissions, flag)]
+        if missing:
+            await interaction.response.send_message(
+                "I need these permissions in this channel to run a tournament here: "
+                f"{', '.join(missing)}.",
+                ephemeral=True,
+            )
+            return
 
         async def work() -> TournamentView:
             return await self.desk.service.create(

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import DEFAULT_RATING
@@ -81,6 +81,14 @@ async def guild_tournaments(
         .order_by(TOURNAMENTS.c.id.desc())
     )
     return [TournamentRow(*row) for row in rows]
+
+
+async def lock_guild(session: AsyncSession, guild_id: int) -> None:
+    """Hold the server's tournaments until the transaction ends, so that two created at once
+    cannot both pass its limits (on PostgreSQL an advisory lock on the server's id; SQLite has
+    one writer at a time)."""
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(guild_id)))
 
 
 async def entered(

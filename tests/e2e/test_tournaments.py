@@ -13,7 +13,7 @@ import pytest
 
 from bot.chat.components import Verb
 
-from .fake_discord.permissions import CREATE_PUBLIC_THREADS
+from .fake_discord.permissions import CREATE_PUBLIC_THREADS, EMBED_LINKS
 from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
@@ -145,6 +145,7 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
             assert f"after round {number - 1}" in post.text and "BH " in post.text
         thread = await round_thread(fake, post)
         assert thread.parent_id == table.channel.id
+        assert thread.auto_archive_duration == 10080  # a week: a round may take days
         boards = await boards_in(table, thread, 4)
         mark = table.checkpoint()
         for i, board in enumerate(boards):
@@ -364,14 +365,35 @@ async def test_a_manager_of_another_server_cannot_read_start_or_cancel_a_tournam
         assert "Press **Join** to enter." in signup.text and signup.custom_ids
 
 
+async def test_create_asks_for_the_permissions_a_tournament_needs_in_its_channel(
+    hall: Table, fake_discord: FakeDiscord, organizer: FakeMember
+) -> None:
+    table = hall
+    deny = CREATE_PUBLIC_THREADS | EMBED_LINKS
+    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=deny)
+    mark = table.request_mark()
+    answered = await table.slash(organizer, "tournament create", game="crystal", format="swiss")
+    assert all(m.ephemeral for m in answered.messages)
+    assert table.answer(answered) == (
+        "I need these permissions in this channel to run a tournament here: "
+        "Embed Links, Create Public Threads."
+    )
+    calls = table.bot_calls(mark)
+    assert not (calls.board or calls.dms or calls.other), calls
+    fake_discord.set_overwrite(table.channel, fake_discord.bot)
+    answered = await table.slash(organizer, "tournament create", game="crystal", format="swiss")
+    assert "Press **Join** to enter." in table.answer(answered)
+
+
 async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
     hall: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
 ) -> None:
     table = hall
-    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=CREATE_PUBLIC_THREADS)
     entrants = players[:4]
     by_id = {p.id: p for p in entrants}
     await sign_up(table, organizer, entrants, game="crystal", format="swiss", rounds=2)
+    # Taken away once the sign-up is open, the permission's round threads give way to the channel.
+    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=CREATE_PUBLIC_THREADS)
     mark = table.checkpoint()
     await table.slash(organizer, "tournament start")
     post = await table.posted("round 1 of 2", after=mark)

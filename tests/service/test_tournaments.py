@@ -51,6 +51,19 @@ async def create(
     )
 
 
+async def create_by(
+    tournaments: TournamentService, creator: int, *, guild_id: int = GUILD
+) -> TournamentView:
+    return await tournaments.create(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        creator_id=creator,
+        may_organize=True,
+        game="crystal",
+        format="swiss",
+    )
+
+
 async def started(
     tournaments: TournamentService,
     players: list[int],
@@ -131,6 +144,29 @@ async def test_sign_up_takes_members_once_until_full_and_start_needs_the_creator
         await tournaments.join(view.id, PLAYERS[5], guild_id=GUILD)
     with pytest.raises(TournamentRefused, match="already started"):
         await tournaments.start(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
+
+
+async def test_a_server_and_an_organizer_have_only_a_few_tournaments_open_at_once(
+    tournaments: TournamentService,
+) -> None:
+    mine = [await create(tournaments), await create(tournaments, "crown")]
+    with pytest.raises(TournamentRefused) as refused:
+        await create(tournaments, "safe")
+    assert str(refused.value) == (
+        "You already run 2 open tournaments (#2, #1), the most one organizer may: "
+        "finish or cancel one first."
+    )
+    other = await create_by(tournaments, ORGANIZER + 1)
+    with pytest.raises(TournamentRefused) as refused:
+        await create_by(tournaments, ORGANIZER + 2)
+    assert str(refused.value) == (
+        "This server already has 3 open tournaments (#3, #2, #1), the most a server may: "
+        "finish or cancel one first."
+    )
+    # Another server has its own allowance; a cancelled or finished event counts no more.
+    await create_by(tournaments, ORGANIZER + 2, guild_id=GUILD + 1)
+    await tournaments.cancel(mine[0].id, ORGANIZER, guild_id=GUILD, may_organize=True)
+    assert (await create_by(tournaments, ORGANIZER + 2)).id > other.id
 
 
 async def test_a_command_naming_no_tournament_finds_the_one_meant(

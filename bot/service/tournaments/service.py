@@ -35,6 +35,10 @@ from games.base import GameError
 MAX_ENTRANTS = 64
 """The most players a tournament takes: its standings and pairings must fit one message."""
 MAX_ROUNDS = 20
+MAX_OPEN_PER_GUILD = 3
+"""The most tournaments a server may have in sign-up or running at once."""
+MAX_OPEN_PER_ORGANIZER = 2
+"""The most a member may have created that are in sign-up or running at once."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,8 @@ class TournamentService(TournamentProgress):
             "updated_at": now,
         }
         async with self.sessions.begin() as session:
+            await q.lock_guild(session, guild_id)
+            _check_room(await q.guild_tournaments(session, guild_id, OPEN), creator_id)
             tournament_id = await q.insert_tournament(session, values)
         return await self.load(tournament_id)
 
@@ -294,6 +300,25 @@ class TournamentService(TournamentProgress):
                 f"Only {self.mention(row.creator_id)}, who created tournament #{row.id}, or an "
                 f"organizer can {doing} it."
             )
+
+
+def _check_room(open_here: list[q.TournamentRow], creator_id: int) -> None:
+    """Refuse another tournament when the member, or the server, has as many open as allowed."""
+    mine = [row for row in open_here if row.creator_id == creator_id]
+    if len(mine) >= MAX_OPEN_PER_ORGANIZER:
+        raise TournamentRefused(
+            f"You already run {len(mine)} open tournaments ({_numbers(mine)}), the most one "
+            "organizer may: finish or cancel one first."
+        )
+    if len(open_here) >= MAX_OPEN_PER_GUILD:
+        raise TournamentRefused(
+            f"This server already has {len(open_here)} open tournaments ({_numbers(open_here)}), "
+            "the most a server may: finish or cancel one first."
+        )
+
+
+def _numbers(rows: list[q.TournamentRow]) -> str:
+    return ", ".join(f"#{row.id}" for row in rows)
 
 
 __all__ = [
