@@ -166,6 +166,17 @@ class TournamentDesk:
         await self.service.record_end(view.id)
         log.info("tournament %s: over, winner %s", view.id, view.winner_id)
 
+    async def announce_cancelled(self, view: TournamentView, by: int) -> None:
+        """Tell the tournament's channel who cancelled it."""
+        try:
+            await self._channel(view).send(
+                content=posts.cancelled_content(view, by), allowed_mentions=SILENT
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "tournament %s: could not announce its cancelling: HTTP %s", view.id, error.status
+            )
+
     async def update_signup(self, view: TournamentView) -> None:
         """Show the sign-up message as the tournament now is (no buttons once it is closed)."""
         if view.message_id is None:

@@ -225,15 +225,18 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             )
 
         async with self.busy():
+            # Calling off every match in play takes a while: answer at once, privately.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             cancelled = await self._attempt(interaction, work)
             if cancelled is None:
                 return
-            view = cancelled.tournament
-            await interaction.response.send_message(
-                posts.cancelled_content(view, interaction.user.id),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            view, count = cancelled.tournament, len(cancelled.reports)
             log.info("tournament %s cancelled by user %s", view.id, interaction.user.id)
+            called_off = f": {count} match{'es' if count > 1 else ''} called off" if count else ""
+            await interaction.followup.send(
+                f"Tournament #{view.id} is cancelled{called_off}.", ephemeral=True
+            )
+            await self.desk.announce_cancelled(view, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
                 await self.desk.deliver(report)
@@ -247,10 +250,10 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         try:
             return await work()
         except REFUSALS as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await _answer(interaction, str(error))
         except Exception:
             log_failure("tournament command of user %s failed", interaction.user.id)
-            await interaction.response.send_message(FAILED, ephemeral=True)
+            await _answer(interaction, FAILED)
         return None
 
     async def _here(
@@ -277,6 +280,14 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             and isinstance(member, discord.Member)
             and any(r.id == role for r in member.roles)
         )
+
+
+async def _answer(interaction: Interaction, text: str) -> None:
+    """Answer privately, after a deferral as before any."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class _Host(Protocol):

@@ -28,6 +28,8 @@ CRYSTAL_LOSS = ("1", "9", "2", "6")
 """The second to move reaches 15 first."""
 CRYSTAL_DRAW = ("1", "5", "6", "9", "7")
 """Neither can take a crystal without going over 15: a draw."""
+DEFERRED_WITH_SOURCE = 5
+"""The interaction response that shows "thinking" until the answer follows."""
 YOUR_MOVE = re.compile(r"<@(\d+)>, your move\.")
 
 
@@ -327,9 +329,14 @@ async def _organizers_sign_up_and_cancel(
     shown = table.answer(await table.slash(bob, "tournament standings"))
     assert "sign-up" in shown and f"<@{alice.id}>" in shown
 
+    mark = table.checkpoint()
     cancelled = await table.slash(host, "tournament cancel")
-    (notice,) = cancelled.messages
-    assert not notice.ephemeral and f"was cancelled by <@{host.id}>" in notice.content
+    # Answered at once ("thinking", privately), then the work: calling off every match.
+    assert cancelled.response_type == DEFERRED_WITH_SOURCE
+    assert all(m.ephemeral for m in cancelled.messages)
+    assert table.answer(cancelled) == "Tournament #1 is cancelled."
+    notice = await table.posted(f"was cancelled by <@{host.id}>", after=mark)
+    assert not notice.ephemeral
     await table.fake.wait_until(lambda: not signup.custom_ids, what="the sign-up to close")
     assert "Cancelled." in signup.text
 
@@ -414,7 +421,7 @@ async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
     # Three left: one has the bye, two play; then the organizer cancels the event.
     (board,) = [b for b in await boards_in(table, table.channel, 3) if b not in boards]
     cancelled = await table.slash(organizer, "tournament cancel")
-    assert "was cancelled" in table.answer(cancelled)
+    assert table.answer(cancelled) == "Tournament #1 is cancelled: 1 match called off."
     number = int(board.embeds[0]["title"].rsplit("#", 1)[1])
 
     def called_off() -> bool:

@@ -222,7 +222,7 @@ class TournamentService(TournamentProgress):
                 if not pairing.ended:
                     await q.record_result(session, pairing.id, None, (False, False))
             now = self.clock()
-            # The command's answer announces it.
+            # The command announces it (with who cancelled): no end post.
             return {"status": CANCELLED, "announced": True, "finished_at": now}, None
 
         await self._change(tournament_id, step, guild_id=guild_id)
