@@ -154,7 +154,6 @@ class Parlor(commands.AutoShardedBot):
         )
         self.servers = ServerService(sessions, clock=clock, timeouts=settings.timeouts())
         self.outbox = Outbox(sessions, clock=clock)
-        self._outbox_task: asyncio.Task[None] | None = None
         self.delivery = Delivery(self, self.service)
         self.deadlines = Sweeper(self.deadline_service, settings.sweep_interval)
         self.tournaments = TournamentDesk(self)
@@ -196,7 +195,6 @@ class Parlor(commands.AutoShardedBot):
             await self.delivery.deliver(report)
         self.heartbeats.start()
         self.sweeper.start()
-        self._outbox_task = asyncio.create_task(self.outbox.run())
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -278,10 +276,7 @@ class Parlor(commands.AutoShardedBot):
         if not await _within(deadline, self._idle.wait()):
             log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
-        if self._outbox_task is not None:
-            self._outbox_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._outbox_task
+        await self.outbox.close()
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
