@@ -174,6 +174,9 @@ class Match(Base):
         Index("ix_matches_challenger_status", "challenger_id", "status"),
         Index("ix_matches_opponent_status", "opponent_id", "status"),
         Index("ix_matches_guild_status_finished", "guild_id", "status", "finished_at"),
+        Index(
+            "ix_matches_challenger_opponent_created", "challenger_id", "opponent_id", "created_at"
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

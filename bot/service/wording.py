@@ -18,7 +18,8 @@ def not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
         )
     wanted = "your secret" if asked is Ask.SECRET else "the hint you give"
     return (
-        f"That is not what I am asking you for now: I am waiting for {wanted}. Nothing was played."
+        f"That is not what I am asking you for now: I am waiting for {wanted}, which you "
+        "choose in the DM I sent you. Nothing was played."
     )
 
 

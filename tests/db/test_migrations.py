@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0005"
+HEAD = "0006"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
