@@ -4,14 +4,17 @@ the board, and how much of Discord's rate limits it spends.
 The bot runs as ``python -m bot`` in a process of its own, as in production; this process runs the
 fake Discord (which enforces Discord's rate limits) and the members.
 
-* Moves: ``--matches`` Crystal Capture matches at once in ONE channel (a busy #games channel),
-  each a challenge (slash command), an accept (button) and three moves, every member acting as
-  soon as their board shows it is their turn; once with the moves made by button, once by
-  ``/crystal take``. Each step is timed from INTERACTION_CREATE sent to its result visible on the
-  match's board. Counted: the REST calls made with the bot's token per move (interaction
-  responses and interaction-token webhooks do not count against Discord's limits), and the 429
-  answers received. Beside them, in the same run and at the same pace, the floor: a minimal
-  discord.py bot that answers a command with "ok".
+* Moves: Crystal Capture matches at once in ONE channel (a busy #games channel), each a
+  challenge (slash command), an accept (button) and three moves. Flat out, for each of
+  ``--matches`` (20 and 100): every member acts as soon as their board shows it is their turn,
+  moves by button (and, for the most matches, by ``/crystal take``); beside them a bare
+  discord.py bot answering "ok", as many members each sending as many commands one after the
+  other. Paced: both bots get interactions starting at ``--rate`` per second in all, over
+  ``--paced-matches``. Each step is timed from INTERACTION_CREATE sent to its result visible
+  on the match's board (the bare bot: to its answer). Counted: each bot process's user + system
+  CPU during play per interaction it answered (psutil, the process alone), the REST calls made
+  with the bot's token per move (interaction responses and interaction-token webhooks do not
+  count against Discord's limits), and the 429 answers received.
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
 * Scale-out, with ``--database-url`` naming a PostgreSQL server: the same matches by button,
@@ -21,7 +24,8 @@ fake Discord (which enforces Discord's rate limits) and the members.
 
 Everything runs on 127.0.0.1. Figures are printed, never checked.
 
-    python -m bench.e2e [--matches 100] [--stored 100000] [--database-url postgresql+asyncpg://...]
+    python -m bench.e2e [--matches 20 100] [--rate 50] [--paced-matches N] [--stored 100000]
+                        [--database-url postgresql+asyncpg://...]
     python -m bench.e2e --scale-only --database-url postgresql+asyncpg://postgres@127.0.0.1/postgres
 """
 
