@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
 import itertools
 import math
@@ -312,13 +311,10 @@ async def count_way(
     outbox = CountingOutbox(service.sessions)
 
     async def work(tally: Tally) -> None:
-        flushing = asyncio.create_task(outbox.run())
         try:
             await play_all(lives, lobby, 0.0, seconds, tally, partial(confirm, outbox))
         finally:
-            flushing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await flushing  # its last flush is counted
+            await outbox.close()  # its last flush is counted
 
     return WayRun(way, await measured(engine, way.label, work), outbox.flushes)
 
