@@ -334,7 +334,8 @@ def _check_move(state: State, seat: Seat, cell: Cell) -> None:
         raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
     if cell not in _neighbours(here):
         allowed = cells_text([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
-        raise IllegalAction(
+        # The cells it lists leave out the mover's own traps: a secret, by omission.
+        raise SecretRefusal(
             f"{cell_text(cell)} is not next to your agent at {cell_text(here)}: "
             f"it can move to {allowed or 'no cell now'}."
         )
