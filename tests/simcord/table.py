@@ -101,12 +101,13 @@ def text_of(message: Readable) -> str:
 
 
 def last_event(board: Readable) -> str:
-    """What just happened, as the board says it: its embed's "**Last:**" paragraph."""
+    """What just happened, as the board says it: its embed's "**Last:**" paragraph, with the
+    line breaks it has to fit a phone read as the spaces they stand for."""
     lead = "**Last:** "
     for embed in as_message(board).embeds:
         for paragraph in (embed.description or "").split("\n\n"):
             if paragraph.startswith(lead):
-                return paragraph.removeprefix(lead)
+                return paragraph.removeprefix(lead).replace("\n", " ")
     raise AssertionError(f"the board says nothing happened:\n{text_of(board)}")
 
 
