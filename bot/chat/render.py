@@ -130,8 +130,8 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     """The board as it now stands, from the public view (every secret once the match is over):
     the game's board and its key, what just happened, a short log, the deadline, the options.
 
-    Every line is kept to a phone's width (``boards.PHONE_COLUMNS``): what just happened starts
-    a line per event, and a longer event or log entry is broken at spaces.
+    What just happened is kept to a phone's width (``last_text``); the log keeps an event a
+    line, as it was said.
     """
     parts = []
     if snap.public_view is not None:
@@ -140,9 +140,7 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     if lines:
         parts.append(last_text(lines))
     if snap.history:
-        parts.append(
-            "\n".join(row for line in snap.history for row in boards.wrap(f"· {line}", indent="  "))
-        )
+        parts.append("\n".join(f"· {line}" for line in snap.history))
     deadline = _deadline_text(snap)
     if deadline:
         parts.append(deadline)
