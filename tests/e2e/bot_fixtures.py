@@ -123,15 +123,13 @@ class Table:
         where: FakeMember | None = None,
     ) -> FakeMessage:
         """The first bot message matching, posted since ``after`` in a member's DMs, or in the
-        channel posted or edited since (a board is edited in place).
-
-        A text matches across the line breaks a board puts in a long event to fit a phone."""
+        channel posted or edited since (a board is edited in place)."""
         place: FakeChannel | FakeMember = self.channel if where is None else where
         edited = where is None
         if isinstance(contains, str):
             text = contains
             return await self.fake.wait_for_message(
-                place, lambda m: text in unwrapped(m.text), after=after, edited=edited
+                place, lambda m: text in m.text, after=after, edited=edited
             )
         return await self.fake.wait_for_message(place, contains, after=after, edited=edited)
 
@@ -286,9 +284,3 @@ def presses(message: FakeMessage) -> list[Press]:
         if press is not None and not component.get("disabled"):
             found.append(press)
     return found
-
-
-def unwrapped(text: str) -> str:
-    """``text`` as written before a board broke its long lines at spaces to fit a phone: each
-    line break also read as a space, so that a sentence matches across one."""
-    return f"{text}\n{text.replace(chr(10), ' ')}"

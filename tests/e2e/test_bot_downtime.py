@@ -10,8 +10,6 @@ if TYPE_CHECKING:
     from .bot_fixtures import Table
     from .fake_discord import FakeMember
 
-from .bot_fixtures import unwrapped
-
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 
@@ -34,7 +32,7 @@ async def test_a_turn_due_while_the_bot_was_down_starts_again(
         assert reset.id == before.id == table.board_of(1).id
         assert (
             f"**Last:** I was away for 15 minutes, so the clock was reset: <@{alice.id}> has "
-            "10 minutes to move." in unwrapped(reset.text)
+            "10 minutes to move." in reset.text
         )
         assert reset.content == f"<@{alice.id}>, your move."
         assert table.presses(reset)
