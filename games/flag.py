@@ -141,7 +141,7 @@ RULES = (
     "A 5x5 grid; the first player's flag and agent start at (1,1), the second's at (5,5). On "
     "your turn do exactly one thing:\n"
     "• **Move** your agent to one of the 8 cells around it: not off the grid, not onto the "
-    "other agent, not onto your own trap.\n"
+    "other agent. Your own traps go off for the other player only: you may step over them.\n"
     "• **Place a trap** in secret: at most 2 per match, not on a flag or an agent.\n"
     "Stepping on the other player's trap reveals it and sends your agent home. Reaching the "
     "other flag wins. After 200 actions the match is a draw."
@@ -207,16 +207,9 @@ class FlagGame:
             return _finish(after, Outcome(seat, Reason.CAPTURE), events)
         if after.actions >= ACTION_LIMIT:
             return _finish(after, Outcome(None, Reason.MOVE_LIMIT), events)
-        # The opponent acts next unless stuck; then the same player goes again, if they can.
-        for turn in (other(seat), seat):
-            if _legal(after, turn):
-                return evolve(after, turn=turn), events
-            events.append(
-                Event(
-                    "pass", f"{player(turn)} has no legal action and passes.", data={"seat": turn}
-                )
-            )
-        return _finish(after, Outcome(None, Reason.NO_MOVES), events)
+        # The opponent always has a move (docs/rules.md): no turn is ever passed, so no pass
+        # can tell where the passing player's traps are.
+        return evolve(after, turn=other(seat)), events
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
@@ -316,7 +309,7 @@ def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
     """Every action ``seat`` could take if it were their turn, sorted: moves, then traps."""
     here, there = state.agents[seat], state.agents[other(seat)]
     own = state.traps[seat]
-    moves = [Move(*cell) for cell in _neighbours(here) if cell != there and cell not in own]
+    moves = [Move(*cell) for cell in _neighbours(here) if cell != there]
     traps: list[Trap] = []
     if state.traps_left(seat):
         blocked = {*FLAGS, *state.agents, *own}
@@ -327,25 +320,21 @@ def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
 def _check_move(state: State, seat: Seat, cell: Cell) -> None:
     """Raise ``IllegalAction`` unless ``seat``'s agent may step to ``cell``.
 
-    Only public facts and the mover's own traps decide this, never the opponent's traps.
+    Only public facts decide this: an agent may step over its own traps, which go off for the
+    opponent only, and the opponent's traps are never an obstacle.
     """
     here = state.agents[seat]
     if not grid.on_grid(cell, SIZE):
         raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
     if cell not in _neighbours(here):
         allowed = cells_text([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
-        # The cells it lists leave out the mover's own traps: a secret, by omission.
-        raise SecretRefusal(
+        raise IllegalAction(
             f"{cell_text(cell)} is not next to your agent at {cell_text(here)}: "
             f"it can move to {allowed or 'no cell now'}."
         )
     if cell == state.agents[other(seat)]:
         raise IllegalAction(
             f"The other agent is at {cell_text(cell)}: two agents may not share a cell."
-        )
-    if cell in state.traps[seat]:
-        raise SecretRefusal(
-            f"Your own trap is at {cell_text(cell)}: your agent may not step on it."
         )
 
 
@@ -367,7 +356,8 @@ def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
 
 
 def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
-    """Step ``seat``'s agent to ``cell``, springing an opponent's trap there."""
+    """Step ``seat``'s agent to ``cell``, springing an opponent's trap there (its own, if one is
+    there too, stays where it is)."""
     events = [
         Event(
             "move",

@@ -255,8 +255,9 @@ def _secrets_of(game: str, state: Any, seat: Seat) -> set[object]:
     """What only ``seat`` may see while the game goes on, as ``_shown_secrets`` finds it."""
     if game == "crown" and state.crowns[seat] is not None:
         return {(Mark.CROWN, *state.crowns[seat])}
-    if game == "flag":
-        return {(Mark.TRAP, *cell) for cell in state.traps[seat]} | (
+    if game == "flag":  # a trap under an agent is named by the "Your traps" line only
+        under = set(state.agents)
+        return {(Mark.TRAP, *cell) for cell in state.traps[seat] if cell not in under} | (
             {f"Your traps: {cells_text(state.traps[seat])}."} if state.traps[seat] else set()
         )
     if game == "safe" and state.codes[seat] is not None:

@@ -139,19 +139,21 @@ def test_an_agent_moves_to_any_adjacent_cell_on_the_grid(here: Cell) -> None:
     assert moves == around
 
 
-def test_an_agent_may_not_step_on_the_other_agent_or_its_own_trap() -> None:
+def test_an_agent_may_not_step_on_the_other_agent_but_may_cross_its_own_trap() -> None:
     state, _ = play(GAME, GAME.new({}, seed=1), [(0, "TRAP 1 2"), (1, "MOVE 4 4")])
     state, _ = play(GAME, state, [(0, "MOVE 2 2"), (1, "MOVE 3 3")])
     assert Move(3, 3) not in GAME.legal_actions(state, 0)
-    assert Move(1, 2) not in GAME.legal_actions(state, 0)
+    assert Move(1, 2) in GAME.legal_actions(state, 0)
     onto_agent = refused(GAME, state, 0, "MOVE 3 3")
     assert isinstance(onto_agent, IllegalAction) and "other agent" in str(onto_agent)
-    onto_trap = refused(GAME, state, 0, "MOVE 1 2")
-    assert str(onto_trap) == "Your own trap is at (1,2): your agent may not step on it."
     far = refused(GAME, state, 0, "MOVE 4 4")
     assert str(far).startswith("(4,4) is not next to your agent at (2,2): it can move to (1,1),")
+    assert "(1,2)" in str(far)  # the own trap's cell is listed like any other
     assert isinstance(refused(GAME, state, 0, "MOVE 2 2"), IllegalAction)
     assert isinstance(refused(GAME, state, 0, Move(0, 1)), IllegalAction)
+    state, events = play(GAME, state, [(0, "MOVE 1 2")])
+    assert public_texts(events) == ["Ann moves to (1,2)."]  # nothing goes off, nothing is told
+    assert state.traps[0] == ((1, 2),) and state.agents[0] == (1, 2)
 
 
 def test_stepping_on_a_hidden_trap_is_legal_and_springs_it() -> None:
@@ -206,17 +208,15 @@ def test_two_traps_per_player_per_match() -> None:
 # --- passes and draws ----------------------------------------------------------------------
 
 
-def test_a_player_with_no_legal_action_passes() -> None:
+def test_a_player_walled_in_by_their_own_traps_still_moves_and_nothing_is_told() -> None:
+    """A pass would tell where the passing player's traps are: there is never one."""
     moves = ["TRAP 1 2", "MOVE 4 4", "TRAP 2 1", "MOVE 3 3", "MOVE 2 2", "MOVE 3 2", "MOVE 1 1"]
     state, _ = play(GAME, GAME.new({}, seed=1), [(n % 2, text) for n, text in enumerate(moves)])
     # Player 1 sits in the corner behind both their traps; Player 2 now closes the last gap.
     state, events = play(GAME, state, [(1, "MOVE 2 2")])
-    assert public_texts(events) == ["Bob moves to (2,2).", "Ann has no legal action and passes."]
-    assert GAME.to_act(state) == {1} and GAME.legal_actions(state, 0) == ()
-    assert isinstance(refused(GAME, state, 0, "MOVE 2 2"), NotYourTurn)
-    state, events = play(GAME, state, [(1, "MOVE 3 3")])
-    assert public_texts(events) == ["Bob moves to (3,3)."] and GAME.to_act(state) == {0}
-    assert GAME.view(state, None).actions == 9
+    assert public_texts(events) == ["Bob moves to (2,2)."]
+    assert GAME.to_act(state) == {0}
+    assert {str(a) for a in GAME.legal_actions(state, 0)} == {"MOVE 1 2", "MOVE 2 1"}
 
 
 def test_no_moves_draw_cannot_arise_on_a_5x5_grid() -> None:

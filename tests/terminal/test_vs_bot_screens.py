@@ -97,8 +97,9 @@ def test_flag_moves_are_typed_in_sight_and_the_bots_traps_never_show() -> None:
     assert run.status == 2
     assert "Pass to" not in run.output
     assert "Enter MOVE row column, or TRAP to hide a trap: MOVE 2 2" in run.output
-    assert "Your own trap is at (3,3): your agent may not step on it." in run.output
-    assert "3 |    |    | *Y |" in run.output
+    assert "You move to (3,3)." in run.output  # onto its own trap, which stays hidden
+    assert "(1,2) is not next to your agent at (3,3)" in run.output
+    assert "3 |    |    | *Y |" in run.output  # the trap, seen by its owner, before the step
     assert "*P" not in run.output and "Parlor's traps" not in run.output
     assert set(re.findall(r"Trap placed at (\(\d,\d\))", run.output)) <= {"(3,3)"}
     assert "3 3" not in run.output.replace("MOVE 3 3", "")
