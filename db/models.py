@@ -463,3 +463,21 @@ class GuildOrganizers(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     role_id: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+# ---------------------------------------------------------------------- the web pages
+
+
+class WebSite(Base):
+    """A server whose web pages are on: the hash of its link's token, and the key of its players'
+    opaque ids. Turning the pages off deletes the row; on again makes a new token and key, so
+    every old link, to the server or to a player, is dead."""
+
+    __tablename__ = "web_sites"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """SHA-256 of the link's token, in hex: the database never holds a working link."""
+    player_key: Mapped[str] = mapped_column(String(64))
+    """Hex key that turns a member's id into their page's opaque id and back (``web.ids``)."""
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
