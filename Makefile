@@ -39,6 +39,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.players
 	$(BIN)/python -m bench.service
 	$(BIN)/python -m bench.queries
+	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.e2e
 
 clean:
