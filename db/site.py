@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import and_, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import Match, MatchEvent, MatchPlayer, MatchStatus, PlayerStats, WebSite
@@ -20,9 +20,9 @@ from db.models import Match, MatchEvent, MatchPlayer, MatchStatus, PlayerStats, 
 PLAYER_KEY_BYTES = 32
 """The size of a server's key for its players' opaque ids."""
 
-HEAD_TO_HEAD_WINDOW = 1000
-"""A member's head-to-head counts read at most their last this many matches (in any server):
-enough to name frequent opponents, and a bound on the page's cost for the keenest players."""
+MEMBER_WINDOW = 1000
+"""A member's page reads at most their last this many matches (in any server): enough for
+their recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
 
 
 def token_hash(token: str) -> str:
@@ -95,53 +95,66 @@ async def leaderboard_page(
 
 
 @dataclass(frozen=True)
-class HeadToHead:
-    """A member's results against one opponent, against people only."""
+class PlayedMatch:
+    """A finished match of the server as a member's page counts it."""
 
+    id: int
+    game: str
+    seat: int
+    """The member's seat."""
     opponent_id: int
-    played: int
-    wins: int
-    losses: int
-    draws: int
+    winner_seat: int | None
+    vs_bot: bool
+    finished_at: datetime | None
 
 
-async def head_to_head(
-    session: AsyncSession, guild_id: int, user_id: int, limit: int
-) -> list[HeadToHead]:
-    """The member's ``limit`` most frequent opponents in the server over their last
-    ``HEAD_TO_HEAD_WINDOW`` matches, most played first, with the results between them."""
-    recent = (
+async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
+    """The member's records in the server, every game, in no order: sorting here would let
+    SQLite walk the server's leaderboard index instead of the member's own rows."""
+    rows = await session.scalars(
+        select(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+    )
+    return list(rows)
+
+
+async def member_matches(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayedMatch]:
+    """The member's finished matches in the server among their last ``MEMBER_WINDOW`` (in any
+    server), newest first.
+
+    The member's rows in ``match_players`` are read first (a subquery, through their index),
+    then each match by its key: the cost follows the member's own history, never the
+    server's, whether or not SQLite has statistics (without them it would rather walk the
+    server's matches by date).
+    """
+    mine = (
         select(MatchPlayer.match_id, MatchPlayer.seat)
         .where(MatchPlayer.user_id == user_id)
         .order_by(MatchPlayer.match_id.desc())
-        .limit(HEAD_TO_HEAD_WINDOW)
+        .limit(MEMBER_WINDOW)
         .subquery("mine")
     )
     other = MatchPlayer.__table__.alias("other")
-    played = func.count().label("played")
     statement = (
         select(
+            Match.id,
+            Match.game,
+            mine.c.seat,
             other.c.user_id,
-            played,
-            func.sum(case((Match.winner_seat == recent.c.seat, 1), else_=0)),
-            func.sum(case((Match.winner_seat == other.c.seat, 1), else_=0)),
-            func.sum(case((Match.winner_seat.is_(None), 1), else_=0)),
+            Match.winner_seat,
+            Match.vs_bot,
+            Match.finished_at,
         )
-        .select_from(recent)
-        .join(Match, Match.id == recent.c.match_id)
-        .join(other, and_(other.c.match_id == recent.c.match_id, other.c.seat != recent.c.seat))
-        .where(
-            Match.guild_id == guild_id,
-            Match.status == MatchStatus.FINISHED,
-            Match.vs_bot.is_(False),
-        )
-        .group_by(other.c.user_id)
-        .order_by(played.desc(), other.c.user_id)
-        .limit(limit)
+        .select_from(mine)
+        .join(Match, Match.id == mine.c.match_id)
+        .join(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
+        .where(Match.guild_id == guild_id, Match.status == MatchStatus.FINISHED)
+        .order_by(mine.c.match_id.desc())
     )
     return [
-        HeadToHead(opponent, count, wins or 0, losses or 0, draws or 0)
-        for opponent, count, wins, losses, draws in await session.execute(statement)
+        PlayedMatch(match_id, game, seat, opponent, winner, bool(vs_bot), finished_at)
+        for match_id, game, seat, opponent, winner, vs_bot, finished_at in await session.execute(
+            statement
+        )
     ]
 
 

@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
 from bot.service.ratings import Rating, display
-from db import repository as repo
 from db import site as queries
 from db.models import PlayerStats
 from db.site import Site
@@ -191,13 +190,15 @@ async def player(
     session: AsyncSession, site: Site, user_id: int, charted: Sequence[str] = ()
 ) -> Player | None:
     """The member's page, or None when they have no record in the server."""
-    stats = await repo.record(session, site.guild_id, user_id)
+    stats = await queries.member_records(session, site.guild_id, user_id)
     if not stats:
         return None
-    meetings = await queries.head_to_head(session, site.guild_id, user_id, OPPONENTS)
-    recent = await repo.recent_matches(session, site.guild_id, user_id, RECENT)
+    played = await queries.member_matches(session, site.guild_id, user_id)
+    recent = sorted(played, key=lambda m: (m.finished_at is not None, m.finished_at, m.id))
+    recent = recent[::-1][:RECENT]
+    meetings = head_to_head(played)
     bots = {m.opponent_id for m in recent if m.vs_bot}
-    everyone = {user_id, *(m.opponent_id for m in meetings), *(m.opponent_id for m in recent)}
+    everyone = {user_id, *(m.opponent_id for m in recent), *(o for o, _ in meetings)}
     people = People(site, await display_names(session, site.guild_id, everyone), bots)
     lines = [
         Line(
@@ -216,19 +217,35 @@ async def player(
     return Player(
         people(user_id),
         lines,
-        [Opponent(people(m.opponent_id), m.played, m.wins, m.losses, m.draws) for m in meetings],
+        [Opponent(people(opponent), *counts) for opponent, counts in meetings],
         [
-            Played(
-                m.id,
-                game_title(m.game),
-                people(m.opponent_id),
-                "drew" if m.winner_id is None else "won" if m.winner_id == user_id else "lost",
-                m.finished_at,
-            )
+            Played(m.id, game_title(m.game), people(m.opponent_id), _result(m), m.finished_at)
             for m in recent
         ],
         [line.game for line in lines if not line.vs_bot and line.game in charted],
     )
+
+
+def _result(match: queries.PlayedMatch) -> str:
+    if match.winner_seat is None:
+        return "drew"
+    return "won" if match.winner_seat == match.seat else "lost"
+
+
+def head_to_head(
+    played: Sequence[queries.PlayedMatch],
+) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """The ``OPPONENTS`` opponents met most often against people, with (played, wins, losses,
+    draws) against each; ties go to the one met most recently."""
+    counts: dict[int, list[int]] = {}
+    for match in played:  # newest first: dicts keep the order of first meeting
+        if match.vs_bot:
+            continue
+        line = counts.setdefault(match.opponent_id, [0, 0, 0, 0])
+        line[0] += 1
+        line[{"won": 1, "lost": 2, "drew": 3}[_result(match)]] += 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1][0])[:OPPONENTS]
+    return [(opponent, (n[0], n[1], n[2], n[3])) for opponent, n in ranked]
 
 
 # ---------------------------------------------------------------------- a match

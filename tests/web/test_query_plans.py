@@ -26,7 +26,7 @@ async def test_no_statement_behind_a_page_scans_a_table(
         for path in paths:
             await (await client.get(path)).read()
     assert len(plans.explained) >= 10
-    # ``mine`` is no table: it is the head-to-head's subquery of the member's last
-    # HEAD_TO_HEAD_WINDOW rows, themselves found through the index on match_players.
+    # ``mine`` is no table: it is the subquery of the member's last MEMBER_WINDOW rows of
+    # match_players, themselves found through that table's index on the member.
     scans = [(line, statement) for line, statement in plans.scans if line != "SCAN mine"]
     assert not scans, "\n".join(f"{line}: {statement}" for line, statement in scans)

@@ -1,4 +1,4 @@
-"""The servers whose web pages are on.
+"""The servers whose web pages are on, and leaderboards read in their own order.
 
 Revision ID: 0009
 Revises: 0006
@@ -17,6 +17,12 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    op.drop_index("ix_player_stats_leaderboard", table_name="player_stats")
+    op.create_index(
+        "ix_player_stats_ranking",
+        "player_stats",
+        ["guild_id", "game", "vs_bot", sa.text("rating DESC"), sa.text("wins DESC"), "user_id"],
+    )
     op.create_table(
         "web_sites",
         sa.Column("guild_id", sa.BigInteger(), nullable=False),
@@ -30,3 +36,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("web_sites")
+    op.drop_index("ix_player_stats_ranking", table_name="player_stats")
+    op.create_index(
+        "ix_player_stats_leaderboard", "player_stats", ["guild_id", "game", "vs_bot", "rating"]
+    )
