@@ -41,6 +41,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.queries
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.e2e
+	$(BIN)/python -m bench.chart
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
