@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from db import site as queries
 from db.site import Site
-from web import ids, pages, security
+from web import boards, ids, pages, replay, security
 from web.charts import ChartFiles, RatingHistory, chart_name
 
 PAGE_CACHE = "private, max-age=30"
@@ -224,4 +224,9 @@ async def match(request: web.Request, session: AsyncSession, site: Site) -> web.
     found = await pages.match(session, site, int(request.match_info["match"]))
     if found is None or step is None or step >= len(found.steps):
         return security.not_found()
-    return _page(request, "match.html", MATCH_CACHE, match=found, step=found.steps[step])
+    names = (found.players[0].name, found.players[1].name)
+    drawn = replay.board(games.get(found.game), found.steps[step])
+    board = boards.shown(drawn, names)
+    return _page(
+        request, "match.html", MATCH_CACHE, match=found, step=found.steps[step], board=board
+    )

@@ -254,6 +254,7 @@ def head_to_head(
 @dataclass(frozen=True)
 class MatchPage:
     id: int
+    game: str
     title: str
     players: tuple[Person, Person]
     result: str
@@ -278,5 +279,5 @@ async def match(session: AsyncSession, site: Site, match_id: int) -> MatchPage |
     if found.end_reason:
         result += f" ({found.end_reason.replace('_', ' ')})"
     return MatchPage(
-        found.id, game_title(found.game), players, result, found.finished_at, steps, {}
+        found.id, found.game, game_title(found.game), players, result, found.finished_at, steps, {}
     )

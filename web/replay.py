@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import games
 from db.site import FinishedGame, LoggedAction
-from games.base import GameError, Outcome, Reason
+from games.base import AnyGame, GameError, Outcome, Reason
+from games.board import Board
 
 REASONS = frozenset(reason.value for reason in Reason)
 
@@ -30,8 +32,8 @@ class Step:
     """The action's canonical text, empty for the start."""
     events: tuple[str, ...]
     """What happened, as everyone reads it, with the players' names."""
-    board: str
-    """The board as the public sees it after this step, in plain text."""
+    state: Any
+    """The game after this step: ``board`` draws it, for the one step a page shows."""
 
 
 def steps(
@@ -40,7 +42,7 @@ def steps(
     """Every step of ``match`` from its first action to its end, the start first."""
     engine = games.get(match.game)
     state = engine.new(match.options, match.seed)
-    found = [Step(0, None, "", (), engine.describe(engine.view(state, None)))]
+    found = [Step(0, None, "", (), state)]
     for action in actions:
         try:
             parsed = engine.parse(state, action.seat, action.text)
@@ -48,8 +50,7 @@ def steps(
         except GameError:
             break  # a log the engine no longer reads: show the steps it does
         shown = tuple(event.render(names) for event in events if event.public)
-        board = engine.describe(engine.view(state, None))
-        found.append(Step(len(found), action.seat, action.text, shown, board))
+        found.append(Step(len(found), action.seat, action.text, shown, state))
     if engine.outcome(state) is None and match.end_reason in REASONS:
         try:
             state, events = engine.conclude(
@@ -58,6 +59,10 @@ def steps(
         except GameError:
             return found
         shown = tuple(event.render(names) for event in events if event.public)
-        board = engine.describe(engine.view(state, None))
-        found.append(Step(len(found), None, "", shown, board))
+        found.append(Step(len(found), None, "", shown, state))
     return found
+
+
+def board(engine: AnyGame, step: Step) -> Board:
+    """The board as the public sees it after ``step``."""
+    return engine.board(engine.view(step.state, None))
