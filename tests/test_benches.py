@@ -72,6 +72,18 @@ def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
     assert "target: p99 at most 10 ms per query" in out
 
 
+def test_web_times_every_page_beside_its_baselines(tmp_path: Path) -> None:
+    out = run_bench(
+        "web",
+        *("--matches", "2000", "--players", "200", "--logged", "50", "--calls", "5"),
+        cwd=tmp_path,
+    )
+    for page in ("baseline: static stylesheet", "leaderboard, a random page", "player page"):
+        assert page in out
+    assert "match page, a random step" in out
+    assert "target: p99 at most 50 ms per page" in out
+
+
 def test_engine_plays_every_game(tmp_path: Path) -> None:
     out = run_bench("engine", "--matches", "3", cwd=tmp_path)
     for game in ("crown", "claim", "crystal", "flag", "safe"):
