@@ -344,8 +344,8 @@ BAD_INPUTS = [
             0: [
                 ("JUMP 2 2", "cannot be read"),
                 ("MOVE 6 1", "is off the grid"),
-                # The reason a rule refuses a turn may be the player's own trap.
-                ("MOVE 3 3", "not allowed now"),
+                ("MOVE 3 3", "is not next to your agent at (1,1)"),
+                # The reason a trap is refused may be the player's own trap there.
                 ("TRAP 5 5", "not allowed now"),
             ],
             2: [("TRAP 2 2", "not allowed now")],
