@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from bot import single_process
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
-from bot.settings import DISCORD_API, Settings
+from bot.settings import DISCORD_API, Settings, problems
 
 EXIT_CONFIG = 2
 EXIT_IN_USE = 3
@@ -70,15 +70,10 @@ def main() -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        print(f"Invalid settings:\n{error}", file=sys.stderr)
+        print("\n".join(problems(error)), file=sys.stderr)
         return EXIT_CONFIG
     if settings.discord_token is None:
         print(textwrap.fill(NO_TOKEN, width=100), file=sys.stderr)
-        return EXIT_CONFIG
-    try:
-        settings.timeouts()
-    except ValueError as error:
-        print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
     left_out = single_process.shards_left_out(
         settings.database_url, settings.shards(), settings.shard_count
