@@ -1,11 +1,12 @@
 # Two commands do all set-up: `make run` starts the bot, `make test` runs the whole suite.
+# `make play` tries the games at this terminal first, with no Discord application at all.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime-installed
 DEV     := $(VENV)/.dev-installed
 
-.PHONY: run test lint bench clean
+.PHONY: run play test lint bench clean
 
 # The bot's own dependencies only.
 $(RUNTIME): pyproject.toml
@@ -21,6 +22,13 @@ $(DEV): $(RUNTIME)
 
 run: $(RUNTIME)
 	$(BIN)/python -m bot
+
+# `parlor play GAME ARGS`: against the built-in player unless ARGS says otherwise, e.g.
+# make play GAME=safe ARGS="--vs-bot --level hard", or ARGS= for two people at one keyboard.
+GAME ?= crown
+ARGS ?= --vs-bot
+play: $(RUNTIME)
+	$(BIN)/python -m bot.cli play $(GAME) $(ARGS)
 
 test: $(DEV)
 	$(BIN)/python -m pytest
