@@ -66,6 +66,26 @@ class Settings(BaseSettings):
     shard_ids: str | None = Field(
         default=None, description="The shards this process runs ('0,1', '0-3'); unset: all."
     )
+    web_host: str = Field(default="127.0.0.1", description="`parlor web` listens here.")
+    web_port: int = Field(default=8080, ge=1, le=65535, description="`parlor web`'s port.")
+    web_base_url: str | None = Field(
+        default=None,
+        description="The site's public address, in the links /settings web:on gives; unset: "
+        "http://WEB_HOST:WEB_PORT.",
+    )
+    web_trusted_proxies: str = Field(
+        default="",
+        description="Addresses or networks of reverse proxies whose X-Forwarded-For the site "
+        "believes ('127.0.0.1', '10.0.0.0/8,::1'); unset: none, the peer's own address counts.",
+    )
+    web_requests_per_minute: int = Field(
+        default=120, ge=1, description="Pages and charts one client address may fetch a minute."
+    )
+    web_chart_dir: str | None = Field(
+        default=None,
+        description="Where drawn charts are kept as files; unset: parlor-web-charts in the "
+        "system's temporary folder.",
+    )
 
     @field_validator("discord_api_base_url")
     @classmethod
@@ -92,6 +112,10 @@ class Settings(BaseSettings):
                 "process (e.g. SHARD_COUNT=4 and SHARD_IDS=0,1 here, SHARD_IDS=2,3 in another)"
             )
         return parse_shard_ids(self.shard_ids, self.shard_count)
+
+    def web_link_base(self) -> str:
+        """The site's public address without a trailing slash."""
+        return (self.web_base_url or f"http://{self.web_host}:{self.web_port}").rstrip("/")
 
     def timeouts(self) -> Timeouts:
         """Default timeouts for servers that have not set their own (checked against the bounds)."""
@@ -150,6 +174,12 @@ VALID: dict[str, str] = {
     "sweep_interval": f"seconds from {SWEEP_LOW:g} to {SWEEP_HIGH:g} (default 5)",
     "shard_count": "a whole number, 1 or more, or unset",
     "shard_ids": "shard numbers and ranges, e.g. 0,1 or 0-3, with SHARD_COUNT",
+    "web_host": "the address parlor web listens on, e.g. 127.0.0.1",
+    "web_port": "a port from 1 to 65535 (default 8080)",
+    "web_base_url": "the site's public address, e.g. https://parlor.example.org, or unset",
+    "web_trusted_proxies": "addresses or networks of reverse proxies, e.g. 127.0.0.1,10.0.0.0/8",
+    "web_requests_per_minute": "a whole number, 1 or more (default 120)",
+    "web_chart_dir": "a folder for drawn charts, or unset",
 }
 """What each setting accepts, as a settings error says it."""
 

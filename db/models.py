@@ -174,6 +174,9 @@ class Match(Base):
         Index("ix_matches_challenger_status", "challenger_id", "status"),
         Index("ix_matches_opponent_status", "opponent_id", "status"),
         Index("ix_matches_guild_status_finished", "guild_id", "status", "finished_at"),
+        Index(
+            "ix_matches_challenger_opponent_created", "challenger_id", "opponent_id", "created_at"
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -256,10 +259,7 @@ class PlayerStats(Base):
     """
 
     __tablename__ = "player_stats"
-    __table_args__ = (
-        Index("ix_player_stats_leaderboard", "guild_id", "game", "vs_bot", "rating"),
-        Index("ix_player_stats_guild_user", "guild_id", "user_id"),
-    )
+    __table_args__ = (Index("ix_player_stats_guild_user", "guild_id", "user_id"),)
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     game: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -281,6 +281,19 @@ class PlayerStats(Base):
             f"<PlayerStats guild={self.guild_id} {self.game} user={self.user_id}"
             f" vs_bot={self.vs_bot} {self.wins}-{self.losses}-{self.draws}>"
         )
+
+
+Index(
+    "ix_player_stats_ranking",
+    PlayerStats.guild_id,
+    PlayerStats.game,
+    PlayerStats.vs_bot,
+    PlayerStats.rating.desc(),
+    PlayerStats.wins.desc(),
+    PlayerStats.user_id,
+)
+"""A leaderboard in its own order (rating, then wins, then member): a page is read straight from
+the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
 
 
 class GuildSettings(Base):
@@ -460,3 +473,21 @@ class GuildOrganizers(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     role_id: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+# ---------------------------------------------------------------------- the web pages
+
+
+class WebSite(Base):
+    """A server whose web pages are on: the hash of its link's token, and the key of its players'
+    opaque ids. Turning the pages off deletes the row; on again makes a new token and key, so
+    every old link, to the server or to a player, is dead."""
+
+    __tablename__ = "web_sites"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """SHA-256 of the link's token, in hex: the database never holds a working link."""
+    player_key: Mapped[str] = mapped_column(String(64))
+    """Hex key that turns a member's id into their page's opaque id and back (``web.ids``)."""
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

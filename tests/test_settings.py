@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.service.timeouts import BOUNDS
-from bot.settings import SWEEP_HIGH, SWEEP_LOW, Settings, problems
+from bot.settings import SWEEP_HIGH, SWEEP_LOW, VALID, Settings, problems
 
 from .bot_command import run_bot
 
@@ -30,6 +30,10 @@ def refusal(**values: object) -> list[str]:
 
 
 # ------------------------------------------------------------------------- bounds
+
+
+def test_every_setting_says_what_it_accepts() -> None:
+    assert set(VALID) == set(Settings.model_fields)
 
 
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "0", "-1", "0.01", "301", "1e9", "soon"])

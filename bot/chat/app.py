@@ -143,15 +143,24 @@ class Parlor(commands.AutoShardedBot):
         seeds = seeds or (lambda: secrets.randbits(62))
         timeouts = settings.timeouts()
         self.service = MatchService(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
-        self.deadline_service = Deadlines(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        count = settings.shard_count or 1  # unset: one process runs every shard
+        self.deadline_service = Deadlines(
+            sessions,
+            clock=clock,
+            seeds=seeds,
+            timeouts=timeouts,
+            shards=settings.shards() or tuple(range(count)),
+            shard_count=count,
+        )
         self.servers = ServerService(sessions, clock=clock, timeouts=settings.timeouts())
         self.outbox = Outbox(sessions, clock=clock)
-        self._outbox_task: asyncio.Task[None] | None = None
         self.delivery = Delivery(self, self.service)
         self.deadlines = Sweeper(self.deadline_service, settings.sweep_interval)
         self.tournaments = TournamentDesk(self)
         self.sweeper = tasks.loop(seconds=settings.sweep_interval)(self._sweep)
         self.sweeper.before_loop(self.wait_until_ready)
+        self.heartbeats = tasks.loop(seconds=settings.sweep_interval)(self._heartbeat)
+        self.heartbeats.before_loop(self.wait_until_ready)
         self._sweeping = asyncio.Lock()
         self._in_progress = 0
         self._idle = asyncio.Event()
@@ -184,8 +193,8 @@ class Parlor(commands.AutoShardedBot):
         # Deadlines that passed while the bot was down start again, before any is swept.
         for report in await self.deadlines.start():
             await self.delivery.deliver(report)
+        self.heartbeats.start()
         self.sweeper.start()
-        self._outbox_task = asyncio.create_task(self.outbox.run())
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -257,6 +266,7 @@ class Parlor(commands.AutoShardedBot):
         self.closing = True
         self.remove_dynamic_items(*DYNAMIC_ITEMS)
         deadline = asyncio.get_running_loop().time() + self.close_grace
+        self.heartbeats.cancel()
         if await _within(deadline, self._sweeping.acquire()):
             self.sweeper.cancel()  # now asleep or waiting for the lock: a safe point
             self._sweeping.release()
@@ -266,10 +276,7 @@ class Parlor(commands.AutoShardedBot):
         if not await _within(deadline, self._idle.wait()):
             log.warning("Shutting down with %d requests still in progress", self._in_progress)
         await super().close()
-        if self._outbox_task is not None:
-            self._outbox_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._outbox_task
+        await self.outbox.close()
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
@@ -338,6 +345,17 @@ class Parlor(commands.AutoShardedBot):
                 await self.outbox.retry_later(item)
         await self.tournaments.sweep()
         return len(reports)
+
+    async def _heartbeat(self) -> None:
+        """Record that this process's shards are up, on a timer of its own: a long sweep round
+        is never taken for downtime."""
+        try:
+            reports = await self.deadlines.heartbeat()
+        except Exception:
+            log_failure("recording the heartbeat failed")  # the next one tries again
+            return
+        for report in reports:
+            await self.delivery.deliver(report)
 
     async def _sweep(self) -> None:
         try:

@@ -212,6 +212,15 @@ class Common(commands.Cog):
         challenge=f"Time to answer a challenge, e.g. 5m ({_range_text('challenge')}).",
         hint=f"Time for a Crown hint, e.g. 2m ({_range_text('hint')}).",
         organizer_role="Members with this role may run tournaments, as Manage Server may.",
+        clear_organizer_role="Clear the organizer role: only Manage Server runs tournaments.",
+        web="on: this server's web pages (leaderboards, players, replays) at a secret link; "
+        "off: no pages.",
+    )
+    @app_commands.choices(
+        web=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -224,7 +233,14 @@ class Common(commands.Cog):
         challenge: app_commands.Range[str, 1, 20] | None = None,
         hint: app_commands.Range[str, 1, 20] | None = None,
         organizer_role: discord.Role | None = None,
+        clear_organizer_role: bool = False,
+        web: str | None = None,
     ) -> None:
+        if organizer_role is not None and clear_organizer_role:
+            await interaction.response.send_message(
+                "Set the organizer role or clear it, not both.", ephemeral=True
+            )
+            return
         given = {
             kind: text
             for kind, text in (
@@ -249,19 +265,41 @@ class Common(commands.Cog):
                 log.info(
                     "server %s: timeouts set by user %s", interaction.guild_id, interaction.user.id
                 )
-            text = render.settings_text(current, changed=changed or organizer_role is not None)
-            text += await self._organizers(interaction.guild_id or 0, organizer_role)
+            organizers = organizer_role is not None or clear_organizer_role
+            text = render.settings_text(current, changed=changed or organizers)
+            text += await self._organizers(
+                interaction.guild_id or 0, organizer_role, clear=clear_organizer_role
+            )
+            if web is not None:
+                text += await self._web(interaction.guild_id or 0, on=web == "on")
+                log.info("server %s: web pages %s", interaction.guild_id, web)
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
-    async def _organizers(self, guild_id: int, role: discord.Role | None) -> str:
-        """Set the tournament organizer role if given; the line that shows it, if one is set."""
+    async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:
+        """Set or clear the tournament organizer role; the line that shows it."""
         tournaments = self.bot.tournaments.service
         if role is not None:
             await tournaments.set_organizer_role(guild_id, role.id)
+        if clear:
+            await tournaments.clear_organizer_role(guild_id)
+            return "\n• tournament organizer role is cleared: Manage Server runs tournaments"
         role_id = await tournaments.organizer_role(guild_id)
         return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
+
+    async def _web(self, guild_id: int, *, on: bool) -> str:
+        """Turn the server's web pages on (a new link) or off; the lines that say so."""
+        if on:
+            token = await self.bot.servers.open_site(guild_id)
+            link = f"{self.bot.settings.web_link_base()}/s/{token}/"
+            return (
+                f"\n• web pages are on: <{link}>\n  Anyone with the link can read them; "
+                "`/settings web:off` removes them, and on again makes a new link."
+            )
+        if await self.bot.servers.close_site(guild_id):
+            return "\n• web pages are off: their link no longer works"
+        return "\n• web pages were already off"
 
     async def _save_timeouts(
         self, guild_id: int, seconds: dict[str, int]

@@ -382,8 +382,10 @@ class Delivery:
         if shown:
             # Shown: the outbox may forget it. Otherwise its deliverer tries again.
             self._confirm(report)
-        if snap.over:
-            self.client.dispatch("match_over", snap.id)  # a tournament may move on
+        if report.tournament_id is not None:  # its tournament may move on now
+            await self._guarded(
+                snap, "tournament", self.client.tournaments.progress(report.tournament_id)
+            )
 
     def _confirm(self, report: Report) -> None:
         """Tell the outbox that everything ``report`` had to show was shown."""

@@ -42,7 +42,7 @@ from bot.service.match_state import (
 )
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, merge_timeouts
-from bot.service.wording import hint_label
+from bot.service.wording import choice_label
 from db import repository as repo
 from db.models import MatchStatus, utcnow
 from games.base import Ask, Event, Outcome, Seat, other
@@ -331,7 +331,7 @@ class MatchCore:
         choices: tuple[tuple[str, str], ...] = ()
         if ask is Ask.HINT:
             actions = engine.legal_actions(state, seat)
-            choices = tuple((hint_label(a), str(a)) for a in actions)
+            choices = tuple((choice_label(engine, a), str(a)) for a in actions)
             text = f"Your opponent {opponent} missed. Choose the hint you give."
         elif ask is Ask.SECRET:
             text = f"Choose your secret for {engine.title} against {opponent}."

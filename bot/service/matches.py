@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Collection, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -46,6 +46,34 @@ from games.players import DEFAULT_LEVEL, LEVELS
 log = logging.getLogger(__name__)
 
 MAX_OPEN_CHALLENGES = 3
+
+
+MAX_PLAYING = 10
+"""Matches a member may play at once, against members and the bot alike."""
+MAX_PAIR_CHALLENGES = 3
+"""Challenges one member may send another within ``PAIR_WINDOW`` that do not become a match."""
+PAIR_WINDOW = timedelta(minutes=10)
+
+
+def _check_limits(load: repo.MemberLoad, vs_bot: bool) -> None:
+    """Refuse a challenge past a member's limits (docs in the README, "Fair use")."""
+    if load.playing >= MAX_PLAYING:
+        raise ChallengeRefused(
+            f"You are already playing {MAX_PLAYING} matches: finish or resign one first."
+        )
+    if vs_bot:
+        return
+    if load.open_challenges >= MAX_OPEN_CHALLENGES:
+        raise ChallengeRefused(
+            f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer or "
+            "withdraw one first."
+        )
+    if load.sent_to_opponent >= MAX_PAIR_CHALLENGES:
+        raise ChallengeRefused(
+            f"You have challenged this member {MAX_PAIR_CHALLENGES} times in the last "
+            f"{int(PAIR_WINDOW.total_seconds() // 60)} minutes without a match: give them a "
+            "moment."
+        )
 
 
 class MatchService(Organizing):
@@ -111,13 +139,8 @@ class MatchService(Organizing):
             "recent": None,
         }
         async with self.sessions.begin() as session:
-            if not vs_bot:
-                open_challenges = await repo.count_open_challenges(session, challenger_id)
-                if open_challenges >= MAX_OPEN_CHALLENGES:
-                    raise ChallengeRefused(
-                        f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an "
-                        "answer or withdraw one first."
-                    )
+            load = await repo.member_load(session, challenger_id, opponent_id, now - PAIR_WINDOW)
+            _check_limits(load, vs_bot)
             timeouts = self._merge(await repo.server_timeouts(session, guild_id))
             values["deadline"] = now + timeouts.delta("challenge")
             match_id = await repo.insert_match(session, values)
@@ -146,9 +169,20 @@ class MatchService(Organizing):
         board: BoardRoute | None = None,
     ) -> Report:
         """Start the match: toss the coin, seat both players, ask for secrets."""
-        return await self._run(
-            self._in_guild(match_id, guild_id), user_id, None, self._accept, board
-        )
+        in_guild = self._in_guild(match_id, guild_id)
+
+        async def find(session: AsyncSession) -> LoadedMatch:
+            loaded = await self._find(session, in_guild)
+            if loaded.row.status == MatchStatus.CHALLENGED and user_id == loaded.row.opponent_id:
+                load = await repo.member_load(session, user_id, None, self.clock())
+                if load.playing >= MAX_PLAYING:
+                    raise ChallengeRefused(
+                        f"You are already playing {MAX_PLAYING} matches: finish or resign one "
+                        "before you accept."
+                    )
+            return loaded
+
+        return await self._run(find, user_id, None, self._accept, board)
 
     async def decline(
         self,
@@ -248,7 +282,8 @@ class MatchService(Organizing):
             )
             return self._match(self._pick(found, game, user_id))
 
-        act = partial(self._act, text=text, answering=None)
+        # A command makes a public move only: a secret or a hint is chosen in private.
+        act = partial(self._act, text=text, answering=(Ask.ACTION,))
         return await self._run(find, user_id, None, act, board)
 
     def _in_guild(self, match_id: int, guild_id: int | None) -> int | Finder:

@@ -3,10 +3,10 @@
 A use case writes its outbox entries in its own transaction (``match_state.deliveries``): its
 board when the caller's interaction response does not carry it, and every DM it asks for. The
 process that ran it delivers them at once, and says so here; what is said is written in one
-transaction every ``FLUSH_EVERY`` seconds, not one per move. Whatever is not confirmed within
-``DELIVERY_GRACE`` (the process died, Discord failed) is claimed by any process's deliverer and
-delivered again, with backoff: a board always shows its match as it is now, and a DM carries a
-nonce, so a second delivery changes nothing.
+transaction at most ``FLUSH_EVERY`` seconds later, not one per move. Whatever is not confirmed
+within ``DELIVERY_GRACE`` (the process died, Discord failed) is claimed by any process's
+deliverer and delivered again, with backoff: a board always shows its match as it is now, and a
+DM carries a nonce, so a second delivery changes nothing.
 """
 
 from __future__ import annotations
@@ -36,9 +36,17 @@ __all__ = ["Outbox", "OutboxItem"]
 class Outbox:
     """One process's view of the outbox: what it showed, and what is left to deliver."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, clock: Clock = utcnow):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        flush_every: float = FLUSH_EVERY,
+    ) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.flush_every = flush_every
+        self._flushing: asyncio.Task[None] | None = None
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
         self._moved: dict[int, int] = {}
@@ -46,18 +54,33 @@ class Outbox:
     def board_shown(self, match_id: int, version: int) -> None:
         """The match's board shows ``version`` (and so every version before it)."""
         self._boards[match_id] = max(version, self._boards.get(match_id, version))
+        self._flush_soon()
 
     def sent(self, match_id: int, version: int, kind: str, user_id: int) -> None:
         """The ``kind`` DM (``prompt`` or ``private``) of ``version`` reached ``user_id``."""
         self._sent.add((match_id, version, kind, user_id))
+        self._flush_soon()
 
     def board_moved(self, match_id: int, message_id: int) -> None:
         """The match's board is now the message ``message_id`` (posted or re-posted)."""
         self._moved[match_id] = message_id
+        self._flush_soon()
 
     @property
     def pending(self) -> bool:
         return bool(self._boards or self._sent or self._moved)
+
+    def _flush_soon(self) -> None:
+        """Write what was shown within ``flush_every`` seconds (nothing waits while idle)."""
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(self.flush_every)
+        try:
+            await self.flush()
+        except Exception:
+            log_failure(log, "the outbox could not record what was shown")
 
     async def flush(self) -> None:
         """Write what was shown since the last flush, in one transaction. On failure it is
@@ -73,24 +96,15 @@ class Outbox:
                 )
         except Exception:
             for match_id, version in boards.items():
-                self.board_shown(match_id, version)
+                self._boards[match_id] = max(version, self._boards.get(match_id, version))
             self._sent |= sent
             self._moved = {**moved, **self._moved}
             raise
 
-    async def run(self, every: float = FLUSH_EVERY) -> None:
-        """Flush every ``every`` seconds until cancelled (then once more)."""
-        try:
-            while True:
-                await asyncio.sleep(every)
-                try:
-                    await self.flush()
-                except Exception:
-                    log_failure(log, "the outbox could not record what was shown")
-        finally:
-            await asyncio.shield(self._last_flush())
-
-    async def _last_flush(self) -> None:
+    async def close(self) -> None:
+        """Write what is left now (at shut-down)."""
+        if self._flushing is not None:
+            self._flushing.cancel()
         try:
             await self.flush()
         except Exception:

@@ -3,6 +3,7 @@ the bot remembers for itself."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -12,7 +13,11 @@ from bot.service import stats
 from bot.service.match_state import Clock
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db import repository as repo
+from db import site
 from db.models import utcnow
+
+TOKEN_BYTES = 24
+"""Random bytes in a server's link: 192 bits, 32 characters in the URL."""
 
 
 class ServerService:
@@ -55,6 +60,20 @@ class ServerService:
             if seconds:
                 await repo.set_server_timeouts(session, guild_id, dict(seconds), self.clock())
             return merge_timeouts(self.defaults, await repo.server_timeouts(session, guild_id))
+
+    async def open_site(self, guild_id: int) -> str:
+        """Turn the server's web pages on with a new unguessable token; the token, for its link.
+        Any earlier link, and every player page's address under it, stops working."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        async with self.sessions.begin() as session:
+            key = secrets.token_bytes(site.PLAYER_KEY_BYTES)
+            await site.open_site(session, guild_id, site.token_hash(token), key, self.clock())
+        return token
+
+    async def close_site(self, guild_id: int) -> bool:
+        """Turn the server's web pages off; whether they were on."""
+        async with self.sessions.begin() as session:
+            return await site.close_site(session, guild_id)
 
     async def remembered(self, key: str) -> str | None:
         """A value the bot keeps for itself (the last command sync's digest)."""

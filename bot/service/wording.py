@@ -18,14 +18,15 @@ def not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
         )
     wanted = "your secret" if asked is Ask.SECRET else "the hint you give"
     return (
-        f"That is not what I am asking you for now: I am waiting for {wanted}. Nothing was played."
+        f"That is not what I am asking you for now: I am waiting for {wanted}, which you "
+        "choose in the DM I sent you. Nothing was played."
     )
 
 
-def hint_label(action: Any) -> str:
-    """A Crown hint as its button says it: ``Row is greater than 2``."""
-    sentence = str(getattr(action, "sentence", action))
-    return sentence[:1].upper() + sentence[1:]
+def choice_label(engine: AnyGame, action: Any) -> str:
+    """A private choice as its button says it, worded by its game: ``Row is greater than 2``."""
+    words = engine.word(action)
+    return words[:1].upper() + words[1:]
 
 
 def describe_options(engine: AnyGame, options: Mapping[str, Any]) -> str:

@@ -8,10 +8,12 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.service.deadlines import HEARTBEAT_KEY, Deadlines
 from bot.service.matches import MatchService
 from bot.service.notices import Public
 from bot.service.sweeper import Sweeper, away_after
 from bot.service.timeouts import Timeouts
+from db import repository as repo
 from db.models import MatchEvent
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
@@ -29,10 +31,10 @@ class Monotonic:
         return self.now
 
 
-async def crystal(service: MatchService) -> int:
+async def crystal(service: MatchService, guild: int = GUILD) -> int:
     """A started Crystal Capture match: Alice to move, with the default 10 minutes."""
     report = await service.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
+        guild_id=guild, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
     )
     started = await service.accept(report.match.id, BOB)
     assert started.match.deadline_kind == "turn"
@@ -49,13 +51,80 @@ async def clock_resets(sessions: async_sessionmaker[AsyncSession], match_id: int
         return len(list(rows))
 
 
-async def test_a_first_start_has_nothing_to_give_back(service: MatchService, clock: Clock) -> None:
+async def test_a_first_start_on_an_empty_database_has_nothing_to_give_back(
+    service: MatchService, clock: Clock
+) -> None:
+    deadlines = deadlines_for(service)
+    assert await deadlines.resume(AWAY) == []
+    assert await deadlines.beat() == {0: clock.now}
+
+
+async def test_an_upgrade_from_a_release_without_heartbeat_gives_the_time_back(
+    service: MatchService, clock: Clock
+) -> None:
+    """The last sign of the old release at work is its newest event: a turn that came due
+    during the upgrade starts again instead of being lost on time."""
     match_id = await crystal(service)
     clock.advance(minutes=15)
-    assert await deadlines_for(service).resume(AWAY) == []
-    assert await deadlines_for(service).beat() == clock.now
-    [report] = await deadlines_for(service).sweep()  # no heartbeat before: the turn timed out
-    assert report.match.id == match_id and report.match.winner_id == BOB
+    [report] = await deadlines_for(service).resume(AWAY)
+    assert report.match.id == match_id and report.match.status == "active"
+    assert report.match.deadline == clock.now + timedelta(minutes=10)
+    assert await deadlines_for(service).sweep() == []
+
+
+async def test_an_earlier_releases_single_heartbeat_is_taken_over(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await crystal(service)
+    async with sessions.begin() as session:
+        await repo.set_meta(session, HEARTBEAT_KEY, clock.now.isoformat(), clock.now)
+    clock.advance(minutes=15)
+    [report] = await deadlines_for(service).resume(AWAY)
+    assert report.match.id == match_id
+
+
+async def test_a_shard_whose_process_is_away_keeps_its_servers_deadlines(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """Two processes, one shard each: while shard 1's process restarts, shard 0's sweeper
+    forfeits nothing in shard 1's servers, and shard 1 gives the time back when it is back."""
+    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
+    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
+    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    here, there = GUILD << 22, (GUILD << 22) | (1 << 22)  # servers on shard 0 and on shard 1
+    assert (first.shard_of(here), first.shard_of(there)) == (0, 1)
+    await first.beat()
+    await second.beat()
+    ours = await crystal(service, guild=here)
+    theirs = await crystal(service, guild=there)
+    clock.advance(minutes=15)  # shard 1's process is down meanwhile
+    await first.beat()
+    away = await first.away(AWAY)
+    assert away == {1}
+    [report] = await first.sweep(away=away)
+    assert report.match.id == ours and report.match.winner_id == BOB
+    [back] = await second.resume(AWAY)
+    assert back.match.id == theirs and back.match.status == "active"
+
+
+async def test_a_secret_asked_by_dm_waits_for_shard_zero_too(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
+    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
+    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    there = (GUILD << 22) | (1 << 22)
+    await first.beat()
+    await second.beat()
+    report = await service.challenge(
+        guild_id=there, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="safe"
+    )
+    await service.accept(report.match.id, BOB)  # both asked for their code by DM
+    clock.advance(minutes=30)  # shard 0, where DMs arrive, is down
+    await second.beat()
+    away = await second.away(AWAY)
+    assert away == {0}
+    assert await second.sweep(away=away) == []  # held: nobody could answer the DM
 
 
 async def test_a_turn_that_came_due_while_away_starts_again(
@@ -175,7 +244,7 @@ async def test_two_processes_coming_back_at_once_reset_a_clock_once(
     assert await clock_resets(sessions, match_id) == 1
 
 
-async def test_the_sweeper_gives_back_time_when_its_rounds_stopped(
+async def test_the_sweeper_gives_back_time_when_its_heartbeats_stopped(
     service: MatchService, clock: Clock
 ) -> None:
     stopwatch = Monotonic()
@@ -183,15 +252,31 @@ async def test_the_sweeper_gives_back_time_when_its_rounds_stopped(
     assert await sweeper.start() == []
     match_id = await crystal(service)
 
-    # The database was unreachable for 15 minutes: no round ran.
+    # The database was unreachable for 15 minutes: no heartbeat was recorded.
     clock.advance(minutes=15)
     stopwatch.now += 15 * 60
-    [report] = await sweeper.round()
+    [report] = await sweeper.heartbeat()
     assert report.match.status == "active"
     assert report.match.deadline == clock.now + timedelta(minutes=10)
+    assert await sweeper.round() == []
 
-    # Rounds on time: the clock moving on is just time passing.
+    # Heartbeats on time: the clock moving on is just time passing.
     clock.advance(minutes=10, seconds=1)
     stopwatch.now += INTERVAL
+    assert await sweeper.heartbeat() == []
     [report] = await sweeper.round()
     assert report.match.id == match_id and report.match.winner_id == BOB
+
+
+async def test_a_slow_round_is_not_downtime(service: MatchService, clock: Clock) -> None:
+    """A round that took long (many boards to post) resets no clock: only a heartbeat that
+    did not happen counts, and heartbeats keep their own time."""
+    stopwatch = Monotonic()
+    sweeper = Sweeper(deadlines_for(service), INTERVAL, monotonic=stopwatch)
+    await sweeper.start()
+    await crystal(service)
+    for _ in range(6):  # a 30 s round, with the heartbeat beating beside it
+        clock.advance(seconds=INTERVAL)
+        stopwatch.now += INTERVAL
+        assert await sweeper.heartbeat() == []
+    assert await sweeper.round() == []
