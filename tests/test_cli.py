@@ -11,6 +11,7 @@ import io
 import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -219,13 +220,20 @@ def play(
 def parlor(*args: str, answers: Sequence[str]) -> Played:
     """``parlor ARGS`` as a separate process, with ``answers`` piped to its standard input."""
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    return run([sys.executable, "-m", "bot.cli", *args], answers, environment)
+
+
+def run(
+    command: Sequence[str], answers: Sequence[str], env: Mapping[str, str] | None = None
+) -> Played:
+    """``command`` run in the repository, with ``answers`` piped to its standard input."""
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
+        command,
         input="".join(f"{answer}\n" for answer in answers),
         capture_output=True,
         text=True,
         cwd=REPO,
-        env=environment,
+        env=env,
         timeout=60,
         check=False,
     )
@@ -721,3 +729,35 @@ def test_parlor_play_vs_bot_runs_as_a_command() -> None:
     assert "You are Player 1; Parlor, the built-in player (normal), is Player 2." in played.lines
     assert any(line.startswith("Parlor claims ") for line in played.lines)
     assert played.lines[-1] in RESULTS
+
+
+# --- make play ------------------------------------------------------------------------------
+
+
+def make_play(*variables: str, answers: Sequence[str]) -> Played:
+    """``make play VARIABLES`` with ``answers`` piped, on this interpreter instead of the
+    ``.venv`` that make would build (``-o``: take it as built)."""
+    make = ["make", "--silent", "-o", ".venv/.runtime-installed", "play"]
+    return run([*make, f"BIN={Path(sys.executable).parent}", *variables], answers)
+
+
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
+
+
+@needs_make
+def test_make_play_is_a_game_of_crown_against_the_bot() -> None:
+    played = make_play(answers=BOT_SCRIPTS["crown"])
+
+    assert played.status == 0, played.err
+    assert played.lines[0] == "--- Capture the Crown ---"
+    assert played.lines[1] == "You are Player 1; Parlor, the built-in player (normal), is Player 2."
+    assert played.lines[-1] in RESULTS
+
+
+@needs_make
+def test_make_play_passes_the_game_and_its_options() -> None:
+    played = make_play("GAME=safe", "ARGS=--seed 7", answers=SAFE_EXAMPLE)
+
+    assert played.status == 0, played.err
+    assert "Player 1 wins: Player 2's code is cracked." in played.lines
+    assert played.lines[-1] == "Player 1 wins the game!"
