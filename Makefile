@@ -36,6 +36,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.service
 	$(BIN)/python -m bench.queries
 	$(BIN)/python -m bench.e2e
+	$(BIN)/python -m bench.chart
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -287,6 +287,7 @@ class Due:
     match_id: int
     guild_id: int
     kind: str | None
+    channel_id: int = 0
 
 
 async def missed_deadlines(
@@ -294,7 +295,7 @@ async def missed_deadlines(
 ) -> list[Due]:
     """Unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
     rows = await session.execute(
-        select(Match.id, Match.guild_id, Match.deadline_kind)
+        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id)
         .where(
             Match.status.in_(UNFINISHED_STATUSES),
             Match.deadline > after,
@@ -324,6 +325,26 @@ async def move_deadline(
         .values(deadline=deadline, updated_at=now)
     )
     result = await session.execute(statement)
+    return cast(int, getattr(result, "rowcount", 0)) == 1
+
+
+async def channel_unfinished(session: AsyncSession, guild_id: int, channel_id: int) -> list[int]:
+    """Ids of the channel's unfinished matches, oldest first."""
+    rows = await session.execute(
+        select(Match.id)
+        .where(
+            Match.guild_id == guild_id,
+            Match.channel_id == channel_id,
+            Match.status.in_(UNFINISHED_STATUSES),
+        )
+        .order_by(Match.id)
+    )
+    return [match_id for (match_id,) in rows]
+
+
+async def delete_meta(session: AsyncSession, key: str) -> bool:
+    """Forget ``key``; whether it was there."""
+    result = await session.execute(delete(BotMeta).where(BotMeta.key == key))
     return cast(int, getattr(result, "rowcount", 0)) == 1
 
 
@@ -357,7 +378,7 @@ async def claim_due_match(
     transaction, still with the version check. SQLite has one writer at a time anyway.
     """
     statement = (
-        select(_MATCHES.c.id, _MATCHES.c.guild_id, _MATCHES.c.deadline_kind)
+        select(_MATCHES.c.id, _MATCHES.c.guild_id, _MATCHES.c.deadline_kind, _MATCHES.c.channel_id)
         .where(
             _MATCHES.c.status.in_(UNFINISHED_STATUSES),
             _MATCHES.c.deadline.is_not(None),

@@ -99,7 +99,7 @@ EXAMPLES = [
             "Total 14.",
             "Player 1 claims 1 at",
             "Total 25.",
-            "X Player 1: 25 points   O Player 2: 20 points",
+            "Player 1: 25 · Player 2: 20",
             "Player 1 wins: 25 to 20.",
         ],
         "Player 1 wins the game!",
@@ -114,7 +114,7 @@ EXAMPLES = [
             "Crystal 9 would take you to 16, over 15",
             "Crystal 8 has already been captured",
             "Player 2 captures crystal 4: 11 points.",
-            "Taken     .  .  .  O  .  X  O  X  .",
+            "4 O 5   6 X",
             "Player 1 captures crystal 1: 15 points.",
             "Player 1 wins with exactly 15 points.",
         ],
@@ -131,7 +131,7 @@ EXAMPLES = [
             "Trap triggered at (4,4)! Player 2's agent returns to their flag at (5,5).",
             "Player 1 moves to (3,3).",
             "Trap triggered at (3,3)! Player 1's agent returns to their flag at (1,1).",
-            "X Player 1: agent at (1,1), flag x at (1,1), 1 trap left to place",
+            "Player 1: 1 trap left",
             "Player 2 placed a trap (0 left).",
             "Player 1 moves to (5,5).",
             "Player 1 captures the flag at (5,5) and wins!",
@@ -439,8 +439,8 @@ def test_a_flag_trap_cell_is_read_from_the_keyboard_unseen() -> None:
     prompts: list[str] = []
     played = play("flag", ["TRAP", "MOVE 4 4", "TRAP"], secret_answers=["3 4"], prompts=prompts)
 
-    assert prompts == ["Player 1, trap cell (row column): "] * 2
-    assert f"Player 2, {terminal.WORDINGS['flag'].turn}: MOVE 4 4" in played.lines
+    assert prompts == ["Player 1, finish your TRAP, unseen: "] * 2
+    assert "Player 2, enter MOVE row column, or TRAP to hide a trap: MOVE 4 4" in played.lines
     assert "Player 1 placed a trap (1 left)." in played.lines
     assert played.status == 2
     assert "3 4" not in played.out

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 import games
 from bot.chat.delivery import FAILED, MessageActor, log_failure
-from bot.chat.games import drawing
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
 
@@ -42,7 +41,7 @@ def split_answer(text: str) -> tuple[int | None, str]:
 def private_asks(game: str, text: str) -> frozenset[Ask]:
     """What a typed DM may answer: a secret or a hint, and a move only where the game's moves
     can be secret (a Flag Chase trap): other moves are made in the channel."""
-    if drawing(game).private_move(text):
+    if games.get(game).is_secret(text):
         return frozenset({Ask.SECRET, Ask.HINT, Ask.ACTION})
     return frozenset({Ask.SECRET, Ask.HINT})
 

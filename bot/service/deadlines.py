@@ -9,7 +9,7 @@ its full time again (``extend_missed``): nobody can act while the bot is down.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -62,10 +62,17 @@ class Deadlines(MatchCore):
         server's, and for a secret asked by DM shard 0's too, where DMs arrive."""
         return self.shard_of(due.guild_id) in away or (due.kind == "setup" and 0 in away)
 
-    async def sweep(self, limit: int = 100, *, away: set[int] | None = None) -> list[Report]:
+    async def sweep(
+        self,
+        limit: int = 100,
+        *,
+        away: set[int] | None = None,
+        unreachable: Collection[int] = (),
+    ) -> list[Report]:
         """Act on every deadline that has passed (up to ``limit`` matches): expire, abort,
         forfeit or hint automatically. A deadline whose shard is ``away`` (its process is down,
-        so nobody there could answer) is held until that shard is back.
+        so nobody there could answer), or whose channel is ``unreachable`` (the bot may not post
+        there now), is held until it is back.
 
         Safe to run from several processes at once: each match is claimed in the transaction
         that acts on it, passing over matches another transaction holds, and saved with the
@@ -78,7 +85,7 @@ class Deadlines(MatchCore):
         while len(tried) < limit:
             claimed = len(tried)
             try:
-                report = await self._expire_next(tried, away or set())
+                report = await self._expire_next(tried, away or set(), unreachable)
             except (AlreadyPlayed, WrongStatus, Conflict):
                 continue  # a last-second move got there first
             except Exception:
@@ -93,7 +100,9 @@ class Deadlines(MatchCore):
             reports.append(report)
         return reports
 
-    async def _expire_next(self, tried: list[int], away: set[int]) -> Report | None:
+    async def _expire_next(
+        self, tried: list[int], away: set[int], unreachable: Collection[int] = ()
+    ) -> Report | None:
         """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
         transaction; ``None`` when no match is due, or the one claimed is held."""
         now = self.clock()
@@ -102,7 +111,7 @@ class Deadlines(MatchCore):
             if due is None:
                 return None
             tried.append(due.match_id)
-            if self._held_by(due, away):
+            if self._held_by(due, away) or due.channel_id in unreachable:
                 return None
             match = await self._read(session, due.match_id, for_update=True)
             notices = await self._apply(session, match, None, None, self._expire, now)
@@ -225,7 +234,28 @@ class Deadlines(MatchCore):
             log.info("Away since %s: gave %d matches fresh time", since.isoformat(), len(reports))
         return reports
 
-    async def _extend(self, match_id: int, since: datetime, now: datetime) -> Report | None:
+    async def extend_in_channel(
+        self, guild_id: int, channel_id: int, since: datetime
+    ) -> list[Report]:
+        """The channel was out of reach since ``since``: its deadlines that fell due meanwhile
+        start again, since nobody could see the board."""
+        now = self.clock()
+        async with self.sessions() as session:
+            unfinished = await repo.channel_unfinished(session, guild_id, channel_id)
+        reports = []
+        for match_id in unfinished:
+            try:
+                report = await self._extend(match_id, since, now, away=False)
+            except Exception:
+                log_failure(log, "match %s: its deadline could not be moved", match_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        return reports
+
+    async def _extend(
+        self, match_id: int, since: datetime, now: datetime, *, away: bool = True
+    ) -> Report | None:
         async with self.sessions.begin() as session:
             found = await repo.load_match(session, match_id, for_update=True)
             if found is None:
@@ -239,21 +269,25 @@ class Deadlines(MatchCore):
             row.deadline = now + allowed
             if not await repo.move_deadline(session, match_id, seen, row.deadline, now):
                 return None
-            away = int((now - since).total_seconds())
-            loaded.log.append((None, "clock_reset", None, {"away": away, "kind": kind}))
+            gone = int((now - since).total_seconds())
+            loaded.log.append((None, "clock_reset", None, {"away": gone, "kind": kind}))
             await repo.append_events(session, match_id, loaded.last_seq, loaded.log, now)
         snap = self._snapshot(loaded)
-        lines = self._clock_reset_lines(loaded, now - since, allowed)
+        lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
         notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
         return Report(snap, [Public(snap, lines, kind=notice_kind)])
 
     def _clock_reset_lines(
-        self, loaded: LoadedMatch, away: timedelta, allowed: timedelta
+        self, loaded: LoadedMatch, gone: timedelta, allowed: timedelta, *, away: bool = True
     ) -> tuple[str, ...]:
         row = loaded.row
         given = human(int(allowed.total_seconds()))
-        minutes = max(1, round(away.total_seconds() / 60))
-        reset = f"I was away for {human(minutes * 60)}, so the clock was reset:"
+        minutes = human(max(1, round(gone.total_seconds() / 60)) * 60)
+        reset = (
+            f"I was away for {minutes}, so the clock was reset:"
+            if away
+            else f"I could not post here for {minutes}, so the clock was reset:"
+        )
         if row.deadline_kind == "challenge":
             what = f"{loaded.game.title}{describe_options(loaded.game, row.options or {})}"
             challenge = (

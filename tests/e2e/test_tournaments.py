@@ -273,7 +273,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nobody
 
 def _pairs_of(fake: FakeDiscord, thread: FakeChannel) -> list[set[int]]:
     return [
-        {int(u) for u in re.findall(r"<@(\d+)>", m.embeds[0]["description"].split("\n")[0])}
+        {int(u) for u in re.findall(r"<@(\d+)>", m.embeds[0]["description"].split("\n\n")[0])}
         for m in fake.messages(thread)
         if m.embeds
     ]
