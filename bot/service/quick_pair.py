@@ -213,3 +213,17 @@ class QuickPair(MatchService):
     async def board_shown(self, spot: Spot, message_id: int | None, shown: int) -> None:
         async with self.sessions.begin() as session:
             await queue.record_board(session, spot, message_id, shown, self.clock())
+
+
+__all__ = [
+    "FALLBACK_DEFAULT",
+    "STAY",
+    "WAVE_AT",
+    "WAVE_EVERY",
+    "Joined",
+    "NotQueued",
+    "Offer",
+    "QuickPair",
+    "Spot",
+    "Wave",
+]

@@ -50,7 +50,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     registered = {c["name"]: c for c in idle_table.fake.commands()}
     assert set(registered) == {
         *CHALLENGE_OPTIONS,
-        *("stats", "games", "resign", "rules", "settings", "tournament"),
+        *("stats", "games", "resign", "rules", "settings", "tournament", "play"),
     }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]
