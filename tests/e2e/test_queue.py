@@ -10,6 +10,8 @@ import pytest
 from bot.chat.queue import QueueCog
 from db.models import PlayerStats
 
+from .fake_discord.state import MANAGE_GUILD
+
 if TYPE_CHECKING:
     from .bot_fixtures import Table
     from .fake_discord import FakeDiscord, FakeGuild, FakeInteraction, FakeMember
@@ -27,7 +29,7 @@ def six(fake_discord: FakeDiscord, guild: FakeGuild) -> dict[str, FakeMember]:
 
 
 async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
-    table: Table, six: dict[str, FakeMember]
+    table: Table, guild: FakeGuild, six: dict[str, FakeMember]
 ) -> None:
     bot, fake = table.bot, table.fake
     assert bot is not None
@@ -37,7 +39,12 @@ async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
                 PlayerStats(guild_id=table.channel.guild_id, game="crystal",
                             user_id=six[name].id, rating=float(rating))
             )  # fmt: skip
-    await bot.servers.set_options(table.channel.guild_id or 0, queue_fallback=2)
+    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+    refused = table.answer(await table.slash(mod, "settings", queue_wait="11m"))
+    assert "The queue's wait is at most 10 minutes." in refused
+    saved = table.answer(await table.slash(mod, "settings", queue_wait="2s"))
+    assert "after 2 seconds waiting" in saved
     answers: dict[str, FakeInteraction] = {}
     for name, member in six.items():
         answers[name] = await table.slash(member, "play", game="crystal")
