@@ -149,6 +149,9 @@ class QuickPair(MatchService):
     async def tick(self) -> tuple[list[Wave], list[Entry]]:
         """What runs every ``WAVE_EVERY``: members past ``STAY`` taken out, then a wave in
         every queue with two or more waiting. The waves that paired anyone, and who left."""
+        async with self.sessions() as session:
+            if not await queue.busy_queues(session, at_least=1):
+                return [], []  # nobody waits anywhere: one read, nothing written
         gone = await self.expire()
         waves = []
         for spot in await self.busy():
@@ -165,6 +168,8 @@ class QuickPair(MatchService):
     async def offers(self, user_ids: set[int]) -> list[Offer]:
         """Of ``user_ids`` (the members whose ``/play`` this process can still answer), those
         due the bot's offer; each is offered once per stay."""
+        if not user_ids:
+            return []
         async with self.sessions.begin() as session:
             due = await queue.offers_due(session, user_ids, self.clock(), FALLBACK_DEFAULT)
         return [Offer(e.user_id, e.spot, bot_level(e.rating)) for e in due]
