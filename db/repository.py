@@ -85,6 +85,9 @@ class MatchRow:
     """A bit per seat that acted at least once."""
     called_off_by: int | None = None
     tournament_id: int | None = None
+    origin: str = "named"
+    """How the players found each other (``db.models.MatchOrigin``)."""
+    thread_id: int | None = None
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
@@ -673,7 +676,7 @@ async def lock_records(
         {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
         for key in unique
     ]
-    await session.execute(_upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
+    await session.execute(upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
     found: dict[StatsKey, StatsRow] = {}
     for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
         rows = await session.execute(
@@ -818,7 +821,7 @@ async def set_server_timeouts(
 ) -> None:
     """Set some of the guild's timeouts (``{"turn": 600}``), keeping the others."""
     values = {f"{kind}_timeout": value for kind, value in seconds.items()}
-    statement = _upsert(session, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
+    statement = upsert(session, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
     await session.execute(
         statement.on_conflict_do_update(
             index_elements=[GuildSettings.guild_id], set_={**values, "updated_at": now}
@@ -834,7 +837,7 @@ async def get_meta(session: AsyncSession, key: str) -> str | None:
 
 async def set_meta(session: AsyncSession, key: str, value: str, now: datetime) -> None:
     """Store ``value`` under ``key``, replacing any earlier value."""
-    statement = _upsert(session, BotMeta).values(key=key, value=value, updated_at=now)
+    statement = upsert(session, BotMeta).values(key=key, value=value, updated_at=now)
     await session.execute(
         statement.on_conflict_do_update(
             index_elements=[BotMeta.key], set_={"value": value, "updated_at": now}
@@ -856,7 +859,7 @@ async def last_event_at(session: AsyncSession) -> datetime | None:
     return await session.scalar(select(_EVENTS.c.created_at).order_by(_EVENTS.c.id.desc()).limit(1))
 
 
-def _upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+def upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(model)

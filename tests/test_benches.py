@@ -131,3 +131,9 @@ def test_e2e_scales_out_over_two_processes_on_postgresql(tmp_path: Path) -> None
     out = run_bench("e2e", "--scale-only", "--matches", "4", "--database-url", server, cwd=tmp_path)
     assert "Scale-out on PostgreSQL: 4 Crystal Capture matches" in out
     assert "1 process, both shards" in out and "2 processes, a shard each" in out
+
+
+def test_queue_counts_a_crowds_waves_and_times_one_wave_beside_sorting(tmp_path: Path) -> None:
+    out = run_bench("queue", "--quick", cwd=tmp_path)
+    assert "waves until nobody waits" in out and "sorting the ratings (baseline)" in out
+    assert "Target: at most 50 ms a wave." in out

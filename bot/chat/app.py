@@ -48,9 +48,9 @@ PERMISSIONS = discord.Permissions(
 """All the bot needs in a channel; nothing more is asked for in the invite."""
 
 COMMAND_HASH_KEY = "command_tree_hash"
-EXTENSIONS = ("bot.chat.common", "bot.chat.dms", "bot.chat.tournaments")
-"""Loaded at start, after each game's command group: the shared commands, typed DMs and
-tournaments."""
+EXTENSIONS = ("bot.chat.common", "bot.chat.dms", "bot.chat.tournaments", "bot.chat.queue")
+"""Loaded at start, after each game's command group: the shared commands, typed DMs,
+tournaments and the quick-pair queue."""
 CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
 out and closing the database, a stop takes under 10 s (a container's default grace)."""

@@ -19,6 +19,8 @@ from bot.chat.components import Post
 from bot.chat.delivery import FAILED, log_failure
 from bot.service.errors import MatchNotFound
 from bot.service.notices import MatchSnapshot, Report
+from bot.service.quick_pair import FALLBACK_DEFAULT
+from bot.service.servers import FALLBACK_MAX
 from bot.service.timeouts import BOUNDS, human
 
 if TYPE_CHECKING:
@@ -215,6 +217,8 @@ class Common(commands.Cog):
         clear_organizer_role="Clear the organizer role: only Manage Server runs tournaments.",
         web="on: this server's web pages (leaderboards, players, replays) at a secret link; "
         "off: no pages.",
+        queue_wait="How long a member waits in /play's queue before I offer to play them, e.g. "
+        "60s (at most 10m).",
     )
     @app_commands.choices(
         web=[
@@ -235,6 +239,7 @@ class Common(commands.Cog):
         organizer_role: discord.Role | None = None,
         clear_organizer_role: bool = False,
         web: str | None = None,
+        queue_wait: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
@@ -255,8 +260,14 @@ class Common(commands.Cog):
             seconds = {
                 kind: BOUNDS[kind].check(kind, parse_duration(text)) for kind, text in given.items()
             }
+            wait = None if queue_wait is None else parse_duration(queue_wait)
         except ValueError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        if wait is not None and wait > FALLBACK_MAX:
+            await interaction.response.send_message(
+                f"The queue's wait is at most {human(FALLBACK_MAX)}.", ephemeral=True
+            )
             return
         async with self.bot.busy():
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -273,6 +284,11 @@ class Common(commands.Cog):
             if web is not None:
                 text += await self._web(interaction.guild_id or 0, on=web == "on")
                 log.info("server %s: web pages %s", interaction.guild_id, web)
+            options = await self.bot.servers.set_options(
+                interaction.guild_id or 0, queue_fallback=wait
+            )
+            waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
+            text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

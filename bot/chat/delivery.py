@@ -532,7 +532,7 @@ class Delivery:
             f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
             f"{why}. No result, and no rating changed."
         )
-        for user_id in {*snap.players, snap.challenger_id, snap.opponent_id}:
+        for user_id in snap.members:
             if not self.is_me(user_id):
                 await self.send_dm(user_id, Post(text), nonce=_nonce(snap.id, -1, "off", user_id))
 

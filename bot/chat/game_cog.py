@@ -40,8 +40,8 @@ class Option:
 
 OPPONENT = Option(
     discord.Member,
-    "The member you challenge, or me (the bot) to play against me at once.",
-    inspect.Parameter.empty,
+    "The member you challenge, or me (the bot); leave it out for an open challenge anyone may "
+    "accept.",
 )
 
 COMMON_OPTIONS: dict[str, Option] = {
@@ -123,11 +123,11 @@ class GameCog(commands.GroupCog):
     async def challenge_member(
         self,
         interaction: Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         options: dict[str, Any],
         common: dict[str, Any] | None = None,
     ) -> None:
-        """Post a challenge to ``opponent`` in this channel.
+        """Post a challenge to ``opponent`` in this channel (``None``: an open challenge).
 
         ``options`` are the game's (those left out take the game's defaults); ``common`` are
         the values of ``COMMON_OPTIONS``, for the service.
@@ -150,10 +150,10 @@ class GameCog(commands.GroupCog):
                 guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
                 channel_id=interaction.channel_id or 0,
                 challenger_id=interaction.user.id,
-                opponent_id=opponent.id,
+                opponent_id=None if opponent is None else opponent.id,
                 game=self.game,
                 options=given,
-                opponent_is_bot=opponent.bot,
+                opponent_is_bot=opponent is not None and opponent.bot,
                 **extra,
             )
 

@@ -90,9 +90,14 @@ def _deadline_text(snap: MatchSnapshot) -> str | None:
 
 def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger.
+    A challenge open to anyone has no Decline, and pings nobody.
 
     It is the match's board from the start: accepting turns it into the first board.
     """
+    if snap.open_challenge:
+        accept = Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success)
+        withdraw = Button("Withdraw", press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary)
+        return Post(fit("\n".join(lines)), layout=((accept, withdraw),))
     layout: Layout = (
         (
             Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success),
@@ -105,9 +110,13 @@ def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
 
 def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     """The challenge once declined, withdrawn or expired: what happened, no buttons."""
+    title = games.get(snap.game).title
     head = (
         f"{mention(snap.challenger_id)} challenged {mention(snap.opponent_id)} to "
-        f"{games.get(snap.game).title} (match #{snap.id})."
+        f"{title} (match #{snap.id})."
+        if not snap.open_challenge
+        else f"{mention(snap.challenger_id)} posted an open challenge to {title} "
+        f"(match #{snap.id})."
     )
     return Post(fit("\n".join((head, *lines))))
 

@@ -23,7 +23,7 @@ from bot.service.notices import Notice, Public, Report
 from bot.service.timeouts import human
 from bot.service.wording import describe_options
 from db import repository as repo
-from db.models import MatchStatus
+from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Outcome, Reason, other
 
 log = logging.getLogger(__name__)
@@ -128,6 +128,9 @@ class Deadlines(MatchCore):
             line = (
                 f"The challenge from {self.mention(row.challenger_id)} to "
                 f"{self.mention(row.opponent_id)} expired without an answer."
+                if row.opponent_id != OPEN_OPPONENT
+                else f"The open challenge from {self.mention(row.challenger_id)} expired: "
+                "nobody took it."
             )
             return [Public(self._snapshot(loaded), (line,), kind="expired")]
         if kind == "setup":
@@ -286,9 +289,12 @@ class Deadlines(MatchCore):
             else f"I could not post here for {minutes}, so the clock was reset:"
         )
         if row.deadline_kind == "challenge":
+            what = f"{loaded.game.title}{describe_options(loaded.game, row.options or {})}"
             challenge = (
                 f"{self.mention(row.opponent_id)}, {self.mention(row.challenger_id)} challenges "
-                f"you to {loaded.game.title}{describe_options(loaded.game, row.options or {})}."
+                f"you to {what}."
+                if row.opponent_id != OPEN_OPPONENT
+                else f"{self.mention(row.challenger_id)} posts an open challenge to {what}."
             )
             return (challenge, f"{reset} the challenge expires in {given}.")
         seats = sorted(loaded.game.to_act(loaded.state))

@@ -43,6 +43,7 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, merge_timeouts
 from bot.service.wording import choice_label
+from db import queue
 from db import repository as repo
 from db.models import MatchStatus, utcnow
 from games.base import Ask, Event, Outcome, Seat, other
@@ -264,10 +265,12 @@ class MatchCore:
         return events
 
     async def _save_rest(self, session: AsyncSession, match: LoadedMatch, now: datetime) -> None:
-        """After the version check: seats, the event log, and a result in the stats."""
+        """After the version check: seats (and out of the quick-pair queue), the event log,
+        and a result in the stats."""
         row = match.row
         if match.new_players:
             await repo.seat_players(session, row.id, match.players)
+            await queue.remove(session, match.players)  # a match started: no more waiting
         await repo.append_events(session, row.id, match.last_seq, match.log, now)
         if row.status == MatchStatus.FINISHED:
             result = stats.Result(

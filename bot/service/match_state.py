@@ -111,8 +111,10 @@ CHANGEABLE = (
     "recent",
     "acted_seats",
     "called_off_by",
+    "opponent_id",
+    "thread_id",
 )
-"""The columns a use case may change."""
+"""The columns a use case may change (``opponent_id``: an open challenge is taken)."""
 
 
 def deliveries(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Collection, Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -27,6 +27,15 @@ from bot.service.errors import (
     NotYourTurn,
     WrongStatus,
 )
+from bot.service.limits import (
+    CHANNEL_WINDOW,
+    MAX_PAIR_CHALLENGES,
+    MAX_PLAYING,
+    PAIR_WINDOW,
+    check_challenge,
+    check_channel,
+    check_playing,
+)
 from bot.service.match_core import Finder
 from bot.service.match_state import (
     DELIVERY_GRACE,
@@ -38,42 +47,13 @@ from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Prompt, Publi
 from bot.service.organizing import Organizing
 from bot.service.timeouts import human
 from bot.service.wording import describe_options, ended, not_what_was_asked
+from db import open_challenges
 from db import repository as repo
-from db.models import MatchStatus
+from db.models import OPEN_OPPONENT, MatchOrigin, MatchStatus
 from games.base import Ask, Event, GameError, Outcome, Reason, other
 from games.players import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger(__name__)
-
-MAX_OPEN_CHALLENGES = 3
-
-
-MAX_PLAYING = 10
-"""Matches a member may play at once, against members and the bot alike."""
-MAX_PAIR_CHALLENGES = 3
-"""Challenges one member may send another within ``PAIR_WINDOW`` that do not become a match."""
-PAIR_WINDOW = timedelta(minutes=10)
-
-
-def _check_limits(load: repo.MemberLoad, vs_bot: bool) -> None:
-    """Refuse a challenge past a member's limits (docs in the README, "Fair use")."""
-    if load.playing >= MAX_PLAYING:
-        raise ChallengeRefused(
-            f"You are already playing {MAX_PLAYING} matches: finish or resign one first."
-        )
-    if vs_bot:
-        return
-    if load.open_challenges >= MAX_OPEN_CHALLENGES:
-        raise ChallengeRefused(
-            f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer or "
-            "withdraw one first."
-        )
-    if load.sent_to_opponent >= MAX_PAIR_CHALLENGES:
-        raise ChallengeRefused(
-            f"You have challenged this member {MAX_PAIR_CHALLENGES} times in the last "
-            f"{int(PAIR_WINDOW.total_seconds() // 60)} minutes without a match: give them a "
-            "moment."
-        )
 
 
 class MatchService(Organizing):
@@ -85,19 +65,24 @@ class MatchService(Organizing):
         guild_id: int,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         game: str,
         options: Mapping[str, Any] | None = None,
         opponent_is_bot: bool = False,
         level: str | None = None,
         board: BoardRoute | None = None,
+        origin: MatchOrigin | None = None,
     ) -> Report:
-        """Post a challenge the opponent may accept or decline.
+        """Post a challenge the opponent may accept or decline; with no opponent, an open
+        challenge any other member may accept (the first Accept wins).
 
         Challenging the bot itself starts the match at once against the built-in player of
-        ``level`` (default normal).
+        ``level`` (default normal). ``origin`` says a queue's fallback to the bot.
         """
         engine = games.get(game)
+        is_open = opponent_id is None
+        if opponent_id is None:
+            opponent_id = OPEN_OPPONENT
         vs_bot = self.bot_user_id is not None and opponent_id == self.bot_user_id
         if opponent_id == challenger_id:
             raise ChallengeRefused("You cannot challenge yourself: pick another member.")
@@ -137,10 +122,14 @@ class MatchService(Organizing):
             "updated_at": now,
             "finished_at": None,
             "recent": None,
+            "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
         async with self.sessions.begin() as session:
             load = await repo.member_load(session, challenger_id, opponent_id, now - PAIR_WINDOW)
-            _check_limits(load, vs_bot)
+            check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
+            if is_open:
+                since = now - CHANNEL_WINDOW
+                check_channel(await open_challenges.posted_since(session, channel_id, since))
             timeouts = self._merge(await repo.server_timeouts(session, guild_id))
             values["deadline"] = now + timeouts.delta("challenge")
             match_id = await repo.insert_match(session, values)
@@ -153,11 +142,18 @@ class MatchService(Organizing):
                 await repo.add_deliveries(session, entry, now + DELIVERY_GRACE)
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept, board)
-        line = (
-            f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
-            f"{engine.title}{describe_options(engine, normalised)}. The challenge expires in "
-            f"{human(timeouts.challenge)}."
-        )
+        what = f"{engine.title}{describe_options(engine, normalised)}"
+        expires = f"The challenge expires in {human(timeouts.challenge)}."
+        if is_open:
+            line = (
+                f"{self.mention(challenger_id)} posts an open challenge to {what}: anyone may "
+                f"accept, the first to press Accept plays. {expires}"
+            )
+        else:
+            line = (
+                f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
+                f"{what}. {expires}"
+            )
         return Report(snap, [Public(snap, (line,), kind="challenge")])
 
     async def accept(
@@ -173,13 +169,13 @@ class MatchService(Organizing):
 
         async def find(session: AsyncSession) -> LoadedMatch:
             loaded = await self._find(session, in_guild)
-            if loaded.row.status == MatchStatus.CHALLENGED and user_id == loaded.row.opponent_id:
+            row = loaded.row
+            taker = user_id == row.opponent_id or (
+                row.opponent_id == OPEN_OPPONENT and user_id != row.challenger_id
+            )
+            if row.status == MatchStatus.CHALLENGED and taker:
                 load = await repo.member_load(session, user_id, None, self.clock())
-                if load.playing >= MAX_PLAYING:
-                    raise ChallengeRefused(
-                        f"You are already playing {MAX_PLAYING} matches: finish or resign one "
-                        "before you accept."
-                    )
+                check_playing(load, " before you accept")
             return loaded
 
         return await self._run(find, user_id, None, self._accept, board)
@@ -373,7 +369,22 @@ class MatchService(Organizing):
 
     def _accept(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
+        taken = row.status != MatchStatus.CHALLENGED and row.opponent_id not in (
+            OPEN_OPPONENT,
+            user_id,
+        )
+        if row.origin == MatchOrigin.OPEN and taken:
+            raise WrongStatus(
+                f"{self.mention(row.opponent_id)} took this challenge first: it is taken."
+            )
         require_status(row, MatchStatus.CHALLENGED, "This challenge is no longer open.")
+        if row.opponent_id == OPEN_OPPONENT and user_id is not None:
+            if user_id == row.challenger_id:
+                raise NotYourMatch(
+                    "This is your own open challenge: another member may accept it, and you "
+                    "may withdraw it."
+                )
+            row.opponent_id = user_id
         if user_id != row.opponent_id:
             raise NotYourMatch(
                 f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
@@ -409,6 +420,10 @@ class MatchService(Organizing):
         return notices
 
     def _decline(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
+        if loaded.row.opponent_id == OPEN_OPPONENT:
+            raise NotYourMatch(
+                "Nobody declines an open challenge: leave it, and it expires by itself."
+            )
         opponent = self.mention(loaded.row.opponent_id)
         return self._close_challenge(
             loaded,
@@ -504,4 +519,4 @@ class MatchService(Organizing):
         return self._conclude(loaded, Outcome(other(seat), Reason.RESIGN), now)
 
 
-__all__ = ["MatchError", "MatchService"]
+__all__ = ["MAX_PAIR_CHALLENGES", "MAX_PLAYING", "MatchError", "MatchService"]

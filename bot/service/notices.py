@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from db.models import MatchStatus
+from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Ask
 
 
@@ -49,6 +49,16 @@ class MatchSnapshot:
     @property
     def over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+    @property
+    def open_challenge(self) -> bool:
+        """A challenge open to any member, nobody has taken yet."""
+        return self.opponent_id == OPEN_OPPONENT
+
+    @property
+    def members(self) -> set[int]:
+        """Everyone the match concerns: its players, or its challenger and named opponent."""
+        return {*self.players, self.challenger_id, self.opponent_id} - {OPEN_OPPONENT}
 
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat, or ``None`` when they do not play (or the match has not started)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -15,15 +16,28 @@ import games
 from bot.service.errors import InvalidMove, WrongStatus
 from bot.service.failures import log_failure
 from bot.service.match_core import MatchCore
-from bot.service.match_state import OVER, LoadedMatch
+from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries
 from bot.service.notices import Notice, Public, Report
 from bot.service.timeouts import human
 from bot.service.wording import ended
 from db import repository as repo
-from db.models import MatchStatus
+from db.models import MatchOrigin, MatchStatus
 from games.base import Event, GameError, Outcome, Reason
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A match to start between two members at once, ``players[0]`` moving first; ``heading``
+    opens its board's first lines."""
+
+    guild_id: int
+    channel_id: int
+    game: str
+    options: Mapping[str, Any]
+    players: tuple[int, int]
+    heading: str
 
 
 class Organizing(MatchCore):
@@ -88,17 +102,38 @@ class Organizing(MatchCore):
         belongs to records it there, and an error it raises leaves no match behind. ``heading``
         opens the board's first lines.
         """
-        engine = games.get(game)
+        pairing = Pairing(guild_id, channel_id, game, dict(options), players, heading)
+        async with self.sessions.begin() as session:
+            loaded, notices = await self._start_in(
+                session, pairing, tournament_id=tournament_id, origin=MatchOrigin.PAIRED
+            )
+            if link is not None:
+                await link(session, loaded.row.id)
+        return self._report(loaded, notices)
+
+    async def _start_in(
+        self,
+        session: AsyncSession,
+        pairing: Pairing,
+        *,
+        origin: MatchOrigin,
+        tournament_id: int | None = None,
+        outbox: bool = False,
+    ) -> tuple[LoadedMatch, list[Notice]]:
+        """Store and start ``pairing``'s match in the caller's transaction; ``outbox`` writes
+        its board and prompts to the outbox there (nobody's response carries them)."""
+        engine = games.get(pairing.game)
         seed = self.seeds()
         try:
-            state = engine.new(dict(options), seed)
+            state = engine.new(dict(pairing.options), seed)
         except GameError as error:
             raise InvalidMove(str(error)) from None
         now = self.clock()
+        players = pairing.players
         row = repo.MatchRow(
             id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
+            guild_id=pairing.guild_id,
+            channel_id=pairing.channel_id,
             game=engine.name,
             options=engine.options(state),
             seed=seed,
@@ -119,18 +154,16 @@ class Organizing(MatchCore):
             finished_at=None,
             recent=None,
             tournament_id=tournament_id,
+            origin=origin.value,
         )
         loaded = LoadedMatch(row, list(players), engine, state, new_players=True)
-        async with self.sessions.begin() as session:
-            loaded.timeouts = self._merge(await repo.server_timeouts(session, guild_id))
-            self._advance(loaded, loaded.timeouts, now)
-            loaded.log.append((None, "paired", None, {"players": loaded.players}))
-            values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
-            row.id = await repo.insert_match(session, values)
-            await self._save_rest(session, loaded, now)
-            if link is not None:
-                await link(session, row.id)
-        lines = [f"{heading} {self.mention(players[0])} moves first."]
+        loaded.timeouts = self._merge(await repo.server_timeouts(session, pairing.guild_id))
+        self._advance(loaded, loaded.timeouts, now)
+        loaded.log.append((None, "paired", None, {"players": loaded.players}))
+        values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
+        row.id = await repo.insert_match(session, values)
+        await self._save_rest(session, loaded, now)
+        lines = [f"{pairing.heading} {self.mention(players[0])} moves first."]
         if row.status == MatchStatus.SETUP:
             lines.append(
                 "Both players: choose your secret. I have sent you a DM "
@@ -138,7 +171,10 @@ class Organizing(MatchCore):
             )
         notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]
         notices.extend(self._new_prompts(loaded, {}))
-        return self._report(loaded, notices)
+        if outbox:
+            entries = deliveries(loaded, notices, None, self.bot_user_id, board_shown=False)
+            await repo.add_deliveries(session, entries, now + DELIVERY_GRACE)
+        return loaded, notices
 
     async def cancel(self, match_id: int, line: str) -> Report:
         """End an unfinished match without a result and without touching anyone's record (its

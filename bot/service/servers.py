@@ -10,11 +10,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.service import stats
+from bot.service.errors import InvalidMove
 from bot.service.match_state import Clock
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db import repository as repo
 from db import site
 from db.models import utcnow
+from db.server_options import ServerOptions, server_options, set_server_options
+
+FALLBACK_MAX = 600
+"""The longest wait a server may set before the queue offers the bot, in seconds."""
 
 TOKEN_BYTES = 24
 """Random bytes in a server's link: 192 bits, 32 characters in the URL."""
@@ -74,6 +79,31 @@ class ServerService:
         """Turn the server's web pages off; whether they were on."""
         async with self.sessions.begin() as session:
             return await site.close_site(session, guild_id)
+
+    async def options(self, guild_id: int) -> ServerOptions:
+        """The queue's fallback wait and whether matches are played in threads."""
+        async with self.sessions() as session:
+            return await server_options(session, guild_id)
+
+    async def set_options(
+        self, guild_id: int, *, queue_fallback: int | None = None, threads: bool | None = None
+    ) -> ServerOptions:
+        """Set the queue's fallback wait (seconds, at most ten minutes) or threads on or off;
+        the settings now in force."""
+        values: dict[str, object] = {}
+        if queue_fallback is not None:
+            if not 0 <= queue_fallback <= FALLBACK_MAX:
+                raise InvalidMove(
+                    f"The queue's wait before the bot is offered is at most {FALLBACK_MAX // 60} "
+                    "minutes."
+                )
+            values["queue_fallback"] = queue_fallback
+        if threads is not None:
+            values["threads"] = threads
+        async with self.sessions.begin() as session:
+            if values:
+                await set_server_options(session, guild_id, self.clock(), **values)
+            return await server_options(session, guild_id)
 
     async def remembered(self, key: str) -> str | None:
         """A value the bot keeps for itself (the last command sync's digest)."""

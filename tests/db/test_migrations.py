@@ -37,6 +37,8 @@ TABLES = {
     "tournament_games",
     "guild_organizers",
     "web_sites",
+    "queue_entries",
+    "queue_boards",
 }
 
 
