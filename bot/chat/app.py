@@ -337,9 +337,10 @@ class Parlor(commands.AutoShardedBot):
         reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
-        await self.outbox.flush()  # what this process showed is never delivered again
         for item in await self.outbox.due():
-            if await self.delivery.redeliver(item):
+            if self.delivery.delivering(item.match_id):
+                await self.outbox.retry_later(item)  # its first delivery is still under way
+            elif await self.delivery.redeliver(item):
                 await self.outbox.forget(item)
             else:
                 await self.outbox.retry_later(item)

@@ -31,7 +31,7 @@ import logging
 import sys
 import time
 import weakref
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -199,6 +199,7 @@ class Delivery:
         that post was recorded still finds the board (until the match ends)."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pruned = time.monotonic()
+        self._in_flight: Counter[int] = Counter()
 
     # ------------------------------------------------------------------ interactions
 
@@ -347,6 +348,22 @@ class Delivery:
         skipped: the others still go out (the match itself is already saved). Nothing is ever
         sent to the bot itself: it plays its own seat inside the service.
         """
+        self._in_flight[report.match.id] += 1
+        try:
+            await self._deliver(report, interaction, actor)
+        finally:
+            self._in_flight[report.match.id] -= 1
+            if not self._in_flight[report.match.id]:
+                del self._in_flight[report.match.id]
+
+    def delivering(self, match_id: int) -> bool:
+        """Whether this process is delivering a report of the match right now: its outbox
+        entries are not due for a second delivery, whatever the clock says."""
+        return match_id in self._in_flight
+
+    async def _deliver(
+        self, report: Report, interaction: Interaction | None, actor: Actor | None
+    ) -> None:
         snap = report.match
         publics = [n for n in report.notices if isinstance(n, Public)]
         acting = interaction.user.id if interaction is not None else None

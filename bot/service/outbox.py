@@ -112,10 +112,22 @@ class Outbox:
 
     async def due(self, limit: int = 50) -> list[OutboxItem]:
         """Entries whose process did not confirm them in time (it died, Discord failed),
-        claimed for a minute so that no other process takes them meanwhile."""
+        claimed for a minute so that no other process takes them meanwhile.
+
+        What this process has shown is written first, and what it has shown since is left out
+        (the next flush forgets it): nothing shown is ever delivered twice by its own process.
+        """
+        await self.flush()
         now = self.clock()
         async with self.sessions.begin() as session:
-            return await repo.claim_deliveries(session, now, now + CLAIM, limit)
+            claimed = await repo.claim_deliveries(session, now, now + CLAIM, limit)
+        return [item for item in claimed if not self._shown_here(item)]
+
+    def _shown_here(self, item: OutboxItem) -> bool:
+        if item.kind == "board":
+            return self._boards.get(item.match_id, -1) >= item.version
+        key = (item.match_id, item.version, item.kind, item.user_id or 0)
+        return key in self._sent
 
     async def forget(self, item: OutboxItem) -> None:
         """A redelivered entry was shown."""
