@@ -87,21 +87,26 @@ class Judgement:
 
 
 def luck_among(
-    outcomes: Sequence[float], actual: float, *, higher_is_better: bool
+    outcomes: Sequence[float],
+    actual: float,
+    *,
+    higher_is_better: bool,
+    weights: Sequence[float] | None = None,
 ) -> float | None:
-    """Where ``actual`` stands among equally likely ``outcomes``: the share of them worse
-    than it, with ties counted half. 0.5 is average luck, 1 the best any secret could give;
-    ``None`` when every outcome is alike (nothing was left to chance).
+    """Where ``actual`` stands among the ``outcomes`` the secrets still possible would give
+    (equally likely, or as likely as ``weights``): the share of them worse than it, with ties
+    counted half. 0.5 is average luck, 1 the best any secret could give; ``None`` when every
+    outcome is alike (nothing was left to chance).
     """
     if max(outcomes) - min(outcomes) < 1e-9:
         return None
-    worse = equal = 0
-    for outcome in outcomes:
+    worse = equal = 0.0
+    for outcome, weight in zip(outcomes, weights or [1.0] * len(outcomes), strict=True):
         if abs(outcome - actual) < 1e-9:
-            equal += 1
+            equal += weight
         elif (outcome < actual) == higher_is_better:
-            worse += 1
-    return (worse + equal / 2) / len(outcomes)
+            worse += weight
+    return (worse + equal / 2) / (sum(weights) if weights else len(outcomes))
 
 
 def build(replay: Replay, judgement: Judgement) -> Review:
