@@ -178,8 +178,8 @@ def _judge_hidden(replay: Replay) -> list[Judged]:
                 move=f"claim {_where(state, index)} ({value})",
                 knowledge=Knowledge(
                     text=f"At {totals[seat]} to {totals[other(seat)]} with {len(hidden)} "
-                    f"number{'' if len(hidden) == 1 else 's'} hidden, the chance to win was {odds[0]:.0%}"
-                    + (f" (draw {odds[1]:.0%})." if odds[1] else "."),
+                    f"number{'' if len(hidden) == 1 else 's'} hidden, the chance to win was "
+                    f"{odds[0]:.0%}" + (f" (draw {odds[1]:.0%})." if odds[1] else "."),
                     chances=odds,
                 ),
                 best=tuple(f"claim {_where(state, i)}" for i in cells),

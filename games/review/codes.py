@@ -21,10 +21,12 @@ from games.safe import Code, GuessRecord, Options
 
 LISTED_SPACE = 4096
 """Shapes with at most this many codes are followed code by code."""
-SAMPLE = 256
+SAMPLE = 128
 """Codes followed in larger shapes."""
-LEAST_SAMPLE = 32
+LEAST_SAMPLE = 16
 """A sample with fewer codes left is drawn again from the codes still possible."""
+REDRAWN = 40
+"""Codes drawn when a sample is drawn again."""
 LISTED_LEFT = 64
 """In larger shapes, the codes still possible are listed in full once this few are left."""
 
@@ -131,7 +133,7 @@ class Possible:
         set having followed all but the last) is answered."""
         last = records[-1]
         mask = self.mask & self.bits.split(last.code)[last.exact]
-        if self.options.digits**self.options.length <= LISTED_SPACE:
+        if self.exact:  # every code still possible is followed: so are those left now
             return Possible(self.options, self.bits, mask, mask.bit_count())
         consistent = ConsistentCodes(self.options, records)
         count = len(consistent)
@@ -140,6 +142,6 @@ class Possible:
         if count <= LISTED_LEFT:
             codes = sorted(consistent)
         else:
-            codes = sorted({consistent.draw(rng) for _ in range(LEAST_SAMPLE * 2)})
+            codes = sorted({consistent.draw(rng) for _ in range(REDRAWN)})
         bits = CodeBits(codes, self.options.digits, self.options.length)
         return Possible(self.options, bits, bits.all, count)

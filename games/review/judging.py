@@ -122,7 +122,7 @@ def build(replay: Replay, judgement: Judgement) -> Review:
             knowledge=move.knowledge,
             best=move.best[:BEST_LISTED],
             best_count=len(move.best),
-            mark=scale.mark(move.loss),
+            mark=scale.mark(round(move.loss, DIGITS)),
             loss=round(move.loss, DIGITS),
             typical_loss=round(move.typical_loss, DIGITS),
             before=round(move.before, DIGITS),

@@ -34,9 +34,9 @@ from games.review.model import Knowledge
 from games.review.replay import Replay, Step
 from games.safe import Code, Guess, Options, SafeState, code_text, exact_matches
 
-POOL = 32
+POOL = 16
 """Codes still possible scored as guesses per move, in larger shapes."""
-OTHERS = 8
+OTHERS = 4
 """Codes that cannot be right scored beside them (they may split the rest better)."""
 LISTED = 10
 """The codes still possible are listed when there are at most this many."""
@@ -154,6 +154,8 @@ def _estimated(step: Step, possible: Possible, rng: random.Random) -> Judged:
     options = possible.options
     assert isinstance(step.action, Guess)
     played = step.action.code
+    if possible.count == 1:
+        return _known(step, possible)
     candidates = possible.pick(POOL, rng)
     pool = list(dict.fromkeys([played, *candidates, *_random_codes(options, OTHERS, rng)]))
     splits = {guess: _split(possible, guess) for guess in pool}
@@ -169,9 +171,7 @@ def _estimated(step: Step, possible: Possible, rng: random.Random) -> Judged:
     top = min(values[guess] for guess in best)
     # A guess leaving no more codes in its worst answer than the best found is as good by the
     # solver's own rule: the pool is a sample of the solver's, so only worse ones lose.
-    losses = {
-        g: 0.0 if knuth(g)[0] <= least[0] else max(0.0, values[g] - top) for g in pool
-    }
+    losses = {g: 0.0 if knuth(g)[0] <= least[0] else max(0.0, values[g] - top) for g in pool}
     parts = splits[played]
     length = options.length
     outcomes = [
@@ -198,6 +198,24 @@ def _estimated(step: Step, possible: Possible, rng: random.Random) -> Judged:
     )
 
 
+def _known(step: Step, possible: Possible) -> Judged:
+    """A guess once the code is known: guessing it is best, anything else loses a guess."""
+    (code,) = possible.codes()
+    assert isinstance(step.action, Guess)
+    right = step.action.code == code
+    return _judged(
+        step,
+        possible,
+        best=[code],
+        loss=0.0 if right else 1.0,
+        typical=1.0 - 1.0 / possible.options.digits**possible.options.length,
+        values=(1.0, 1.0 if right else 2.0),
+        expected=1.0,
+        worst=None,
+        luck=None,
+    )
+
+
 def _random_codes(options: Options, count: int, rng: random.Random) -> list[Code]:
     return [
         tuple(rng.randint(1, options.digits) for _ in range(options.length)) for _ in range(count)
@@ -214,9 +232,7 @@ def _estimate(possible: Possible, parts: list[int]) -> float:
     length = possible.options.length
     followed = possible.followed
     return 1 + sum(
-        n / followed * estimated_guesses(n * possible.scale, length)
-        for n in parts[:length]
-        if n
+        n / followed * estimated_guesses(n * possible.scale, length) for n in parts[:length] if n
     )
 
 
