@@ -25,7 +25,7 @@ SAMPLE = 128
 """Codes followed in larger shapes."""
 LEAST_SAMPLE = 16
 """A sample with fewer codes left is drawn again from the codes still possible."""
-REDRAWN = 40
+REDRAWN = 24
 """Codes drawn when a sample is drawn again."""
 LISTED_LEFT = 64
 """In larger shapes, the codes still possible are listed in full once this few are left."""
