@@ -90,6 +90,13 @@ def test_engine_plays_every_game(tmp_path: Path) -> None:
         assert game in out
 
 
+def test_review_times_every_game_beside_its_replay(tmp_path: Path) -> None:
+    out = run_bench("review", "--matches", "2", cwd=tmp_path)
+    for game in ("crown", "claim", "crystal", "flag", "safe"):
+        assert game in out
+    assert "replay p99 ms" in out and "Target: p99 at most 50 ms per match." in out
+
+
 def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
     out = run_bench("players", "--matches", "2", "--flag-matches", "1", cwd=tmp_path)
     assert "against easy" in out and "won %" in out
