@@ -19,7 +19,7 @@ from functools import cache
 
 from games.base import Seat, other
 from games.claim import State
-from games.review.crystal import SLOWER_CAP, _rank
+from games.review.crystal import SLOWER_CAP, value_rank
 from games.review.judging import CHANCE, OUTCOME, Judged, Judgement, luck_among
 from games.review.model import Knowledge, Value
 from games.review.replay import Replay
@@ -42,7 +42,7 @@ def value_of(margin: int) -> Value:
 
 def margin_loss(best: int, played: int) -> float:
     """The loss of a claim leaving final margin ``played`` where the best leaves ``best``."""
-    drop = _rank(value_of(best)) - _rank(value_of(played))
+    drop = value_rank(value_of(best)) - value_rank(value_of(played))
     return float(drop) if drop else min(SLOWER_CAP, MARGIN * (best - played))
 
 

@@ -26,13 +26,13 @@ def value_of(score: int) -> Value:
     return Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.DRAW
 
 
-def _rank(value: Value) -> int:
+def value_rank(value: Value) -> int:
     return {Value.WIN: 2, Value.DRAW: 1, Value.LOSS: 0}[value]
 
 
 def score_loss(best: int, played: int) -> float:
     """The loss of a move scoring ``played`` where the best scores ``best`` (see module)."""
-    drop = _rank(value_of(best)) - _rank(value_of(played))
+    drop = value_rank(value_of(best)) - value_rank(value_of(played))
     if drop:
         return float(drop)
     return min(SLOWER_CAP, SLOWER * (best - played))

@@ -22,7 +22,7 @@ from itertools import permutations
 from games import grid
 from games.base import SEATS, other
 from games.flag import FLAGS, SIZE, Action, Cell, Move, State, Trap
-from games.players.flag import TRAP_COST, Race, _Estimates, candidates, distance
+from games.players.flag import TRAP_COST, Estimates, Race, candidates, distance
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
@@ -102,12 +102,13 @@ def judge(replay: Replay) -> Judgement:
         for event in step.events:
             if event.kind == "trap_triggered":
                 traps[event.data["owner"]].sprung_at((event.data["row"], event.data["col"]))
-        # A cell stepped on holds no trap: the mover's own would have barred the step, the
-        # other player's went off (and sent the agent home).
-        stood = set(step.after.agents)
-        if isinstance(step.action, Move):
-            stood.add((step.action.row, step.action.col))
+        # A cell the other player's agent stepped on or stands on holds no trap of an owner:
+        # it would have gone off (and sent the agent home). An owner's own agent may cross its
+        # own traps, so its steps tell nothing of them.
         for owner in SEATS:
+            stood = {step.after.agents[other(owner)]}
+            if isinstance(step.action, Move) and step.seat == other(owner):
+                stood.add((step.action.row, step.action.col))
             traps[owner].stood_on(stood)
     return Judgement(tuple(moves), MOVES)
 
@@ -117,7 +118,7 @@ def _judge_step(replay: Replay, index: int, step: Step, theirs: Traps) -> Judged
     seat = step.seat
     game = replay.game
     race = Race.from_view(game.view(state, seat))
-    estimates = _Estimates(race)
+    estimates = Estimates(race)
     legal = game.legal_actions(state, seat)
     rng = random.Random(f"review:{replay.seed}:{index}")
     played: Action = step.action
