@@ -1,7 +1,9 @@
-"""The queries Parlor runs, as plain async functions over a caller's session.
+"""The queries Parlor runs, as plain async functions over a caller's session or connection.
 
-Every function takes the ``AsyncSession`` first and never commits: the use case that opened the
-session owns the transaction (``async with sessions.begin() as session: ...``).
+Every function takes the ``AsyncSession`` first, or on a match's use cases either a session or a
+Core ``AsyncConnection`` (``Db``), and never commits: the use case that opened the transaction
+owns it (``async with engine.begin() as connection: ...``). A move runs on a bare connection:
+a session's begin, flush bookkeeping, commit and close cost as much as one of its statements.
 
 Concurrency rests on one statement, ``save_match``'s conditional UPDATE on ``version``: of two
 writers who read the same version exactly one succeeds, on SQLite and PostgreSQL alike, and with
@@ -29,7 +31,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from db.models import (
     DEFAULT_DEVIATION,
@@ -46,6 +48,9 @@ from db.models import (
     OutboxEntry,
     PlayerStats,
 )
+
+Db = AsyncSession | AsyncConnection
+"""Where a query runs: a use case's Core connection (every use case of a match) or a session."""
 
 EventRow = tuple[int | None, str, int | None, dict[str, Any]]
 """``(seat, kind, audience, payload)``: audience ``None`` is public, otherwise the one seat."""
@@ -154,9 +159,7 @@ _ONE_MATCH_LOCKED = _ONE_MATCH.with_for_update(of=_MATCHES)
 # Statements run on every move are built once: building one costs more than running it.
 
 
-async def load_match(
-    session: AsyncSession, match_id: int, *, for_update: bool = False
-) -> MatchContext | None:
+async def load_match(db: Db, match_id: int, *, for_update: bool = False) -> MatchContext | None:
     """The match, its server's settings, its players and its last event number, or ``None``.
 
     ``for_update`` locks the match's row until the transaction ends (PostgreSQL; SQLite has
@@ -164,7 +167,7 @@ async def load_match(
     version check.
     """
     statement = _ONE_MATCH_LOCKED if for_update else _ONE_MATCH
-    connection = await session.connection()
+    connection = await _connection(db)
     row = (await connection.execute(statement, {"match_id": match_id})).one_or_none()
     return None if row is None else _match_context(row)
 
@@ -179,15 +182,13 @@ def _match_context(row: Sequence[Any]) -> MatchContext:
     return MatchContext(match, settings, players, int(last_seq))
 
 
-async def insert_match(session: AsyncSession, values: dict[str, Any]) -> int:
+async def insert_match(db: Db, values: dict[str, Any]) -> int:
     """Store a new match; its id."""
-    result = await session.execute(insert(_MATCHES).values(values).returning(_MATCHES.c.id))
+    result = await db.execute(insert(_MATCHES).values(values).returning(_MATCHES.c.id))
     return int(result.scalar_one())
 
 
-async def save_match(
-    session: AsyncSession, match_id: int, seen_version: int, values: dict[str, Any]
-) -> bool:
+async def save_match(db: Db, match_id: int, seen_version: int, values: dict[str, Any]) -> bool:
     """Apply ``values`` if the match is still at ``seen_version``; ``True`` if it was applied.
 
     The optimistic-concurrency core, one statement::
@@ -201,7 +202,7 @@ async def save_match(
         raise ValueError("save_match manages id and version itself")
     parameters = {f"new_{name}": value for name, value in values.items()}
     parameters.update(match_id=match_id, seen_version=seen_version)
-    connection = await session.connection()
+    connection = await _connection(db)
     result = await connection.execute(_save_statement(tuple(sorted(values))), parameters)
     return result.rowcount == 1
 
@@ -231,16 +232,16 @@ async def set_message_id(session: AsyncSession, match_id: int, message_id: int |
     )
 
 
-async def seat_players(session: AsyncSession, match_id: int, players: Sequence[int]) -> None:
+async def seat_players(db: Db, match_id: int, players: Sequence[int]) -> None:
     """Seat the players of a match that just started (user ids by seat)."""
     rows = [
         {"match_id": match_id, "seat": seat, "user_id": user} for seat, user in enumerate(players)
     ]
-    await session.execute(insert(_PLAYERS), rows)
+    await db.execute(insert(_PLAYERS), rows)
 
 
 async def append_events(
-    session: AsyncSession,
+    db: Db,
     match_id: int,
     after_seq: int,
     events: Sequence[EventRow],
@@ -265,7 +266,7 @@ async def append_events(
         }
         for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
     ]
-    connection = await session.connection()
+    connection = await _connection(db)
     await connection.execute(_INSERT_EVENTS, rows)
 
 
@@ -410,17 +411,15 @@ _UNANSWERED = ("withdrawn", "declined", "expired")
 """How a challenge that never became a match ended: what pings a member for nothing."""
 
 
-async def member_load(
-    session: AsyncSession, user_id: int, opponent_id: int | None, since: datetime
-) -> MemberLoad:
+async def member_load(db: Db, user_id: int, opponent_id: int | None, since: datetime) -> MemberLoad:
     """What ``user_id`` has going on (and has sent ``opponent_id`` since ``since``).
 
     The member's challenges are locked until the transaction ends, so that two sent at once
     cannot both pass a limit (on PostgreSQL through an advisory lock on the member's id;
     SQLite has one writer at a time). Each count reads one index.
     """
-    if session.get_bind().dialect.name == "postgresql":
-        await session.execute(select(func.pg_advisory_xact_lock(user_id)))
+    if _dialect(db) == "postgresql":
+        await db.execute(select(func.pg_advisory_xact_lock(user_id)))
 
     def counted(*where: Any) -> Any:
         return select(func.count()).select_from(_MATCHES).where(*where).scalar_subquery()
@@ -435,7 +434,7 @@ async def member_load(
         ),
     )
     row = (
-        await session.execute(
+        await db.execute(
             select(
                 counted(
                     _MATCHES.c.challenger_id == user_id,
@@ -479,7 +478,7 @@ _CHANNEL_MATCHES_LOCKED = _CHANNEL_MATCHES.with_for_update(of=_MATCHES)
 
 
 async def channel_matches(
-    session: AsyncSession,
+    db: Db,
     guild_id: int,
     channel_id: int,
     game: str,
@@ -491,7 +490,7 @@ async def channel_matches(
     locks them, as ``load_match`` does: a slash command's move finds its match this way)."""
     statement = _CHANNEL_MATCHES_LOCKED if for_update else _CHANNEL_MATCHES
     parameters = {"guild_id": guild_id, "channel_id": channel_id, "game": game, "user_id": user_id}
-    connection = await session.connection()
+    connection = await _connection(db)
     return [_match_context(row) for row in await connection.execute(statement, parameters)]
 
 
@@ -512,14 +511,14 @@ class OutboxItem:
 
 
 async def add_deliveries(
-    session: AsyncSession,
+    db: Db,
     rows: Sequence[tuple[int, int, str, int | None, str | None]],
     due: datetime,
 ) -> None:
     """Add ``(match_id, version, kind, user_id, text)`` entries to the outbox, due at ``due``."""
     if not rows:
         return
-    connection = await session.connection()
+    connection = await _connection(db)
     await connection.execute(
         _INSERT_OUTBOX,
         [
@@ -656,9 +655,7 @@ def _lock_order(key: StatsKey) -> tuple[int, str, bool, int]:
     return (guild_id, game, vs_bot, user_id)
 
 
-async def lock_records(
-    session: AsyncSession, keys: Sequence[StatsKey], now: datetime
-) -> dict[StatsKey, StatsRow]:
+async def lock_records(db: Db, keys: Sequence[StatsKey], now: datetime) -> dict[StatsKey, StatsRow]:
     """Members' records, created with the starting values where missing, locked for writing.
 
     Two matches ending at once for one player then both count. On PostgreSQL the rows are
@@ -673,10 +670,10 @@ async def lock_records(
         {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
         for key in unique
     ]
-    await session.execute(_upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
+    await db.execute(_upsert(db, PlayerStats).on_conflict_do_nothing(), fresh)
     found: dict[StatsKey, StatsRow] = {}
     for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
-        rows = await session.execute(
+        rows = await db.execute(
             select(*(_STATS.c[field.name] for field in fields(StatsRow)))
             .where(
                 _STATS.c.guild_id == guild_id,
@@ -702,10 +699,10 @@ def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], lis
     return boards
 
 
-async def save_records(session: AsyncSession, rows: Sequence[StatsRow]) -> None:
+async def save_records(db: Db, rows: Sequence[StatsRow]) -> None:
     """Write records read with ``lock_records`` back."""
     for row in rows:
-        await session.execute(
+        await db.execute(
             update(_STATS)
             .where(*(_STATS.c[name] == getattr(row, name) for name in _STATS_KEY_NAMES))
             .values({name: getattr(row, name) for name in _STATS_VALUES})
@@ -805,12 +802,15 @@ async def recent_matches(
 # ---------------------------------------------------------------------- settings
 
 
-async def server_timeouts(session: AsyncSession, guild_id: int) -> ServerTimeouts | None:
+_SERVER_TIMEOUTS = select(*(_SETTINGS.c[name] for name in _TIMEOUTS)).where(
+    _SETTINGS.c.guild_id == bindparam("guild_id")
+)
+
+
+async def server_timeouts(db: Db, guild_id: int) -> ServerTimeouts | None:
     """The guild's own timeouts, or ``None`` if it never changed any."""
-    row = await session.get(GuildSettings, guild_id)
-    if row is None:
-        return None
-    return ServerTimeouts(guild_id, *(getattr(row, name) for name in _TIMEOUTS))
+    row = (await db.execute(_SERVER_TIMEOUTS, {"guild_id": guild_id})).one_or_none()
+    return None if row is None else ServerTimeouts(guild_id, *row)
 
 
 async def set_server_timeouts(
@@ -856,8 +856,19 @@ async def last_event_at(session: AsyncSession) -> datetime | None:
     return await session.scalar(select(_EVENTS.c.created_at).order_by(_EVENTS.c.id.desc()).limit(1))
 
 
-def _upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+def _upsert(db: Db, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
-    if session.get_bind().dialect.name == "postgresql":
+    if _dialect(db) == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)
+
+
+def _dialect(db: Db) -> str:
+    """The name of the SQL dialect ``db`` speaks."""
+    return db.dialect.name if isinstance(db, AsyncConnection) else db.get_bind().dialect.name
+
+
+async def _connection(db: Db) -> AsyncConnection:
+    """The Core connection under ``db``: statements built once run on it without the ORM's
+    compile step."""
+    return db if isinstance(db, AsyncConnection) else await db.connection()
