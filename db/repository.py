@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
+    BigInteger,
     Table,
     Update,
     and_,
@@ -126,6 +127,7 @@ _STATS = cast(Table, PlayerStats.__table__)
 _TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
 _MATCH_WIDTH = len(MATCH_COLUMNS)
 _INSERT_EVENTS = insert(_EVENTS)
+_INSERT_MATCH = insert(_MATCHES).returning(_MATCHES.c.id)
 _OUTBOX = cast(Table, OutboxEntry.__table__)
 _INSERT_OUTBOX = insert(_OUTBOX)
 _DELIVERY_COLUMNS = ("id", "match_id", "version", "kind", "user_id", "text", "attempts")
@@ -184,8 +186,8 @@ def _match_context(row: Sequence[Any]) -> MatchContext:
 
 async def insert_match(db: Db, values: dict[str, Any]) -> int:
     """Store a new match; its id."""
-    result = await db.execute(insert(_MATCHES).values(values).returning(_MATCHES.c.id))
-    return int(result.scalar_one())
+    connection = await _connection(db)
+    return int((await connection.execute(_INSERT_MATCH, values)).scalar_one())
 
 
 async def save_match(db: Db, match_id: int, seen_version: int, values: dict[str, Any]) -> bool:
@@ -418,35 +420,42 @@ async def member_load(db: Db, user_id: int, opponent_id: int | None, since: date
     cannot both pass a limit (on PostgreSQL through an advisory lock on the member's id;
     SQLite has one writer at a time). Each count reads one index.
     """
-    if _dialect(db) == "postgresql":
-        await db.execute(select(func.pg_advisory_xact_lock(user_id)))
+    connection = await _connection(db)
+    if connection.dialect.name == "postgresql":
+        await connection.execute(_MEMBER_LOCK, {"user_id": user_id})
+    parameters = {"user_id": user_id, "opponent_id": opponent_id or 0, "since": since}
+    row = (await connection.execute(_MEMBER_LOAD, parameters)).one()
+    return MemberLoad(row[0], row[1] + row[2], row[3])
 
+
+def _member_load_statement() -> Any:
     def counted(*where: Any) -> Any:
         return select(func.count()).select_from(_MATCHES).where(*where).scalar_subquery()
 
+    user_id = bindparam("user_id", type_=BigInteger())
     sent = counted(
         _MATCHES.c.challenger_id == user_id,
-        _MATCHES.c.opponent_id == (opponent_id or 0),
-        _MATCHES.c.created_at >= since,
+        _MATCHES.c.opponent_id == bindparam("opponent_id"),
+        _MATCHES.c.created_at >= bindparam("since", type_=_MATCHES.c.created_at.type),
         or_(
             _MATCHES.c.status == MatchStatus.CHALLENGED.value,
             _MATCHES.c.end_reason.in_(_UNANSWERED),
         ),
     )
-    row = (
-        await db.execute(
-            select(
-                counted(
-                    _MATCHES.c.challenger_id == user_id,
-                    _MATCHES.c.status == MatchStatus.CHALLENGED.value,
-                ),
-                counted(_MATCHES.c.challenger_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
-                counted(_MATCHES.c.opponent_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
-                sent,
-            )
-        )
-    ).one()
-    return MemberLoad(row[0], row[1] + row[2], row[3])
+    return select(
+        counted(
+            _MATCHES.c.challenger_id == user_id,
+            _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+        ),
+        counted(_MATCHES.c.challenger_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+        counted(_MATCHES.c.opponent_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+        sent,
+    )
+
+
+_MEMBER_LOAD = _member_load_statement()
+_MEMBER_LOCK = select(func.pg_advisory_xact_lock(bindparam("user_id", type_=BigInteger())))
+# Built once, as the move's statements are: every challenge and accept runs them.
 
 
 async def unfinished_matches(
