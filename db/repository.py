@@ -679,21 +679,13 @@ async def lock_records(db: Db, keys: Sequence[StatsKey], now: datetime) -> dict[
         {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
         for key in unique
     ]
-    await db.execute(_upsert(db, PlayerStats).on_conflict_do_nothing(), fresh)
+    connection = await _connection(db)
+    postgresql_dialect = connection.dialect.name == "postgresql"
+    await connection.execute(_NEW_RECORDS_PG if postgresql_dialect else _NEW_RECORDS, fresh)
     found: dict[StatsKey, StatsRow] = {}
     for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
-        rows = await db.execute(
-            select(*(_STATS.c[field.name] for field in fields(StatsRow)))
-            .where(
-                _STATS.c.guild_id == guild_id,
-                _STATS.c.game == game,
-                _STATS.c.vs_bot == vs_bot,
-                _STATS.c.user_id.in_(user_ids),
-            )
-            .order_by(_STATS.c.user_id)
-            .with_for_update()
-        )
-        for row in rows:
+        parameters = {"guild_id": guild_id, "game": game, "vs_bot": vs_bot, "user_ids": user_ids}
+        for row in await connection.execute(_LOCK_RECORDS, parameters):
             record = StatsRow(*row)
             found[record.key] = record
     return found
@@ -709,13 +701,35 @@ def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], lis
 
 
 async def save_records(db: Db, rows: Sequence[StatsRow]) -> None:
-    """Write records read with ``lock_records`` back."""
-    for row in rows:
-        await db.execute(
-            update(_STATS)
-            .where(*(_STATS.c[name] == getattr(row, name) for name in _STATS_KEY_NAMES))
-            .values({name: getattr(row, name) for name in _STATS_VALUES})
-        )
+    """Write records read with ``lock_records`` back, in one statement."""
+    if not rows:
+        return
+    connection = await _connection(db)
+    names = (*_STATS_KEY_NAMES, *_STATS_VALUES)
+    await connection.execute(
+        _SAVE_RECORD, [{f"b_{name}": getattr(row, name) for name in names} for row in rows]
+    )
+
+
+# A finished match runs these: built once, as the move's own statements are.
+_NEW_RECORDS = sqlite.insert(_STATS).on_conflict_do_nothing()
+_NEW_RECORDS_PG = postgresql.insert(_STATS).on_conflict_do_nothing()
+_LOCK_RECORDS = (
+    select(*(_STATS.c[field.name] for field in fields(StatsRow)))
+    .where(
+        _STATS.c.guild_id == bindparam("guild_id"),
+        _STATS.c.game == bindparam("game"),
+        _STATS.c.vs_bot == bindparam("vs_bot"),
+        _STATS.c.user_id.in_(bindparam("user_ids", expanding=True)),
+    )
+    .order_by(_STATS.c.user_id)
+    .with_for_update()
+)
+_SAVE_RECORD = (
+    update(_STATS)
+    .where(*(_STATS.c[name] == bindparam(f"b_{name}") for name in _STATS_KEY_NAMES))
+    .values({name: bindparam(f"b_{name}") for name in _STATS_VALUES})
+)
 
 
 async def leaderboards(
