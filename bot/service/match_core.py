@@ -1,11 +1,12 @@
 """The transaction every use case of a match runs in, and what it works out on the way.
 
-A use case is one transaction: read the match (``FOR UPDATE`` on PostgreSQL), check who may act,
-ask the engine, then save what changed with a version check (``UPDATE ... WHERE version =
-:seen``). Losing that check means someone else moved first; the request is answered "already
-played" (when the caller named the version it saw, as a button does) or re-run against the new
-state (when it did not, as a slash command does not). A finished match updates both players'
-stats in the same transaction.
+A use case is one transaction on a Core connection of the engine (not a session: its unit of
+work would cost a move as much as one of its statements, and a use case keeps no ORM objects):
+read the match (``FOR UPDATE`` on PostgreSQL), check who may act, ask the engine, then save
+what changed with a version check (``UPDATE ... WHERE version = :seen``). Losing that check
+means someone else moved first; the request is answered "already played" (when the caller named
+the version it saw, as a button does) or re-run against the new state (when it did not, as a
+slash command does not). A finished match updates both players' stats in the same transaction.
 """
 
 from __future__ import annotations
