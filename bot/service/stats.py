@@ -41,12 +41,12 @@ class Result:
         ]
 
 
-async def add_result(session: AsyncSession, result: Result, now: datetime) -> None:
+async def add_result(db: repo.Db, result: Result, now: datetime) -> None:
     """Add a finished match to both players' records (and ratings, unless against the bot).
 
     The records are read locked, so two matches ending together for one player both count.
     """
-    rows = await repo.lock_records(session, result.records(), now)
+    rows = await repo.lock_records(db, result.records(), now)
     scores = result.scores
     if not result.vs_bot:
         a, b = (rows[key] for key in result.records())
@@ -62,7 +62,7 @@ async def add_result(session: AsyncSession, result: Result, now: datetime) -> No
             _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
     for row in rows.values():
         row.updated_at = now
-    await repo.save_records(session, list(rows.values()))
+    await repo.save_records(db, list(rows.values()))
 
 
 def _count(row: repo.StatsRow, score: float) -> None:
