@@ -69,10 +69,10 @@ async def test_review_replay_record_and_chart_after_a_crown_match(
     assert "Capture the Crown · match #1" in record and " won (capture)" in record
 
     # /history lists it with the rating change; /stats user: attaches the rating chart.
-    page = await alice.command("history")
-    assert page.response is not None and page.response.ephemeral
-    assert "**#1** Capture the Crown vs" in embed_text(page.response)
-    assert "won (capture) · +" in embed_text(page.response)
+    listed = await alice.command("history")
+    assert listed.response is not None and listed.response.ephemeral
+    assert "**#1** Capture the Crown vs" in embed_text(listed.response)
+    assert "won (capture) · +" in embed_text(listed.response)
     stats = await carol.command("stats", user=alice)
     assert stats.response is not None and not stats.response.ephemeral
     name, data = await attachment_bytes(as_message(stats.response))
