@@ -20,14 +20,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.chat import games as game_modules
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.delivery import FAILED, Delivery, log_failure
+from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet, FleetRefused
 from bot.service.deadlines import Deadlines
+from bot.service.history import HistoryService
 from bot.service.match_state import Clock
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
+from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
 from bot.settings import Settings
@@ -44,8 +47,10 @@ PERMISSIONS = discord.Permissions(
     send_messages_in_threads=True,
     embed_links=True,
     read_message_history=True,
+    attach_files=True,
 )
-"""All the bot needs in a channel; nothing more is asked for in the invite."""
+"""All the bot needs in a channel (files: the rating charts); nothing more is asked for in the
+invite."""
 
 COMMAND_HASH_KEY = "command_tree_hash"
 EXTENSIONS = ("bot.chat.common", "bot.chat.dms", "bot.chat.tournaments", "bot.chat.queue")
@@ -142,7 +147,10 @@ class Parlor(commands.AutoShardedBot):
         sessions = session_factory(self.engine)
         seeds = seeds or (lambda: secrets.randbits(62))
         timeouts = settings.timeouts()
-        self.service = MatchService(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        self.names = NameBook()
+        self.service = MatchService(
+            sessions, clock=clock, seeds=seeds, timeouts=timeouts, names=self.names.name
+        )
         count = settings.shard_count or 1  # unset: one process runs every shard
         self.deadline_service = Deadlines(
             sessions,
@@ -151,9 +159,12 @@ class Parlor(commands.AutoShardedBot):
             timeouts=timeouts,
             shards=settings.shards() or tuple(range(count)),
             shard_count=count,
+            names=self.names.name,
         )
         self.servers = ServerService(sessions, clock=clock, timeouts=settings.timeouts())
         self.outbox = Outbox(sessions, clock=clock)
+        self.histories = HistoryService(sessions, clock=clock)
+        self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, self.busy)
         self.delivery = Delivery(self, self.service)
         self.deadlines = Sweeper(self.deadline_service, settings.sweep_interval)
         self.tournaments = TournamentDesk(self)
@@ -180,13 +191,15 @@ class Parlor(commands.AutoShardedBot):
         await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
         self.tree.error(self.on_app_command_error)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS, *self.after_game.items())
         self.add_listener(self.delivery.on_guild_message, "on_message")
+        self.add_listener(self.names.on_interaction, "on_interaction")
         self.add_listener(on_form_submit, "on_interaction")
         for module in game_modules.MODULES.values():
             await module.setup(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.add_cog(History(self.after_game))
         await self.sync_commands()
         if self.application_id is not None:
             log.info("Invite link: %s", invite_url(self.application_id))
@@ -264,7 +277,7 @@ class Parlor(commands.AutoShardedBot):
 
     async def _close(self) -> None:
         self.closing = True
-        self.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.remove_dynamic_items(*DYNAMIC_ITEMS, *self.after_game.items())
         deadline = asyncio.get_running_loop().time() + self.close_grace
         self.heartbeats.cancel()
         if await _within(deadline, self._sweeping.acquire()):

@@ -31,11 +31,13 @@ from bot.service.match_state import (
     Clock,
     Conflict,
     LoadedMatch,
+    Names,
     Step,
     changes,
     check_version,
     default_mention,
     deliveries,
+    no_names,
     recent_texts,
     row_values,
     shown_version,
@@ -44,7 +46,7 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, merge_timeouts
 from bot.service.wording import choice_label
-from db import queue
+from db import history, queue
 from db import repository as repo
 from db.engine import bound_engine
 from db.models import MatchStatus, utcnow
@@ -67,10 +69,13 @@ class MatchCore:
         mention: Callable[[int], str] = default_mention,
         timeouts: Timeouts | None = None,
         bot_user_id: int | None = None,
+        names: Names = no_names,
     ) -> None:
         self.sessions = sessions
         self.engine = bound_engine(sessions)
         """Where a use case of a match takes its connection: it runs on Core, not a session."""
+        self.names = names
+        """Members' display names as the chat knows them, kept with a match as it ends."""
         self.bot_user_id = bot_user_id
         """The bot's own user id: challenging it starts a match against the built-in player."""
         self.defaults = timeouts or Timeouts()
@@ -282,8 +287,13 @@ class MatchCore:
                 winner_seat=row.winner_seat,
                 vs_bot=bool(row.vs_bot),
                 bot_id=row.opponent_id if row.vs_bot else None,
+                match_id=row.id,
             )
             await stats.add_result(db, result, now)
+            known = {seat: self.names(row.guild_id, uid) for seat, uid in enumerate(match.players)}
+            await history.keep_names(
+                db, row.id, {seat: name for seat, name in known.items() if name}
+            )
 
     def _names(self, loaded: LoadedMatch) -> list[str]:
         return [self.mention(uid) for uid in loaded.players]
