@@ -195,7 +195,9 @@ class Common(commands.Cog):
                 )
             else:
                 match_id = await self._only_match_here(interaction)
-            return await service.resign(match_id, interaction.user.id)
+            return await service.resign(
+                match_id, interaction.user.id, guild_id=interaction.guild_id
+            )
 
         await self.bot.delivery.run(interaction, use_case)
 
