@@ -17,6 +17,7 @@ from bot import single_process
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
 from bot.settings import DISCORD_API, Settings
+from bot.wiring import build
 
 EXIT_CONFIG = 2
 EXIT_IN_USE = 3
@@ -90,7 +91,7 @@ def main() -> int:
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     try:
         with single_process.holding(settings.database_url):
-            bot = Parlor(settings)
+            bot = build(settings).client
             try:
                 asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
             except (

@@ -6,8 +6,8 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, replace
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,14 +15,13 @@ from discord.ext import commands
 
 import games
 from bot.chat import render
+from bot.chat.app import Parlor
 from bot.chat.components import Post
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.failures import FAILED, log_failure
+from bot.chat.parts import BoardRoute, Parts
 from bot.service.errors import MatchNotFound
 from bot.service.notices import MatchSnapshot, Report
 from bot.service.timeouts import BOUNDS, human
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +104,10 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[discord.Em
 
 
 class Common(commands.Cog):
-    def __init__(self, bot: Parlor) -> None:
+    def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
+        self.parts = parts
+        self.service = parts.service
 
     # ------------------------------------------------------------------ /stats
 
@@ -133,12 +134,12 @@ class Common(commands.Cog):
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
         """One game's top 10, or every game's top players."""
-        tables = await self.bot.service.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        tables = await self.service.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
         return render.leaderboard_embed(tables, compact=game is None)
 
     async def _record(self, guild_id: int, user_id: int, game: str | None) -> discord.Embed:
         """The member's record, with who won each of their recent matches."""
-        record = await self.bot.service.member_record(guild_id, user_id, game)
+        record = await self.service.member_record(guild_id, user_id, game)
         return render.record_embed(record, game=game)
 
     # ------------------------------------------------------------------ /games
@@ -150,13 +151,18 @@ class Common(commands.Cog):
             snapshots = await self._unfinished(interaction)
             return Post(render.games_list(snapshots, interaction.user.id))
 
-        await self.bot.delivery.show(interaction, listing)
+        await self.parts.requests.show(interaction, listing)
 
     async def _unfinished(
         self, interaction: Interaction, *, channel_only: bool = False
     ) -> list[MatchSnapshot]:
-        found = await self.bot.service.unfinished(interaction.user.id, interaction.guild_id or 0)
-        return [s for s in found if not channel_only or s.channel_id == interaction.channel_id]
+        found = await self.service.unfinished(interaction.user.id, interaction.guild_id or 0)
+        boards = self.parts.places
+        return [
+            replace(s, message_id=boards.board_of(s))
+            for s in found
+            if not channel_only or s.channel_id == interaction.channel_id
+        ]
 
     # ------------------------------------------------------------------ /resign
 
@@ -165,9 +171,9 @@ class Common(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
-        service = self.bot.service
+        service = self.service
 
-        async def use_case() -> Report:
+        async def use_case(board: BoardRoute) -> Report:
             if game is not None:
                 match_id = await service.find_match(
                     interaction.guild_id or 0,
@@ -179,7 +185,7 @@ class Common(commands.Cog):
                 match_id = await self._only_match_here(interaction)
             return await service.resign(match_id, interaction.user.id)
 
-        await self.bot.delivery.run(interaction, use_case)
+        await self.parts.requests.run(interaction, use_case)
 
     async def _only_match_here(self, interaction: Interaction) -> int:
         here = await self._unfinished(interaction, channel_only=True)
@@ -257,7 +263,7 @@ class Common(commands.Cog):
 
     async def _organizers(self, guild_id: int, role: discord.Role | None) -> str:
         """Set the tournament organizer role if given; the line that shows it, if one is set."""
-        tournaments = self.bot.tournaments.service
+        tournaments = self.parts.tournaments
         if role is not None:
             await tournaments.set_organizer_role(guild_id, role.id)
         role_id = await tournaments.organizer_role(guild_id)
@@ -267,9 +273,9 @@ class Common(commands.Cog):
         self, guild_id: int, seconds: dict[str, int]
     ) -> tuple[dict[str, int], bool]:
         """Store the given timeouts; the server's timeouts now, and whether any changed."""
-        timeouts = await self.bot.service.set_server_timeouts(guild_id, seconds)
+        timeouts = await self.service.set_server_timeouts(guild_id, seconds)
         return asdict(timeouts), bool(seconds)
 
 
 async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Common(bot))
+    await bot.add_cog(Common(bot, bot.parts))

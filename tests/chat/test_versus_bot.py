@@ -7,7 +7,10 @@ from typing import Any, cast, get_args
 
 import games
 from bot.chat.delivery import Delivery
+from bot.chat.direct import DirectMessages
 from bot.chat.game_cog import COMMON_OPTIONS
+from bot.chat.live_boards import Boards
+from bot.chat.outbox import Outbox
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask
 from games.players import LEVELS
@@ -18,7 +21,7 @@ PARLOR = 99
 
 
 class _Client:
-    """Just enough of the bot for ``Delivery.deliver``: who it is, and the DMs it sends."""
+    """Just enough of the client for ``Delivery.deliver``: who it is, and the DMs it sends."""
 
     def __init__(self) -> None:
         self.user = SimpleNamespace(id=PARLOR)
@@ -35,13 +38,17 @@ class _Client:
 
 
 class _Service:
-    """Just enough of the match service for ``Delivery.deliver``: the outbox's confirmation."""
+    """Just enough of the match service for the outbox: its confirmation."""
 
     def __init__(self) -> None:
         self.delivered_versions: list[tuple[int, int]] = []
 
     async def delivered(self, match_id: int, version: int) -> None:
         self.delivered_versions.append((match_id, version))
+
+
+async def _unused(*args: Any) -> Any:
+    raise AssertionError("not called for a match that goes on")
 
 
 def test_the_level_option_offers_the_players_levels() -> None:
@@ -58,6 +65,11 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
     client, service = _Client(), _Service()
-    await Delivery(cast(Any, client), cast(Any, service)).deliver(Report(snap, notices))
+    outbox = Outbox(cast(Any, service))
+    boards = Boards(cast(Any, client), outbox)
+    dms = DirectMessages(cast(Any, client), boards)
+    delivery = Delivery(boards, dms, outbox, call_off=_unused, match_over=_unused)
+    await delivery.deliver(Report(snap, notices))
     assert client.dms == [ALICE]
+    await outbox.close()
     assert service.delivered_versions == [(snap.id, snap.version)]
