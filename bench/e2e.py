@@ -4,14 +4,17 @@ the board, and how much of Discord's rate limits it spends.
 The bot runs as ``python -m bot`` in a process of its own, as in production; this process runs the
 fake Discord (which enforces Discord's rate limits) and the members.
 
-* Moves: ``--matches`` Crystal Capture matches at once in ONE channel (a busy #games channel),
-  each a challenge (slash command), an accept (button) and three moves, every member acting as
-  soon as their board shows it is their turn; once with the moves made by button, once by
-  ``/crystal take``. Each step is timed from INTERACTION_CREATE sent to its result visible on the
-  match's board. Counted: the REST calls made with the bot's token per move (interaction
-  responses and interaction-token webhooks do not count against Discord's limits), and the 429
-  answers received. Beside them, in the same run and at the same pace, the floor: a minimal
-  discord.py bot that answers a command with "ok".
+* Moves: Crystal Capture matches at once in ONE channel (a busy #games channel), each a
+  challenge (slash command), an accept (button) and three moves. Flat out, for each of
+  ``--matches`` (20 and 100): every member acts as soon as their board shows it is their turn,
+  moves by button (and, for the most matches, by ``/crystal take``); beside them a bare
+  discord.py bot answering "ok", as many members each sending as many commands one after the
+  other. Paced: both bots get interactions starting at ``--rate`` per second in all, over
+  ``--paced-matches``. Each step is timed from INTERACTION_CREATE sent to its result visible
+  on the match's board (the bare bot: to its answer). Counted: each bot process's user + system
+  CPU during play per interaction it answered (psutil, the process alone), the REST calls made
+  with the bot's token per move (interaction responses and interaction-token webhooks do not
+  count against Discord's limits), and the 429 answers received.
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
 * Scale-out, with ``--database-url`` naming a PostgreSQL server: the same matches by button,
@@ -21,7 +24,8 @@ fake Discord (which enforces Discord's rate limits) and the members.
 
 Everything runs on 127.0.0.1. Figures are printed, never checked.
 
-    python -m bench.e2e [--matches 100] [--stored 100000] [--database-url postgresql+asyncpg://...]
+    python -m bench.e2e [--matches 20 100] [--rate 50] [--paced-matches N] [--stored 100000]
+                        [--database-url postgresql+asyncpg://...]
     python -m bench.e2e --scale-only --database-url postgresql+asyncpg://postgres@127.0.0.1/postgres
 """
 
@@ -97,6 +101,31 @@ class Figures:
     """Those calls by route."""
     throttled: int = 0
     """429 answers the fake sent."""
+    acknowledged: int = 0
+    """Interactions the bot answered."""
+    cpu: float = 0.0
+    """User and system CPU seconds of the bot's process during the run."""
+
+    def cpu_ms(self) -> float:
+        """The bot's CPU per interaction it answered (ms)."""
+        return 1000 * self.cpu / self.acknowledged if self.acknowledged else 0.0
+
+
+class Pace:
+    """Lets interactions start at ``rate`` per second across every match (open loop), or at
+    once (rate 0)."""
+
+    def __init__(self, rate: float = 0.0) -> None:
+        self.rate = rate
+        self._next = time.perf_counter()
+
+    async def turn(self) -> None:
+        if not self.rate:
+            return
+        now = time.perf_counter()
+        slot = max(self._next, now)
+        self._next = slot + 1 / self.rate
+        await asyncio.sleep(slot - now)
 
 
 class GivenUp(Exception):
@@ -203,13 +232,16 @@ async def step(
     act: Callable[[], Awaitable[FakeInteraction]],
     board: Callable[[FakeInteraction], FakeMessage | None],
     seen: Callable[[FakeMessage], bool],
+    pace: Pace,
 ) -> tuple[FakeInteraction, FakeMessage]:
     """Act until the result is on the board (acting again after a refusal, as people do)."""
     for _ in range(ATTEMPTS):
+        await pace.turn()
         started = time.perf_counter()
         interaction = await act()
         figures.interactions += 1
         await fake.wait_until(partial(_acknowledged, interaction), timeout=WAIT, what="a response")
+        figures.acknowledged += 1
         if interaction.latency is not None:
             figures.answered.append(interaction.latency)
 
@@ -258,6 +290,7 @@ async def parlor_match(
     *,
     boards: Boards,
     by_command: bool,
+    pace: Pace,
 ) -> None:
     """One whole match, from the challenge to exactly 15, its moves by button or command."""
     members = {one.id: one, other.id: other}
@@ -273,6 +306,7 @@ async def parlor_match(
             lambda: fake.slash(one, channel, "crystal challenge", opponent=other),
             challenge_of,
             lambda m: "challenges you" in m.text,
+            pace,
         )
         match_id = next(p.match_id for c in challenge.custom_ids if (p := Press.parse(c)))
         accept = next(c for c in challenge.custom_ids if c.endswith(f":{Verb.ACCEPT}"))
@@ -286,6 +320,7 @@ async def parlor_match(
             lambda: fake.click(other, challenge, accept),
             live,
             lambda m: "Coin toss" in m.text,
+            pace,
         )
         for take in TAKES:
             mover = members[int(YOUR_MOVE.findall(board.content)[-1])]
@@ -300,6 +335,7 @@ async def parlor_match(
                 act,
                 live,
                 lambda m, t=take: f"captures crystal {t}:" in m.text,  # type: ignore[misc]
+                pace,
             )
             figures.moves_visible += figures.visible[before:]
             figures.moves += 1
@@ -332,20 +368,21 @@ def serve_floor() -> None:
 
 
 async def floor_session(
-    fake: FakeDiscord, channel: FakeChannel, member: FakeMember, figures: Figures, pace: float
+    fake: FakeDiscord, channel: FakeChannel, member: FakeMember, figures: Figures, pace: Pace
 ) -> None:
-    """As many interactions as a match has, ``pace`` seconds apart (Parlor's time per step)."""
-    await asyncio.sleep(random.uniform(0, pace))
+    """As many interactions as a match has, one after the other, each started when ``pace``
+    lets it (at once when flat out)."""
     try:
         for _ in range(2 + len(TAKES)):
-            next_one = asyncio.create_task(asyncio.sleep(pace))
+            await pace.turn()
             started = time.perf_counter()
             interaction = await fake.slash(member, channel, "ping")
+            figures.interactions += 1
             await fake.wait_for_response(interaction, timeout=WAIT)
+            figures.acknowledged += 1
             figures.visible.append(time.perf_counter() - started)
             if interaction.latency is not None:
                 figures.answered.append(interaction.latency)
-            await next_one
     except TimeoutError:
         figures.failed += 1
 
@@ -359,41 +396,55 @@ async def measure_latency(
     *,
     floor: bool,
     by_command: bool = False,
-    pace: float = 0.0,
+    rate: float = 0.0,
 ) -> tuple[Figures, int]:
     """One run with ``matches`` at once; the figures and the errors the bot logged.
 
-    The floor's sessions send an interaction every ``pace`` seconds, so that it gets the load
-    Parlor got.
+    Interactions start as soon as each match (or each of the floor's members) may send its
+    next one, or at ``rate`` per second across them all. The bot's CPU is its process's user
+    and system time from the first interaction to the last one's result.
     """
     fake = FakeDiscord()
     await fake.start()
     figures = Figures()
     name = "floor" if floor else ("parlor-commands" if by_command else "parlor-buttons")
-    log = directory / f"{name}.log"
+    log = directory / f"{name}-{matches}-{rate:g}.log"
+    pace = Pace(rate)
     try:
         seated = tables(fake, matches)
-        env = bot_environment(fake, f"sqlite+aiosqlite:///{directory / f'{name}.db'}")
+        database = directory / f"{name}-{matches}-{rate:g}.db"
+        env = bot_environment(fake, f"sqlite+aiosqlite:///{database}")
         module = ["bench.e2e", "--serve-floor"] if floor else ["bot"]
-        async with spawned(fake, module, env, log):
+        async with spawned(fake, module, env, log) as child:
+            bot = psutil.Process(child.pid)
             calls_before = fake.bot_calls()
+            cpu_before = _cpu(bot)
             started = time.perf_counter()
             if floor:
                 runs = [floor_session(fake, c, a, figures, pace) for c, a, _ in seated]
             else:
                 boards = Boards(fake, seated[0][0])
                 runs = [
-                    parlor_match(fake, *table, figures, boards=boards, by_command=by_command)
+                    parlor_match(
+                        fake, *table, figures, boards=boards, by_command=by_command, pace=pace
+                    )
                     for table in seated
                 ]
             await asyncio.gather(*runs)
             figures.wall = time.perf_counter() - started
+            figures.cpu = _cpu(bot) - cpu_before
             figures.routes = fake.bot_calls() - calls_before
             figures.bot_calls = sum(figures.routes.values())
             figures.throttled = len(fake.rate_limit_hits)
     finally:
         await fake.close()
     return figures, errors_logged(log)
+
+
+def _cpu(process: psutil.Process) -> float:
+    """User and system CPU seconds of ``process`` so far (not its children's)."""
+    times = process.cpu_times()
+    return float(times.user + times.system)
 
 
 SCALE_SHARDS = 2
@@ -480,7 +531,12 @@ async def measure_scale(
                 await asyncio.gather(
                     *(
                         parlor_match(
-                            fake, *table, figures, boards=boards[table[0].id], by_command=False
+                            fake,
+                            *table,
+                            figures,
+                            boards=boards[table[0].id],
+                            by_command=False,
+                            pace=Pace(),
                         )
                         for table in seated
                     )
@@ -605,15 +661,36 @@ async def measure_startup(database_url: str, directory: Path) -> tuple[float, fl
 # ---------------------------------------------------------------------- report
 
 
-def latency_row(name: str, figures: Figures, errors: int) -> list[object]:
-    ms = 1000
+CPU_RATIO = 5.0
+"""Target: Parlor's CPU per interaction at most this many times the bare bot's."""
+P99_RATIO = 5.0
+"""Target: paced alike, a move's visible p99 at most this many times the bare bot's."""
+
+
+def _visible(figures: Figures) -> list[float]:
+    """Per move for Parlor (not challenges and accepts), per interaction for the bare bot."""
+    return figures.moves_visible or figures.visible
+
+
+def _pace_cells(figures: Figures) -> list[object]:
+    """Interactions answered, per second, the bot's CPU per interaction, visible p50 and p99."""
+    visible = _visible(figures)
+    return [
+        figures.acknowledged,
+        figures.acknowledged / figures.wall if figures.wall else 0.0,
+        figures.cpu_ms(),
+        1000 * percentile(visible, 0.50),
+        1000 * percentile(visible, 0.99),
+    ]
+
+
+def flat_row(name: str, matches: int, figures: Figures, errors: int) -> list[object]:
     moves = figures.moves or len(figures.visible)
-    per_move = figures.moves_visible or figures.visible
     return [
         name,
-        moves,
-        ms * percentile(per_move, 0.50),
-        ms * percentile(per_move, 0.99),
+        matches,
+        *_pace_cells(figures),
+        matches * figures.cpu_ms(),
         figures.bot_calls / moves if moves else 0.0,
         figures.throttled,
         figures.failed,
@@ -621,13 +698,118 @@ def latency_row(name: str, figures: Figures, errors: int) -> list[object]:
     ]
 
 
+def paced_row(name: str, figures: Figures, errors: int) -> list[object]:
+    return [name, *_pace_cells(figures), figures.failed, errors]
+
+
+def _ratio(mine: float, bare: float) -> str:
+    return f"{mine / bare:.1f}x" if bare else "-"
+
+
+def _met(met: bool) -> str:
+    return "met" if met else "missed"
+
+
+Measured = tuple[Figures, int]
+"""A run's figures and the errors its bot logged."""
+
+
+async def flat_out(counts: list[int], directory: Path) -> dict[int, tuple[Measured, Measured]]:
+    """For each count, Parlor (moves by button) and the bare bot, flat out; printed."""
+    runs = {}
+    for matches in counts:
+        parlor = await measure_latency(matches, directory, floor=False)
+        bare = await measure_latency(matches, directory, floor=True)
+        runs[matches] = (parlor, bare)
+    most = max(counts)
+    commands = await measure_latency(most, directory, floor=False, by_command=True)
+    print(
+        f"Flat out: N Crystal Capture matches at once in one channel, a challenge, an accept "
+        f"and {len(TAKES)} moves each, every step sent as soon as the board allows; the bare "
+        "bot as many members each sending 5 commands one after the other. Bot CPU: its "
+        "process's user + system time during play per interaction answered; a move from "
+        "INTERACTION_CREATE sent to the board showing it (ms); N x CPU: the latency queueing "
+        "for the bot's CPU alone explains."
+    )
+    rows = []
+    for matches, (parlor, bare) in runs.items():
+        rows.append(flat_row('bare "ok" bot', matches, *bare))
+        rows.append(flat_row("Parlor, moves by button", matches, *parlor))
+    rows.append(flat_row("Parlor, moves by /crystal take", most, *commands))
+    print_table(
+        [
+            "bot",
+            "N",
+            "interactions",
+            "per s",
+            "CPU ms/interaction",
+            "visible p50",
+            "visible p99",
+            "N x CPU ms",
+            "bot calls/move",
+            "429s",
+            "given up",
+            "errors logged",
+        ],
+        rows,
+    )
+    for matches, ((ours, _), (theirs, _)) in runs.items():
+        ratio = ours.cpu_ms() / theirs.cpu_ms() if theirs.cpu_ms() else float("inf")
+        print(
+            f"target, {matches} matches: Parlor's CPU per interaction at most {CPU_RATIO:.0f}x "
+            f"the bare bot's: {ours.cpu_ms():.2f} against {theirs.cpu_ms():.2f} ms, "
+            f"{ratio:.1f}x: {_met(ratio <= CPU_RATIO)}"
+        )
+    for label, (figures, _) in (("buttons", runs[most][0]), ("commands", commands)):
+        per_move = figures.bot_calls / figures.moves if figures.moves else 0.0
+        print(
+            f"targets, {label}, {most} matches: {per_move:.2f} bot-token calls per move "
+            f"(at most 0.1), {figures.throttled} 429s (none)"
+        )
+        if figures.routes:
+            spent = ", ".join(f"{route} {n}" for route, n in figures.routes.most_common())
+            print(f"  bot-token calls by route: {spent}")
+    return runs
+
+
+async def paced(matches: int, rate: float, directory: Path) -> None:
+    """Parlor and the bare bot driven at the same ``rate``; printed."""
+    parlor = await measure_latency(matches, directory, floor=False, rate=rate)
+    bare = await measure_latency(matches, directory, floor=True, rate=rate)
+    print(
+        f"Paced: interactions start at {rate:g}/s in all over {matches} matches in one "
+        "channel (the bare bot: as many members), the same for both bots. Visible: a move "
+        "(Parlor) or an answer (bare bot) from INTERACTION_CREATE sent, in ms."
+    )
+    print_table(
+        [
+            "bot",
+            "interactions",
+            "per s",
+            "CPU ms/interaction",
+            "visible p50",
+            "visible p99",
+            "given up",
+            "errors logged",
+        ],
+        [paced_row('bare "ok" bot', *bare), paced_row("Parlor, moves by button", *parlor)],
+    )
+    mine, floor = (percentile(_visible(f), 0.99) for f in (parlor[0], bare[0]))
+    print(
+        f"target: paced at {rate:g}/s, Parlor's move visible p99 at most {P99_RATIO:.0f}x the "
+        f"bare bot's: {1000 * mine:,.1f} against {1000 * floor:,.1f} ms, "
+        f"{_ratio(mine, floor)}: {_met(bool(floor) and mine <= P99_RATIO * floor)}"
+    )
+
+
 async def main(arguments: argparse.Namespace) -> None:
     print(
         f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, "
         f"{os.cpu_count()} CPUs; the bot in its own process; everything on 127.0.0.1, the fake "
-        "enforcing Discord's rate limits\n"
+        "enforcing Discord's rate limits"
     )
-    matches = arguments.matches
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    counts = arguments.matches
     server_url = arguments.database_url
     if server_url is not None and make_url(server_url).get_backend_name() != "postgresql":
         raise SystemExit("--database-url: give a PostgreSQL server (the scale-out runs on it)")
@@ -635,50 +817,13 @@ async def main(arguments: argparse.Namespace) -> None:
         if server_url is None:
             raise SystemExit("--scale-only needs --database-url, a PostgreSQL server")
         with temporary_directory() as directory:
-            await scale_out(matches, directory, server_url)
+            await scale_out(max(counts), directory, server_url)
         return
     with temporary_directory() as directory:
-        buttons = await measure_latency(matches, directory, floor=False)
-        commands = await measure_latency(matches, directory, floor=False, by_command=True)
-        steps = 2 + len(TAKES)
-        pace = buttons[0].wall / steps
-        floor = await measure_latency(matches, directory, floor=True, pace=pace)
-        print(
-            f"{matches} Crystal Capture matches at once in one channel, {len(TAKES)} moves each: "
-            "a move from INTERACTION_CREATE sent to the board showing it (ms), bot-token REST "
-            "calls per move, 429s received. The floor answers one command per step, paced like "
-            f"Parlor's matches (one every {pace:.2f} s)."
-        )
-        print_table(
-            [
-                "bot",
-                "moves",
-                "visible p50",
-                "visible p99",
-                "bot calls/move",
-                "429s",
-                "given up",
-                "errors logged",
-            ],
-            [
-                latency_row('minimal "ok" bot (floor)', *floor),
-                latency_row("Parlor, moves by button", *buttons),
-                latency_row("Parlor, moves by /crystal take", *commands),
-            ],
-        )
-        floor_p99 = percentile(floor[0].visible, 0.99)
-        for label, (figures, _) in (("buttons", buttons), ("commands", commands)):
-            p99 = percentile(figures.moves_visible, 0.99)
-            ratio = p99 / floor_p99 if floor_p99 else float("inf")
-            per_move = figures.bot_calls / figures.moves if figures.moves else 0.0
-            print(
-                f"targets, {label}: visible p99 {ratio:.1f}x the floor's (at most 3x), "
-                f"{per_move:.2f} bot-token calls per move (at most 0.1), "
-                f"{figures.throttled} 429s (none)"
-            )
-            if figures.routes:
-                spent = ", ".join(f"{route} {n}" for route, n in figures.routes.most_common())
-                print(f"  bot-token calls by route: {spent}")
+        await flat_out(counts, directory)
+        if arguments.rate:
+            print()
+            await paced(arguments.paced_matches or max(counts), arguments.rate, directory)
         print()
         rows = []
         for stored in (0, arguments.stored):
@@ -689,7 +834,8 @@ async def main(arguments: argparse.Namespace) -> None:
         print_table(["database", "seconds", "RSS MB"], rows)
         if server_url is not None:
             print()
-            await scale_out(matches, directory, server_url)
+            await scale_out(max(counts), directory, server_url)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 @contextlib.contextmanager
@@ -700,7 +846,24 @@ def temporary_directory() -> Iterator[Path]:
 
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.e2e", description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=100, help="matches played at once")
+    parser.add_argument(
+        "--matches",
+        type=int,
+        nargs="+",
+        default=[20, 100],
+        help="matches played at once, flat out: one run of each bot for each number",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=50.0,
+        help="interactions per second for the paced runs of both bots (0: skip them)",
+    )
+    parser.add_argument(
+        "--paced-matches",
+        type=int,
+        help="matches in the paced runs (default: the largest of --matches)",
+    )
     parser.add_argument(
         "--stored", type=int, default=100_000, help="unfinished matches for the start-up figure"
     )

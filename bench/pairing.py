@@ -18,12 +18,12 @@ import itertools
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import rustworkx as rx
 
 from bench._common import percentile, print_table
-from bot.service.pairing import Game, Player, Round, points, swiss_round, swiss_round_count
+from bot.service.tournaments.pairing import Entrant, Pairing, points, swiss_round, swiss_round_count
 
 DRAW_SHARE = 0.1
 WITHDRAWAL_SHARE = 0.01
@@ -75,33 +75,35 @@ def squares(pairs: Sequence[tuple[int, int]], score: dict[int, float]) -> float:
 def run_event(size: int, seed: int, rounds: int) -> list[LateRound]:
     """One simulated event of ``rounds`` rounds: the figures of its last two."""
     rng = random.Random(seed)
-    players = [Player(i, rng.gauss(1500, 250)) for i in range(1, size + 1)]
-    rating = {p.id: p.rating for p in players}
-    history: list[Game] = []
+    players = [Entrant(i, rng.gauss(1500, 250)) for i in range(1, size + 1)]
+    rating = {p.user_id: p.rating for p in players}
+    history: list[Pairing] = []
     late: list[LateRound] = []
     for number in range(1, rounds + 1):
         players = [
-            Player(p.id, p.rating, p.withdrawn or rng.random() < WITHDRAWAL_SHARE) for p in players
+            replace(p, withdrawn="left") if p.active and rng.random() < WITHDRAWAL_SHARE else p
+            for p in players
         ]
         started = time.perf_counter()
-        round_: Round = swiss_round(players, history, number)
+        round_ = swiss_round(players, history, number)
         elapsed = time.perf_counter() - started
         if number > rounds - 2:
             score = points(players, history)
             met = {frozenset((g.seat0, g.seat1)) for g in history if g.seat1 is not None}
-            paired = [p.id for p in players if not p.withdrawn and p.id not in round_.byes]
+            byes = {g.seat0 for g in round_ if g.seat1 is None}
+            paired = [p.user_id for p in players if p.active and p.user_id not in byes]
             started = time.perf_counter()
             plain = complete_graph_pairs(paired, score, met)
             baseline = time.perf_counter() - started
-            ours = [(p.seat0, p.seat1) for p in round_.pairings]
+            ours = [(p.seat0, p.seat1) for p in round_ if p.seat1 is not None]
             least = squares(plain, score) if len(plain) == len(ours) else None
             late.append(LateRound(elapsed, baseline, squares(ours, score), least))
-        for game in round_.games():
+        for game in round_:
             if game.seat1 is None:
                 history.append(game)
             else:
                 score0 = result(rng, rating[game.seat0], rating[game.seat1])
-                history.append(Game(number, game.seat0, game.seat1, score0))
+                history.append(replace(game, score0=score0, ended=True))
     return late
 
 

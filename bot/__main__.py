@@ -13,15 +13,17 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot import single_process
+from bot import single_process, startup
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
-from bot.settings import DISCORD_API, Settings
+from bot.settings import DISCORD_API, Settings, problems
 from bot.wiring import build
 
 EXIT_CONFIG = 2
 EXIT_IN_USE = 3
 """Another process already runs this database file, or these shards."""
+EXIT_UNAVAILABLE = 4
+"""Discord failed the login in a way a restart may mend (down, or out of reach)."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
@@ -48,6 +50,10 @@ UNREACHABLE = (
     "Could not reach Discord at {url} ({reason}). Check the network connection and, if you set "
     "it, DISCORD_API_BASE_URL; then start again."
 )
+UNAVAILABLE = (
+    "Discord at {url} answered the login with HTTP {status}: it is down or busy for now. "
+    "Start again in a while (a service manager does)."
+)
 NOT_DISCORD = (
     "{url} answered the login with HTTP {status}: it does not look like Discord's API. Check "
     "DISCORD_API_BASE_URL (default {default}); then start again."
@@ -71,15 +77,10 @@ def main() -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        print(f"Invalid settings:\n{error}", file=sys.stderr)
+        print("\n".join(problems(error)), file=sys.stderr)
         return EXIT_CONFIG
     if settings.discord_token is None:
         print(textwrap.fill(NO_TOKEN, width=100), file=sys.stderr)
-        return EXIT_CONFIG
-    try:
-        settings.timeouts()
-    except ValueError as error:
-        print(f"Invalid timeout setting: {error}", file=sys.stderr)
         return EXIT_CONFIG
     left_out = single_process.shards_left_out(
         settings.database_url, settings.shards(), settings.shard_count
@@ -93,7 +94,7 @@ def main() -> int:
         with single_process.holding(settings.database_url):
             bot = build(settings).client
             try:
-                asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+                asyncio.run(serve(bot, settings.discord_token.get_secret_value(), settings))
             except (
                 discord.LoginFailure,
                 aiohttp.ClientConnectionError,
@@ -102,7 +103,7 @@ def main() -> int:
                 if bot.user is not None:  # logged in: not a problem with the token or address
                     raise
                 print(login_problem(error, settings.discord_api_base_url), file=sys.stderr)
-                return EXIT_CONFIG
+                return EXIT_UNAVAILABLE if startup.transient(error) else EXIT_CONFIG
             if bot.refused is not None:
                 raise bot.refused
     except (single_process.AlreadyRunning, FleetRefused) as refused:
@@ -115,6 +116,8 @@ def login_problem(error: Exception, url: str) -> str:
     """What went wrong logging in to Discord and what to do, in a line or two."""
     if isinstance(error, discord.LoginFailure):
         text = BAD_TOKEN
+    elif isinstance(error, discord.HTTPException) and startup.passing(error.status):
+        text = UNAVAILABLE.format(url=url, status=error.status)
     elif isinstance(error, discord.HTTPException):
         text = NOT_DISCORD.format(url=url, status=error.status, default=DISCORD_API)
     else:
@@ -125,7 +128,7 @@ def login_problem(error: Exception, url: str) -> str:
     return textwrap.fill(text, width=100)
 
 
-async def serve(bot: Parlor, token: str) -> None:
+async def serve(bot: Parlor, token: str, settings: Settings) -> None:
     """Run the bot until it stops or SIGINT or SIGTERM asks it to, then shut it down.
 
     On a signal the bot stops taking requests and finishes those in progress before it logs
@@ -137,6 +140,9 @@ async def serve(bot: Parlor, token: str) -> None:
     for signum in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError):  # platforms without signal handlers
             loop.add_signal_handler(signum, stop.set)
+    if not await startup.reach_discord(settings.discord_api_base_url, token, stop):
+        log.info("Stopped")
+        return
     async with bot:
         running = asyncio.create_task(bot.start(token))
         stopping = asyncio.create_task(stop.wait())

@@ -91,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(run=run_bot)
 
+    site = commands.add_parser(
+        "web",
+        help="serve the web pages (leaderboards, players, replays) from the bot's database",
+        description="Serve each server's web pages, read only, from DATABASE_URL on "
+        "WEB_HOST:WEB_PORT (default 127.0.0.1:8080). A server's pages exist once a manager "
+        "turns them on with /settings web:on.",
+    )
+    site.set_defaults(run=run_web)
+
     db = commands.add_parser("db", help="manage the database", description="Manage the database.")
     db_commands = db.add_subparsers(title="commands", metavar="COMMAND", required=True)
     upgrade = db_commands.add_parser(
@@ -109,6 +118,13 @@ def run_bot(args: argparse.Namespace) -> int:
     from bot.__main__ import main as bot_main
 
     return bot_main()
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """``parlor web``: the site, until stopped."""
+    from web.server import main as web_main
+
+    return web_main()
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Literal, Self
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.service.timeouts import BOUNDS, Timeouts
 
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+SWEEP_LOW, SWEEP_HIGH = 0.1, 300.0
+"""Seconds between two deadline sweeps: more often only loads the database, and rarer lets a
+deadline pass unnoticed for minutes."""
 
 
 class Settings(BaseSettings):
@@ -36,17 +41,61 @@ class Settings(BaseSettings):
     )
     discord_api_base_url: str = DISCORD_API
     discord_gateway_url: str = DISCORD_GATEWAY
-    challenge_timeout: int = BOUNDS["challenge"].default
-    setup_timeout: int = BOUNDS["setup"].default
-    turn_timeout: int = BOUNDS["turn"].default
-    hint_timeout: int = BOUNDS["hint"].default
-    sweep_interval: float = Field(default=5.0, gt=0, description="Seconds between deadline sweeps.")
+    challenge_timeout: int = Field(
+        default=BOUNDS["challenge"].default, ge=BOUNDS["challenge"].low, le=BOUNDS["challenge"].high
+    )
+    setup_timeout: int = Field(
+        default=BOUNDS["setup"].default, ge=BOUNDS["setup"].low, le=BOUNDS["setup"].high
+    )
+    turn_timeout: int = Field(
+        default=BOUNDS["turn"].default, ge=BOUNDS["turn"].low, le=BOUNDS["turn"].high
+    )
+    hint_timeout: int = Field(
+        default=BOUNDS["hint"].default, ge=BOUNDS["hint"].low, le=BOUNDS["hint"].high
+    )
+    sweep_interval: float = Field(
+        default=5.0,
+        ge=SWEEP_LOW,
+        le=SWEEP_HIGH,
+        allow_inf_nan=False,
+        description="Seconds between deadline sweeps.",
+    )
     shard_count: int | None = Field(
         default=None, ge=1, description="Shards in all; unset: as many as Discord recommends."
     )
     shard_ids: str | None = Field(
         default=None, description="The shards this process runs ('0,1', '0-3'); unset: all."
     )
+    web_host: str = Field(default="127.0.0.1", description="`parlor web` listens here.")
+    web_port: int = Field(default=8080, ge=1, le=65535, description="`parlor web`'s port.")
+    web_base_url: str | None = Field(
+        default=None,
+        description="The site's public address, in the links /settings web:on gives; unset: "
+        "http://WEB_HOST:WEB_PORT.",
+    )
+    web_trusted_proxies: str = Field(
+        default="",
+        description="Addresses or networks of reverse proxies whose X-Forwarded-For the site "
+        "believes ('127.0.0.1', '10.0.0.0/8,::1'); unset: none, the peer's own address counts.",
+    )
+    web_requests_per_minute: int = Field(
+        default=120, ge=1, description="Pages and charts one client address may fetch a minute."
+    )
+    web_chart_dir: str | None = Field(
+        default=None,
+        description="Where drawn charts are kept as files; unset: parlor-web-charts in the "
+        "system's temporary folder.",
+    )
+
+    @field_validator("discord_api_base_url")
+    @classmethod
+    def _check_api_url(cls, url: str) -> str:
+        return _checked_url(url, secure="https", plain="http")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _check_gateway_url(cls, url: str) -> str:
+        return _checked_url(url, secure="wss", plain="ws")
 
     @model_validator(mode="after")
     def _check_shards(self) -> Self:
@@ -64,6 +113,10 @@ class Settings(BaseSettings):
             )
         return parse_shard_ids(self.shard_ids, self.shard_count)
 
+    def web_link_base(self) -> str:
+        """The site's public address without a trailing slash."""
+        return (self.web_base_url or f"http://{self.web_host}:{self.web_port}").rstrip("/")
+
     def timeouts(self) -> Timeouts:
         """Default timeouts for servers that have not set their own (checked against the bounds)."""
         return Timeouts(
@@ -72,6 +125,82 @@ class Settings(BaseSettings):
             turn=BOUNDS["turn"].check("turn", self.turn_timeout),
             hint=BOUNDS["hint"].check("hint", self.hint_timeout),
         )
+
+
+def _checked_url(url: str, *, secure: str, plain: str) -> str:
+    """``url`` if it is ``secure://``, or ``plain://`` to this machine; else ``ValueError``.
+
+    The token travels with every request: unencrypted, it may only go to a local emulator or
+    proxy.
+    """
+    parts = urlsplit(url)
+    if parts.hostname and (
+        parts.scheme == secure or (parts.scheme == plain and is_loopback(parts.hostname))
+    ):
+        return url
+    raise ValueError(f"not a {secure}:// URL, nor {plain}:// to this machine")
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost``, or an address in 127.0.0.0/8 or ``::1``."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+_BOUNDED = {f"{kind}_timeout": bounds for kind, bounds in BOUNDS.items()}
+
+VALID: dict[str, str] = {
+    "discord_token": "the bot token from the Discord Developer Portal",
+    "database_url": "an SQLAlchemy URL, e.g. postgresql+asyncpg://user:password@host:5432/parlor",
+    "dev_guild_id": "a server id (a whole number), or unset",
+    "log_level": "DEBUG, INFO, WARNING or ERROR",
+    "discord_debug_logging": "true or false",
+    "discord_api_base_url": (
+        f"an https:// URL (default {DISCORD_API}); http:// only to this machine "
+        "(127.0.0.1, ::1 or localhost)"
+    ),
+    "discord_gateway_url": (
+        f"a wss:// URL (default {DISCORD_GATEWAY}); ws:// only to this machine "
+        "(127.0.0.1, ::1 or localhost)"
+    ),
+    **{
+        name: f"whole seconds from {bounds.low} to {bounds.high} (default {bounds.default})"
+        for name, bounds in _BOUNDED.items()
+    },
+    "sweep_interval": f"seconds from {SWEEP_LOW:g} to {SWEEP_HIGH:g} (default 5)",
+    "shard_count": "a whole number, 1 or more, or unset",
+    "shard_ids": "shard numbers and ranges, e.g. 0,1 or 0-3, with SHARD_COUNT",
+    "web_host": "the address parlor web listens on, e.g. 127.0.0.1",
+    "web_port": "a port from 1 to 65535 (default 8080)",
+    "web_base_url": "the site's public address, e.g. https://parlor.example.org, or unset",
+    "web_trusted_proxies": "addresses or networks of reverse proxies, e.g. 127.0.0.1,10.0.0.0/8",
+    "web_requests_per_minute": "a whole number, 1 or more (default 120)",
+    "web_chart_dir": "a folder for drawn charts, or unset",
+}
+"""What each setting accepts, as a settings error says it."""
+
+
+def problems(error: ValidationError) -> list[str]:
+    """One line per problem of ``error``, naming the setting and what it accepts.
+
+    Never the value given: pydantic's own text shows the inputs, the token among them (and a
+    token pasted into the wrong setting would be shown too).
+    """
+    lines = []
+    for problem in error.errors(include_url=False, include_input=False, include_context=False):
+        location = problem["loc"]
+        name = str(location[0]) if location else None
+        if name in VALID:
+            lines.append(f"Invalid setting {name.upper()}: it must be {VALID[name]}.")
+        elif name is None and problem["type"] == "value_error":  # a check across settings
+            lines.append(f"Invalid settings: {problem['msg'].removeprefix('Value error, ')}")
+        else:
+            lines.append(f"Invalid setting {str(name).upper()}: see .env.example.")
+    return lines
 
 
 _SHARD_RANGE = re.compile(r"(\d+)(?:-(\d+))?")

@@ -9,7 +9,6 @@ client.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -27,16 +26,19 @@ from bot.chat.failures import log_failure
 from bot.chat.front import Front
 from bot.chat.interactions import Interactions
 from bot.chat.live_boards import Boards
-from bot.chat.outbox import Outbox
 from bot.chat.parts import Parts
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
-from bot.service.matches import Clock, MatchService
-from bot.service.notices import Report
+from bot.service.deadlines import Deadlines
+from bot.service.match_state import Clock
+from bot.service.matches import MatchService
+from bot.service.outbox import Outbox
+from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
+from bot.service.tournaments.service import TournamentService
 from bot.settings import Settings
 from db import migrate
 from db.engine import create_engine, optimize, session_factory
@@ -50,9 +52,10 @@ EXTENSIONS = (
     "bot.chat.common",
     "bot.chat.dms",
     "bot.chat.tournaments",
+    "bot.chat.queue",
 )
 """Loaded at start, by name: servers leaving, each game's command group, the shared commands,
-typed DMs and tournaments."""
+typed DMs, tournaments and the quick-pair queue."""
 
 
 class App:
@@ -76,13 +79,21 @@ class App:
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
         self.fleet = Fleet(self.engine, settings.shards(), settings.shard_count)
-        self.service = MatchService(
-            session_factory(self.engine),
+        sessions = session_factory(self.engine)
+        seeds = seeds or (lambda: secrets.randbits(62))
+        timeouts = settings.timeouts()
+        self.service = MatchService(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        count = settings.shard_count or 1  # unset: one process runs every shard
+        self.deadlines = Deadlines(
+            sessions,
             clock=clock,
-            seeds=seeds or (lambda: secrets.randbits(62)),
-            timeouts=settings.timeouts(),
+            seeds=seeds,
+            timeouts=timeouts,
+            shards=settings.shards() or tuple(range(count)),
+            shard_count=count,
         )
-        self.outbox = Outbox(self.service)
+        self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
+        self.outbox = Outbox(sessions, clock=clock)
         self.boards = Boards(client, self.outbox)
         self.dms = DirectMessages(client, self.boards)
         self.delivery = Delivery(
@@ -90,40 +101,43 @@ class App:
             self.dms,
             self.outbox,
             call_off=self.service.call_off,
-            match_over=self._match_over,
+            tournament_moves_on=self._tournament_moves_on,
         )
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
         self.front = Front(self.requests, self.delivery, self.boards, self.dms)
-        # The tournament modules still find the match service and the delivery on the client.
+        tournaments = TournamentService(sessions, self.service, clock=clock)
+        self.desk = TournamentDesk(tournaments, self.delivery.deliver, client)
+        # The buttons, the games' cogs, the queue and the tournament modules still find these on
+        # the client they are pressed on or loaded into.
         client.service = self.service
         client.delivery = self.front
-        self.desk = TournamentDesk(client)
         client.tournaments = self.desk
         self.sweeps = Sweeps(
             client,
             self.fleet,
-            Sweeper(self.service, settings.sweep_interval),
+            Sweeper(self.deadlines, settings.sweep_interval),
             self.delivery,
             self.redelivery,
             self.desk.sweep,
             settings.sweep_interval,
         )
         self.parts = Parts(
+            settings=settings,
             service=self.service,
-            tournaments=self.desk.service,
+            servers=self.servers,
+            tournaments=tournaments,
             requests=self.requests,
             delivery=self.delivery,
             places=self.front,
             dms=self.dms,
         )
-        self._background: set[asyncio.Task[None]] = set()
         client.attach(self.parts, self)
 
     async def start(self) -> None:
         client = self.client
         assert client.user is not None
-        self.service.bot_user_id = client.user.id
+        self.service.bot_user_id = self.deadlines.bot_user_id = client.user.id
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
@@ -132,7 +146,7 @@ class App:
         client.add_listener(on_form_submit, "on_interaction")
         for extension in EXTENSIONS:
             await client.load_extension(extension)
-        await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.service)
+        await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
             log.info("Invite link: %s", invite_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
@@ -151,18 +165,8 @@ class App:
         if self._owns_engine:
             await self.engine.dispose()
 
-    async def _match_over(self, report: Report) -> None:
-        """A match ended: its tournament, if any, moves on (beside the request that ended it)."""
-        task = asyncio.create_task(self._move_tournament_on(report.match.id))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _move_tournament_on(self, match_id: int) -> None:
-        async with self.client.busy():
-            try:
-                await self.desk.match_over(match_id)
-            except Exception:
-                log_failure("match %s: its tournament could not be moved on", match_id)
+    async def _tournament_moves_on(self, tournament_id: int) -> None:
+        await self.desk.progress(tournament_id)
 
 
 def build(

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -42,3 +44,15 @@ def _upgrade(connection: Connection, revision: str) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+
+
+async def is_current(target: AsyncEngine) -> bool:
+    """Whether the database has every migration applied: what a reader of the schema (the web
+    pages) checks before it starts, since it never upgrades a database itself."""
+    async with target.connect() as connection:
+        current = await connection.run_sync(_current_heads)
+    return current == set(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def _current_heads(connection: Connection) -> set[str]:
+    return set(MigrationContext.configure(connection).get_current_heads())

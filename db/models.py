@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     inspect,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -58,6 +59,23 @@ class MatchStatus(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
     ABORTED = "aborted"
+
+
+class MatchOrigin(StrEnum):
+    """How a match's two players found each other."""
+
+    NAMED = "named"
+    """A challenge to a member (or to the bot) by name."""
+    OPEN = "open"
+    """An open challenge: any member could accept it."""
+    QUEUE = "queue"
+    """A pairing of the quick-pair queue, or its fallback to the bot."""
+    PAIRED = "paired"
+    """A pairing made by an organizer (a tournament's)."""
+
+
+OPEN_OPPONENT = 0
+"""``opponent_id`` of an open challenge until a member accepts it: no Discord id is 0."""
 
 
 UNFINISHED_STATUSES: tuple[MatchStatus, ...] = (
@@ -174,6 +192,10 @@ class Match(Base):
         Index("ix_matches_challenger_status", "challenger_id", "status"),
         Index("ix_matches_opponent_status", "opponent_id", "status"),
         Index("ix_matches_guild_status_finished", "guild_id", "status", "finished_at"),
+        Index(
+            "ix_matches_challenger_opponent_created", "challenger_id", "opponent_id", "created_at"
+        ),
+        Index("ix_matches_channel_origin_created", "channel_id", "origin", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -205,6 +227,13 @@ class Match(Base):
     """The member who called the match off before it started, if one did."""
     tournament_id: Mapped[int | None] = mapped_column(Integer)
     """The tournament whose pairing this match plays, if any."""
+    origin: Mapped[str] = mapped_column(
+        String(8), default=MatchOrigin.NAMED.value, server_default=MatchOrigin.NAMED.value
+    )
+    """How the players found each other (``MatchOrigin``); an open challenge keeps
+    ``opponent_id`` at ``OPEN_OPPONENT`` until it is accepted."""
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The match's own thread, when its server plays each match in one."""
 
     def __repr__(self) -> str:
         return f"<Match {self.id} {self.game} {self.status} v{self.version}>"
@@ -256,10 +285,7 @@ class PlayerStats(Base):
     """
 
     __tablename__ = "player_stats"
-    __table_args__ = (
-        Index("ix_player_stats_leaderboard", "guild_id", "game", "vs_bot", "rating"),
-        Index("ix_player_stats_guild_user", "guild_id", "user_id"),
-    )
+    __table_args__ = (Index("ix_player_stats_guild_user", "guild_id", "user_id"),)
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     game: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -283,6 +309,19 @@ class PlayerStats(Base):
         )
 
 
+Index(
+    "ix_player_stats_ranking",
+    PlayerStats.guild_id,
+    PlayerStats.game,
+    PlayerStats.vs_bot,
+    PlayerStats.rating.desc(),
+    PlayerStats.wins.desc(),
+    PlayerStats.user_id,
+)
+"""A leaderboard in its own order (rating, then wins, then member): a page is read straight from
+the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
+
+
 class GuildSettings(Base):
     """A server's timeouts in seconds; ``None`` means the bot's default."""
 
@@ -293,6 +332,10 @@ class GuildSettings(Base):
     setup_timeout: Mapped[int | None] = mapped_column(Integer)
     challenge_timeout: Mapped[int | None] = mapped_column(Integer)
     hint_timeout: Mapped[int | None] = mapped_column(Integer)
+    queue_fallback: Mapped[int | None] = mapped_column(Integer)
+    """Seconds in the quick-pair queue before a member is offered the bot (``None``: 60)."""
+    threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Each match is played in its own thread."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
@@ -315,6 +358,44 @@ class OutboxEntry(Base):
     due_at: Mapped[datetime] = mapped_column(UTCDateTime)
     """When the outbox's deliverer may take it: a little after the use case, whose own
     process delivers it at once; later after each failed attempt."""
+
+
+class QueueEntry(Base):
+    """A member waiting in a channel's quick-pair queue for one game; one queue at a time.
+
+    ``rating`` is read when they join, ``last_opponent_id`` is whom the queue paired them with
+    last (not again while others wait). The interaction a fallback offer is sent through is
+    never stored: its token stays in the memory of the process that got it.
+    """
+
+    __tablename__ = "queue_entries"
+    __table_args__ = (
+        Index("ix_queue_entries_channel_game_joined", "channel_id", "game", "joined_at"),
+    )
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(16))
+    rating: Mapped[float] = mapped_column(Float)
+    last_opponent_id: Mapped[int | None] = mapped_column(BigInteger)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    offered: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The bot was offered to them (once per stay)."""
+
+
+class QueueBoard(Base):
+    """The one message of a channel's queue for one game, and the count it last showed."""
+
+    __tablename__ = "queue_boards"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    shown: Mapped[int] = mapped_column(Integer, default=0)
+    """How many waiting the message says: an edit is due when the queue differs."""
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
 class BotMeta(Base):
@@ -460,3 +541,21 @@ class GuildOrganizers(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     role_id: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+# ---------------------------------------------------------------------- the web pages
+
+
+class WebSite(Base):
+    """A server whose web pages are on: the hash of its link's token, and the key of its players'
+    opaque ids. Turning the pages off deletes the row; on again makes a new token and key, so
+    every old link, to the server or to a player, is dead."""
+
+    __tablename__ = "web_sites"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """SHA-256 of the link's token, in hex: the database never holds a working link."""
+    player_key: Mapped[str] = mapped_column(String(64))
+    """Hex key that turns a member's id into their page's opaque id and back (``web.ids``)."""
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -85,6 +85,9 @@ class MatchRow:
     """A bit per seat that acted at least once."""
     called_off_by: int | None = None
     tournament_id: int | None = None
+    origin: str = "named"
+    """How the players found each other (``db.models.MatchOrigin``)."""
+    thread_id: int | None = None
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
@@ -277,12 +280,22 @@ async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
     return list(rows)
 
 
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A match whose deadline is due, with what says which shard's downtime holds it."""
+
+    match_id: int
+    guild_id: int
+    kind: str | None
+    channel_id: int = 0
+
+
 async def missed_deadlines(
     session: AsyncSession, after: datetime, until: datetime, limit: int = 1000
-) -> list[int]:
-    """Ids of unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
+) -> list[Due]:
+    """Unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
     rows = await session.execute(
-        select(Match.id)
+        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id)
         .where(
             Match.status.in_(UNFINISHED_STATUSES),
             Match.deadline > after,
@@ -291,7 +304,7 @@ async def missed_deadlines(
         .order_by(Match.deadline, Match.id)
         .limit(limit)
     )
-    return [match_id for (match_id,) in rows]
+    return [Due(*row) for row in rows]
 
 
 async def move_deadline(
@@ -315,6 +328,26 @@ async def move_deadline(
     return cast(int, getattr(result, "rowcount", 0)) == 1
 
 
+async def channel_unfinished(session: AsyncSession, guild_id: int, channel_id: int) -> list[int]:
+    """Ids of the channel's unfinished matches, oldest first."""
+    rows = await session.execute(
+        select(Match.id)
+        .where(
+            Match.guild_id == guild_id,
+            Match.channel_id == channel_id,
+            Match.status.in_(UNFINISHED_STATUSES),
+        )
+        .order_by(Match.id)
+    )
+    return [match_id for (match_id,) in rows]
+
+
+async def delete_meta(session: AsyncSession, key: str) -> bool:
+    """Forget ``key``; whether it was there."""
+    result = await session.execute(delete(BotMeta).where(BotMeta.key == key))
+    return cast(int, getattr(result, "rowcount", 0)) == 1
+
+
 async def guild_unfinished(session: AsyncSession, guild_id: int) -> list[int]:
     """Ids of the guild's unfinished matches, oldest first."""
     rows = await session.execute(
@@ -335,9 +368,9 @@ async def guilds_in_play(session: AsyncSession) -> list[int]:
 
 async def claim_due_match(
     session: AsyncSession, now: datetime, passed: Collection[int] = ()
-) -> int | None:
-    """The id of the longest overdue unfinished match, locked until the transaction ends, or
-    ``None`` when none is due; ``passed`` are ids to leave out (tried already).
+) -> Due | None:
+    """The longest overdue unfinished match, locked until the transaction ends, or ``None``
+    when none is due; ``passed`` are ids to leave out (tried already).
 
     On PostgreSQL the row is read ``FOR UPDATE SKIP LOCKED``: a match another transaction holds
     (another process's sweep, or a move in progress) is passed over, so concurrent sweepers each
@@ -345,7 +378,7 @@ async def claim_due_match(
     transaction, still with the version check. SQLite has one writer at a time anyway.
     """
     statement = (
-        select(_MATCHES.c.id)
+        select(_MATCHES.c.id, _MATCHES.c.guild_id, _MATCHES.c.deadline_kind, _MATCHES.c.channel_id)
         .where(
             _MATCHES.c.status.in_(UNFINISHED_STATUSES),
             _MATCHES.c.deadline.is_not(None),
@@ -358,28 +391,66 @@ async def claim_due_match(
         statement = statement.where(_MATCHES.c.id.not_in(sorted(passed)))
     if session.get_bind().dialect.name == "postgresql":
         statement = statement.with_for_update(skip_locked=True)
-    found = await session.scalar(statement)
-    return None if found is None else int(found)
+    found = (await session.execute(statement)).one_or_none()
+    return None if found is None else Due(*found)
 
 
-async def count_open_challenges(session: AsyncSession, user_id: int) -> int:
-    """How many challenges ``user_id`` has sent that are still waiting for an answer.
+@dataclass(frozen=True, slots=True)
+class MemberLoad:
+    """What a member has going on, for the limits on challenges and matches."""
+
+    open_challenges: int
+    """Challenges they sent that wait for an answer."""
+    playing: int
+    """Matches they play that have started and are not over (against the bot too)."""
+    sent_to_opponent: int
+    """Challenges they sent to one member since a given time that did not become a match
+    (waiting, withdrawn, declined or expired): a rematch played is never held back."""
+
+
+_PLAYING = (MatchStatus.SETUP.value, MatchStatus.ACTIVE.value)
+_UNANSWERED = ("withdrawn", "declined", "expired")
+"""How a challenge that never became a match ended: what pings a member for nothing."""
+
+
+async def member_load(
+    session: AsyncSession, user_id: int, opponent_id: int | None, since: datetime
+) -> MemberLoad:
+    """What ``user_id`` has going on (and has sent ``opponent_id`` since ``since``).
 
     The member's challenges are locked until the transaction ends, so that two sent at once
-    cannot both pass the limit (on PostgreSQL through an advisory lock on the member's id;
-    SQLite has one writer at a time).
+    cannot both pass a limit (on PostgreSQL through an advisory lock on the member's id;
+    SQLite has one writer at a time). Each count reads one index.
     """
     if session.get_bind().dialect.name == "postgresql":
         await session.execute(select(func.pg_advisory_xact_lock(user_id)))
-    count = await session.scalar(
-        select(func.count())
-        .select_from(_MATCHES)
-        .where(
-            _MATCHES.c.challenger_id == user_id,
+
+    def counted(*where: Any) -> Any:
+        return select(func.count()).select_from(_MATCHES).where(*where).scalar_subquery()
+
+    sent = counted(
+        _MATCHES.c.challenger_id == user_id,
+        _MATCHES.c.opponent_id == (opponent_id or 0),
+        _MATCHES.c.created_at >= since,
+        or_(
             _MATCHES.c.status == MatchStatus.CHALLENGED.value,
-        )
+            _MATCHES.c.end_reason.in_(_UNANSWERED),
+        ),
     )
-    return count or 0
+    row = (
+        await session.execute(
+            select(
+                counted(
+                    _MATCHES.c.challenger_id == user_id,
+                    _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+                ),
+                counted(_MATCHES.c.challenger_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+                counted(_MATCHES.c.opponent_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+                sent,
+            )
+        )
+    ).one()
+    return MemberLoad(row[0], row[1] + row[2], row[3])
 
 
 async def unfinished_matches(
@@ -397,18 +468,34 @@ async def unfinished_matches(
     return [_match_context(row) for row in await session.execute(statement)]
 
 
+_CHANNEL_MATCHES = _LOAD_MATCH.where(
+    _MATCHES.c.guild_id == bindparam("guild_id"),
+    _MATCHES.c.channel_id == bindparam("channel_id"),
+    _MATCHES.c.game == bindparam("game"),
+    _MATCHES.c.status.in_(UNFINISHED_STATUSES),
+    or_(
+        _MATCHES.c.challenger_id == bindparam("user_id"),
+        _MATCHES.c.opponent_id == bindparam("user_id"),
+    ),
+).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
+_CHANNEL_MATCHES_LOCKED = _CHANNEL_MATCHES.with_for_update(of=_MATCHES)
+
+
 async def channel_matches(
-    session: AsyncSession, guild_id: int, channel_id: int, game: str, user_id: int
+    session: AsyncSession,
+    guild_id: int,
+    channel_id: int,
+    game: str,
+    user_id: int,
+    *,
+    for_update: bool = False,
 ) -> list[MatchContext]:
-    """The user's unfinished matches of ``game`` in this channel, newest first."""
-    statement = _LOAD_MATCH.where(
-        _MATCHES.c.guild_id == guild_id,
-        _MATCHES.c.channel_id == channel_id,
-        _MATCHES.c.game == game,
-        _MATCHES.c.status.in_(UNFINISHED_STATUSES),
-        or_(_MATCHES.c.challenger_id == user_id, _MATCHES.c.opponent_id == user_id),
-    ).order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
-    return [_match_context(row) for row in await session.execute(statement)]
+    """The user's unfinished matches of ``game`` in this channel, newest first (``for_update``
+    locks them, as ``load_match`` does: a slash command's move finds its match this way)."""
+    statement = _CHANNEL_MATCHES_LOCKED if for_update else _CHANNEL_MATCHES
+    parameters = {"guild_id": guild_id, "channel_id": channel_id, "game": game, "user_id": user_id}
+    connection = await session.connection()
+    return [_match_context(row) for row in await connection.execute(statement, parameters)]
 
 
 # ---------------------------------------------------------------------- the outbox
@@ -453,11 +540,40 @@ async def add_deliveries(
     )
 
 
-async def forget_deliveries(session: AsyncSession, match_id: int, up_to_version: int) -> None:
-    """Remove the match's entries up to ``up_to_version``: delivered, or shown by a newer one."""
-    await session.execute(
-        delete(_OUTBOX).where(_OUTBOX.c.match_id == match_id, _OUTBOX.c.version <= up_to_version)
-    )
+_FORGET_BOARDS = delete(_OUTBOX).where(
+    _OUTBOX.c.match_id == bindparam("m"),
+    _OUTBOX.c.kind == "board",
+    _OUTBOX.c.version <= bindparam("v"),
+)
+_FORGET_SENT = delete(_OUTBOX).where(
+    _OUTBOX.c.match_id == bindparam("m"),
+    _OUTBOX.c.version == bindparam("v"),
+    _OUTBOX.c.kind == bindparam("k"),
+    _OUTBOX.c.user_id == bindparam("u"),
+)
+_MOVE_BOARD = (
+    update(_MATCHES).where(_MATCHES.c.id == bindparam("m")).values(message_id=bindparam("msg"))
+)
+
+
+async def record_shown(
+    session: AsyncSession,
+    boards: Sequence[tuple[int, int]],
+    sent: Sequence[tuple[int, int, str, int]],
+    moved: Sequence[tuple[int, int]],
+) -> None:
+    """What was shown, in one go: ``boards`` as ``(match_id, version)`` (a board shows every
+    version up to its own), DMs ``sent`` as ``(match_id, version, kind, user_id)`` (each is
+    forgotten alone: a DM of one version never stands for another's), and boards ``moved``
+    to a new message as ``(match_id, message_id)``."""
+    connection = await session.connection()
+    if boards:
+        await connection.execute(_FORGET_BOARDS, [{"m": m, "v": v} for m, v in boards])
+    if sent:
+        rows = [{"m": m, "v": v, "k": k, "u": u} for m, v, k, u in sent]
+        await connection.execute(_FORGET_SENT, rows)
+    if moved:
+        await connection.execute(_MOVE_BOARD, [{"m": m, "msg": msg} for m, msg in moved])
 
 
 async def claim_deliveries(
@@ -560,7 +676,7 @@ async def lock_records(
         {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
         for key in unique
     ]
-    await session.execute(_upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
+    await session.execute(upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
     found: dict[StatsKey, StatsRow] = {}
     for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
         rows = await session.execute(
@@ -705,7 +821,7 @@ async def set_server_timeouts(
 ) -> None:
     """Set some of the guild's timeouts (``{"turn": 600}``), keeping the others."""
     values = {f"{kind}_timeout": value for kind, value in seconds.items()}
-    statement = _upsert(session, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
+    statement = upsert(session, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
     await session.execute(
         statement.on_conflict_do_update(
             index_elements=[GuildSettings.guild_id], set_={**values, "updated_at": now}
@@ -721,7 +837,7 @@ async def get_meta(session: AsyncSession, key: str) -> str | None:
 
 async def set_meta(session: AsyncSession, key: str, value: str, now: datetime) -> None:
     """Store ``value`` under ``key``, replacing any earlier value."""
-    statement = _upsert(session, BotMeta).values(key=key, value=value, updated_at=now)
+    statement = upsert(session, BotMeta).values(key=key, value=value, updated_at=now)
     await session.execute(
         statement.on_conflict_do_update(
             index_elements=[BotMeta.key], set_={"value": value, "updated_at": now}
@@ -729,7 +845,21 @@ async def set_meta(session: AsyncSession, key: str, value: str, now: datetime) -
     )
 
 
-def _upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+async def meta_like(session: AsyncSession, prefix: str) -> dict[str, str]:
+    """Every stored value whose key starts with ``prefix``."""
+    rows = await session.execute(
+        select(BotMeta.key, BotMeta.value).where(BotMeta.key.startswith(prefix, autoescape=True))
+    )
+    return {key: value for key, value in rows}
+
+
+async def last_event_at(session: AsyncSession) -> datetime | None:
+    """When the newest event of any match was logged: the last moment a bot was seen working
+    on this database (every use case logs one; read through the primary key)."""
+    return await session.scalar(select(_EVENTS.c.created_at).order_by(_EVENTS.c.id.desc()).limit(1))
+
+
+def upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(model)

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from games.board import Board
 
 Seat = int
 """0 (moves first) or 1."""
@@ -37,6 +40,11 @@ class InvalidInput(GameError):
 
 class IllegalAction(GameError):
     """The action was read but the rules do not allow it now."""
+
+
+class SecretRefusal(IllegalAction):
+    """Refused because of the player's own secret (a Flag Chase move onto one's own trap): the
+    message names the secret, so only that player may read it."""
 
 
 class NotYourTurn(GameError):
@@ -153,6 +161,8 @@ class Game(Protocol[S, A, V]):
     """True when the game starts with a setup phase of private choices."""
     rules: str
     """The short rules, in a few lines of Discord markdown."""
+    commands: tuple[tuple[str, str], ...]
+    """What a player types, as (answer, what it does): the help ``parlor play`` prints."""
 
     def new(self, options: Mapping[str, JSON], seed: int) -> S:
         """A new game. Raises ``InvalidOptions`` for an unknown or out-of-range option."""
@@ -211,8 +221,24 @@ class Game(Protocol[S, A, V]):
         """
         ...
 
-    def describe(self, view: V) -> str:
-        """The view as plain text (board, totals, history), as the rule book prints it."""
+    def board(self, view: V) -> Board:
+        """The board ``view``'s viewer sees (``games.board``): drawn from the view alone, so it
+        shows no secret the view does not hold. ``games.board.text`` prints it plainly."""
+        ...
+
+    def word(self, action: A) -> str:
+        """The action in a few words for a button or a list: ``row is greater than 2``."""
+        ...
+
+    def is_secret(self, text: str) -> bool:
+        """Whether ``text``, typed on one's turn, is a move that holds a secret (a trap's
+        cell), so it is typed privately and never echoed. Setup secrets and hints are private
+        anyway; this is for the moves of play."""
+        ...
+
+    def prompt(self, state: S, seat: Seat) -> str:
+        """What ``seat`` is asked for now, in a few words after its name: ``place your Crown
+        (row column)``. It never names a secret."""
         ...
 
     def dump(self, state: S) -> dict[str, JSON]:

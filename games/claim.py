@@ -11,8 +11,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from games import board
 from games.base import (
     JSON,
+    SEATS,
     Ask,
     Event,
     Game,
@@ -26,10 +28,11 @@ from games.base import (
     Seat,
     evolve,
 )
+from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
-from games.grid import CELL, cell_text, grid_lines, off_grid_text, on_grid
+from games.grid import CELL, cell_text, off_grid_text, on_grid
 from games.options import unknown_option
-from games.text import end_text, player, quoted, winner_line
+from games.text import end_text, player, quoted
 
 SIZES = (3, 4)
 
@@ -139,6 +142,10 @@ class ClaimGame:
     title = "Number Claim"
     has_secrets = False
     rules = RULES
+    commands: tuple[tuple[str, str], ...] = (
+        ("number", "claim that number, e.g. 7"),
+        ("row column", "claim the number in a cell, e.g. 2 3 (only way when hidden)"),
+    )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         opts = _read_options(options)
@@ -243,18 +250,36 @@ class ClaimGame:
             result=state.result,
         )
 
-    def describe(self, view: View) -> str:
+    def board(self, view: View) -> Board:
+        """The grid: free numbers (hidden ones unknown), claimed ones with their claimer; then
+        each player's total."""
         owners = view.owners
 
-        def mark(cell: tuple[int, int]) -> str:
-            i = _index(view.size, *cell)
-            owner, value = owners[i], view.grid[i]
-            return f"P{owner + 1}" if owner is not None else "?" if value is None else str(value)
+        def cell(at: tuple[int, int]) -> board.Cell:
+            index = _index(view.size, *at)
+            owner, value = owners[index], view.grid[index]
+            if owner is not None:
+                return board.Cell(Mark.TAKEN, owner, value)
+            return (
+                board.Cell(Mark.HIDDEN) if value is None else board.Cell(Mark.NUMBER, None, value)
+            )
 
-        lines = grid_lines(view.size, mark)
-        lines += [f"Player {seat + 1}'s Total Score: {view.totals[seat]}" for seat in (0, 1)]
-        lines.append(_status(view))
-        return "\n".join(lines)
+        numbers = board.grid(
+            "", view.size, cell, digits=len(str(view.size * view.size)), takeable=True
+        )
+        totals = board.per_seat(f"{player(seat)}: {view.totals[seat]}" for seat in SEATS)
+        return Board((numbers,), (totals,))
+
+    def word(self, action: Action) -> str:
+        if isinstance(action, ClaimCell):
+            return f"claim {cell_text((action.row, action.col))}"
+        return f"claim {action.value}"
+
+    def is_secret(self, text: str) -> bool:
+        return False
+
+    def prompt(self, state: State, seat: Seat) -> str:
+        return "select a cell (row column)" if state.options.hidden else "select a number"
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -409,16 +434,3 @@ def _end_text(outcome: Outcome, totals: tuple[int, int]) -> str:
     if outcome.winner is None:
         return f"Draw: {score}."
     return f"{player(outcome.winner)} wins: {score}."
-
-
-def _status(view: View) -> str:
-    """The last line of ``describe``: whose turn, or how the game ended."""
-    if view.result is None:
-        assert view.to_act is not None, "a game in progress always has a seat to act"
-        return f"Player {view.to_act + 1} to claim."
-    totals = view.totals
-    if view.result.winner is None:
-        return f"Draw ({max(totals)} to {min(totals)})."
-    return winner_line(
-        view.result.winner, view.result.reason, {Reason.SCORE: f"{max(totals)} to {min(totals)}"}
-    )

@@ -9,11 +9,11 @@ choose is itself a secret: its two true options together pin the Crown down.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from games import grid
+from games import board, grid
 from games.base import (
     JSON,
     SEATS,
@@ -30,12 +30,13 @@ from games.base import (
     evolve,
     other,
 )
+from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import cell_text as cell_text
 from games.grid import load_cell, off_grid_text
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted, result_line, waiting_line
+from games.text import end_text, player, quoted
 
 Cell: TypeAlias = grid.Cell
 """(row, column), each 1-3."""
@@ -285,6 +286,10 @@ class CrownGame:
     title = "Capture the Crown"
     has_secrets = True
     rules = RULES
+    commands: tuple[tuple[str, str], ...] = (
+        ("row column", "place your Crown, unseen, or attack that cell, e.g. 2 3"),
+        ("row or column", "after a miss on your grid, the hint you give"),
+    )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> CrownState:
         return CrownState(seed=seed, options=Options.from_mapping(options))
@@ -394,18 +399,34 @@ class CrownGame:
             outcome=state.outcome,
         )
 
-    def describe(self, view: CrownView) -> str:
-        lines = []
-        for owner in SEATS:
-            lines.append(f"Player {owner + 1}'s grid:")
-            lines.extend(_grid_lines(view.crowns[owner], view.attacks[other(owner)]))
-        # Seat 0 attacks first and turns alternate, so the i-th attacks of both came in turn.
-        for turn in range(len(view.attacks[0])):
-            for attacker in SEATS:
-                if turn < len(view.attacks[attacker]):
-                    lines.append(_record_line(attacker, view.attacks[attacker][turn]))
-        lines.append(_status_line(view))
-        return "\n".join(lines)
+    def board(self, view: CrownView) -> Board:
+        """Both grids, the viewer's first: the attacks each received, a Crown the view holds,
+        and while the game goes on the cells the hints given rule out."""
+        owners = SEATS if view.seat is None else (view.seat, other(view.seat))
+        return Board(
+            tuple(
+                board.grid(f"{board.whose(owner, view.seat)} Crown", SIZE, _marker(view, owner))
+                for owner in owners
+            )
+        )
+
+    def word(self, action: CrownAction) -> str:
+        if isinstance(action, HintAction):
+            return action.sentence
+        if isinstance(action, PlaceCrown):
+            return f"Crown at {cell_text(action.cell)}"
+        return f"attack {cell_text(action.cell)}"
+
+    def is_secret(self, text: str) -> bool:
+        return False
+
+    def prompt(self, state: CrownState, seat: Seat) -> str:
+        asked = self.ask(state, seat)
+        if asked is Ask.SECRET:
+            return "place your Crown (row column)"
+        if asked is Ask.HINT:
+            return "choose a hint"
+        return "enter attack coordinates (row column)"
 
     def dump(self, state: CrownState) -> dict[str, JSON]:
         return {
@@ -573,38 +594,25 @@ def _result_words(record: AttackRecord) -> str:
     return f"Miss; the hint was: {record.hint.sentence}."
 
 
-# --- text ----------------------------------------------------------------------------------
+# --- the board -----------------------------------------------------------------------------
 
 
-def _grid_lines(crown: Cell | None, attacks: Sequence[AttackRecord]) -> list[str]:
-    """A grid with the Crown (C, when known), misses (x) and a capture (X)."""
-    marks = {record.cell: "X" if record.hit else "x" for record in attacks}
-    if crown is not None:
-        marks.setdefault(crown, "C")
-    return grid.grid_lines(SIZE, lambda cell: marks.get(cell, " "))
+def _marker(view: CrownView, owner: Seat) -> Callable[[Cell], board.Cell]:
+    """How each cell of ``owner``'s grid is marked in ``view``."""
+    received = {record.cell: record.hit for record in view.attacks[other(owner)]}
+    crown = view.crowns[owner]
+    possible = (
+        consistent_cells(view.attacks[other(owner)]) if view.outcome is None else frozenset(CELLS)
+    )
 
+    def mark(cell: Cell) -> board.Cell:
+        if cell in received:
+            return board.Cell(Mark.HIT if received[cell] else Mark.MISS)
+        if cell == crown:
+            return board.Cell(Mark.CROWN)
+        return board.EMPTY if cell in possible else board.Cell(Mark.RULED_OUT)
 
-def _record_line(attacker: Seat, record: AttackRecord) -> str:
-    line = f"Player {attacker + 1} attacks {cell_text(record.cell)}: "
-    if record.hit:
-        return line + "Hit."
-    if record.hint is None:
-        return line + "Miss."
-    return line + f"Miss. Player {other(attacker) + 1}'s hint: the Crown's {record.hint.sentence}."
-
-
-def _status_line(view: CrownView) -> str:
-    if view.outcome is not None:
-        return result_line(view.outcome)
-    if not all(view.placed):
-        return waiting_line(view.placed, "place their Crown")
-    (seat,) = view.to_act
-    if view.hint_choices:
-        options = " or ".join(f"{hint} (the Crown's {hint.sentence})" for hint in view.hint_choices)
-        return f"Player {seat + 1}, choose your hint: {options}."
-    if any(records and records[-1].awaits_hint for records in view.attacks):
-        return f"Player {seat + 1} is choosing a hint."
-    return f"Player {seat + 1}, it's your turn. Enter attack coordinates (row column)."
+    return mark
 
 
 GAME = CrownGame()

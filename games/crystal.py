@@ -10,8 +10,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from games import board
 from games.base import (
     JSON,
+    SEATS,
     Ask,
     Event,
     Game,
@@ -25,9 +27,10 @@ from games.base import (
     evolve,
     other,
 )
+from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome
 from games.options import check_no_options
-from games.text import end_text, player, quoted, winner_line
+from games.text import end_text, player, quoted
 
 TARGET = 15
 CRYSTALS = tuple(range(1, 10))
@@ -114,6 +117,7 @@ class CrystalGame:
     title = "Crystal Capture"
     has_secrets = False
     rules = RULES
+    commands: tuple[tuple[str, str], ...] = (("number", "capture that crystal, e.g. 4"),)
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         check_no_options(options, self.title, f"the pool is always 1-9 and the target {TARGET}")
@@ -206,16 +210,34 @@ class CrystalGame:
             result=state.result,
         )
 
-    def describe(self, view: View) -> str:
-        pool = ", ".join(map(str, view.pool)) or "none"
-        return "\n".join(
-            [
-                f"Available Crystals: {pool}",
-                f"Player 1 Points: {view.points[0]}",
-                f"Player 2 Points: {view.points[1]}",
-                _status(view),
-            ]
+    def board(self, view: View) -> Board:
+        """The nine crystals as a keypad, each taken one with its taker; then both players'
+        points."""
+        taker = {capture.crystal: capture.seat for capture in view.captures}
+
+        def cell(crystal: int) -> board.Cell:
+            if crystal in taker:
+                return board.Cell(Mark.TAKEN, taker[crystal], crystal)
+            return board.Cell(Mark.NUMBER, None, crystal)
+
+        rows = tuple(tuple(cell(c) for c in CRYSTALS[i : i + 3]) for i in range(0, 9, 3))
+        crystals = board.Grid(
+            f"Crystals (exactly {TARGET} wins)", rows, coordinates=False, takeable=True
         )
+        points = tuple(
+            f"{player(seat)}: {board.plural(view.points[seat], 'point', 'points')}"
+            for seat in SEATS
+        )
+        return Board((crystals,), points)
+
+    def word(self, action: Capture) -> str:
+        return f"crystal {action.crystal}"
+
+    def is_secret(self, text: str) -> bool:
+        return False
+
+    def prompt(self, state: State, seat: Seat) -> str:
+        return "choose a crystal to capture"
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -268,19 +290,3 @@ def _end_text(outcome: Outcome, points: tuple[int, int]) -> str:
     if outcome.winner is not None and outcome.reason is Reason.TARGET:
         return f"{player(outcome.winner)} wins with exactly {TARGET} points."
     return end_text(outcome)
-
-
-def _status(view: View) -> str:
-    """The last line of ``describe``: whose turn, or how the game ended."""
-    if view.result is None:
-        assert view.to_act is not None, "a game in progress always has a seat to act"
-        return f"Player {view.to_act + 1} to capture."
-    if view.result.winner is None:
-        return (
-            "Draw: neither player can capture."
-            if view.result.reason is Reason.NO_MOVES
-            else "Draw."
-        )
-    return winner_line(
-        view.result.winner, view.result.reason, {Reason.TARGET: f"exactly {TARGET} points"}
-    )

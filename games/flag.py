@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
-from games import grid
+from games import board, grid
 from games.base import (
     JSON,
     SEATS,
@@ -27,14 +27,16 @@ from games.base import (
     Outcome,
     Reason,
     Seat,
+    SecretRefusal,
     evolve,
     other,
 )
+from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, cells_text, load_cell, off_grid_text
 from games.options import check_no_options
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted, winner_line
+from games.text import end_text, player, quoted
 
 SIZE = 5
 TRAPS = 2
@@ -139,7 +141,7 @@ RULES = (
     "A 5x5 grid; the first player's flag and agent start at (1,1), the second's at (5,5). On "
     "your turn do exactly one thing:\n"
     "• **Move** your agent to one of the 8 cells around it: not off the grid, not onto the "
-    "other agent, not onto your own trap.\n"
+    "other agent. Your own traps go off for the other player only: you may step over them.\n"
     "• **Place a trap** in secret: at most 2 per match, not on a flag or an agent.\n"
     "Stepping on the other player's trap reveals it and sends your agent home. Reaching the "
     "other flag wins. After 200 actions the match is a draw."
@@ -153,6 +155,10 @@ class FlagGame:
     has_secrets = True
     rules = RULES
     """Traps are secret, but placed during play: there is no setup phase."""
+    commands: tuple[tuple[str, str], ...] = (
+        ("MOVE row column", "move your agent next door, e.g. MOVE 2 2"),
+        ("TRAP", "hide a trap: the cell is then asked unseen"),
+    )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         check_no_options(options, self.title, f"the grid is always 5x5 with {TRAPS} traps each")
@@ -201,16 +207,9 @@ class FlagGame:
             return _finish(after, Outcome(seat, Reason.CAPTURE), events)
         if after.actions >= ACTION_LIMIT:
             return _finish(after, Outcome(None, Reason.MOVE_LIMIT), events)
-        # The opponent acts next unless stuck; then the same player goes again, if they can.
-        for turn in (other(seat), seat):
-            if _legal(after, turn):
-                return evolve(after, turn=turn), events
-            events.append(
-                Event(
-                    "pass", f"{player(turn)} has no legal action and passes.", data={"seat": turn}
-                )
-            )
-        return _finish(after, Outcome(None, Reason.NO_MOVES), events)
+        # The opponent always has a move (docs/rules.md): no turn is ever passed, so no pass
+        # can tell where the passing player's traps are.
+        return evolve(after, turn=other(seat)), events
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
@@ -238,26 +237,44 @@ class FlagGame:
             result=state.result,
         )
 
-    def describe(self, view: View) -> str:
-        lines = grid.grid_lines(SIZE, lambda cell: _mark(view, cell))
-        for seat in SEATS:
-            left = view.traps_left[seat]
-            lines.append(
-                f"Player {seat + 1} agent at {cell_text(view.agents[seat])}, flag at "
-                f"{cell_text(view.flags[seat])}, {left} trap{'' if left == 1 else 's'} left"
-            )
-        for seat in SEATS:
-            traps = view.traps[seat]
-            if traps:
-                lines.append(f"Player {seat + 1} traps at: {cells_text(traps)}")
-        if view.triggered:
-            went_off = ", ".join(
-                f"{cell_text(t.cell)} (Player {t.owner + 1}'s)" for t in view.triggered
-            )
-            lines.append(f"Traps triggered: {went_off}")
+    def board(self, view: View) -> Board:
+        """The grid: agents, flags, traps that went off, and the traps the view holds; then
+        traps left to place, the viewer's own traps, and the actions played."""
+        went_off = {t.cell for t in view.triggered}
+
+        def cell(at: Cell) -> board.Cell:
+            for seat in SEATS:
+                if view.agents[seat] == at:
+                    return board.Cell(Mark.AGENT, seat)
+            for seat in SEATS:
+                if view.flags[seat] == at:
+                    return board.Cell(Mark.FLAG, seat)
+            owners = [seat for seat in SEATS if at in (view.traps[seat] or ())]
+            if owners:
+                return board.Cell(Mark.TRAP, owners[0] if len(owners) == 1 else None)
+            return board.Cell(Mark.SPRUNG) if at in went_off else board.EMPTY
+
+        lines = [
+            f"{player(seat)}: {board.plural(view.traps_left[seat], 'trap', 'traps')} left"
+            for seat in SEATS
+        ]
+        own = own_traps(view)
+        if own is not None:
+            lines.append(own)
         lines.append(f"Actions: {view.actions} of {view.action_limit}")
-        lines.append(_status(view))
-        return "\n".join(lines)
+        return Board((board.grid("", SIZE, cell),), tuple(lines))
+
+    def word(self, action: Action) -> str:
+        where = cell_text((action.row, action.col))
+        return f"trap at {where}" if isinstance(action, Trap) else f"move to {where}"
+
+    def is_secret(self, text: str) -> bool:
+        """A trap: its cell is the secret."""
+        words = text.strip().lower().split(maxsplit=1)
+        return bool(words) and words[0] == "trap"
+
+    def prompt(self, state: State, seat: Seat) -> str:
+        return "enter MOVE row column, or TRAP to hide a trap"
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -292,7 +309,7 @@ def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
     """Every action ``seat`` could take if it were their turn, sorted: moves, then traps."""
     here, there = state.agents[seat], state.agents[other(seat)]
     own = state.traps[seat]
-    moves = [Move(*cell) for cell in _neighbours(here) if cell != there and cell not in own]
+    moves = [Move(*cell) for cell in _neighbours(here) if cell != there]
     traps: list[Trap] = []
     if state.traps_left(seat):
         blocked = {*FLAGS, *state.agents, *own}
@@ -303,7 +320,8 @@ def _legal(state: State, seat: Seat) -> tuple[Action, ...]:
 def _check_move(state: State, seat: Seat, cell: Cell) -> None:
     """Raise ``IllegalAction`` unless ``seat``'s agent may step to ``cell``.
 
-    Only public facts and the mover's own traps decide this, never the opponent's traps.
+    Only public facts decide this: an agent may step over its own traps, which go off for the
+    opponent only, and the opponent's traps are never an obstacle.
     """
     here = state.agents[seat]
     if not grid.on_grid(cell, SIZE):
@@ -317,10 +335,6 @@ def _check_move(state: State, seat: Seat, cell: Cell) -> None:
     if cell == state.agents[other(seat)]:
         raise IllegalAction(
             f"The other agent is at {cell_text(cell)}: two agents may not share a cell."
-        )
-    if cell in state.traps[seat]:
-        raise IllegalAction(
-            f"Your own trap is at {cell_text(cell)}: your agent may not step on it."
         )
 
 
@@ -338,11 +352,12 @@ def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
     if cell in state.agents:
         raise IllegalAction(f"An agent is at {cell_text(cell)}: traps may not go under an agent.")
     if cell in state.traps[seat]:
-        raise IllegalAction(f"You already have a trap at {cell_text(cell)}.")
+        raise SecretRefusal(f"You already have a trap at {cell_text(cell)}.")
 
 
 def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
-    """Step ``seat``'s agent to ``cell``, springing an opponent's trap there."""
+    """Step ``seat``'s agent to ``cell``, springing an opponent's trap there (its own, if one is
+    there too, stays where it is)."""
     events = [
         Event(
             "move",
@@ -431,33 +446,8 @@ def _end_text(outcome: Outcome) -> str:
     return end_text(outcome)
 
 
-def _mark(view: View, cell: Cell) -> str:
-    """Two characters for ``cell`` in ``describe``: agent, else flag, else known traps."""
-    for seat in SEATS:
-        if view.agents[seat] == cell:
-            return f"A{seat + 1}"
-    for seat in SEATS:
-        if view.flags[seat] == cell:
-            return f"F{seat + 1}"
-    owners = [seat for seat in SEATS if cell in (view.traps[seat] or ())]
-    if len(owners) == 2:
-        return "TT"
-    if owners:
-        return f"T{owners[0] + 1}"
-    return "  "
-
-
-def _status(view: View) -> str:
-    """The last line of ``describe``: whose turn, or how the game ended."""
-    if view.result is None:
-        assert view.to_act is not None, "a game in progress always has a seat to act"
-        return f"Player {view.to_act + 1} to act."
-    if view.result.winner is None:
-        why = {
-            Reason.MOVE_LIMIT: f"{view.action_limit} actions played",
-            Reason.NO_MOVES: "neither player can act",
-        }.get(view.result.reason, str(view.result.reason))
-        return f"Draw ({why})."
-    winner = view.result.winner
-    captured = f"captured the flag at {cell_text(view.flags[other(winner)])}"
-    return winner_line(winner, view.result.reason, {Reason.CAPTURE: captured})
+def own_traps(view: View) -> str | None:
+    """The viewer's own traps in play, ``Your traps: (3,4)``; ``None`` for the public or none."""
+    if view.seat is None or not view.traps[view.seat]:
+        return None
+    return f"Your traps: {cells_text(view.traps[view.seat] or ())}."

@@ -1,8 +1,8 @@
-"""Square grids: cells, how players type them, how the rule book writes and draws them."""
+"""Square grids: cells, how players type them, how the rule book writes them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TypeAlias
 
 from games.base import JSON
@@ -46,11 +46,3 @@ def load_cell(data: JSON) -> Cell:
     """The cell stored as ``[row, column]``."""
     row, col = data
     return (int(row), int(col))
-
-
-def grid_lines(size: int, mark: Callable[[Cell], str]) -> list[str]:
-    """The grid drawn row by row, each cell as ``[mark]``: ``[ ] [x] [C]``."""
-    return [
-        " ".join(f"[{mark((row, col))}]" for col in range(1, size + 1))
-        for row in range(1, size + 1)
-    ]

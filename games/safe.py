@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Generic, TypeAlias, TypeVar, overload
 
+from games import board
 from games.base import (
     JSON,
     SEATS,
@@ -30,10 +31,11 @@ from games.base import (
     evolve,
     other,
 )
+from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted, result_line, waiting_line
+from games.text import end_text, player, quoted
 
 Code: TypeAlias = tuple[int, ...]
 """A code or a guess: ``length`` digits, each 1 to ``digits``."""
@@ -278,6 +280,9 @@ class SafeGame:
     title = "Safe Cracker"
     has_secrets = True
     rules = RULES
+    commands: tuple[tuple[str, str], ...] = (
+        ("digits", "set your code, unseen, or guess the other code, e.g. 123"),
+    )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> SafeState:
         return SafeState(seed=seed, options=Options.from_mapping(options))
@@ -349,26 +354,44 @@ class SafeGame:
             outcome=state.outcome,
         )
 
-    def describe(self, view: SafeView) -> str:
+    def board(self, view: SafeView) -> Board:
+        """Each player's guesses with their exact matches; then the code's shape, the guess
+        limit, and the codes the view holds."""
         options = view.options
-        lines = [f"Codes are {options.shape}."]
-        if options.max_guesses is not None:
-            lines[0] += f" Each player has {options.max_guesses} guesses."
-        for seat in SEATS:
-            code = view.codes[seat]
-            if code is not None:
-                whose = "Your" if view.seat == seat else f"Player {seat + 1}'s"
-                lines.append(f"{whose} code: {code_text(code)}")
-        for seat in SEATS:
-            lines.append(f"Player {seat + 1}'s guesses:")
-            lines.extend(
-                f"  {code_text(record.code)}  Feedback: {feedback_text(record.exact)}"
-                for record in view.guesses[seat]
+        grids = tuple(
+            board.Grid(
+                f"{board.whose(seat, view.seat)} guesses",
+                tuple(
+                    tuple(board.Cell(Mark.NUMBER, None, digit) for digit in record.code)
+                    for record in view.guesses[seat]
+                ),
+                coordinates=False,
+                notes=tuple(feedback_text(record.exact) for record in view.guesses[seat]),
             )
-            if not view.guesses[seat]:
-                lines.append("  (none yet)")
-        lines.append(_status_line(view))
-        return "\n".join(lines)
+            for seat in SEATS
+        )
+        lines = [f"Codes: {options.shape}"]
+        if options.max_guesses is not None:
+            lines.append(f"Guesses: {options.max_guesses} each")
+        lines.extend(
+            f"{board.whose(seat, view.seat)} code: {code_text(code)}"
+            for seat, code in zip(SEATS, view.codes, strict=True)
+            if code is not None
+        )
+        return Board(grids, tuple(lines))
+
+    def word(self, action: SafeAction) -> str:
+        verb = "code" if isinstance(action, SetCode) else "guess"
+        return f"{verb} {code_text(action.code)}"
+
+    def is_secret(self, text: str) -> bool:
+        return False
+
+    def prompt(self, state: SafeState, seat: Seat) -> str:
+        shape = f"{state.options.length} digits from 1-{state.options.digits}"
+        if _in_setup(state):
+            return f"set your code ({shape})"
+        return f"enter your guess ({shape})"
 
     def dump(self, state: SafeState) -> dict[str, JSON]:
         return {
@@ -493,15 +516,6 @@ def _parse_code(options: Options, text: str) -> Code:
         wrong = next(d for d in code if not 1 <= d <= options.digits)
         raise InvalidInput(f"{shown} has the digit {wrong}: {help_text}.")
     return code
-
-
-def _status_line(view: SafeView) -> str:
-    if view.outcome is not None:
-        return result_line(view.outcome)
-    if not all(view.code_set):
-        return waiting_line(view.code_set, "set their code")
-    (seat,) = view.to_act
-    return f"Player {seat + 1}, it's your turn. Enter your guess ({view.options.shape})."
 
 
 GAME = SafeGame()

@@ -1,14 +1,12 @@
 """How the engines word what they tell players: names, quoted input, and the end of a game.
 
 Event texts name players only through the placeholders ``{p0}`` and ``{p1}`` (see
-``games.base.Event``); descriptions name them "Player 1" and "Player 2".
+``games.base.Event``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from games.base import SEATS, Outcome, Reason, Seat, other
+from games.base import Outcome, Reason, Seat, other
 
 
 def player(seat: Seat) -> str:
@@ -37,33 +35,3 @@ def end_text(outcome: Outcome) -> str:
     if outcome.reason is Reason.TIMEOUT:
         return f"{winner} wins: {loser} ran out of time."
     return f"{winner} wins ({outcome.reason})."
-
-
-# --- the last line of a description ---------------------------------------------------------
-
-
-def result_line(outcome: Outcome) -> str:
-    """How a finished game ended: ``Player 1 wins the game! (capture)``."""
-    if outcome.winner is None:
-        return f"The game is a draw ({outcome.reason.value})."
-    return f"Player {outcome.winner + 1} wins the game! ({outcome.reason.value})"
-
-
-def winner_line(winner: Seat, reason: Reason, why: Mapping[Reason, str]) -> str:
-    """Who won and why: ``Winner: Player 1 (Player 2 resigned).``
-
-    ``why`` words the game's own reasons; resign and timeout are worded here.
-    """
-    loser = other(winner) + 1
-    because = {
-        Reason.RESIGN: f"Player {loser} resigned",
-        Reason.TIMEOUT: f"Player {loser} ran out of time",
-        **why,
-    }.get(reason, str(reason))
-    return f"Winner: Player {winner + 1} ({because})."
-
-
-def waiting_line(done: tuple[bool, bool], task: str) -> str:
-    """Who setup still waits for: ``Waiting for Player 1 and Player 2 to set their code.``"""
-    waiting = " and ".join(f"Player {seat + 1}" for seat in SEATS if not done[seat])
-    return f"Waiting for {waiting} to {task}."

@@ -43,17 +43,24 @@ def test_service_runs_every_path_and_its_baselines(tmp_path: Path) -> None:
     assert paced is not None, out
     paths = (
         "floor (sqlite3, 1 connection)",
+        "Core (connection per move)",
         "service (1 match at a time)",
         "service (flat out, 10 matches)",
         paced.group(),
         "naive (session per move)",
-        "Core (connection per move)",
     )
-    table = out.split("\n\n")[1]
-    assert [line.split(" | ")[0].rstrip() for line in table.splitlines()[2:]] == list(paths)
-    assert "targets (SQLite, 10 matches at once), as shares of the floor's" in out
-    for judged in (": service (flat out, 10 matches) ", f": {paced.group()} p99 "):
-        assert judged in out
+    tables = out.split("\n\n")
+    assert [line.split(" | ")[0].rstrip() for line in tables[1].splitlines()[2:]] == list(paths)
+    ways = [line.split(" | ")[0].rstrip() for line in tables[3].splitlines()[2:]]
+    assert ways == [
+        "button, board on the response",
+        "button, board by the outbox",
+        "slash command, board on the response",
+        "slash command, board by the outbox",
+    ]
+    assert "targets (SQLite, 10 matches at once), against Core in this run:" in out
+    for target in ("loop CPU per move at most 1.3x", "at least 80% of Core's", "challenges and"):
+        assert target in out
 
 
 def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
@@ -65,10 +72,29 @@ def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
     assert "target: p99 at most 10 ms per query" in out
 
 
+def test_web_times_every_page_beside_its_baselines(tmp_path: Path) -> None:
+    out = run_bench(
+        "web",
+        *("--matches", "2000", "--players", "200", "--logged", "50", "--calls", "5"),
+        cwd=tmp_path,
+    )
+    for page in ("baseline: static stylesheet", "leaderboard, a random page", "player page"):
+        assert page in out
+    assert "match page, a random step" in out
+    assert "target: p99 at most 50 ms per page" in out
+
+
 def test_engine_plays_every_game(tmp_path: Path) -> None:
     out = run_bench("engine", "--matches", "3", cwd=tmp_path)
     for game in ("crown", "claim", "crystal", "flag", "safe"):
         assert game in out
+
+
+def test_review_times_every_game_beside_its_replay(tmp_path: Path) -> None:
+    out = run_bench("review", "--matches", "2", cwd=tmp_path)
+    for game in ("crown", "claim", "crystal", "flag", "safe"):
+        assert game in out
+    assert "replay p99 ms" in out and "Target: p99 at most 50 ms per match." in out
 
 
 def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
@@ -77,14 +103,26 @@ def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
 
 
 def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
-    out = run_bench("e2e", "--matches", "3", "--stored", "5", cwd=tmp_path)
+    out = run_bench(
+        "e2e",
+        *("--matches", "3", "--stored", "5", "--rate", "20", "--paced-matches", "2"),
+        cwd=tmp_path,
+    )
     for path in (
-        'minimal "ok" bot (floor)',
+        'bare "ok" bot',
         "Parlor, moves by button",
-        "Parlor, moves by /crystal",
+        "Parlor, moves by /crystal take",
     ):
         assert path in out
+    assert "Parlor's CPU per interaction at most 5x the bare bot's" in out
+    assert "Paced: interactions start at 20/s in all over 2 matches" in out
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
+
+
+def test_chart_draws_every_chart_beside_an_empty_figure(tmp_path: Path) -> None:
+    out = run_bench("chart", "--repeat", "1", cwd=tmp_path)
+    assert "empty figure (baseline)" in out
+    assert "Budget: under 300 ms and 150 KB per chart." in out
 
 
 def test_pairing_times_late_swiss_rounds_beside_the_complete_graph(tmp_path: Path) -> None:
@@ -100,3 +138,9 @@ def test_e2e_scales_out_over_two_processes_on_postgresql(tmp_path: Path) -> None
     out = run_bench("e2e", "--scale-only", "--matches", "4", "--database-url", server, cwd=tmp_path)
     assert "Scale-out on PostgreSQL: 4 Crystal Capture matches" in out
     assert "1 process, both shards" in out and "2 processes, a shard each" in out
+
+
+def test_queue_counts_a_crowds_waves_and_times_one_wave_beside_sorting(tmp_path: Path) -> None:
+    out = run_bench("queue", "--quick", cwd=tmp_path)
+    assert "waves until nobody waits" in out and "sorting the ratings (baseline)" in out
+    assert "Target: at most 50 ms a wave." in out

@@ -11,6 +11,7 @@ import io
 import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -99,7 +100,7 @@ EXAMPLES = [
             "Total 14.",
             "Player 1 claims 1 at",
             "Total 25.",
-            "X Player 1: 25 points   O Player 2: 20 points",
+            "Player 1: 25 · Player 2: 20",
             "Player 1 wins: 25 to 20.",
         ],
         "Player 1 wins the game!",
@@ -114,7 +115,7 @@ EXAMPLES = [
             "Crystal 9 would take you to 16, over 15",
             "Crystal 8 has already been captured",
             "Player 2 captures crystal 4: 11 points.",
-            "Taken     .  .  .  O  .  X  O  X  .",
+            "4 O 5   6 X",
             "Player 1 captures crystal 1: 15 points.",
             "Player 1 wins with exactly 15 points.",
         ],
@@ -131,7 +132,7 @@ EXAMPLES = [
             "Trap triggered at (4,4)! Player 2's agent returns to their flag at (5,5).",
             "Player 1 moves to (3,3).",
             "Trap triggered at (3,3)! Player 1's agent returns to their flag at (1,1).",
-            "X Player 1: agent at (1,1), flag x at (1,1), 1 trap left to place",
+            "Player 1: 1 trap left",
             "Player 2 placed a trap (0 left).",
             "Player 1 moves to (5,5).",
             "Player 1 captures the flag at (5,5) and wins!",
@@ -219,13 +220,20 @@ def play(
 def parlor(*args: str, answers: Sequence[str]) -> Played:
     """``parlor ARGS`` as a separate process, with ``answers`` piped to its standard input."""
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    return run([sys.executable, "-m", "bot.cli", *args], answers, environment)
+
+
+def run(
+    command: Sequence[str], answers: Sequence[str], env: Mapping[str, str] | None = None
+) -> Played:
+    """``command`` run in the repository, with ``answers`` piped to its standard input."""
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
+        command,
         input="".join(f"{answer}\n" for answer in answers),
         capture_output=True,
         text=True,
         cwd=REPO,
-        env=environment,
+        env=env,
         timeout=60,
         check=False,
     )
@@ -344,8 +352,8 @@ BAD_INPUTS = [
             0: [
                 ("JUMP 2 2", "cannot be read"),
                 ("MOVE 6 1", "is off the grid"),
-                # The reason a rule refuses a turn may be the player's own trap.
-                ("MOVE 3 3", "not allowed now"),
+                ("MOVE 3 3", "is not next to your agent at (1,1)"),
+                # The reason a trap is refused may be the player's own trap there.
                 ("TRAP 5 5", "not allowed now"),
             ],
             2: [("TRAP 2 2", "not allowed now")],
@@ -439,8 +447,8 @@ def test_a_flag_trap_cell_is_read_from_the_keyboard_unseen() -> None:
     prompts: list[str] = []
     played = play("flag", ["TRAP", "MOVE 4 4", "TRAP"], secret_answers=["3 4"], prompts=prompts)
 
-    assert prompts == ["Player 1, trap cell (row column): "] * 2
-    assert f"Player 2, {terminal.WORDINGS['flag'].turn}: MOVE 4 4" in played.lines
+    assert prompts == ["Player 1, finish your TRAP, unseen: "] * 2
+    assert "Player 2, enter MOVE row column, or TRAP to hide a trap: MOVE 4 4" in played.lines
     assert "Player 1 placed a trap (1 left)." in played.lines
     assert played.status == 2
     assert "3 4" not in played.out
@@ -721,3 +729,35 @@ def test_parlor_play_vs_bot_runs_as_a_command() -> None:
     assert "You are Player 1; Parlor, the built-in player (normal), is Player 2." in played.lines
     assert any(line.startswith("Parlor claims ") for line in played.lines)
     assert played.lines[-1] in RESULTS
+
+
+# --- make play ------------------------------------------------------------------------------
+
+
+def make_play(*variables: str, answers: Sequence[str]) -> Played:
+    """``make play VARIABLES`` with ``answers`` piped, on this interpreter instead of the
+    ``.venv`` that make would build (``-o``: take it as built)."""
+    make = ["make", "--silent", "-o", ".venv/.runtime-installed", "play"]
+    return run([*make, f"BIN={Path(sys.executable).parent}", *variables], answers)
+
+
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
+
+
+@needs_make
+def test_make_play_is_a_game_of_crown_against_the_bot() -> None:
+    played = make_play(answers=BOT_SCRIPTS["crown"])
+
+    assert played.status == 0, played.err
+    assert played.lines[0] == "--- Capture the Crown ---"
+    assert played.lines[1] == "You are Player 1; Parlor, the built-in player (normal), is Player 2."
+    assert played.lines[-1] in RESULTS
+
+
+@needs_make
+def test_make_play_passes_the_game_and_its_options() -> None:
+    played = make_play("GAME=safe", "ARGS=--seed 7", answers=SAFE_EXAMPLE)
+
+    assert played.status == 0, played.err
+    assert "Player 1 wins: Player 2's code is cracked." in played.lines
+    assert played.lines[-1] == "Player 1 wins the game!"

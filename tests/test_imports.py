@@ -2,11 +2,12 @@
 
 - ``games`` imports nothing of ``db``, ``bot``, ``discord`` or ``sqlalchemy``;
 - ``db`` nothing of ``games``, ``bot`` or ``discord``;
+- the web pages (``web``) nothing of ``discord``, the Discord side or the terminal;
 - the match service (``bot.service``) nothing of ``discord``, of the Discord side (``bot.chat``)
   or of the terminal (``bot.terminal``); the terminal nothing of ``discord`` or ``bot.chat``;
 - the Discord side (``bot.chat``) nothing of ``db``, save the composition root in ``WIRING``;
 - no two modules import each other, directly or around a loop;
-- no module of ``bot`` or ``db`` (the migrations aside) is over ``MAX_LINES`` physical lines.
+- no module of ``bot``, ``db`` or ``web`` (the migrations aside) is over ``MAX_LINES`` lines.
 
 Imports inside functions count, and so do imports under ``if TYPE_CHECKING:``: they do not run,
 but they are a dependency all the same, and a loop closed through them is a loop in the design.
@@ -25,13 +26,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "db", "bot")
+PACKAGES = ("games", "db", "bot", "web")
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games": ("db", "bot", "discord", "sqlalchemy"),
     "db": ("games", "bot", "discord"),
     "bot.service": ("discord", "bot.chat", "bot.terminal"),
     "bot.terminal": ("discord", "bot.chat"),
+    "web": ("discord", "bot.chat", "bot.terminal"),
 }
 """Package → what no module in it may import (each name and everything below it)."""
 
@@ -44,7 +46,7 @@ move, and being outside ``bot.chat`` they are free to import ``db`` anyway.
 """
 
 MAX_LINES = 500
-SIZED = ("bot", "db")
+SIZED = ("bot", "db", "web")
 UNSIZED = ("db.migrations",)
 """``MAX_LINES`` holds for every module of ``SIZED`` except those under ``UNSIZED``."""
 
@@ -354,6 +356,14 @@ def test_the_service_reaching_the_terminal_is_caught(tmp_path: Path) -> None:
     root = _tree(tmp_path, {**CLEAN, "bot/service/ask.py": "import bot.terminal.play\n"})
     assert rule_violations(root) == [
         "bot/service/ask.py:1: bot.service.ask imports bot.terminal.play"
+    ]
+
+
+def test_the_web_pages_reaching_the_discord_side_are_caught(tmp_path: Path) -> None:
+    files = {**CLEAN, "web/__init__.py": "", "web/app.py": "from bot.chat import render\n"}
+    assert rule_violations(_tree(tmp_path, files)) == [
+        "web/app.py:1: web.app imports bot.chat",
+        "web/app.py:1: web.app imports bot.chat.render",
     ]
 
 

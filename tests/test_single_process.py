@@ -14,6 +14,8 @@ import pytest
 
 from bot.single_process import AlreadyRunning, holding, shards_left_out, sqlite_file
 
+from .bot_command import run_bot
+
 ROOT = Path(__file__).resolve().parents[1]
 
 HOLDER = """
@@ -100,19 +102,6 @@ def test_sqlite_runs_every_shard_in_its_one_process() -> None:
     assert shards_left_out(postgresql, (1,), 2) is None
     said = shards_left_out(sqlite, (0, 2), 4)
     assert said is not None and "shard 1, 3 of SHARD_COUNT=4" in said and "PostgreSQL" in said
-
-
-def run_bot(tmp_path: Path, **variables: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "unused", **variables}
-    return subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_the_bot_refuses_a_sqlite_file_another_process_holds(

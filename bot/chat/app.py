@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 import yarl
@@ -19,11 +19,6 @@ from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.parts import ClientDelivery, Parts
 from bot.service.matches import MatchService
 from bot.settings import Settings
-
-if TYPE_CHECKING:
-    # The one import that closes a circle (the tournament modules import this one): it goes
-    # with ``tournaments`` below once the tournament desk takes its parts explicitly.
-    from bot.chat.tournament_desk import TournamentDesk
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +109,11 @@ class Parlor(commands.AutoShardedBot):
 
     service: MatchService
     delivery: ClientDelivery
-    tournaments: TournamentDesk
-    """The match service, ``bot.chat.front.Front`` and the tournament desk, for the modules
-    that still reach them through the client (the buttons, the games' cogs, the tournament
-    modules); set by the composition root. New code takes its parts from ``parts``."""
+    tournaments: object
+    """The match service, ``bot.chat.front.Front`` and the tournament desk, for what reaches
+    them through the client an interaction arrives on (the buttons, the games' cogs and
+    pickers, the queue, the sign-up buttons: ``tournament_buttons.SignupHost``); set by the
+    composition root. Commands take their parts from ``parts``."""
 
     def __init__(self, **options: Any) -> None:
         # Before discord.py's client starts logging: a failed button is logged with its

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.fleet import Fleet
-from bot.service.matches import MatchService
+from bot.service.servers import ServerService
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ async def sync_commands(
     tree: app_commands.CommandTree[Any],
     dev_guild_id: int | None,
     fleet: Fleet,
-    memory: MatchService,
+    memory: ServerService,
 ) -> None:
     """Sync ``tree`` to the development server, or globally when it changed (the last synced
     digest is in ``memory``)."""

@@ -18,9 +18,11 @@ from bot.chat import render
 from bot.chat.app import Parlor
 from bot.chat.components import Post
 from bot.chat.failures import FAILED, log_failure
-from bot.chat.parts import BoardRoute, Parts
+from bot.chat.parts import Parts
 from bot.service.errors import MatchNotFound
-from bot.service.notices import MatchSnapshot, Report
+from bot.service.notices import BoardRoute, MatchSnapshot, Report
+from bot.service.quick_pair import FALLBACK_DEFAULT
+from bot.service.servers import FALLBACK_MAX
 from bot.service.timeouts import BOUNDS, human
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,7 @@ class Common(commands.Cog):
         self.bot = bot
         self.parts = parts
         self.service = parts.service
+        self.servers = parts.servers
 
     # ------------------------------------------------------------------ /stats
 
@@ -134,12 +137,12 @@ class Common(commands.Cog):
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
         """One game's top 10, or every game's top players."""
-        tables = await self.service.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        tables = await self.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
         return render.leaderboard_embed(tables, compact=game is None)
 
     async def _record(self, guild_id: int, user_id: int, game: str | None) -> discord.Embed:
         """The member's record, with who won each of their recent matches."""
-        record = await self.service.member_record(guild_id, user_id, game)
+        record = await self.servers.member_record(guild_id, user_id, game)
         return render.record_embed(record, game=game)
 
     # ------------------------------------------------------------------ /games
@@ -218,6 +221,17 @@ class Common(commands.Cog):
         challenge=f"Time to answer a challenge, e.g. 5m ({_range_text('challenge')}).",
         hint=f"Time for a Crown hint, e.g. 2m ({_range_text('hint')}).",
         organizer_role="Members with this role may run tournaments, as Manage Server may.",
+        clear_organizer_role="Clear the organizer role: only Manage Server runs tournaments.",
+        web="on: this server's web pages (leaderboards, players, replays) at a secret link; "
+        "off: no pages.",
+        queue_wait="How long a member waits in /play's queue before I offer to play them, e.g. "
+        "60s (at most 10m).",
+    )
+    @app_commands.choices(
+        web=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -230,7 +244,15 @@ class Common(commands.Cog):
         challenge: app_commands.Range[str, 1, 20] | None = None,
         hint: app_commands.Range[str, 1, 20] | None = None,
         organizer_role: discord.Role | None = None,
+        clear_organizer_role: bool = False,
+        web: str | None = None,
+        queue_wait: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
+        if organizer_role is not None and clear_organizer_role:
+            await interaction.response.send_message(
+                "Set the organizer role or clear it, not both.", ephemeral=True
+            )
+            return
         given = {
             kind: text
             for kind, text in (
@@ -245,8 +267,14 @@ class Common(commands.Cog):
             seconds = {
                 kind: BOUNDS[kind].check(kind, parse_duration(text)) for kind, text in given.items()
             }
+            wait = None if queue_wait is None else parse_duration(queue_wait)
         except ValueError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        if wait is not None and wait > FALLBACK_MAX:
+            await interaction.response.send_message(
+                f"The queue's wait is at most {human(FALLBACK_MAX)}.", ephemeral=True
+            )
             return
         async with self.bot.busy():
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -255,25 +283,50 @@ class Common(commands.Cog):
                 log.info(
                     "server %s: timeouts set by user %s", interaction.guild_id, interaction.user.id
                 )
-            text = render.settings_text(current, changed=changed or organizer_role is not None)
-            text += await self._organizers(interaction.guild_id or 0, organizer_role)
+            organizers = organizer_role is not None or clear_organizer_role
+            text = render.settings_text(current, changed=changed or organizers)
+            text += await self._organizers(
+                interaction.guild_id or 0, organizer_role, clear=clear_organizer_role
+            )
+            if web is not None:
+                text += await self._web(interaction.guild_id or 0, on=web == "on")
+                log.info("server %s: web pages %s", interaction.guild_id, web)
+            options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
+            waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
+            text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
-    async def _organizers(self, guild_id: int, role: discord.Role | None) -> str:
-        """Set the tournament organizer role if given; the line that shows it, if one is set."""
+    async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:
+        """Set or clear the tournament organizer role; the line that shows it."""
         tournaments = self.parts.tournaments
         if role is not None:
             await tournaments.set_organizer_role(guild_id, role.id)
+        if clear:
+            await tournaments.clear_organizer_role(guild_id)
+            return "\n• tournament organizer role is cleared: Manage Server runs tournaments"
         role_id = await tournaments.organizer_role(guild_id)
         return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
+
+    async def _web(self, guild_id: int, *, on: bool) -> str:
+        """Turn the server's web pages on (a new link) or off; the lines that say so."""
+        if on:
+            token = await self.servers.open_site(guild_id)
+            link = f"{self.parts.settings.web_link_base()}/s/{token}/"
+            return (
+                f"\n• web pages are on: <{link}>\n  Anyone with the link can read them; "
+                "`/settings web:off` removes them, and on again makes a new link."
+            )
+        if await self.servers.close_site(guild_id):
+            return "\n• web pages are off: their link no longer works"
+        return "\n• web pages were already off"
 
     async def _save_timeouts(
         self, guild_id: int, seconds: dict[str, int]
     ) -> tuple[dict[str, int], bool]:
         """Store the given timeouts; the server's timeouts now, and whether any changed."""
-        timeouts = await self.service.set_server_timeouts(guild_id, seconds)
+        timeouts = await self.servers.set_server_timeouts(guild_id, seconds)
         return asdict(timeouts), bool(seconds)
 
 

@@ -14,6 +14,8 @@ import discord
 
 from bot.service.notices import MatchSnapshot
 
+NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
+
 
 class Verb:
     """What a button does when pressed (the fourth part of its custom_id)."""
@@ -27,11 +29,11 @@ class Verb:
     SECRET = "secret"
     """Submit the setup secret in ``arg`` (both players answer at once: no version check)."""
     TRAP = "trap"
-    """Open the Flag Chase trap cell picker, privately."""
+    """Open a picker the game's module shows privately (a trap cell)."""
     GUESS = "guess"
-    """Open the Safe Cracker guess form."""
+    """Open a form for a move typed on the board (a guess): version-checked."""
     CODE = "code"
-    """Open the Safe Cracker form that sets one's own code."""
+    """Open a form for one's setup secret (a code)."""
     ASK = "ask"
     """Show what the member is asked for privately, in the channel (their DMs are closed)."""
     NOOP = "noop"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -21,7 +22,6 @@ from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.live_boards import Boards, InteractionRoute
-from bot.chat.outbox import Outbox
 from bot.chat.parts import Actor
 from bot.chat.sending import (
     MISSING_ACCESS,
@@ -32,6 +32,7 @@ from bot.chat.sending import (
 )
 from bot.service.errors import REFUSALS
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
+from bot.service.outbox import Outbox
 
 __all__ = ["FAILED", "Actor", "Delivery", "MessageActor", "log_failure"]
 
@@ -54,8 +55,8 @@ class MessageActor:
 class Delivery:
     """Delivers reports, for one bot process.
 
-    ``call_off`` ends a match whose channel is out of reach; ``match_over`` is told of every
-    report whose match ended (a tournament may move on).
+    ``call_off`` ends a match whose channel is out of reach; ``tournament_moves_on`` is given
+    the tournament of a report whose match ended one of its pairings.
     """
 
     def __init__(
@@ -65,13 +66,14 @@ class Delivery:
         outbox: Outbox,
         *,
         call_off: Callable[[int, str], Awaitable[Report]],
-        match_over: Callable[[Report], Awaitable[None]],
+        tournament_moves_on: Callable[[int], Awaitable[None]],
     ) -> None:
         self.boards = boards
         self.dms = dms
         self.outbox = outbox
         self.call_off = call_off
-        self.match_over = match_over
+        self.tournament_moves_on = tournament_moves_on
+        self._in_flight: Counter[int] = Counter()
 
     async def deliver(
         self,
@@ -87,7 +89,21 @@ class Delivery:
         logged and skipped: the others still go out (the match itself is already saved).
         Nothing is ever sent to the bot itself: it plays its own seat inside the service.
         """
-        route = route or self.boards.route()
+        match_id = report.match.id
+        self._in_flight[match_id] += 1
+        try:
+            await self._deliver(report, route or self.boards.route(), actor)
+        finally:
+            self._in_flight[match_id] -= 1
+            if not self._in_flight[match_id]:
+                del self._in_flight[match_id]
+
+    def delivering(self, match_id: int) -> bool:
+        """Whether this process is delivering a report of the match right now: its outbox
+        entries are not due for a second delivery, whatever the clock says."""
+        return match_id in self._in_flight
+
+    async def _deliver(self, report: Report, route: InteractionRoute, actor: Actor | None) -> None:
         exchange = route.exchange
         snap = report.match
         publics = [n for n in report.notices if isinstance(n, Public)]
@@ -126,8 +142,9 @@ class Delivery:
         if shown:
             # All shown: the outbox may forget it. Otherwise its redelivery tries again.
             self._record(snap, bool(publics), sent)
-        if snap.over:
-            await self._guarded(snap, "end", self.match_over(report))
+        if report.tournament_id is not None:  # its tournament may move on now
+            moving = self.tournament_moves_on(report.tournament_id)
+            await self._guarded(snap, "tournament", moving)
 
     def _record(self, snap: MatchSnapshot, board: bool, sent: list[Private | Prompt]) -> None:
         if board:
@@ -184,7 +201,7 @@ class Delivery:
             f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
             f"{why}. No result, and no rating changed."
         )
-        for user_id in {*snap.players, snap.challenger_id, snap.opponent_id}:
+        for user_id in snap.members:
             if not self.dms.is_me(user_id):
                 key = nonce(snap.id, -1, "off", user_id)
                 await self.dms.send_dm(user_id, Post(text), nonce=key)

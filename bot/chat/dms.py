@@ -17,7 +17,6 @@ import games
 from bot.chat.app import Parlor
 from bot.chat.delivery import MessageActor
 from bot.chat.failures import FAILED, log_failure
-from bot.chat.games import drawing
 from bot.chat.parts import Parts
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
@@ -41,7 +40,7 @@ def split_answer(text: str) -> tuple[int | None, str]:
 def private_asks(game: str, text: str) -> frozenset[Ask]:
     """What a typed DM may answer: a secret or a hint, and a move only where the game's moves
     can be secret (a Flag Chase trap): other moves are made in the channel."""
-    if drawing(game).private_move(text):
+    if games.get(game).is_secret(text):
         return frozenset({Ask.SECRET, Ask.HINT, Ask.ACTION})
     return frozenset({Ask.SECRET, Ask.HINT})
 

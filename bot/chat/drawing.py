@@ -1,25 +1,25 @@
-"""How the Discord side draws one game: the interface each game's module fills in.
+"""How the Discord side shows one game: the interface each game's module fills in.
 
-A game's module in ``bot.chat.games`` holds its command group and a ``DRAWING``: its emoji
-board, the buttons for a move, and what its private prompts show. Public drawings take the
-public view only; ``own_secrets`` and the pickers take the member's own view.
+A game's module in ``bot.chat.games`` holds its command group and a ``DRAWING``: the buttons for
+a move, what its private prompts show, and what its own buttons open. The board itself is the
+engine's (``Game.board``), drawn in emoji by ``bot.chat.boards``. Public buttons are drawn from
+the public view only; ``own_secrets`` and the pickers take the member's own view.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.chat.components import Layout
+from bot.chat.components import Layout, Press
+from bot.chat.game_cog import Interaction
 from bot.service.notices import MatchSnapshot
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
 
 
 class Drawing:
-    """One game's pictures and buttons. Subclasses draw the board; the rest has defaults."""
-
-    def board(self, view: Any, names: tuple[str, str]) -> str:
-        """The board in emoji, from the public view (secrets only once the game is over);
-        ``names`` name the players by seat."""
-        raise NotImplementedError
+    """One game's buttons and private texts; every method has a default."""
 
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         """Buttons for ``seat``'s next public move, drawn from the public view."""
@@ -33,10 +33,16 @@ class Drawing:
         """How to answer the setup ask, for its prompt."""
         return "Press a button, or type your answer here."
 
-    def private_move(self, text: str) -> bool:
-        """Whether ``text``, typed in a DM, is a move that holds a secret (a trap's cell)."""
-        return False
-
     def own_secrets(self, view: Any) -> str | None:
         """What the member's own view holds that only they may see, in one line."""
         return None
+
+    async def open(self, interaction: Interaction, press: Press) -> bool:
+        """Answer a press of one of the game's own opening buttons (a trap cell picker, a code
+        form); ``False`` when the press is not one, and the member's prompt is shown instead."""
+        return False
+
+
+def parlor(interaction: Interaction) -> Parlor:
+    """The bot an interaction reached."""
+    return interaction.client  # type: ignore[no-any-return]

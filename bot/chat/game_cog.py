@@ -19,9 +19,8 @@ from discord.ext import commands
 
 import games
 from bot.chat.app import Parlor
-from bot.chat.parts import BoardRoute
 from bot.service.errors import WrongStatus
-from bot.service.notices import Report
+from bot.service.notices import BoardRoute, Report
 from games.players import Level
 
 Interaction = discord.Interaction[Any]
@@ -39,8 +38,8 @@ class Option:
 
 OPPONENT = Option(
     discord.Member,
-    "The member you challenge, or me (the bot) to play against me at once.",
-    inspect.Parameter.empty,
+    "The member you challenge, or me (the bot); leave it out for an open challenge anyone may "
+    "accept.",
 )
 
 COMMON_OPTIONS: dict[str, Option] = {
@@ -123,11 +122,11 @@ class GameCog(commands.GroupCog):
     async def challenge_member(
         self,
         interaction: Interaction,
-        opponent: discord.abc.User,
+        opponent: discord.abc.User | None,
         options: dict[str, Any],
         common: dict[str, Any] | None = None,
     ) -> None:
-        """Post a challenge to ``opponent`` in this channel.
+        """Post a challenge to ``opponent`` in this channel (``None``: an open challenge).
 
         ``options`` are the game's (those left out take the game's defaults); ``common`` are
         the values of ``COMMON_OPTIONS``, for the service.
@@ -150,10 +149,11 @@ class GameCog(commands.GroupCog):
                 guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
                 channel_id=interaction.channel_id or 0,
                 challenger_id=interaction.user.id,
-                opponent_id=opponent.id,
+                opponent_id=None if opponent is None else opponent.id,
                 game=self.game,
                 options=given,
-                opponent_is_bot=opponent.bot,
+                opponent_is_bot=opponent is not None and opponent.bot,
+                board=board,
                 **extra,
             )
 
@@ -161,15 +161,29 @@ class GameCog(commands.GroupCog):
 
     async def play(self, interaction: Interaction, text: str) -> None:
         """Play ``text`` in the caller's match of this game in this channel."""
-        await self.parts.requests.run(interaction, lambda board: self.submit(interaction, text))
+        await self.parts.requests.run(
+            interaction, lambda board: self.play_here(interaction, text, board)
+        )
 
-    async def submit(self, interaction: Interaction, text: str) -> Report:
-        """Submit ``text`` to the caller's match of this game here (typed: no version check)."""
-        match_id = await self.match_of(interaction)
-        return await self.parts.service.submit(match_id, interaction.user.id, text)
+    async def play_here(
+        self, interaction: Interaction, text: str, board: BoardRoute | None
+    ) -> Report:
+        """Submit ``text`` to the caller's match of this game here (typed: no version check);
+        the match is found in the move's own transaction."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise WrongStatus("Matches are played in a server channel.")
+        return await self.parts.service.play_in_channel(
+            interaction.guild_id,
+            interaction.channel_id,
+            self.game,
+            interaction.user.id,
+            text,
+            board=board,
+        )
 
     async def match_of(self, interaction: Interaction) -> int:
-        """The caller's unfinished match of this game in this channel."""
+        """The caller's unfinished match of this game in this channel (for what is not a move:
+        the trap picker)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus("Matches are played in a server channel.")
         return await self.parts.service.find_match(

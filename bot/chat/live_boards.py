@@ -29,7 +29,6 @@ from bot.chat import render
 from bot.chat.answers import Exchange
 from bot.chat.board_route import Facts, Plan, Route, plan
 from bot.chat.components import Post
-from bot.chat.outbox import Outbox
 from bot.chat.sending import (
     UNKNOWN_MESSAGE,
     Interaction,
@@ -40,6 +39,7 @@ from bot.chat.sending import (
     on_private_message,
 )
 from bot.service.notices import MatchSnapshot
+from bot.service.outbox import Outbox
 
 log = logging.getLogger(__name__)
 

@@ -14,18 +14,13 @@ from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
 from bot.service.matches import MatchService
-from bot.service.notices import MatchSnapshot, Report
-from bot.service.tournaments import TournamentService
+from bot.service.notices import BoardRoute, MatchSnapshot, Report
+from bot.service.servers import ServerService
+from bot.service.tournaments.service import TournamentService
+from bot.settings import Settings
 
 Interaction = Any
 """A ``discord.Interaction`` of any client."""
-
-
-class BoardRoute(Protocol):
-    """Where an interaction's board update goes, asked by the service inside its transaction
-    (with the match's new snapshot): whether it rides on the interaction's own response."""
-
-    def rides_on_response(self, snap: MatchSnapshot, /) -> bool: ...
 
 
 UseCase = Callable[[BoardRoute], Awaitable[Report]]
@@ -111,7 +106,9 @@ class ClientDelivery(Protocol):
 class Parts:
     """The parts of one bot process that the commands and buttons use."""
 
+    settings: Settings
     service: MatchService
+    servers: ServerService
     tournaments: TournamentService
     requests: Requests
     delivery: Deliverer

@@ -11,10 +11,10 @@ import discord
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import log_failure
-from bot.chat.outbox import Outbox, OutboxItem
 from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
 from bot.service.matches import MatchService
+from bot.service.outbox import Outbox, OutboxItem
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,13 @@ class Redelivery:
     async def sweep(self) -> None:
         """Deliver every overdue entry; forget those shown, try the others again later.
 
-        What this process has shown is written first: it is not overdue, only not yet written.
+        An entry of a match whose report this process is delivering right now waits: its first
+        delivery is still under way.
         """
-        await self.outbox.flush()
         for item in await self.outbox.due():
-            if await self.redeliver(item):
+            if self.delivery.delivering(item.match_id):
+                await self.outbox.retry_later(item)
+            elif await self.redeliver(item):
                 await self.outbox.forget(item)
             else:
                 await self.outbox.retry_later(item)

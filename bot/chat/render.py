@@ -18,17 +18,19 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.chat.components import Button, Layout, Post, Verb, press
+from bot.chat import boards
+from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
 from bot.service.notices import MatchSnapshot, Private, Prompt
 from bot.service.timeouts import human
 from games.base import Ask
 
+__all__ = ["NOT_YOUR_MATCH"]
+
 if TYPE_CHECKING:
     from bot.service.stats import MemberRecord, Standing
     from db.repository import FinishedMatch
 
-NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
 FIELD_VALUE_MAX = 1024
@@ -88,9 +90,14 @@ def _deadline_text(snap: MatchSnapshot) -> str | None:
 
 def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger.
+    A challenge open to anyone has no Decline, and pings nobody.
 
     It is the match's board from the start: accepting turns it into the first board.
     """
+    if snap.open_challenge:
+        accept = Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success)
+        withdraw = Button("Withdraw", press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary)
+        return Post(fit("\n".join(lines)), layout=((accept, withdraw),))
     layout: Layout = (
         (
             Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success),
@@ -103,9 +110,13 @@ def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
 
 def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     """The challenge once declined, withdrawn or expired: what happened, no buttons."""
+    title = games.get(snap.game).title
     head = (
         f"{mention(snap.challenger_id)} challenged {mention(snap.opponent_id)} to "
-        f"{games.get(snap.game).title} (match #{snap.id})."
+        f"{title} (match #{snap.id})."
+        if not snap.open_challenge
+        else f"{mention(snap.challenger_id)} posted an open challenge to {title} "
+        f"(match #{snap.id})."
     )
     return Post(fit("\n".join((head, *lines))))
 
@@ -126,13 +137,17 @@ def board_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
 
 def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed:
     """The board as it now stands, from the public view (every secret once the match is over):
-    the players, the grid once, what just happened, a short log, the deadline, the options."""
-    player0, player1 = names(snap)
-    parts = [f"🟦 {player0} · 🟥 {player1} (🟦 moves first)"]
+    the game's board and its key, what just happened, a short log, the deadline, the options.
+
+    What just happened is kept to a phone's width (``last_text``); the log keeps an event a
+    line, as it was said.
+    """
+    parts = []
     if snap.public_view is not None:
-        parts.append(drawing(snap.game).board(snap.public_view, (player0, player1)))
+        board = games.get(snap.game).board(snap.public_view)
+        parts.append(boards.draw(board, names(snap)))
     if lines:
-        parts.append("**Last:** " + " ".join(lines))
+        parts.append(last_text(lines))
     if snap.history:
         parts.append("\n".join(f"· {line}" for line in snap.history))
     deadline = _deadline_text(snap)
@@ -145,6 +160,12 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     if options:
         embed.set_footer(text=options)
     return embed
+
+
+def last_text(lines: Sequence[str]) -> str:
+    """``**Last:**`` and what just happened, an event a line, each broken to a phone's width."""
+    shown = [f"**Last:** {lines[0]}", *lines[1:]]
+    return "\n".join(row for line in shown for row in boards.wrap(line))
 
 
 def options_text(game: str, options: dict[str, Any]) -> str:

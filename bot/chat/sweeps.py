@@ -2,7 +2,9 @@
 tournaments with something left to do, every ``sweep_interval`` seconds once the bot is ready.
 
 Before each round the process checks it still holds its shards (``bot.fleet``); when another
-process took them while this one was cut off, the bot stops itself.
+process took them while this one was cut off, the bot stops itself. The heartbeat that says this
+process's shards are up runs on a timer of its own: a long sweep round is never taken for
+downtime.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class Sweeps:
         self.tournaments = tournaments
         self.loop = tasks.loop(seconds=interval)(self._sweep)
         self.loop.before_loop(client.wait_until_ready)
+        self.heartbeats = tasks.loop(seconds=interval)(self._heartbeat)
+        self.heartbeats.before_loop(client.wait_until_ready)
         self._sweeping = asyncio.Lock()
 
     async def resume(self) -> None:
@@ -52,10 +56,12 @@ class Sweeps:
             await self.delivery.deliver(report)
 
     def start(self) -> None:
+        self.heartbeats.start()
         self.loop.start()
 
     async def stop(self, deadline: float) -> None:
-        """Stop the loop, letting a round in progress finish by ``deadline``."""
+        """Stop the loops, letting a round in progress finish by ``deadline``."""
+        self.heartbeats.cancel()
         if await within(deadline, self._sweeping.acquire()):
             self.loop.cancel()  # now asleep or waiting for the lock: a safe point
             self._sweeping.release()
@@ -73,6 +79,15 @@ class Sweeps:
         await self.redelivery.sweep()
         await self.tournaments()
         return len(reports)
+
+    async def _heartbeat(self) -> None:
+        try:
+            reports = await self.deadlines.heartbeat()
+        except Exception:
+            log_failure("recording the heartbeat failed")  # the next one tries again
+            return
+        for report in reports:
+            await self.delivery.deliver(report)
 
     async def _sweep(self) -> None:
         try:

@@ -1,23 +1,49 @@
 """The sign-up message's Join and Leave buttons: restart-proof, their ``custom_id`` carrying the
-tournament (``tournament:<id>:join``), so a press is handled from the database alone."""
+tournament (``tournament:<id>:join``), so a press is handled from the database alone.
+
+discord.py builds a pressed button from its ``custom_id`` and hands it nothing but the
+interaction, so a press reaches the tournaments through the client it arrived on, which must be
+a ``SignupHost``: the client that registers ``DYNAMIC_ITEMS`` holds the desk as ``tournaments``.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import FAILED, log_failure
 from bot.service.errors import REFUSALS
-from bot.service.tournament_view import TournamentView
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
+from bot.service.notices import Report
+from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.view import TournamentView
 
 log = logging.getLogger(__name__)
+
+
+class SignupDesk(Protocol):
+    """What a press uses of the tournament desk."""
+
+    @property
+    def service(self) -> TournamentService: ...
+    @property
+    def deliver(self) -> Callable[[Report], Awaitable[None]]: ...
+    async def progress(self, tournament_id: int) -> None: ...
+
+
+class SignupHost(Protocol):
+    """The client a press arrives on: the tournament desk, and the mark of a request in hand
+    that shut-down waits for."""
+
+    @property
+    def tournaments(self) -> SignupDesk: ...
+    def busy(self) -> AbstractAsyncContextManager[None]: ...
+
 
 Interaction = discord.Interaction[Any]
 
@@ -48,15 +74,17 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
         return cls(int(match["id"]), match["verb"])
 
     async def callback(self, interaction: Interaction) -> None:
-        bot: Parlor = interaction.client
-        service = bot.tournaments.service
-        user = interaction.user.id
-        async with bot.busy():
+        host = cast(SignupHost, interaction.client)
+        desk = host.tournaments
+        user, guild = interaction.user.id, interaction.guild_id or 0
+        report = None
+        async with host.busy():
             try:
                 if self.verb == "join":
-                    view = await service.join(self.tournament_id, user)
+                    view = await desk.service.join(self.tournament_id, user, guild_id=guild)
                 else:
-                    view = (await service.leave(self.tournament_id, user)).tournament
+                    left = await desk.service.leave(self.tournament_id, user, guild_id=guild)
+                    view, report = left.tournament, left.report
             except REFUSALS as error:
                 await interaction.response.send_message(str(error), ephemeral=True)
                 return
@@ -70,6 +98,9 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
                 view=signup_view(view),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+            if report is not None:  # the event started meanwhile: the leaver's match resigned
+                await desk.deliver(report)
+                await desk.progress(view.id)
 
 
 def signup_view(view: TournamentView) -> discord.ui.View | None:
@@ -83,4 +114,4 @@ def signup_view(view: TournamentView) -> discord.ui.View | None:
 
 
 DYNAMIC_ITEMS: tuple[type[SignupButton], ...] = (SignupButton,)
-"""Register these once with ``bot.add_dynamic_items``."""
+"""Register these once with ``client.add_dynamic_items``, on a client that is a ``SignupHost``."""

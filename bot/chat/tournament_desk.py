@@ -3,10 +3,13 @@ its own where the bot may start one), posts its matches' boards, and announces t
 
 ``progress`` does everything a tournament needs now, under a lock per tournament so that two
 callers in one process take turns; across processes the service's version checks and claims keep
-each step to one process. It is called when a match ends (``match_over``, dispatched by the
-delivery) and, as a safety net that also catches what a stopped process left undone, for every
-tournament the sweeper finds with something to do. Every step may run again: at least once,
-never twice in effect.
+each step to one process. The composition root calls it once it has delivered a report whose
+match plays a tournament's pairing (``Report.match.tournament_id``), and the sweeper calls
+``sweep``, a safety net that also catches what a stopped process left undone. Every step may run
+again: at least once, never twice in effect.
+
+The desk is handed what it uses: the tournament service, the function that delivers a match's
+report, and the Discord client it posts with (``bot.chat.tournament_wiring`` builds it).
 """
 
 from __future__ import annotations
@@ -15,33 +18,68 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol, cast, overload
 
 import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import log_failure
 from bot.chat.tournament_buttons import signup_view
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import TournamentService
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
+from bot.service.matches import MatchService
+from bot.service.notices import Report
+from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.view import TournamentView
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
-"""A round's thread is archived after a day without messages."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A round's thread is archived after a week without messages: a round may take days."""
 SILENT = discord.AllowedMentions.none()
+
+Deliver = Callable[[Report], Awaitable[None]]
+"""Delivers a match's report: its board, private lines and prompts."""
+
+
+class _Delivers(Protocol):
+    async def deliver(self, report: Report) -> None: ...
+
+
+class _WholeClient(Protocol):
+    """A client that hands itself over: its match service and its delivery."""
+
+    @property
+    def service(self) -> MatchService: ...
+    @property
+    def delivery(self) -> _Delivers: ...
 
 
 class TournamentDesk:
     """The Discord side of every tournament, for one bot process."""
 
-    def __init__(self, bot: Parlor) -> None:
-        self.bot = bot
-        matches = bot.service
-        self.service = TournamentService(matches.sessions, matches, clock=matches.clock)
+    @overload
+    def __init__(
+        self, service: TournamentService, deliver: Deliver, client: discord.Client
+    ) -> None: ...
+    @overload
+    def __init__(self, service: _WholeClient) -> None: ...
+
+    def __init__(
+        self,
+        service: TournamentService | _WholeClient,
+        deliver: Deliver | None = None,
+        client: discord.Client | None = None,
+    ) -> None:
+        if not isinstance(service, TournamentService):
+            # bot.chat.app hands itself over until it builds the desk with
+            # tournament_wiring.build_tournaments: take from it what it would hand over.
+            whole, matches = service, service.service
+            service = TournamentService(matches.sessions, matches, clock=matches.clock)
+            deliver, client = whole.delivery.deliver, cast(discord.Client, whole)
+        assert deliver is not None and client is not None
+        self.service = service
+        self.deliver = deliver
+        self.client = client
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
@@ -59,12 +97,6 @@ class TournamentDesk:
             except Exception:
                 log_failure("tournament %s: could not move it on", tournament_id)
 
-    async def match_over(self, match_id: int) -> None:
-        """A match ended: if it is a tournament's, move that tournament on."""
-        tournament_id = await self.service.tournament_of(match_id)
-        if tournament_id is not None:
-            await self.progress(tournament_id)
-
     async def progress(self, tournament_id: int) -> None:
         """Record results, post new rounds, start and post their matches, announce the end."""
         async with self._lock(tournament_id):
@@ -73,16 +105,16 @@ class TournamentDesk:
                 if not await self._post_round(tournament_id, number):
                     break  # its claim runs out and a later sweep tries again
             for report in await self.service.start_matches(tournament_id):
-                await self.bot.delivery.deliver(report)
+                await self.deliver(report)
             for report in await self.service.unposted(tournament_id):
-                await self.bot.delivery.deliver(report)
+                await self.deliver(report)
             if await self.service.claim_end(tournament_id):
                 await self._post_end(tournament_id)
 
     async def _post_round(self, tournament_id: int, number: int) -> bool:
         """Post the round in the tournament's channel and start its thread; whether it was
         posted (the round's matches then go in the thread, or the channel without one)."""
-        view = await self.service.view(tournament_id)
+        view = await self.service.load(tournament_id)
         threads = self._thread_parent(view)
         content = posts.round_content(view, number, threaded=threads is not None)
         channel = threads or self._channel(view)
@@ -118,7 +150,7 @@ class TournamentDesk:
         return True
 
     async def _post_end(self, tournament_id: int) -> None:
-        view = await self.service.view(tournament_id)
+        view = await self.service.load(tournament_id)
         users = [discord.Object(view.winner_id)] if view.winner_id else []
         try:
             await self._channel(view).send(
@@ -133,6 +165,17 @@ class TournamentDesk:
             return
         await self.service.record_end(view.id)
         log.info("tournament %s: over, winner %s", view.id, view.winner_id)
+
+    async def announce_cancelled(self, view: TournamentView, by: int) -> None:
+        """Tell the tournament's channel who cancelled it."""
+        try:
+            await self._channel(view).send(
+                content=posts.cancelled_content(view, by), allowed_mentions=SILENT
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "tournament %s: could not announce its cancelling: HTTP %s", view.id, error.status
+            )
 
     async def update_signup(self, view: TournamentView) -> None:
         """Show the sign-up message as the tournament now is (no buttons once it is closed)."""
@@ -150,11 +193,11 @@ class TournamentDesk:
             log.info("tournament %s: sign-up message not updated: HTTP %s", view.id, error.status)
 
     def _channel(self, view: TournamentView) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        return self.client.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
 
     def _thread_parent(self, view: TournamentView) -> discord.TextChannel | None:
         """The tournament's channel, if the bot may start public threads in it."""
-        channel: Any = self.bot.get_channel(view.channel_id)
+        channel: Any = self.client.get_channel(view.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None
         me = channel.guild.me

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.chat.render import COLOUR, COLOUR_OVER, EMBED_DESCRIPTION_MAX, fit, mention, options_text
-from bot.service.pairing import Pairing, knockout_winner
-from bot.service.rounds import LEFT, Fixture
-from bot.service.standings import TIEBREAKS, Standing
-from bot.service.tournament_view import TournamentView
+from bot.service.tournaments.knockout import knockout_winner
+from bot.service.tournaments.pairing import Pairing
+from bot.service.tournaments.rounds import LEFT
+from bot.service.tournaments.standings import TIEBREAKS, TournamentStanding
+from bot.service.tournaments.view import TournamentView
 
 FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
 SHORT = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H"}
@@ -93,11 +94,11 @@ def round_content(view: TournamentView, number: int, *, threaded: bool) -> str:
 def round_embeds(view: TournamentView, number: int) -> list[discord.Embed]:
     """The round's pairings (for a knockout's first round, the seeded bracket), and the
     standings after the round before."""
-    fixtures = [f for f in view.fixtures_of(number) if f.replay == 0]
+    pairings = [p for p in view.pairings_of(number) if p.replay == 0]
     if view.format == "knockout" and number == 1:
         title, lines = "The bracket (seeded by rating)", _bracket_lines(view)
     else:
-        title, lines = f"Round {number} pairings", _pairing_lines(fixtures)
+        title, lines = f"Round {number} pairings", _pairing_lines(pairings)
     embeds = [
         discord.Embed(
             title=title,
@@ -110,11 +111,11 @@ def round_embeds(view: TournamentView, number: int) -> list[discord.Embed]:
     return embeds
 
 
-def _pairing_lines(fixtures: Sequence[Fixture]) -> list[str]:
+def _pairing_lines(pairings: Sequence[Pairing]) -> list[str]:
     """``1. @a v @b`` board by board (the first named moves first), then the byes."""
-    played = [f for f in fixtures if f.seat1 is not None]
-    lines = [f"{i}. {mention(f.seat0)} v {mention(f.seat1 or 0)}" for i, f in enumerate(played, 1)]
-    lines += [f"Bye: {mention(f.seat0)} (a win)" for f in fixtures if f.seat1 is None]
+    played = [p for p in pairings if p.seat1 is not None]
+    lines = [f"{i}. {mention(p.seat0)} v {mention(p.seat1 or 0)}" for i, p in enumerate(played, 1)]
+    lines += [f"Bye: {mention(p.seat0)} (a win)" for p in pairings if p.seat1 is None]
     return lines
 
 
@@ -163,7 +164,7 @@ def standings_embed(view: TournamentView, *, through: int | None = None) -> disc
     return embed
 
 
-def _table_lines(table: Sequence[Standing], view: TournamentView) -> list[str]:
+def _table_lines(table: Sequence[TournamentStanding], view: TournamentView) -> list[str]:
     """``1. @a — 2.5 points · BH 4 · SB 3.25`` per player (short, so that 64 fit)."""
     reasons = {e.user_id: e.withdrawn for e in view.entrants}
     names = TIEBREAKS["swiss" if view.format == "swiss" else "round_robin"]
@@ -193,7 +194,7 @@ def _knockout_lines(view: TournamentView) -> list[str]:
             line, loser = _match_line(view, games)
             lines.append(line)
             still -= loser
-        byes = [mention(f.seat0) for f in view.fixtures_of(number) if f.seat1 is None]
+        byes = [mention(p.seat0) for p in view.pairings_of(number) if p.seat1 is None]
         if byes:
             lines.append(f"Byes: {', '.join(byes)}")
     if view.status == "running":
@@ -202,16 +203,16 @@ def _knockout_lines(view: TournamentView) -> list[str]:
     return lines
 
 
-def _matches(view: TournamentView, number: int) -> list[list[Fixture]]:
+def _matches(view: TournamentView, number: int) -> list[list[Pairing]]:
     """The round's matches between two players: each its games in the order played."""
-    boards: dict[int, list[Fixture]] = {}
-    for fixture in sorted(view.fixtures_of(number), key=lambda f: (f.board, f.replay)):
-        if fixture.seat1 is not None:
-            boards.setdefault(fixture.board, []).append(fixture)
+    boards: dict[int, list[Pairing]] = {}
+    for pairing in sorted(view.pairings_of(number), key=lambda p: (p.board, p.replay)):
+        if pairing.seat1 is not None:
+            boards.setdefault(pairing.board, []).append(pairing)
     return list(boards.values())
 
 
-def _match_line(view: TournamentView, games: Sequence[Fixture]) -> tuple[str, set[int]]:
+def _match_line(view: TournamentView, games: Sequence[Pairing]) -> tuple[str, set[int]]:
     """How a knockout match stands or was decided, and who it knocked out.
 
     ``@a beat @b``, ``... after 1 draw``, ``... on rating after 2 draws``, ``@a v @b: playing
@@ -219,12 +220,11 @@ def _match_line(view: TournamentView, games: Sequence[Fixture]) -> tuple[str, se
     """
     first = games[0]
     assert first.seat1 is not None
-    pairing = Pairing(first.seat0, first.seat1)
+    both = (first.seat0, first.seat1)
     draws = sum(1 for g in games if g.ended and g.score0 == 0.5)
-    winner = knockout_winner([e.player for e in view.entrants], pairing, [g.game for g in games])
-    both = (pairing.seat0, pairing.seat1)
+    winner = knockout_winner(view.entrants, both, games)
     if winner is not None:
-        loser = pairing.seat1 if winner == pairing.seat0 else pairing.seat0
+        loser = both[1] if winner == both[0] else both[0]
         how = f" after {draws} draw{'s' if draws > 1 else ''}" if draws else ""
         if draws >= 2 and games[-1].score0 == 0.5:
             how = f" on rating{how}"

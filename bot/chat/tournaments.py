@@ -1,5 +1,4 @@
-"""``/tournament``: create, start, standings, leave, cancel; and moving an event on as its
-matches end.
+"""``/tournament``: create, start, standings, leave, cancel.
 
 Organizers are members with the Manage Server permission or the role set with ``/settings
 organizer_role``. A command that names no tournament means the one of this channel (or, for
@@ -10,7 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -20,14 +20,11 @@ from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.tournament_buttons import signup_view
+from bot.chat.tournament_desk import TournamentDesk
 from bot.service.errors import REFUSALS
-from bot.service.rounds import FORMATS
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import MAX_ENTRANTS, MAX_ROUNDS, OPEN
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
-    from bot.chat.tournament_desk import TournamentDesk
+from bot.service.tournaments.rounds import FORMATS
+from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
+from bot.service.tournaments.view import TournamentView
 
 log = logging.getLogger(__name__)
 
@@ -38,17 +35,27 @@ FORMAT_CHOICES = [app_commands.Choice(name=posts.FORMAT_NAMES[f], value=f) for f
 TournamentNumber = app_commands.Range[int, 1, 2_000_000_000]
 NUMBER_HELP = "The tournament's number (default: the one of this channel)."
 
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+"""What the bot needs in a tournament's channel: to post the sign-up, rounds and standings (as
+embeds), and to start each round's thread and post its boards there."""
+
+Busy = Callable[[], AbstractAsyncContextManager[None]]
+"""Marks the handling of one request, which shut-down waits for."""
+
 
 class Tournaments(commands.GroupCog, group_name="tournament"):
     """Swiss, round-robin and knockout events of any Parlor game."""
 
-    def __init__(self, bot: Parlor) -> None:
-        self.bot = bot
+    def __init__(self, desk: TournamentDesk, busy: Busy) -> None:
+        self.desk = desk
+        self.busy = busy
         super().__init__()
-
-    @property
-    def desk(self) -> TournamentDesk:
-        return self.bot.tournaments
 
     # ------------------------------------------------------------------ commands
 
@@ -91,6 +98,14 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             "max_guesses": max_guesses,
         }
         options = {name: value for name, value in given.items() if value is not None}
+        missing = [name for flag, name in NEEDED if not getattr(interaction.app_permissions, flag)]
+        if missing:
+            await interaction.response.send_message(
+                "I need these permissions in this channel to run a tournament here: "
+                f"{', '.join(missing)}.",
+                ephemeral=True,
+            )
+            return
 
         async def work() -> TournamentView:
             return await self.desk.service.create(
@@ -105,7 +120,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 max_players=max_players,
             )
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -129,9 +144,11 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         async def work() -> TournamentView:
             number = tournament or (await self._here(interaction, ["signup"], "in sign-up")).id
             may = await self._may_organize(interaction)
-            return await self.desk.service.start(number, interaction.user.id, may_organize=may)
+            return await self.desk.service.start(
+                number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
+            )
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -151,11 +168,11 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
     ) -> None:
         async def work() -> TournamentView:
             if tournament is not None:
-                return await self.desk.service.view(tournament)
+                return await self.desk.service.view(tournament, guild_id=interaction.guild_id or 0)
             statuses = ["signup", "running", "finished"]
             return await self._here(interaction, statuses, "", newest=True)
 
-        async with self.bot.busy():
+        async with self.busy():
             view = await self._attempt(interaction, work)
             if view is None:
                 return
@@ -171,16 +188,15 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
     async def leave(
         self, interaction: Interaction, tournament: TournamentNumber | None = None
     ) -> None:
-        service, user = self.desk.service, interaction.user.id
+        service, user, guild = self.desk.service, interaction.user.id, interaction.guild_id or 0
 
         async def work() -> Any:
             number = tournament
             if number is None:
-                found = await service.find(interaction.guild_id or 0, (), OPEN, entrant=user)
-                number = found.id
-            return await service.leave(number, user)
+                number = (await service.find(guild, (), OPEN, entrant=user)).id
+            return await service.leave(number, user, guild_id=guild)
 
-        async with self.bot.busy():
+        async with self.busy():
             left = await self._attempt(interaction, work)
             if left is None:
                 return
@@ -192,7 +208,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             if view.status == "signup":
                 await self.desk.update_signup(view)
             if left.report is not None:
-                await self.bot.delivery.deliver(left.report)
+                await self.desk.deliver(left.report)
             await self.desk.progress(view.id)
 
     @app_commands.command(description="Cancel a tournament: matches in play end without a result.")
@@ -204,32 +220,26 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         async def work() -> Any:
             number = tournament or (await self._here(interaction, OPEN, "under way")).id
             may = await self._may_organize(interaction)
-            return await self.desk.service.cancel(number, interaction.user.id, may_organize=may)
+            return await self.desk.service.cancel(
+                number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
+            )
 
-        async with self.bot.busy():
+        async with self.busy():
+            # Calling off every match in play takes a while: answer at once, privately.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             cancelled = await self._attempt(interaction, work)
             if cancelled is None:
                 return
-            view = cancelled.tournament
-            await interaction.response.send_message(
-                posts.cancelled_content(view, interaction.user.id),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            view, count = cancelled.tournament, len(cancelled.reports)
             log.info("tournament %s cancelled by user %s", view.id, interaction.user.id)
+            called_off = f": {count} match{'es' if count > 1 else ''} called off" if count else ""
+            await interaction.followup.send(
+                f"Tournament #{view.id} is cancelled{called_off}.", ephemeral=True
+            )
+            await self.desk.announce_cancelled(view, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
-                await self.bot.delivery.deliver(report)
-
-    # ------------------------------------------------------------------ events
-
-    @commands.Cog.listener()
-    async def on_match_over(self, match_id: int) -> None:
-        """A match ended (dispatched by the delivery): move its tournament on, if it has one."""
-        async with self.bot.busy():
-            try:
-                await self.desk.match_over(match_id)
-            except Exception:
-                log_failure("match %s: its tournament could not be moved on", match_id)
+                await self.desk.deliver(report)
 
     # ------------------------------------------------------------------ helpers
 
@@ -240,10 +250,10 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         try:
             return await work()
         except REFUSALS as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await _answer(interaction, str(error))
         except Exception:
             log_failure("tournament command of user %s failed", interaction.user.id)
-            await interaction.response.send_message(FAILED, ephemeral=True)
+            await _answer(interaction, FAILED)
         return None
 
     async def _here(
@@ -272,5 +282,24 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         )
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Tournaments(bot))
+async def _answer(interaction: Interaction, text: str) -> None:
+    """Answer privately, after a deferral as before any."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class _Host(Protocol):
+    """A client holding its tournament desk, as ``bot.chat.app`` does."""
+
+    @property
+    def tournaments(self) -> TournamentDesk: ...
+    def busy(self) -> AbstractAsyncContextManager[None]: ...
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``
+    (a composition root building with ``tournament_wiring`` adds the cog itself instead)."""
+    host = cast(_Host, bot)
+    await bot.add_cog(Tournaments(host.tournaments, host.busy))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from db.models import MatchStatus
+from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Ask
 
 
@@ -49,6 +49,16 @@ class MatchSnapshot:
     @property
     def over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+    @property
+    def open_challenge(self) -> bool:
+        """A challenge open to any member, nobody has taken yet."""
+        return self.opponent_id == OPEN_OPPONENT
+
+    @property
+    def members(self) -> set[int]:
+        """Everyone the match concerns: its players, or its challenger and named opponent."""
+        return {*self.players, self.challenger_id, self.opponent_id} - {OPEN_OPPONENT}
 
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat, or ``None`` when they do not play (or the match has not started)."""
@@ -97,9 +107,21 @@ class Report:
 
     match: MatchSnapshot
     notices: list[Notice]
+    tournament_id: int | None = None
+    """The tournament whose match this use case ended, if it did: it may move on now."""
 
     def public_lines(self) -> list[str]:
         return [line for n in self.notices if isinstance(n, Public) for line in n.lines]
 
     def for_user(self, user_id: int) -> list[Private | Prompt]:
         return [n for n in self.notices if isinstance(n, Private | Prompt) and n.user_id == user_id]
+
+
+class BoardRoute(Protocol):
+    """How the caller will show a use case's board: asked inside the use case's transaction,
+    with the match as it will be once saved."""
+
+    def rides_on_response(self, snap: MatchSnapshot) -> bool:
+        """Whether the caller's own interaction response carries the board (then no outbox
+        entry is written for it: the response is its delivery)."""
+        ...

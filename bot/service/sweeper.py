@@ -2,11 +2,14 @@
 
 Deadlines are absolute, so a turn that came due while the bot was down (a deploy, a crash, a
 database outage) would time out the moment it is back, though nobody could play meanwhile.
-The sweeper records a heartbeat in the database every round. At start, a heartbeat older than
-``away_after`` means the bot was away since then; while running, a round that comes that much
-later than the one before (the database was unreachable, the process was suspended) means the
-same. Either way every deadline that fell due in the gap starts again (``MatchService
-.extend_missed``) before the round acts on what is due.
+Each process records a heartbeat per shard it runs, on a timer of its own: downtime is only ever
+heartbeats that did not happen, never a round that took long (posting many boards, say). At
+start, a shard's heartbeat older than ``away_after`` means it was away since then; while running,
+a heartbeat that comes that much later than the one before (the database was unreachable, the
+process was suspended) means the same. Either way every deadline of that shard's servers that
+fell due in the gap starts again (``Deadlines.extend_missed``). A round holds the deadlines of
+shards whose process is away: another process never forfeits the matches of servers it cannot
+hear.
 """
 
 from __future__ import annotations
@@ -15,28 +18,28 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.service.matches import MatchService
+from bot.service.deadlines import Deadlines
 from bot.service.notices import Report
 
 AWAY_MARGIN = timedelta(seconds=10)
-"""Beyond two sweep intervals, how late a heartbeat may be before the bot counts as away."""
+"""Beyond two heartbeat intervals, how late a heartbeat may be before a shard counts as away."""
 
 
 def away_after(sweep_interval: float) -> timedelta:
-    """How long without a sweep means the bot was away: two missed rounds and a margin."""
+    """How long without a heartbeat means a shard was away: two missed beats and a margin."""
     return 2 * timedelta(seconds=sweep_interval) + AWAY_MARGIN
 
 
 class Sweeper:
-    """Runs the rounds of one process's deadline sweeper.
+    """Runs one process's heartbeat and the rounds of its deadline sweeper.
 
-    ``monotonic`` measures the time between rounds; the service's clock says which deadlines
-    fell in a gap.
+    ``monotonic`` measures the time between heartbeats; the service's clock says which
+    deadlines fell in a gap.
     """
 
     def __init__(
         self,
-        service: MatchService,
+        service: Deadlines,
         sweep_interval: float,
         *,
         monotonic: Callable[[], float] = time.monotonic,
@@ -45,26 +48,30 @@ class Sweeper:
         self.away_after = away_after(sweep_interval)
         self.monotonic = monotonic
         self._last: tuple[float, datetime] | None = None
-        """When the last round that succeeded began: monotonic time, and the service's."""
+        """When the last heartbeat was recorded: monotonic time, and the service's."""
 
     async def start(self) -> list[Report]:
-        """At start: give back the time of deadlines passed since the last heartbeat."""
+        """At start: give back the time of deadlines passed since each shard's heartbeat."""
         began = self._now()
         reports = await self.service.resume(self.away_after)
         self._last = began
         return reports
 
-    async def round(self) -> list[Report]:
-        """One round: give back time if this process was away, then act on what is due."""
+    async def heartbeat(self) -> list[Report]:
+        """Record the heartbeat; when the last one is ``away_after`` old (this process was
+        stalled or cut off), give back the time of what fell due meanwhile."""
         began = self._now()
         reports: list[Report] = []
         last = self._last
         if last is not None and began[0] - last[0] > self.away_after.total_seconds():
             reports += await self.service.extend_missed(last[1])
         await self.service.beat()
-        reports += await self.service.sweep()
         self._last = began
         return reports
+
+    async def round(self) -> list[Report]:
+        """Act on what is due, holding the deadlines of shards whose process is away."""
+        return await self.service.sweep(away=await self.service.away(self.away_after))
 
     def _now(self) -> tuple[float, datetime]:
         return self.monotonic(), self.service.clock()

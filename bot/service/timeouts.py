@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from db.repository import ServerTimeouts
+
 MINUTE = 60
 DAY = 24 * 60 * MINUTE
 
@@ -61,3 +63,15 @@ def _human(seconds: int) -> str:
 def human(seconds: int) -> str:
     """``seconds`` in the largest whole unit: "10 minutes", "1 day"."""
     return _human(seconds)
+
+
+def merge_timeouts(defaults: Timeouts, settings: ServerTimeouts | None) -> Timeouts:
+    """The server's own timeouts where set, the host's ``defaults`` elsewhere."""
+    if settings is None:
+        return defaults
+    return Timeouts(
+        challenge=settings.challenge_timeout or defaults.challenge,
+        setup=settings.setup_timeout or defaults.setup,
+        turn=settings.turn_timeout or defaults.turn,
+        hint=settings.hint_timeout or defaults.hint,
+    )

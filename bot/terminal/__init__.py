@@ -13,7 +13,7 @@ from bot.terminal.play import (
     result_line,
 )
 from bot.terminal.screen import CLEAR, SecretInput
-from bot.terminal.wording import WORDINGS, Wording, help_text
+from bot.terminal.wording import help_text
 
 __all__ = [
     "CLEAR",
@@ -21,11 +21,9 @@ __all__ = [
     "EXIT_INPUT_ENDED",
     "INPUT_ENDED_MESSAGE",
     "NAMES",
-    "WORDINGS",
     "Bot",
     "Names",
     "SecretInput",
-    "Wording",
     "help_text",
     "play",
     "result_line",

@@ -1,4 +1,5 @@
-"""Text boards for the terminal, drawn from a view: row and column numbers, aligned cells, names.
+"""Text boards for the terminal, drawn from a game's ``Board``: numbered rows and columns, cells
+of one width, grids side by side, and a key to the letters the board uses.
 
 A board shows what its view holds and nothing more: the public view on a shared screen, a
 seat's own view (its Crown, code or traps) on that seat's private screen, everything once the
@@ -7,40 +8,66 @@ game is over. Players are named as ``Names`` says, marked on grids by ``Names.ta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.terminal.names import Names
-from games import grid
-from games.base import SEATS, AnyGame, Event, Seat, other
-from games.claim import View as ClaimView
-from games.crown import SIZE as CROWN_SIZE
-from games.crown import AttackRecord, CrownView, consistent_cells
-from games.crystal import CRYSTALS, TARGET
-from games.crystal import View as CrystalView
-from games.flag import SIZE as FLAG_SIZE
-from games.flag import View as FlagView
-from games.grid import Cell, cell_text, cells_text
-from games.safe import SafeView, code_text, feedback_text
-from games.text import player
+from games.base import SEATS, AnyGame
+from games.board import LETTERS, MEANINGS, NONE_YET, Board, Cell, Grid, Mark
 
 Lines = list[str]
 
 GAP = "    "
 """Between two grids drawn side by side."""
 
+WIDTH = 78
+"""Columns two grids side by side may take; wider ones are drawn one under the other."""
+
+KEY_GAP = "   "
+"""Between the entries of a board's key."""
+
 
 def board(game: AnyGame, view: Any, names: Names) -> str:
-    """``game``'s board drawn from ``view``; the game's own description for a game without one."""
-    draw = _BOARDS.get(game.name)
-    return game.describe(view) if draw is None else "\n".join(draw(view, names))
+    """``game``'s board as ``view``'s viewer sees it."""
+    return "\n".join(draw(game.board(view), names))
 
 
-# --- drawing --------------------------------------------------------------------------------
+def draw(shown: Board, names: Names) -> Lines:
+    """The grids (two side by side where they fit), the key, then the board's lines."""
+    blocks = [_grid_block(grid, names) for grid in shown.grids]
+    lines: Lines = []
+    while blocks:
+        first = blocks.pop(0)
+        if blocks and _width(first) + len(GAP) + _width(blocks[0]) <= WIDTH:
+            first = beside(first, blocks.pop(0))
+        lines += first
+    key = _key(shown, names)
+    if key:
+        lines.append(key)
+    lines += [_fill(line, names) for line in shown.lines]
+    return lines
 
 
-def grid_lines(size: int, mark: Callable[[Cell], str], *, widest: int = 1) -> Lines:
-    """The grid with column numbers above and row numbers on the left, every cell as wide.
+def letters(cell: Cell, names: Names) -> str:
+    """A cell in letters: values (with their taker's tag), agents as tags, flags as lower-case
+    tags, traps as ``*`` and their owner's tag, other marks as ``games.board.LETTERS``."""
+    tags = names.tags
+    if cell.mark is Mark.NUMBER:
+        return str(cell.value)
+    if cell.mark is Mark.TAKEN:
+        return f"{cell.value} {tags[cell.seat or 0]}"
+    if cell.mark is Mark.AGENT:
+        return tags[cell.seat or 0]
+    if cell.mark is Mark.FLAG:
+        return tags[cell.seat or 0].lower()
+    if cell.mark is Mark.TRAP:
+        owners = SEATS if cell.seat is None else (cell.seat,)
+        return "".join(f"*{tags[seat]}" for seat in owners)
+    return LETTERS[cell.mark].strip()
+
+
+def grid_lines(marks: Sequence[Sequence[str]], *, widest: int = 1) -> Lines:
+    """A grid with column numbers above and row numbers on the left, every cell as wide.
 
     Cells fit the longest mark, and at least ``widest`` characters, so that a board keeps its
     shape as marks come and go.
@@ -51,199 +78,59 @@ def grid_lines(size: int, mark: Callable[[Cell], str], *, widest: int = 1) -> Li
           +---+---+---+
         1 | C | x |   |
     """
-    marks = {cell: mark(cell) for cell in grid.cells(size)}
-    width = max(widest, *(len(text) for text in marks.values())) + 2
-    label = len(str(size))
-    columns = range(1, size + 1)
+    width = max(widest, *(len(text) for row in marks for text in row)) + 2
+    label = len(str(len(marks)))
+    columns = range(1, len(marks[0]) + 1)
     header = " " * (label + 2) + " ".join(f"{col:^{width}}" for col in columns)
     rule = " " * (label + 1) + "+" + "+".join("-" * width for _ in columns) + "+"
     rows = [
-        f"{row:>{label}} |" + "|".join(f"{marks[(row, col)]:^{width}}" for col in columns) + "|"
-        for row in columns
+        f"{number:>{label}} |" + "|".join(f"{text:^{width}}" for text in row) + "|"
+        for number, row in enumerate(marks, start=1)
     ]
     return [header.rstrip(), rule, *rows, rule]
 
 
 def beside(left: Lines, right: Lines) -> Lines:
     """Two blocks of lines side by side, the left one padded to one width."""
-    width = max(len(line) for line in left)
+    width = _width(left)
     height = max(len(left), len(right))
     padded = [*left, *[""] * (height - len(left))], [*right, *[""] * (height - len(right))]
     return [f"{a:<{width}}{GAP}{b}".rstrip() for a, b in zip(*padded, strict=True)]
 
 
-def _said(names: Names, text: str) -> str:
-    """An engine-style sentence (players as ``{p0}``/``{p1}``) with the players' names."""
-    return names.render(Event("board", text))
+def _grid_block(grid: Grid, names: Names) -> Lines:
+    title = [_fill(grid.title, names)] if grid.title else []
+    if not grid.rows:
+        return [*title, NONE_YET]
+    marks = [[letters(cell, names) for cell in row] for row in grid.rows]
+    widest = grid.digits + 2 if grid.takeable else grid.digits
+    if grid.coordinates:
+        return [*title, *grid_lines(marks, widest=widest)]
+    width = max(widest, *(len(text) for row in marks for text in row))
+    rows = []
+    for index, row in enumerate(marks):
+        cells = " ".join(f"{text:<{width}}" for text in row)
+        note = grid.note(index)
+        rows.append(f"{cells}  {note}" if note else cells.rstrip())
+    return [*title, *rows]
 
 
-def _plural(count: int, word: str, words: str) -> str:
-    return f"{count} {word if count == 1 else words}"
-
-
-# --- Capture the Crown ----------------------------------------------------------------------
-
-
-def crown_board(view: CrownView, names: Names) -> Lines:
-    """Both grids, the viewer's first: Crowns the view holds, attacks, cells hints rule out."""
-    viewer = view.seat
-    owners = SEATS if viewer is None else (viewer, other(viewer))
-    blocks = [[f"{names.whose(owner, viewer)} grid", *_crown_grid(view, owner)] for owner in owners]
-    lines = beside(blocks[0], blocks[1])
-    lines.append("C Crown   x miss   X capture   - ruled out by a hint")
-    # Seat 0 attacks first and turns alternate, so the i-th attacks of both came in turn.
-    for turn in range(len(view.attacks[0])):
-        for attacker in SEATS:
-            if turn < len(view.attacks[attacker]):
-                lines.append(_said(names, _attack_text(attacker, view.attacks[attacker][turn])))
-    return lines
-
-
-def _crown_grid(view: CrownView, owner: Seat) -> Lines:
-    received = view.attacks[other(owner)]
-    marks = {record.cell: "X" if record.hit else "x" for record in received}
-    crown = view.crowns[owner]
-    possible = (
-        consistent_cells(received) if view.outcome is None else frozenset(grid.cells(CROWN_SIZE))
-    )
-
-    def mark(cell: Cell) -> str:
-        if cell in marks:
-            return marks[cell]
-        if cell == crown:
-            return "C"
-        return " " if cell in possible else "-"
-
-    return grid_lines(CROWN_SIZE, mark)
-
-
-def _attack_text(attacker: Seat, record: AttackRecord) -> str:
-    text = f"{player(attacker)} attacks {cell_text(record.cell)}: "
-    if record.hit:
-        return text + "Hit."
-    if record.hint is None:
-        return text + "Miss."
-    return text + f"Miss. {player(other(attacker))}'s hint: the Crown's {record.hint.sentence}."
-
-
-# --- Number Claim ---------------------------------------------------------------------------
-
-
-def claim_board(view: ClaimView, names: Names) -> Lines:
-    """The grid with every number (``?`` while hidden), each claimed one with its owner's mark."""
-    tags = names.tags
-    owners = view.owners
-
-    def mark(cell: Cell) -> str:
-        index = (cell[0] - 1) * view.size + cell[1] - 1
-        value, owner = view.grid[index], owners[index]
-        shown = "?" if value is None else str(value)
-        return shown if owner is None else f"{shown} {tags[owner]}"
-
-    totals = "   ".join(f"{tags[seat]} {names[seat]}: {view.totals[seat]} points" for seat in SEATS)
-    widest = len(f"{view.size * view.size} {tags[0]}")
-    return [*grid_lines(view.size, mark, widest=widest), totals]
-
-
-# --- Crystal Capture ------------------------------------------------------------------------
-
-
-def crystal_board(view: CrystalView, names: Names) -> Lines:
-    """The nine crystals, each taken one with its taker's mark, and both players' points."""
-    tags = names.tags
-    taker = {capture.crystal: capture.seat for capture in view.captures}
-    row = "".join(f"{crystal:>3}" for crystal in CRYSTALS)
-    taken = "".join(f"{tags[taker[c]] if c in taker else '.':>3}" for c in CRYSTALS)
-    points = "   ".join(f"{tags[seat]} {names[seat]}: {view.points[seat]} points" for seat in SEATS)
-    return [
-        f"Crystal {row}",
-        f"Taken   {taken}",
-        f"{points}   (exactly {TARGET} wins)",
-    ]
-
-
-# --- Flag Chase -----------------------------------------------------------------------------
-
-
-def flag_board(view: FlagView, names: Names) -> Lines:
-    """The grid with agents (``A``), flags (``a``) and the traps the view holds (``*A``)."""
-    tags = names.tags
-
-    def mark(cell: Cell) -> str:
-        for seat in SEATS:
-            if view.agents[seat] == cell:
-                return tags[seat]
-        for seat in SEATS:
-            if view.flags[seat] == cell:
-                return tags[seat].lower()
-        owners = [seat for seat in SEATS if cell in (view.traps[seat] or ())]
-        return "".join(f"*{tags[seat]}" for seat in owners)
-
-    lines = grid_lines(FLAG_SIZE, mark, widest=len("*A"))
+def _key(shown: Board, names: Names) -> str:
+    """What the letters the board uses mean: each player's tags, then the other marks."""
+    entries = []
     for seat in SEATS:
-        left = view.traps_left[seat]
-        lines.append(
-            f"{tags[seat]} {names[seat]}: agent at {cell_text(view.agents[seat])}, "
-            f"flag {tags[seat].lower()} at {cell_text(view.flags[seat])}, "
-            f"{_plural(left, 'trap', 'traps')} left to place"
-        )
-    for seat in SEATS:
-        traps = view.traps[seat]
-        if traps:
-            lines.append(f"*{tags[seat]} {names.whose(seat, view.seat)} traps: {cells_text(traps)}")
-    if view.triggered:
-        sprung = ", ".join(
-            f"{cell_text(t.cell)} ({names.whose(t.owner, view.seat)})" for t in view.triggered
-        )
-        lines.append(f"Traps sprung: {sprung}")
-    lines.append(f"Actions: {view.actions} of {view.action_limit}")
-    return lines
+        marks = shown.seat_marks(seat)
+        if marks:
+            tags = {letters(Cell(mark, seat, 0), names).split()[-1] for mark in marks}
+            entries.append(f"{'/'.join(sorted(tags))} {names[seat]}")
+    for mark in shown.keyed_marks():
+        entries.append(f"{'*' if mark is Mark.TRAP else LETTERS[mark]} {MEANINGS[mark]}")
+    return KEY_GAP.join(entries)
 
 
-# --- Safe Cracker ---------------------------------------------------------------------------
+def _fill(text: str, names: Names) -> str:
+    return text.format(p0=names[0], p1=names[1])
 
 
-def safe_board(view: SafeView, names: Names) -> Lines:
-    """The code's shape, the codes the view holds, and both players' guesses side by side."""
-    options = view.options
-    head = f"Codes are {options.shape}."
-    if options.max_guesses is not None:
-        head += f" Each player has {_plural(options.max_guesses, 'guess', 'guesses')}."
-    lines = [head]
-    for seat in SEATS:
-        code = view.codes[seat]
-        if code is not None:
-            lines.append(f"{names.whose(seat, view.seat)} code: {code_text(code)}")
-    columns = [
-        [f"{names.whose(seat, view.seat)} guesses"]
-        + [f"{code_text(r.code)}  {feedback_text(r.exact)}" for r in view.guesses[seat]]
-        for seat in SEATS
-    ]
-    return lines + _numbered(columns)
-
-
-def _numbered(columns: Sequence[Lines]) -> Lines:
-    """Columns of equal rows under their headings, rows numbered from 1; ``-`` for none yet."""
-    rows = max(len(column) for column in columns)
-    filled = [[*column, *["-"] * (rows - len(column))] for column in columns]
-    if rows == 1:
-        filled = [[*column, "-"] for column in filled]
-        rows = 2
-    widths = [max(len(cell) for cell in column) for column in filled]
-    label = len(str(rows - 1))
-    lines = []
-    for index in range(rows):
-        number = " " * label if index == 0 else f"{index:>{label}}"
-        cells = (f"{column[index]:<{width}}" for column, width in zip(filled, widths, strict=True))
-        lines.append(f"{number}  {'   '.join(cells)}".rstrip())
-    return lines
-
-
-_BOARDS: dict[str, Callable[[Any, Names], Lines]] = {
-    "crown": crown_board,
-    "claim": claim_board,
-    "crystal": crystal_board,
-    "flag": flag_board,
-    "safe": safe_board,
-}
-"""Board drawers by game short name."""
+def _width(lines: Lines) -> int:
+    return max((len(line) for line in lines), default=0)

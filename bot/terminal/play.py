@@ -1,6 +1,6 @@
 """A whole game at one terminal: two people taking turns, or one against the built-in player.
 
-The loop knows games only through ``games.base.Game``; ``wording`` holds each game's prompts.
+The loop knows games only through ``games.base.Game``: their prompts, boards and secret moves.
 
 On a terminal both people look at (``screens``), anything only one player may see (setting a
 secret, choosing a hint, their own Crown, code or traps on their board, a refusal that names
@@ -24,8 +24,19 @@ from bot.terminal.boards import board
 from bot.terminal.names import BOT_NAME, NAMES, Names
 from bot.terminal.opponent import Bot, BotSeat
 from bot.terminal.screen import Console, InputEnded, SecretInput
-from bot.terminal.wording import help_text, is_help, wording
-from games.base import JSON, AnyGame, Ask, Event, GameError, InvalidInput, Outcome, Seat, other
+from bot.terminal.wording import help_text, is_help
+from games.base import (
+    JSON,
+    AnyGame,
+    Ask,
+    Event,
+    GameError,
+    InvalidInput,
+    Outcome,
+    Seat,
+    SecretRefusal,
+    other,
+)
 from games.text import quoted
 
 EXIT_FINISHED = 0
@@ -105,8 +116,6 @@ class _Table:
         self.names = names
         self.console = console
         self.bot = bot
-        self.wording = wording(game.name)
-        self.options = game.options(state)
         self.private_screens = console.screens and (bot is not None or game.has_secrets)
         """Each turn is on the player's own screen, which shows their secrets."""
         self.hand_overs = self.private_screens and bot is None
@@ -154,13 +163,14 @@ class _Table:
         hidden = ask is Ask.SECRET
         prompt = self._prompt(seat, ask)
         while True:
-            text = self.console.read(prompt, hidden=hidden, kept_back=self.wording.carries_secret)
+            text = self.console.read(prompt, hidden=hidden, kept_back=self.game.is_secret)
             if is_help(text):
                 self.console.say(help_text(self.game.name))
                 continue
-            private = hidden or self.wording.carries_secret(text)
-            if private and text.strip().lower() == self.wording.secret_verb:
-                rest = self.names.asking(seat, self.wording.secret_rest)
+            private = hidden or self.game.is_secret(text)
+            if private and not hidden and len(text.split()) == 1:
+                # A secret move's word alone (TRAP): the rest is read unseen.
+                rest = self.names.asking(seat, f"finish your {text.strip()}, unseen")
                 text = f"{text.strip()} {self.console.read(f'{rest}:', hidden=True)}"
             try:
                 action = self.game.parse(self.state, seat, text)
@@ -172,14 +182,18 @@ class _Table:
 
     def _prompt(self, seat: Seat, ask: Ask) -> str:
         """``Alice, place your Crown (row column):``"""
-        if ask is Ask.SECRET:
-            request = self.wording.secret_prompt(self.options)
-        elif ask is Ask.HINT:
-            choices = self.game.legal_actions(self.state, seat)
-            request = self.wording.hint_prompt(choices, private=self.private_screens)
-        else:
-            request = self.wording.turn_prompt(self.options)
+        request = self.game.prompt(self.state, seat)
+        if ask is Ask.HINT:
+            request += self._hint_choices(seat)
         return f"{self.names.asking(seat, request)}:"
+
+    def _hint_choices(self, seat: Seat) -> str:
+        """`` (column or row)``; only a private screen spells the hints out, since together
+        they tell where the hidden thing is: ``: row (row is greater than 2) or column (…)``."""
+        choices = self.game.legal_actions(self.state, seat)
+        if not self.private_screens:
+            return " (" + " or ".join(str(action) for action in choices) + ")"
+        return ": " + " or ".join(f"{action} ({self.game.word(action)})" for action in choices)
 
     def _refusal(self, error: GameError, text: str, private: bool) -> str:
         """What a refused answer gets: the engine's message, unless others could read a secret
@@ -194,7 +208,7 @@ class _Table:
             return message
         if isinstance(error, InvalidInput):
             return message.replace(quoted(text), "That") if private else message
-        if private or self.wording.refusals_name_secrets:
+        if private or isinstance(error, SecretRefusal):
             return REFUSED_UNSAID
         return message
 

@@ -292,7 +292,7 @@ def their_eta(race: Race, my_agent: Cell, traps: frozenset[Cell]) -> tuple[float
     )
 
 
-class _Estimates:
+class Estimates:
     """The estimates for one decision, from one player's view."""
 
     def __init__(self, race: Race) -> None:
@@ -368,7 +368,7 @@ def strategy(view: View, ask: Ask, legal: Sequence[Action], rng: random.Random) 
     if view.seat is None or not legal:
         return random_action(legal, rng)
     race = Race.from_view(view)
-    estimates = _Estimates(race)
+    estimates = Estimates(race)
     best: list[Action] = []
     top = -2 * UNREACHABLE
     for action in candidates(race, legal, rng) or legal:

@@ -10,9 +10,10 @@ import discord
 import pytest
 
 from bot.chat import tournament_posts as posts
-from bot.service.rounds import LEFT, Entrant, Fixture, Format, advance, round_count
-from bot.service.tournament_view import RoundInfo, TournamentView
-from bot.service.tournaments import MAX_ENTRANTS
+from bot.service.tournaments.pairing import Entrant, Pairing
+from bot.service.tournaments.rounds import LEFT, Format, advance, round_count
+from bot.service.tournaments.service import MAX_ENTRANTS
+from bot.service.tournaments.view import Round, TournamentView
 
 EMBED_TOTAL_MAX = 6000
 BIG_ID = 1575492696485658626
@@ -27,17 +28,17 @@ def played_event(format: Format, players: int, seed: int = 7) -> TournamentView:
     total = round_count(format, people, None)
     progress = advance(format, total, people, [], 0, {})
     brackets = dict(progress.brackets)
-    fixtures: list[Fixture] = []
+    pairings: list[Pairing] = []
     while not progress.over:
-        fixtures = [
-            f if f.ended else replace(f, ended=True, score0=rng.choice((1.0, 0.5, 0.0)))
-            for f in progress.fixtures
+        pairings = [
+            p if p.ended else replace(p, ended=True, score0=rng.choice((1.0, 0.5, 0.0)))
+            for p in progress.pairings
         ]
-        fixtures = [replace(f, id=n) for n, f in enumerate(fixtures, start=1)]
-        progress = advance(format, total, people, fixtures, progress.round, brackets)
+        pairings = [replace(p, id=n) for n, p in enumerate(pairings, start=1)]
+        progress = advance(format, total, people, pairings, progress.round, brackets)
         brackets.update(progress.brackets)
     info = {
-        n: RoundInfo(n, tuple(brackets.get(n, ())), 3000 + n, 9000 + n)
+        n: Round(n, tuple(brackets.get(n, ())), 3000 + n, 9000 + n)
         for n in range(1, progress.round + 1)
     }
     return TournamentView(
@@ -55,7 +56,7 @@ def played_event(format: Format, players: int, seed: int = 7) -> TournamentView:
         message_id=5,
         winner_id=progress.winner,
         entrants=tuple(people),
-        fixtures=tuple(progress.fixtures),
+        pairings=tuple(progress.pairings),
         round_info=info,
     )
 

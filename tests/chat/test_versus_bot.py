@@ -10,7 +10,6 @@ from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.game_cog import COMMON_OPTIONS
 from bot.chat.live_boards import Boards
-from bot.chat.outbox import Outbox
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask
 from games.players import LEVELS
@@ -37,14 +36,14 @@ class _Client:
         return None
 
 
-class _Service:
-    """Just enough of the match service for the outbox: its confirmation."""
+class _Outbox:
+    """Just enough of the outbox for ``Delivery.deliver``: what it was told was sent."""
 
     def __init__(self) -> None:
-        self.delivered_versions: list[tuple[int, int]] = []
+        self.sent_to: list[int] = []
 
-    async def delivered(self, match_id: int, version: int) -> None:
-        self.delivered_versions.append((match_id, version))
+    def sent(self, match_id: int, version: int, kind: str, user_id: int) -> None:
+        self.sent_to.append(user_id)
 
 
 async def _unused(*args: Any) -> Any:
@@ -64,12 +63,12 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
-    client, service = _Client(), _Service()
-    outbox = Outbox(cast(Any, service))
-    boards = Boards(cast(Any, client), outbox)
+    client, outbox = _Client(), _Outbox()
+    boards = Boards(cast(Any, client), cast(Any, outbox))
     dms = DirectMessages(cast(Any, client), boards)
-    delivery = Delivery(boards, dms, outbox, call_off=_unused, match_over=_unused)
+    delivery = Delivery(
+        boards, dms, cast(Any, outbox), call_off=_unused, tournament_moves_on=_unused
+    )
     await delivery.deliver(Report(snap, notices))
     assert client.dms == [ALICE]
-    await outbox.close()
-    assert service.delivered_versions == [(snap.id, snap.version)]
+    assert outbox.sent_to == [ALICE]

@@ -3,10 +3,11 @@ match another transaction holds passed over rather than waited for."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from db import repository as repo
 from db.models import MatchStatus
@@ -27,9 +28,9 @@ async def due_ids(sessions: Sessions) -> list[int]:
 async def test_the_longest_overdue_match_is_claimed_first(sessions: Sessions) -> None:
     first, second = await due_ids(sessions)
     async with sessions.begin() as session:
-        assert await repo.claim_due_match(session, NOW) == first
-        assert await repo.claim_due_match(session, NOW, [first]) == second
-        assert await repo.claim_due_match(session, NOW, [first, second]) is None
+        assert await claimed_id(session, NOW) == first
+        assert await claimed_id(session, NOW, [first]) == second
+        assert await claimed_id(session, NOW, [first, second]) is None
 
 
 async def test_a_match_another_transaction_holds_is_passed_over(
@@ -39,14 +40,14 @@ async def test_a_match_another_transaction_holds_is_passed_over(
         pytest.skip("row locks are PostgreSQL's; SQLite has one writer at a time")
     first, second = await due_ids(sessions)
     async with sessions.begin() as holder:
-        assert await repo.claim_due_match(holder, NOW) == first
+        assert await claimed_id(holder, NOW) == first
         async with sessions.begin() as other:
-            assert await repo.claim_due_match(other, NOW) == second
+            assert await claimed_id(other, NOW) == second
             async with sessions.begin() as third:
-                assert await repo.claim_due_match(third, NOW) is None
+                assert await claimed_id(third, NOW) is None
     # Once the holders are done, the matches can be claimed again (nothing acted on them).
     async with sessions.begin() as session:
-        assert await repo.claim_due_match(session, NOW) == first
+        assert await claimed_id(session, NOW) == first
 
 
 async def test_a_match_read_for_a_move_is_passed_over(
@@ -58,4 +59,12 @@ async def test_a_match_read_for_a_move_is_passed_over(
     async with sessions.begin() as moving:
         assert await repo.load_match(moving, first, for_update=True) is not None
         async with sessions.begin() as sweeping:
-            assert await repo.claim_due_match(sweeping, NOW) == second
+            assert await claimed_id(sweeping, NOW) == second
+
+
+async def claimed_id(
+    session: AsyncSession, now: datetime, passed: Sequence[int] = ()
+) -> int | None:
+    """The id of the match ``claim_due_match`` claims, or ``None``."""
+    due = await repo.claim_due_match(session, now, passed)
+    return None if due is None else due.match_id

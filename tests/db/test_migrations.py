@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0005"
+HEAD = "0009"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -36,6 +36,9 @@ TABLES = {
     "tournament_rounds",
     "tournament_games",
     "guild_organizers",
+    "web_sites",
+    "queue_entries",
+    "queue_boards",
 }
 
 

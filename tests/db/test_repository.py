@@ -246,8 +246,8 @@ async def claimed_in_turn(sessions: Sessions, now: datetime) -> list[int]:
     """The ids ``claim_due_match`` gives one after another in one transaction, until none."""
     claimed: list[int] = []
     async with sessions.begin() as session:
-        while (match_id := await repo.claim_due_match(session, now, claimed)) is not None:
-            claimed.append(match_id)
+        while (due := await repo.claim_due_match(session, now, claimed)) is not None:
+            claimed.append(due.match_id)
     return claimed
 
 
@@ -278,17 +278,33 @@ async def test_due_matches_compares_instants_whatever_the_offset(sessions: Sessi
     assert await claimed_in_turn(sessions, NOW) == [earlier.id, later.id]
 
 
-async def test_count_open_challenges_counts_waiting_challenges_sent(sessions: Sessions) -> None:
+async def test_a_members_load_counts_challenges_matches_and_challenges_to_one_member(
+    sessions: Sessions,
+) -> None:
     await add_match(sessions, ALICE, BOB, status="challenged")
     await add_match(sessions, ALICE, CAROL, status="challenged", guild_id=OTHER_GUILD)
     await add_match(sessions, ALICE, BOB, status="active")
-    await add_match(sessions, ALICE, BOB, status="aborted")
+    await add_match(sessions, ALICE, BOB, status="aborted", end_reason="withdrawn")
+    await add_match(
+        sessions,
+        ALICE,
+        BOB,
+        status="aborted",
+        end_reason="declined",
+        created_at=NOW - timedelta(hours=1),
+    )
+    await add_match(sessions, ALICE, BOB, status="finished")
     await add_match(sessions, BOB, ALICE, status="challenged")
+    await add_match(sessions, CAROL, ALICE, status="setup")
 
+    since = NOW - timedelta(minutes=10)
     async with sessions.begin() as session:
-        assert await repo.count_open_challenges(session, ALICE) == 2
-        assert await repo.count_open_challenges(session, BOB) == 1
-        assert await repo.count_open_challenges(session, CAROL) == 0
+        alice = await repo.member_load(session, ALICE, BOB, since)
+        bob = await repo.member_load(session, BOB, ALICE, since)
+        carol = await repo.member_load(session, CAROL, None, since)
+    assert alice == repo.MemberLoad(open_challenges=2, playing=2, sent_to_opponent=2)
+    assert bob == repo.MemberLoad(open_challenges=1, playing=1, sent_to_opponent=1)
+    assert carol == repo.MemberLoad(open_challenges=0, playing=1, sent_to_opponent=0)
 
 
 async def test_unfinished_matches_as_challenger_or_opponent_newest_first(

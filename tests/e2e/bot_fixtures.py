@@ -37,7 +37,8 @@ from .fake_discord import (
 SEED = 1
 """Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
 
-SWEEP_INTERVAL = 0.05
+SWEEP_INTERVAL = 0.1
+"""The shortest the settings allow: deadlines fire soon after the fake's clock passes them."""
 
 DM_ROUTES = frozenset({"POST /users/@me/channels", "GET /users/{user_id}"})
 """Bot-token routes a DM takes besides its post: opening the DM channel, finding the user."""

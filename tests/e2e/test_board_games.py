@@ -210,7 +210,8 @@ async def crown(match: OneBoard, mode: str) -> FakeMessage:
     await hint(alice, "column", "the Crown's column is equal to 1", match.your_move(alice))
     await attack(alice, 2, 3, "Hit", "")
     end = match.board
-    assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
+    shown = end.text
+    assert "Crown was at (3,1)" in shown and "Crown was at (2,3)" in shown
     return end
 
 

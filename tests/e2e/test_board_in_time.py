@@ -25,7 +25,7 @@ async def test_a_command_waiting_behind_rate_limited_board_edits_is_deferred_in_
     within Discord's 3 seconds, and the board follows its "thinking" answer."""
     board = await started(table, alice, bob, "claim challenge")
     table.fake.advance_clock(TOKEN_LIFE + 60)
-    numbers = sorted((int(p.arg) for p in table.presses(board) if p.verb == Verb.PLAY))[::-1]
+    numbers = sorted(int(p.arg) for p in table.presses(board) if p.verb == Verb.PLAY)[::-1]
     for turn in range(6):
         who = (alice, bob)[turn % 2]
         answered = await table.slash(who, "claim pick", number=numbers[turn])

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .bot_fixtures import Table
     from .fake_discord import FakeMember, FakeMessage
 
+
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 TURN = timedelta(minutes=10)
@@ -67,18 +68,22 @@ async def test_a_board_names_members_and_says_what_happened_and_when_the_move_is
     assert embed(board)["title"] == "Crystal Capture · match #1"
     assert "footer" not in embed(board)  # a challenge with the default options
     paragraphs = description(board).split("\n\n")
-    assert paragraphs[0] == f"🟦 <@{alice.id}> · 🟥 <@{bob.id}> (🟦 moves first)"
-    assert paragraphs[1].splitlines() == [
-        "Pool: 2️⃣ 3️⃣ 4️⃣ 5️⃣ 6️⃣ 7️⃣ 8️⃣",
-        f"<@{alice.id}>: 9️⃣ (9 points)",
-        f"<@{bob.id}>: 1️⃣ (1 point)",
+    # The board, then the key to the colours it uses: each player's, beside their name.
+    assert paragraphs[0].splitlines() == [
+        "Crystals (exactly 15 wins):",
+        "🟥1️⃣ ⬜2️⃣ ⬜3️⃣",
+        "⬜4️⃣ ⬜5️⃣ ⬜6️⃣",
+        "⬜7️⃣ ⬜8️⃣ 🟦9️⃣",
+        f"<@{alice.id}>: 9 points",
+        f"<@{bob.id}>: 1 point",
+        f"🟦 <@{alice.id}> · 🟥 <@{bob.id}>",
     ]
-    assert paragraphs[2].startswith(f"**Last:** <@{bob.id}> captures crystal 1: ")
-    earlier = paragraphs[3].splitlines()
+    assert paragraphs[1].startswith(f"**Last:** <@{bob.id}> captures crystal 1:")
+    earlier = paragraphs[2].splitlines()
     assert all(line.startswith("· ") for line in earlier)
     assert earlier[-1].startswith(f"· <@{alice.id}> captures crystal 9: ")
     due = int((table.clock.now + TURN).timestamp())
-    assert paragraphs[4] == f"⏳ The move is due <t:{due}:R>."
+    assert paragraphs[3] == f"⏳ The move is due <t:{due}:R>."
 
     # Alice has 9 points: 7 and 8 would take her over 15; 1 and 9 are gone.
     labels = [str(b["label"]) for b in board.buttons]
@@ -152,7 +157,7 @@ async def test_the_end_of_a_crown_match_marks_the_captured_crown_and_the_one_nev
 
     await press(table, alice, board, "2 3", "Hit")
     assert board.content == ""
-    grids = description(board).split("\n\n")[1]
+    grids = description(board).split("\n\n")[0]
     assert grids.splitlines() == [
         f"<@{alice.id}>'s Crown:",
         "⬜⬜⬜",
@@ -162,8 +167,10 @@ async def test_the_end_of_a_crown_match_marks_the_captured_crown_and_the_one_nev
         "⬜⬜⬜",
         "⬜⬜💥",  # Bob's Crown, captured
         "⬜⬜⬜",
+        "💥 captured · 👑 Crown",
     ]
     last = next(p for p in description(board).split("\n\n") if p.startswith("**Last:**"))
+    last = last.replace("\n", " ")
     assert f"<@{alice.id}> attacks (2,3): Hit." in last
     assert f"<@{alice.id}>'s Crown was at (3,1)" in last
     assert "⏳" not in board.text
@@ -181,10 +188,11 @@ async def test_the_end_of_a_claim_match_keeps_every_number_beside_its_owners_col
         number = max(int(p.arg) for p in table.presses(board) if p.verb == Verb.PLAY)
         claimed[number] = ("🟦", "🟥")[turn % 2]
         await press(table, who, board, str(number), f"<@{who.id}> claims {number} at")
-    grid = description(board).split("\n\n")[1].splitlines()
+    grid = description(board).split("\n\n")[0].splitlines()
     cells = [cell for row in grid[:3] for cell in row.split()]
-    assert sorted(cells) == sorted(f"{square}{n}" for n, square in claimed.items())
-    assert grid[3] == f"🟦 <@{alice.id}>: 25 · 🟥 <@{bob.id}>: 20"
+    assert sorted(cells) == sorted(f"{square}{n}\ufe0f\u20e3" for n, square in claimed.items())
+    assert grid[3] == f"<@{alice.id}>: 25 · <@{bob.id}>: 20"
+    assert grid[4] == f"🟦 <@{alice.id}> · 🟥 <@{bob.id}>"
     assert board.content == ""
     assert f"<@{alice.id}> wins" in board.text
     assert_compact(table)

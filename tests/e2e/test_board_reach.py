@@ -52,5 +52,5 @@ async def test_a_match_whose_channel_goes_out_of_reach_is_called_off(
     await table.posted("was called off", after=mark, where=alice)
     assert table.bot is not None
     assert await table.bot.parts.service.unfinished(bob.id) == []
-    record = await table.bot.parts.service.member_record(table.channel.guild_id or 0, alice.id)
+    record = await table.bot.parts.servers.member_record(table.channel.guild_id or 0, alice.id)
     assert record.lines == []

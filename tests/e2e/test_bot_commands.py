@@ -50,12 +50,12 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     registered = {c["name"]: c for c in idle_table.fake.commands()}
     assert set(registered) == {
         *CHALLENGE_OPTIONS,
-        *("stats", "games", "resign", "rules", "settings", "tournament"),
+        *("stats", "games", "resign", "rules", "settings", "tournament", "play"),
     }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]
         assert [o["name"] for o in challenge.get("options", [])] == options
-        assert challenge["options"][0]["required"]
+        assert not challenge["options"][0].get("required")  # left out: an open challenge
     every_option = [
         option
         for command in registered.values()
@@ -131,6 +131,25 @@ async def test_settings_are_for_server_managers_and_apply_to_new_matches(
     await table.slash(alice, "crystal challenge", opponent=bob)
     challenge = await table.posted("challenges you", after=mark)
     assert "expires in 2 minutes" in challenge.content
+
+
+async def test_web_pages_are_turned_on_with_a_secret_link_and_off_again(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild, bob: FakeMember
+) -> None:
+    role = fake_discord.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake_discord.add_member(guild, fake_discord.add_user("mod"), roles=(role,))
+    with pytest.raises(InvalidInvocation):
+        await fake_discord.slash(bob, table.channel, "settings", web="on")
+
+    first = table.answer(await table.slash(mod, "settings", web="on"))
+    links = re.findall(r"<(http://127\.0\.0\.1:8080/s/([A-Za-z0-9_-]{32})/)>", first)
+    assert len(links) == 1 and "web pages are on" in first
+    again = table.answer(await table.slash(mod, "settings", web="on"))
+    assert links[0][0] not in again, "on again makes a new link"
+    assert "their link no longer works" in table.answer(
+        await table.slash(mod, "settings", web="off")
+    )
+    assert "already off" in table.answer(await table.slash(mod, "settings", web="off"))
 
 
 async def test_games_lists_unfinished_matches_and_resign_ends_them(

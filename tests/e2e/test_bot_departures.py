@@ -67,7 +67,7 @@ async def test_removed_from_a_server_the_bot_calls_its_matches_off(
     posts = [r for r in table.fake.requests[requests:] if r.method in ("POST", "PATCH")]
     assert posts == []  # nothing is posted in a server the bot left
     for member in (alice, bob):
-        record = await bot.parts.service.member_record(guild.id, member.id)
+        record = await bot.parts.servers.member_record(guild.id, member.id)
         assert record.total == (0, 0, 0) and record.recent == []
 
 

@@ -97,20 +97,45 @@ async def test_a_wrong_token_says_to_reset_it(fake_discord: FakeDiscord, tmp_pat
     assert any(r.path == "/users/@me" and r.status == 401 for r in fake_discord.requests)
 
 
-async def test_an_unreachable_discord_says_to_check_the_network(tmp_path: Path) -> None:
+async def test_an_outage_at_start_is_waited_out(
+    fake_discord: FakeDiscord, channel: FakeChannel, alice: FakeMember, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    fake.outage(requests=2)
+    async with bot_process(tmp_path, fake) as bot:
+        await bot.wait_for_line(READY)
+        rules = await fake.wait_for_response(
+            await fake.slash(alice, channel, "rules", game="crown")
+        )
+        assert rules.messages
+        bot.send_signal(signal.SIGTERM)
+        assert await bot.wait() == 0
+
+    logins = [r.status for r in fake.requests if r.path == "/users/@me"]
+    assert logins[:3] == [503, 503, 200]
+    waits = [line for line in bot.lines if "Could not log in to Discord" in line]
+    assert len(waits) == 2, bot.output
+    for attempt, line in enumerate(waits, start=1):
+        assert f"at {fake.api_base} (HTTP 503); trying again in " in line
+        assert line.endswith(f"(attempt {attempt})")
+    assert fake.token not in bot.output
+    assert "Traceback" not in bot.output
+
+
+async def test_an_unreachable_discord_is_tried_again_until_stopped(tmp_path: Path) -> None:
     with socket.socket() as unused:  # a loopback port nobody listens on
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     url = f"http://127.0.0.1:{port}/api/v10"
-    said = await start_and_fail(
-        tmp_path,
-        None,
-        DISCORD_TOKEN="abc",
-        DISCORD_API_BASE_URL=url,
-        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
-    )
-    assert f"Could not reach Discord at {url}" in said
-    assert "Check the network connection" in said and "DISCORD_API_BASE_URL" in said
+    settings = {"DISCORD_API_BASE_URL": url, "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/"}
+    async with bot_process(tmp_path, None, DISCORD_TOKEN="abc", **settings) as bot:
+        first = await bot.wait_for_line("(attempt 1)")
+        await bot.wait_for_line("(attempt 2)")
+        bot.send_signal(signal.SIGTERM)
+        assert await bot.wait(timeout=5) == 0
+    assert f"Could not log in to Discord at {url} (Connection refused); trying again" in first
+    assert "Stopped" in bot.lines[-1]
+    assert "Traceback" not in bot.output
 
 
 async def test_an_address_that_is_not_discord_says_to_check_it(tmp_path: Path) -> None:

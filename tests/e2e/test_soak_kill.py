@@ -35,9 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.chat.boards import CROWN
+from bot.chat.boards import EMOJI
 from bot.chat.components import Press, Verb
 from games.base import Ask
+from games.board import Mark
 from games.crown import consistent_cells
 from games.grid import Cell, cell_text
 
@@ -597,4 +598,4 @@ async def test_matches_survive_kill_9_at_random_moments(
                 continue
             text = str(version)
             leaked = [cell for cell in secrets if cell in text]
-            assert not leaked and CROWN not in text, (a.match_id, leaked, text)
+            assert not leaked and EMOJI[Mark.CROWN] not in text, (a.match_id, leaked, text)

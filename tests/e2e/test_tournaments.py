@@ -13,7 +13,7 @@ import pytest
 
 from bot.chat.components import Verb
 
-from .fake_discord.permissions import CREATE_PUBLIC_THREADS
+from .fake_discord.permissions import CREATE_PUBLIC_THREADS, EMBED_LINKS
 from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ CRYSTAL_LOSS = ("1", "9", "2", "6")
 """The second to move reaches 15 first."""
 CRYSTAL_DRAW = ("1", "5", "6", "9", "7")
 """Neither can take a crystal without going over 15: a draw."""
+DEFERRED_WITH_SOURCE = 5
+"""The interaction response that shows "thinking" until the answer follows."""
 YOUR_MOVE = re.compile(r"<@(\d+)>, your move\.")
 
 
@@ -145,6 +147,7 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
             assert f"after round {number - 1}" in post.text and "BH " in post.text
         thread = await round_thread(fake, post)
         assert thread.parent_id == table.channel.id
+        assert thread.auto_archive_duration == 10080  # a week: a round may take days
         boards = await boards_in(table, thread, 4)
         mark = table.checkpoint()
         for i, board in enumerate(boards):
@@ -270,7 +273,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nobody
 
 def _pairs_of(fake: FakeDiscord, thread: FakeChannel) -> list[set[int]]:
     return [
-        {int(u) for u in re.findall(r"<@(\d+)>", m.embeds[0]["description"].split("\n")[0])}
+        {int(u) for u in re.findall(r"<@(\d+)>", m.embeds[0]["description"].split("\n\n")[0])}
         for m in fake.messages(thread)
         if m.embeds
     ]
@@ -326,21 +329,78 @@ async def _organizers_sign_up_and_cancel(
     shown = table.answer(await table.slash(bob, "tournament standings"))
     assert "sign-up" in shown and f"<@{alice.id}>" in shown
 
+    mark = table.checkpoint()
     cancelled = await table.slash(host, "tournament cancel")
-    (notice,) = cancelled.messages
-    assert not notice.ephemeral and f"was cancelled by <@{host.id}>" in notice.content
+    # Answered at once ("thinking", privately), then the work: calling off every match.
+    assert cancelled.response_type == DEFERRED_WITH_SOURCE
+    assert all(m.ephemeral for m in cancelled.messages)
+    assert table.answer(cancelled) == "Tournament #1 is cancelled."
+    notice = await table.posted(f"was cancelled by <@{host.id}>", after=mark)
+    assert not notice.ephemeral
     await table.fake.wait_until(lambda: not signup.custom_ids, what="the sign-up to close")
     assert "Cancelled." in signup.text
+
+    # Cleared, the role runs tournaments no more.
+    cleared = table.answer(await table.slash(organizer, "settings", clear_organizer_role=True))
+    assert "tournament organizers" not in cleared and "organizer role is cleared" in cleared
+    refused = table.answer(
+        await table.slash(host, "tournament create", game="safe", format="swiss")
+    )
+    assert "Manage Server permission or the organizer role" in refused
+
+
+async def test_a_manager_of_another_server_cannot_read_start_or_cancel_a_tournament(
+    idle_table: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
+) -> None:
+    table, fake = idle_table, fake_discord
+    elsewhere = fake.add_guild("Elsewhere")
+    lounge = fake.add_text_channel(elsewhere, "lounge")
+    admins = fake.add_role(elsewhere, "admins", permissions=MANAGE_GUILD)
+    stranger = fake.add_member(elsewhere, fake.add_user("stranger"), roles=(admins,))
+    async with table.running():
+        signup = await sign_up(table, organizer, players[:2], game="crystal", format="swiss")
+        mark = table.request_mark()
+        for command in ("tournament standings", "tournament start", "tournament cancel"):
+            asked = await fake.slash(stranger, lounge, command, tournament=1)
+            await fake.wait_for_response(asked)
+            assert table.answer(asked) == "There is no tournament #1.", command
+            assert all(m.ephemeral for m in asked.messages)
+        # Nothing was posted or edited anywhere, and the sign-up is still open.
+        calls = table.bot_calls(mark)
+        assert not (calls.board or calls.dms or calls.other), calls
+        assert fake.messages(lounge) == []
+        assert "Press **Join** to enter." in signup.text and signup.custom_ids
+
+
+async def test_create_asks_for_the_permissions_a_tournament_needs_in_its_channel(
+    hall: Table, fake_discord: FakeDiscord, organizer: FakeMember
+) -> None:
+    table = hall
+    deny = CREATE_PUBLIC_THREADS | EMBED_LINKS
+    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=deny)
+    mark = table.request_mark()
+    answered = await table.slash(organizer, "tournament create", game="crystal", format="swiss")
+    assert all(m.ephemeral for m in answered.messages)
+    assert table.answer(answered) == (
+        "I need these permissions in this channel to run a tournament here: "
+        "Embed Links, Create Public Threads."
+    )
+    calls = table.bot_calls(mark)
+    assert not (calls.board or calls.dms or calls.other), calls
+    fake_discord.set_overwrite(table.channel, fake_discord.bot)
+    answered = await table.slash(organizer, "tournament create", game="crystal", format="swiss")
+    assert "Press **Join** to enter." in table.answer(answered)
 
 
 async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
     hall: Table, fake_discord: FakeDiscord, organizer: FakeMember, players: list[FakeMember]
 ) -> None:
     table = hall
-    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=CREATE_PUBLIC_THREADS)
     entrants = players[:4]
     by_id = {p.id: p for p in entrants}
     await sign_up(table, organizer, entrants, game="crystal", format="swiss", rounds=2)
+    # Taken away once the sign-up is open, the permission's round threads give way to the channel.
+    fake_discord.set_overwrite(table.channel, fake_discord.bot, deny=CREATE_PUBLIC_THREADS)
     mark = table.checkpoint()
     await table.slash(organizer, "tournament start")
     post = await table.posted("round 1 of 2", after=mark)
@@ -361,7 +421,7 @@ async def test_without_threads_matches_go_in_the_channel_and_leaving_resigns(
     # Three left: one has the bye, two play; then the organizer cancels the event.
     (board,) = [b for b in await boards_in(table, table.channel, 3) if b not in boards]
     cancelled = await table.slash(organizer, "tournament cancel")
-    assert "was cancelled" in table.answer(cancelled)
+    assert table.answer(cancelled) == "Tournament #1 is cancelled: 1 match called off."
     number = int(board.embeds[0]["title"].rsplit("#", 1)[1])
 
     def called_off() -> bool:

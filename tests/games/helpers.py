@@ -10,6 +10,7 @@ import pytest
 from hypothesis import strategies as st
 
 from games.base import AnyGame, Event, Game, GameError, Seat
+from games.board import text as board_text
 
 S = TypeVar("S")
 
@@ -78,6 +79,11 @@ def assert_alike(game: AnyGame, a: Any, b: Any, viewers: Iterable[Seat | None], 
     to act, and offer ``seat`` the same actions."""
     for viewer in viewers:
         assert game.view(a, viewer) == game.view(b, viewer)
-        assert game.describe(game.view(a, viewer)) == game.describe(game.view(b, viewer))
+        assert game.board(game.view(a, viewer)) == game.board(game.view(b, viewer))
     assert game.to_act(a) == game.to_act(b)
     assert list(game.legal_actions(a, seat)) == list(game.legal_actions(b, seat))
+
+
+def drawn(game: AnyGame, state: Any, viewer: Seat | None) -> list[str]:
+    """The board ``viewer`` sees, in plain text (``games.board.text``), line by line."""
+    return board_text(game.board(game.view(state, viewer))).splitlines()

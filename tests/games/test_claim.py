@@ -23,6 +23,7 @@ from games.claim import GAME, ClaimCell, ClaimNumber, State, new_with_grid
 from tests.games.helpers import (
     answer,
     assert_alike,
+    drawn,
     play,
     public_texts,
     refused,
@@ -39,7 +40,7 @@ def _book_game() -> State:
 
 def _grid_lines(state: State, viewer: Seat | None = None) -> list[str]:
     size = GAME.view(state, viewer).size
-    return GAME.describe(GAME.view(state, viewer)).splitlines()[:size]
+    return drawn(GAME, state, viewer)[:size]
 
 
 def test_book_example_game() -> None:
@@ -47,10 +48,18 @@ def test_book_example_game() -> None:
     assert _grid_lines(state) == ["[2] [7] [6]", "[9] [5] [1]", "[4] [3] [8]"]
     state, events = play(GAME, state, [(0, "9")])
     assert public_texts(events) == ["Ann claims 9 at (2,1). Total 9."]
-    assert _grid_lines(state) == ["[2] [7] [6]", "[P1] [5] [1]", "[4] [3] [8]"]
+    assert _grid_lines(state) == [
+        "[ 2  ] [ 7  ] [ 6  ]",
+        "[9 P1] [ 5  ] [ 1  ]",
+        "[ 4  ] [ 3  ] [ 8  ]",
+    ]
     state, events = play(GAME, state, [(1, "8")])
     assert public_texts(events) == ["Bob claims 8 at (3,3). Total 8."]
-    assert _grid_lines(state) == ["[2] [7] [6]", "[P1] [5] [1]", "[4] [3] [P2]"]
+    assert _grid_lines(state) == [
+        "[ 2  ] [ 7  ] [ 6  ]",
+        "[9 P1] [ 5  ] [ 1  ]",
+        "[ 4  ] [ 3  ] [8 P2]",
+    ]
     state, _ = play(GAME, state, [(0, "7")])
     assert GAME.view(state, None).totals == (16, 8)
     state, _ = play(GAME, state, [(1, "6")])
@@ -59,11 +68,7 @@ def test_book_example_game() -> None:
     state, events = play(GAME, state, [(i % 2, str(v)) for i, v in enumerate((5, 4, 3, 2, 1))])
     assert public_texts(events)[-2:] == ["Ann claims 1 at (2,3). Total 25.", "Ann wins: 25 to 20."]
     assert GAME.outcome(state) == Outcome(0, Reason.SCORE)
-    assert GAME.describe(GAME.view(state, 1)).splitlines()[3:] == [
-        "Player 1's Total Score: 25",
-        "Player 2's Total Score: 20",
-        "Winner: Player 1 (25 to 20).",
-    ]
+    assert drawn(GAME, state, 1)[3:] == ["Player 1: 25 · Player 2: 20"]
 
 
 # --- computed fact (docs/rules.md) --------------------------------------------------------------
@@ -100,7 +105,7 @@ def test_size_4_equal_totals_are_a_draw() -> None:
     state, events = play(GAME, state, moves)
     assert GAME.outcome(state) == Outcome(None, Reason.SCORE)
     assert public_texts(events)[-1] == "Draw: 68 to 68."
-    assert GAME.describe(GAME.view(state, None)).splitlines()[-1] == "Draw (68 to 68)."
+    assert drawn(GAME, state, None)[-1] == "Player 1: 68 · Player 2: 68"
 
 
 # --- setup and options ---------------------------------------------------------------------
@@ -209,9 +214,7 @@ def test_conclude_ends_the_game_once() -> None:
     state, _ = play(GAME, _book_game(), [(0, "9")])
     ended, events = GAME.conclude(state, Outcome(1, Reason.RESIGN))
     assert public_texts(events) == ["Bob wins: Ann resigned."]
-    assert GAME.describe(GAME.view(ended, 0)).splitlines()[-1] == (
-        "Winner: Player 2 (Player 1 resigned)."
-    )
+    assert drawn(GAME, ended, 0)[-1] == "Player 1: 9 · Player 2: 0"
     with pytest.raises(GameOver):
         GAME.conclude(ended, Outcome(0, Reason.TIMEOUT))
 
@@ -234,7 +237,11 @@ def test_hidden_numbers_are_claimed_by_cell_and_revealed_when_claimed() -> None:
         "Ann claims (2,1): 9. Total 9.",
         "Bob claims (1,2): 7. Total 7.",
     ]
-    assert _grid_lines(state) == ["[?] [P2] [?]", "[P1] [?] [?]", "[?] [?] [?]"]
+    assert _grid_lines(state) == [
+        "[ ?  ] [7 P2] [ ?  ]",
+        "[9 P1] [ ?  ] [ ?  ]",
+        "[ ?  ] [ ?  ] [ ?  ]",
+    ]
     assert GAME.view(state, 1).grid == (None, 7, None, 9, None, None, None, None, None)
     taken = refused(GAME, state, 0, "2 1")
     assert isinstance(taken, IllegalAction)

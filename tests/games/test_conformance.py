@@ -20,6 +20,7 @@ from hypothesis import given, settings
 
 from games import GAMES
 from games.base import JSON, SEATS, AnyGame, Event, GameError, GameOver, Outcome, Reason, Seat
+from games.board import Board
 from tests.games.helpers import NAMES, reloaded, seeds
 
 VARIANTS: dict[str, list[dict[str, JSON]]] = {
@@ -118,7 +119,7 @@ def _check_state(game: AnyGame, state: Any) -> None:
     views = [game.view(state, viewer) for viewer in (None, *SEATS)]
     for viewer, view in zip((None, *SEATS), views, strict=True):
         assert view.seat == viewer
-        assert isinstance(game.describe(view), str)
+        assert isinstance(game.board(view), Board)
     if game.outcome(state) is not None:
         assert all(replace(view, seat=None) == views[0] for view in views), "an end shows all"
     for seat in game.to_act(state):

@@ -34,6 +34,7 @@ from tests.games.helpers import (
     NAMES,
     answer,
     assert_alike,
+    drawn,
     play,
     public_differences,
     public_texts,
@@ -74,6 +75,7 @@ def test_book_example_game() -> None:
         "Bob attacks (1,3): Miss.",
         "Ann's hint: the Crown's row is greater than 1.",
     ]
+    before = state
     state, events = play(GAME, state, [(0, "2 1")])
     assert public_texts(events) == [
         "Ann attacks (2,1): Hit.",
@@ -87,19 +89,28 @@ def test_book_example_game() -> None:
         "Bob has placed their Crown.",
         "Both Crowns are placed. Ann attacks first.",
     ]
-    assert GAME.describe(GAME.view(state, None)).splitlines() == [
-        "Player 1's grid:",
+    assert drawn(GAME, state, None) == [
+        "Player 1's Crown:",
         "[ ] [ ] [x]",
         "[ ] [ ] [ ]",
         "[ ] [ ] [C]",
-        "Player 2's grid:",
+        "Player 2's Crown:",
         "[ ] [ ] [ ]",
         "[X] [x] [ ]",
         "[ ] [ ] [ ]",
-        "Player 1 attacks (2,2): Miss. Player 2's hint: the Crown's column is less than 2.",
-        "Player 2 attacks (1,3): Miss. Player 1's hint: the Crown's row is greater than 1.",
-        "Player 1 attacks (2,1): Hit.",
-        "Player 1 wins the game! (capture)",
+        "x miss, X captured, C Crown",
+    ]
+    # Before the capture, each grid marks what the hints given rule out.
+    assert drawn(GAME, before, 1) == [
+        "Your Crown:",
+        "[ ] [-] [-]",
+        "[C] [x] [-]",
+        "[ ] [-] [-]",
+        "Player 1's Crown:",
+        "[-] [-] [x]",
+        "[ ] [ ] [ ]",
+        "[ ] [ ] [ ]",
+        "x miss, C Crown, - ruled out by hints",
     ]
 
 
@@ -238,14 +249,13 @@ def test_the_pending_hint_choice_is_only_in_the_defenders_view() -> None:
     assert GAME.view(state, 0).hint_choices == () == GAME.view(state, None).hint_choices
     assert GAME.view(state, 0).crowns == ((1, 1), None)
     assert GAME.view(state, None).crowns == (None, None)
-    assert GAME.describe(GAME.view(state, 1)).splitlines()[-1] == (
-        "Player 2, choose your hint: column (the Crown's column is less than 2) "
-        "or row (the Crown's row is greater than 2)."
-    )
-    for viewer in (None, 0):
-        text = GAME.describe(GAME.view(state, viewer))
-        assert text.splitlines()[-1] == "Player 2 is choosing a hint."
-        assert "greater" not in text and "less" not in text
+    assert [GAME.word(hint) for hint in choices] == [
+        "column is less than 2",
+        "row is greater than 2",
+    ]
+    # The board shows the miss; what the pending hint will rule out is nobody's yet.
+    for viewer in (None, 0, 1):
+        assert "-" not in "\n".join(drawn(GAME, state, viewer))
 
 
 def test_hint_words_and_false_hints_are_refused() -> None:

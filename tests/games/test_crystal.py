@@ -21,7 +21,7 @@ from games.base import (
     other,
 )
 from games.crystal import CRYSTALS, GAME, TARGET, Capture, State
-from tests.games.helpers import play, public_texts, refused, reloaded, seeds
+from tests.games.helpers import drawn, play, public_texts, refused, reloaded, seeds
 
 Position = tuple[tuple[int, ...], tuple[int, int], Seat]
 """What decides the rest of a game: the pool, both totals, and the seat to move."""
@@ -29,18 +29,23 @@ Position = tuple[tuple[int, ...], tuple[int, int], Seat]
 
 def test_book_example_game() -> None:
     state = GAME.new({}, seed=3)
-    assert GAME.describe(GAME.view(state, None)).splitlines()[:3] == [
-        "Available Crystals: 1, 2, 3, 4, 5, 6, 7, 8, 9",
-        "Player 1 Points: 0",
-        "Player 2 Points: 0",
+    assert drawn(GAME, state, None) == [
+        "Crystals (exactly 15 wins):",
+        "[1] [2] [3]",
+        "[4] [5] [6]",
+        "[7] [8] [9]",
+        "Player 1: 0 points",
+        "Player 2: 0 points",
     ]
     state, events = play(GAME, state, [(0, "8")])
     assert public_texts(events) == ["Ann captures crystal 8: 8 points."]
     state, _ = play(GAME, state, [(1, "7"), (0, "6")])
-    assert GAME.describe(GAME.view(state, 1)).splitlines()[:3] == [
-        "Available Crystals: 1, 2, 3, 4, 5, 9",
-        "Player 1 Points: 14",
-        "Player 2 Points: 7",
+    assert drawn(GAME, state, 1)[1:] == [
+        "[ 1  ] [ 2  ] [ 3  ]",
+        "[ 4  ] [ 5  ] [6 P1]",
+        "[7 P2] [8 P1] [ 9  ]",
+        "Player 1: 14 points",
+        "Player 2: 7 points",
     ]
     # Player 2's two illegal attempts are refused and cost nothing.
     assert "over 15" in str(refused(GAME, state, 1, "9"))
@@ -59,12 +64,7 @@ def test_book_example_game() -> None:
     ]
     assert [e.kind for e in events] == ["capture", "end"]
     assert GAME.to_act(state) == frozenset()
-    assert GAME.describe(GAME.view(state, None)).splitlines() == [
-        "Available Crystals: 2, 3, 5, 9",
-        "Player 1 Points: 15",
-        "Player 2 Points: 11",
-        "Winner: Player 1 (exactly 15 points).",
-    ]
+    assert drawn(GAME, state, None)[-2:] == ["Player 1: 15 points", "Player 2: 11 points"]
 
 
 # --- computed facts (docs/rules.md) -------------------------------------------------------------
@@ -134,9 +134,7 @@ def test_both_stuck_is_a_draw_announced_with_two_passes() -> None:
         "Ann cannot capture without going over 15 and passes.",
         "Draw: neither player can capture without going over 15 (14 to 14).",
     ]
-    assert GAME.describe(GAME.view(state, 0)).splitlines()[-1] == (
-        "Draw: neither player can capture."
-    )
+    assert drawn(GAME, state, 0)[-2:] == ["Player 1: 14 points", "Player 2: 14 points"]
 
 
 def test_a_stuck_player_passes_and_the_other_moves_again() -> None:
@@ -213,7 +211,7 @@ def test_conclude_ends_the_game_once() -> None:
     assert public_texts(events) == ["Ann wins: Bob resigned."]
     assert GAME.outcome(ended) == Outcome(0, Reason.RESIGN)
     assert GAME.to_act(ended) == frozenset() and GAME.legal_actions(ended, 1) == ()
-    assert GAME.describe(GAME.view(ended, None)).endswith("Winner: Player 1 (Player 2 resigned).")
+    assert drawn(GAME, ended, None)[-2:] == ["Player 1: 5 points", "Player 2: 0 points"]
     with pytest.raises(GameOver):
         GAME.conclude(ended, Outcome(1, Reason.TIMEOUT))
     assert isinstance(refused(GAME, ended, 1, "4"), GameOver)

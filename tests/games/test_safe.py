@@ -25,6 +25,7 @@ from tests.games.helpers import (
     NAMES,
     answer,
     assert_alike,
+    drawn,
     play,
     public_differences,
     public_texts,
@@ -85,22 +86,21 @@ def test_book_example_game_with_feedback_recomputed_from_the_codes() -> None:
         "Ann's code was 2-1-3; Bob's code was 3-3-1.",
     ]
     assert GAME.outcome(state) == Outcome(0, Reason.CAPTURE)
-    assert GAME.describe(GAME.view(state, 1)).splitlines() == [
-        "Codes are 3 digits, each 1-3.",
+    assert drawn(GAME, state, 1) == [
+        "Player 1's guesses:",
+        "[1] [1] [1]  1 exact match",
+        "[1] [3] [1]  2 exact matches",
+        "[2] [2] [1]  1 exact match",
+        "[2] [1] [3]  0 exact matches",
+        "[3] [3] [1]  3 exact matches",
+        "Your guesses:",
+        "[1] [2] [3]  1 exact match",
+        "[2] [2] [3]  2 exact matches",
+        "[2] [3] [3]  2 exact matches",
+        "[2] [1] [1]  2 exact matches",
+        "Codes: 3 digits, each 1-3",
         "Player 1's code: 2-1-3",
         "Your code: 3-3-1",
-        "Player 1's guesses:",
-        "  1-1-1  Feedback: 1 exact match",
-        "  1-3-1  Feedback: 2 exact matches",
-        "  2-2-1  Feedback: 1 exact match",
-        "  2-1-3  Feedback: 0 exact matches",
-        "  3-3-1  Feedback: 3 exact matches",
-        "Player 2's guesses:",
-        "  1-2-3  Feedback: 1 exact match",
-        "  2-2-3  Feedback: 2 exact matches",
-        "  2-3-3  Feedback: 2 exact matches",
-        "  2-1-1  Feedback: 2 exact matches",
-        "Player 1 wins the game! (capture)",
     ]
 
 

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
 from db.models import PlayerStats
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deadlines_for
 
 OTHER_GUILD = 1001
 
@@ -49,7 +49,7 @@ async def test_the_servers_unfinished_matches_are_called_off_without_a_result(
     assert (await service.snapshot(elsewhere)).status == "challenged"
     assert await records(sessions) == counted  # no result, no rating moved
     assert await service.unfinished(ALICE, GUILD) == []
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
 
 
 async def test_servers_the_bot_is_no_longer_in_are_found_at_start(service: MatchService) -> None:

@@ -8,12 +8,14 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.service.deadlines import HEARTBEAT_KEY, Deadlines
 from bot.service.matches import MatchService
 from bot.service.notices import Public
 from bot.service.sweeper import Sweeper, away_after
 from bot.service.timeouts import Timeouts
+from db import repository as repo
 from db.models import MatchEvent
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
 INTERVAL = 5.0
 AWAY = away_after(INTERVAL)
@@ -29,10 +31,10 @@ class Monotonic:
         return self.now
 
 
-async def crystal(service: MatchService) -> int:
+async def crystal(service: MatchService, guild: int = GUILD) -> int:
     """A started Crystal Capture match: Alice to move, with the default 10 minutes."""
     report = await service.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
+        guild_id=guild, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
     )
     started = await service.accept(report.match.id, BOB)
     assert started.match.deadline_kind == "turn"
@@ -49,24 +51,91 @@ async def clock_resets(sessions: async_sessionmaker[AsyncSession], match_id: int
         return len(list(rows))
 
 
-async def test_a_first_start_has_nothing_to_give_back(service: MatchService, clock: Clock) -> None:
+async def test_a_first_start_on_an_empty_database_has_nothing_to_give_back(
+    service: MatchService, clock: Clock
+) -> None:
+    deadlines = deadlines_for(service)
+    assert await deadlines.resume(AWAY) == []
+    assert await deadlines.beat() == {0: clock.now}
+
+
+async def test_an_upgrade_from_a_release_without_heartbeat_gives_the_time_back(
+    service: MatchService, clock: Clock
+) -> None:
+    """The last sign of the old release at work is its newest event: a turn that came due
+    during the upgrade starts again instead of being lost on time."""
     match_id = await crystal(service)
     clock.advance(minutes=15)
-    assert await service.resume(AWAY) == []
-    assert await service.beat() == clock.now
-    [report] = await service.sweep()  # no heartbeat before: the turn timed out
-    assert report.match.id == match_id and report.match.winner_id == BOB
+    [report] = await deadlines_for(service).resume(AWAY)
+    assert report.match.id == match_id and report.match.status == "active"
+    assert report.match.deadline == clock.now + timedelta(minutes=10)
+    assert await deadlines_for(service).sweep() == []
+
+
+async def test_an_earlier_releases_single_heartbeat_is_taken_over(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await crystal(service)
+    async with sessions.begin() as session:
+        await repo.set_meta(session, HEARTBEAT_KEY, clock.now.isoformat(), clock.now)
+    clock.advance(minutes=15)
+    [report] = await deadlines_for(service).resume(AWAY)
+    assert report.match.id == match_id
+
+
+async def test_a_shard_whose_process_is_away_keeps_its_servers_deadlines(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """Two processes, one shard each: while shard 1's process restarts, shard 0's sweeper
+    forfeits nothing in shard 1's servers, and shard 1 gives the time back when it is back."""
+    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
+    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
+    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    here, there = GUILD << 22, (GUILD << 22) | (1 << 22)  # servers on shard 0 and on shard 1
+    assert (first.shard_of(here), first.shard_of(there)) == (0, 1)
+    await first.beat()
+    await second.beat()
+    ours = await crystal(service, guild=here)
+    theirs = await crystal(service, guild=there)
+    clock.advance(minutes=15)  # shard 1's process is down meanwhile
+    await first.beat()
+    away = await first.away(AWAY)
+    assert away == {1}
+    [report] = await first.sweep(away=away)
+    assert report.match.id == ours and report.match.winner_id == BOB
+    [back] = await second.resume(AWAY)
+    assert back.match.id == theirs and back.match.status == "active"
+
+
+async def test_a_secret_asked_by_dm_waits_for_shard_zero_too(
+    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
+    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
+    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    there = (GUILD << 22) | (1 << 22)
+    await first.beat()
+    await second.beat()
+    report = await service.challenge(
+        guild_id=there, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="safe"
+    )
+    await service.accept(report.match.id, BOB)  # both asked for their code by DM
+    clock.advance(minutes=30)  # shard 0, where DMs arrive, is down
+    await second.beat()
+    away = await second.away(AWAY)
+    assert away == {0}
+    assert await second.sweep(away=away) == []  # held: nobody could answer the DM
 
 
 async def test_a_turn_that_came_due_while_away_starts_again(
     service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    await service.beat()
+    await deadlines_for(service).beat()
     match_id = await crystal(service)
     before = await service.snapshot(match_id)
     clock.advance(minutes=15)  # a deploy: the turn came due 5 minutes into it
 
-    [report] = await service.resume(AWAY)
+    [report] = await deadlines_for(service).resume(AWAY)
     snap = report.match
     assert snap.id == match_id and snap.status == "active"
     assert snap.deadline == clock.now + timedelta(minutes=10)
@@ -77,23 +146,23 @@ async def test_a_turn_that_came_due_while_away_starts_again(
         "I was away for 15 minutes, so the clock was reset: @11 has 10 minutes to move.",
     )
     assert await clock_resets(sessions, match_id) == 1
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
 
     clock.advance(minutes=9)
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
     await service.submit(match_id, ALICE, "9", expected_version=before.version)
     clock.advance(minutes=10, seconds=1)
-    [ended] = await service.sweep()
+    [ended] = await deadlines_for(service).sweep()
     assert ended.match.winner_id == ALICE  # Bob's own turn, after the restart, ran out
 
 
 async def test_a_short_restart_gives_nothing_back(service: MatchService, clock: Clock) -> None:
     match_id = await crystal(service)
     clock.advance(minutes=10)
-    await service.beat()
+    await deadlines_for(service).beat()
     clock.advance(seconds=15)  # a restart within the margin: deadlines are as they were
-    assert await service.resume(AWAY) == []
-    [report] = await service.sweep()
+    assert await deadlines_for(service).resume(AWAY) == []
+    [report] = await deadlines_for(service).sweep()
     assert report.match.id == match_id and report.match.winner_id == BOB
 
 
@@ -104,12 +173,14 @@ async def test_only_deadlines_after_the_last_heartbeat_start_again(
     clock.advance(minutes=5)
     missed = await crystal(service)
     clock.advance(minutes=5, seconds=1)
-    await service.beat()  # the last round: the crash came before it swept the overdue turn
+    await deadlines_for(
+        service
+    ).beat()  # the last round: the crash came before it swept the overdue turn
     clock.advance(minutes=30)
 
-    [report] = await service.resume(AWAY)
+    [report] = await deadlines_for(service).resume(AWAY)
     assert report.match.id == missed
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.id == overdue and report.match.status == "finished"
 
 
@@ -120,7 +191,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
     service = MatchService(
         sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}", timeouts=timeouts
     )
-    await service.beat()
+    await deadlines_for(service).beat()
     challenged = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="flag"
     )
@@ -139,7 +210,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
     assert asked.match.deadline_kind == "hint"
     clock.advance(minutes=30)
 
-    reports = {r.match.id: r for r in await service.resume(AWAY)}
+    reports = {r.match.id: r for r in await deadlines_for(service).resume(AWAY)}
     assert set(reports) == {challenged.match.id, setup.match.id, hint.match.id}
     for report in reports.values():
         assert report.match.deadline == clock.now + timedelta(minutes=2)
@@ -156,7 +227,7 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
         "I was away for 30 minutes, so the clock was reset: @11 has 2 minutes to choose the hint."
     ]
     clock.advance(minutes=2, seconds=1)
-    assert len(await service.sweep()) == 3
+    assert len(await deadlines_for(service).sweep()) == 3
 
 
 async def test_two_processes_coming_back_at_once_reset_a_clock_once(
@@ -166,28 +237,46 @@ async def test_two_processes_coming_back_at_once_reset_a_clock_once(
     match_id = await crystal(service)
     clock.advance(minutes=15)
     other = MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
-    first, second = await asyncio.gather(service.extend_missed(since), other.extend_missed(since))
+    first, second = await asyncio.gather(
+        deadlines_for(service).extend_missed(since), deadlines_for(other).extend_missed(since)
+    )
     assert len(first) + len(second) == 1
     assert await clock_resets(sessions, match_id) == 1
 
 
-async def test_the_sweeper_gives_back_time_when_its_rounds_stopped(
+async def test_the_sweeper_gives_back_time_when_its_heartbeats_stopped(
     service: MatchService, clock: Clock
 ) -> None:
     stopwatch = Monotonic()
-    sweeper = Sweeper(service, INTERVAL, monotonic=stopwatch)
+    sweeper = Sweeper(deadlines_for(service), INTERVAL, monotonic=stopwatch)
     assert await sweeper.start() == []
     match_id = await crystal(service)
 
-    # The database was unreachable for 15 minutes: no round ran.
+    # The database was unreachable for 15 minutes: no heartbeat was recorded.
     clock.advance(minutes=15)
     stopwatch.now += 15 * 60
-    [report] = await sweeper.round()
+    [report] = await sweeper.heartbeat()
     assert report.match.status == "active"
     assert report.match.deadline == clock.now + timedelta(minutes=10)
+    assert await sweeper.round() == []
 
-    # Rounds on time: the clock moving on is just time passing.
+    # Heartbeats on time: the clock moving on is just time passing.
     clock.advance(minutes=10, seconds=1)
     stopwatch.now += INTERVAL
+    assert await sweeper.heartbeat() == []
     [report] = await sweeper.round()
     assert report.match.id == match_id and report.match.winner_id == BOB
+
+
+async def test_a_slow_round_is_not_downtime(service: MatchService, clock: Clock) -> None:
+    """A round that took long (many boards to post) resets no clock: only a heartbeat that
+    did not happen counts, and heartbeats keep their own time."""
+    stopwatch = Monotonic()
+    sweeper = Sweeper(deadlines_for(service), INTERVAL, monotonic=stopwatch)
+    await sweeper.start()
+    await crystal(service)
+    for _ in range(6):  # a 30 s round, with the heartbeat beating beside it
+        clock.advance(seconds=INTERVAL)
+        stopwatch.now += INTERVAL
+        assert await sweeper.heartbeat() == []
+    assert await sweeper.round() == []

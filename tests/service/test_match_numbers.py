@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.service.errors import MatchNotFound
-from bot.service.matches import MAX_MATCH_ID, MatchService
+from bot.service.match_state import MAX_MATCH_ID
+from bot.service.matches import MatchService
 from tests.service.conftest import ALICE
 
 

@@ -22,7 +22,16 @@ from bot.service.notices import Private, Prompt, Public, Report
 from db import repository as repo
 from db.models import MatchEvent, PlayerStats
 from games.base import Ask
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Clock,
+    deadlines_for,
+    servers_for,
+)
 
 
 async def challenge(service: MatchService, game: str = "crown", **options: object) -> Report:
@@ -250,12 +259,12 @@ async def test_slash_commands_resolve_to_the_callers_match(service: MatchService
 async def test_challenge_expires_once(service: MatchService, clock: Clock) -> None:
     match_id = (await challenge(service)).match.id
     clock.advance(minutes=4)
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
     clock.advance(minutes=2)
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.id == match_id and report.match.status == "aborted"
     assert "expired" in report.public_lines()[0]
-    assert await service.sweep() == []
+    assert await deadlines_for(service).sweep() == []
 
 
 async def test_setup_timeout_aborts_without_a_result(
@@ -264,7 +273,7 @@ async def test_setup_timeout_aborts_without_a_result(
     match_id = await start(service)
     await service.submit(match_id, ALICE, "1 1")
     clock.advance(minutes=6)
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.status == "aborted" and report.match.end_reason == "timeout"
     assert "@22" in report.public_lines()[0]
     async with sessions() as session:
@@ -279,7 +288,7 @@ async def test_turn_timeout_forfeits(
     await service.submit(match_id, ALICE, "2 2")  # the move resets Alice's clock, hint is Bob's
     await service.submit(match_id, BOB, "row")
     clock.advance(minutes=11)
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.status == "finished" and report.match.end_reason == "timeout"
     assert report.match.winner_id == ALICE  # Bob was to act and ran out of time
     assert (await stats_of(sessions, BOB)).losses == 1
@@ -293,7 +302,7 @@ async def test_hint_timeout_gives_the_least_helpful_hint(
         match_id, ALICE, "1 1"
     )  # miss: Bob's Crown is below and left... or same col
     clock.advance(minutes=3)
-    [report] = await service.sweep()
+    [report] = await deadlines_for(service).sweep()
     assert report.match.status == "active" and report.match.to_act == (BOB,)
     assert any(
         "did not answer in time, so I chose for them" in line for line in report.public_lines()
@@ -313,7 +322,7 @@ async def test_a_deadline_missed_while_down_fires_once_on_restart(
     third = MatchService(sessions, clock=clock, seeds=lambda: 1)
     import asyncio
 
-    results = await asyncio.gather(second.sweep(), third.sweep())
+    results = await asyncio.gather(deadlines_for(second).sweep(), deadlines_for(third).sweep())
     fired = [r for batch in results for r in batch]
     assert [r.match.id for r in fired] == [match_id]
 
@@ -390,7 +399,7 @@ async def test_the_event_log_keeps_a_trap_cell_private(
 async def test_a_servers_own_timeouts_set_the_deadlines(
     service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    timeouts = await service.set_server_timeouts(GUILD, {"challenge": 120, "turn": 45})
+    timeouts = await servers_for(service).set_server_timeouts(GUILD, {"challenge": 120, "turn": 45})
     assert (timeouts.challenge, timeouts.turn, timeouts.setup) == (120, 45, 300)
     report = await challenge(service)
     assert report.match.deadline == clock() + timedelta(seconds=120)

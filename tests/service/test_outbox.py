@@ -3,8 +3,11 @@ delivered later by whichever process finds it undone, once."""
 
 from __future__ import annotations
 
-from bot.service.matches import DELIVERY_GRACE, MatchService
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from bot.service.match_state import DELIVERY_GRACE
+from bot.service.matches import MatchService
+from bot.service.notices import MatchSnapshot
+from bot.service.outbox import Outbox
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, outbox_for
 
 
 async def started_crown(service: MatchService) -> int:
@@ -15,13 +18,25 @@ async def started_crown(service: MatchService) -> int:
     return report.match.id
 
 
+class InTheResponse:
+    """A caller whose interaction response carries the board."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def rides_on_response(self, snap: MatchSnapshot) -> bool:
+        self.asked.append(snap.version)
+        return True
+
+
 async def test_a_use_case_leaves_its_board_and_dms_in_the_outbox_until_shown(
     service: MatchService, clock: Clock
 ) -> None:
     match_id = await started_crown(service)
-    assert await service.due_deliveries() == []  # the use case's own process goes first
+    outbox = outbox_for(service)
+    assert await outbox.due() == []  # the use case's own process goes first
     clock.advance(seconds=DELIVERY_GRACE.total_seconds())
-    due = await service.due_deliveries()
+    due = await outbox.due()
     assert sorted((item.kind, item.user_id) for item in due) == [
         ("board", None),  # the challenge
         ("board", None),  # the accepted match
@@ -29,31 +44,82 @@ async def test_a_use_case_leaves_its_board_and_dms_in_the_outbox_until_shown(
         ("prompt", BOB),
     ]
     assert all(item.match_id == match_id for item in due)
-    assert await service.due_deliveries() == []  # claimed: no other process takes them
+    assert await outbox.due() == []  # claimed: no other process takes them
 
 
-async def test_what_was_shown_is_forgotten(service: MatchService, clock: Clock) -> None:
-    match_id = await started_crown(service)
-    report = await service.submit(match_id, ALICE, "1 1")
-    await service.delivered(match_id, report.match.version)
+async def test_a_board_the_response_carries_writes_no_outbox_entry(
+    service: MatchService, clock: Clock
+) -> None:
+    route = InTheResponse()
+    report = await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game="crystal",
+        board=route,
+    )
+    accepted = await service.accept(report.match.id, BOB, board=route)
+    await service.submit(report.match.id, ALICE, "5", board=route)
+    assert route.asked == [0, 1, 2]  # asked once per use case, with the version it saves
+    assert accepted.match.version == 1
     clock.advance(minutes=5)
-    assert await service.due_deliveries() == []
+    assert await outbox_for(service).due() == []
+
+
+async def test_what_was_shown_is_forgotten_in_one_flush(
+    service: MatchService, clock: Clock
+) -> None:
+    match_id = await started_crown(service)
+    outbox = outbox_for(service)
+    report = await service.submit(match_id, ALICE, "1 1")
+    outbox.board_shown(match_id, report.match.version)
+    outbox.sent(match_id, 1, "prompt", ALICE)
+    outbox.sent(match_id, 1, "prompt", BOB)
+    await outbox.flush()
+    assert not outbox.pending
+    clock.advance(minutes=5)
+    assert await outbox.due() == []
+
+
+async def test_a_board_shown_never_forgets_a_prompt_still_undelivered(
+    service: MatchService, clock: Clock
+) -> None:
+    """A prompt DM that failed at one version stays due when a later board is shown."""
+    match_id = await started_crown(service)
+    outbox = outbox_for(service)
+    report = await service.submit(match_id, ALICE, "1 1")  # version 2: Alice's secret
+    outbox.board_shown(match_id, report.match.version)
+    outbox.sent(match_id, 1, "prompt", ALICE)  # Bob's prompt (version 1) was never delivered
+    await outbox.flush()
+    clock.advance(seconds=DELIVERY_GRACE.total_seconds())
+    [left] = await outbox.due()
+    assert (left.kind, left.user_id, left.version) == ("prompt", BOB, 1)
+
+
+async def test_a_board_that_moved_is_remembered(service: MatchService) -> None:
+    match_id = await started_crown(service)
+    outbox = outbox_for(service)
+    outbox.board_moved(match_id, 4242)
+    await outbox.flush()
+    assert (await service.snapshot(match_id)).message_id == 4242
 
 
 async def test_a_failed_delivery_comes_back_later_and_a_made_one_never(
     service: MatchService, clock: Clock
 ) -> None:
     await started_crown(service)
+    outbox: Outbox = outbox_for(service)
     clock.advance(seconds=DELIVERY_GRACE.total_seconds())
-    board, *others = await service.due_deliveries()
-    await service.finish_delivery(board, delivered=False)
+    board, *others = await outbox.due()
+    await outbox.retry_later(board)
     for item in others:
-        await service.finish_delivery(item, delivered=True)
+        await outbox.forget(item)
     clock.advance(seconds=4)
-    assert await service.due_deliveries() == []  # backing off: 5 s after a first failure
+    assert await outbox.due() == []  # backing off: 5 s after a first failure
     clock.advance(seconds=2)
-    [again] = await service.due_deliveries()
+    [again] = await outbox.due()
     assert (again.id, again.attempts) == (board.id, board.attempts + 1)
-    await service.finish_delivery(again, delivered=True)
+    await outbox.forget(again)
     clock.advance(hours=1)
-    assert await service.due_deliveries() == []
+    assert await outbox.due() == []

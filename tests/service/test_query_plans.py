@@ -16,7 +16,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
 from tests.db.plans import plans_recorded
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Clock,
+    board_posted,
+    deadlines_for,
+    servers_for,
+)
 from tests.service.test_random_matches import VARIANTS, play_random_match
 
 
@@ -35,13 +45,13 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         waiting = await service.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ALICE, game="claim"
         )
-        await service.set_message(waiting.match.id, 123)
+        await board_posted(service, waiting.match.id, 123)
         await service.find_match(GUILD, CHANNEL, "claim", BOB)
         await service.snapshot(against_bot.match.id)
         clock.advance(days=8)
-        assert await service.sweep()
-        await service.leaderboards(GUILD, None, 3)
-        await service.member_record(GUILD, ALICE)
+        assert await deadlines_for(service).sweep()
+        await servers_for(service).leaderboards(GUILD, None, 3)
+        await servers_for(service).member_record(GUILD, ALICE)
         await service.unfinished(ALICE, GUILD)
         await service.waiting_for(BOB)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

@@ -80,6 +80,8 @@ def _choose(game: str, legal: list[str], own: set[str], rng: random.Random) -> s
         safe_moves = [a for a in legal if _cell_of(a) not in own]
     elif game == "safe":
         safe_moves = [a for a in legal if not (_code_forms(a) & own)]
+    elif game == "flag":  # stepping onto one's own trap names its cell (as any move would)
+        safe_moves = [a for a in legal if _cell_of(a) not in own]
     else:
         safe_moves = legal
     return rng.choice(safe_moves or legal)

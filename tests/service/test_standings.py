@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from bot.service.pairing import Game, Player
-from bot.service.standings import TIEBREAKS, Standing, standings
+from bot.service.tournaments.pairing import Entrant, Pairing
+from bot.service.tournaments.standings import TIEBREAKS, TournamentStanding, standings
 
-FIVE = [Player(i, 2000 - 100 * i) for i in range(1, 6)]
+FIVE = [Entrant(i, 2000 - 100 * i) for i in range(1, 6)]
 
 # Three Swiss rounds of five players, a bye each round.
 SWISS = [
-    *(Game(1, 1, 2, 1.0), Game(1, 3, 4, 0.5), Game(1, 5, None, 1.0)),
-    *(Game(2, 1, 3, 0.5), Game(2, 5, 2, 1.0), Game(2, 4, None, 1.0)),
-    *(Game(3, 5, 1, 0.0), Game(3, 2, 4, 1.0), Game(3, 3, None, 1.0)),
+    *(Pairing(1, 1, 2, 1.0), Pairing(1, 3, 4, 0.5), Pairing(1, 5, None, 1.0)),
+    *(Pairing(2, 1, 3, 0.5), Pairing(2, 5, 2, 1.0), Pairing(2, 4, None, 1.0)),
+    *(Pairing(3, 5, 1, 0.0), Pairing(3, 2, 4, 1.0), Pairing(3, 3, None, 1.0)),
 ]
 
 # A round robin of five: 2 beat 3 but 3 beat 1, the leader.
 ROUND_ROBIN = [
-    *(Game(1, 2, 3, 1.0), Game(1, 1, 4, 1.0)),
-    *(Game(2, 3, 1, 1.0), Game(2, 2, 5, 1.0)),
-    *(Game(3, 1, 5, 1.0), Game(3, 4, 2, 0.5)),
-    *(Game(4, 1, 2, 1.0), Game(4, 3, 4, 1.0)),
-    *(Game(5, 5, 3, 0.5), Game(5, 4, 5, 1.0)),
+    *(Pairing(1, 2, 3, 1.0), Pairing(1, 1, 4, 1.0)),
+    *(Pairing(2, 3, 1, 1.0), Pairing(2, 2, 5, 1.0)),
+    *(Pairing(3, 1, 5, 1.0), Pairing(3, 4, 2, 0.5)),
+    *(Pairing(4, 1, 2, 1.0), Pairing(4, 3, 4, 1.0)),
+    *(Pairing(5, 5, 3, 0.5), Pairing(5, 4, 5, 1.0)),
 ]
 
 
@@ -29,11 +29,11 @@ def test_swiss_standings_rank_by_points_then_buchholz_then_sonneborn_berger() ->
     # Buchholz leaves byes out: 3 met 4 (1.5) and 1 (2.5), 5 met 2 (1) and 1 (2.5).
     # Sonneborn-Berger: 1 beat 2 (1) and 5 (2) and drew 3 (half of 2): 4.
     assert standings("swiss", FIVE, SWISS) == [
-        Standing(1, 1, 2.5, (5.0, 4.0)),
-        Standing(2, 3, 2.0, (4.0, 2.0)),
-        Standing(3, 5, 2.0, (3.5, 1.0)),
-        Standing(4, 4, 1.5, (3.0, 1.0)),
-        Standing(5, 2, 1.0, (6.0, 1.5)),
+        TournamentStanding(1, 1, 2.5, (5.0, 4.0)),
+        TournamentStanding(2, 3, 2.0, (4.0, 2.0)),
+        TournamentStanding(3, 5, 2.0, (3.5, 1.0)),
+        TournamentStanding(4, 4, 1.5, (3.0, 1.0)),
+        TournamentStanding(5, 2, 1.0, (6.0, 1.5)),
     ]
     assert TIEBREAKS["swiss"] == ("Buchholz", "Sonneborn-Berger")
 
@@ -42,11 +42,11 @@ def test_round_robin_standings_put_head_to_head_before_sonneborn_berger() -> Non
     # Points: 1 has 3, 2 and 3 have 2.5, 4 has 1.5, 5 has 0.5. 2 beat 3 at the board, though
     # 3 has the better Sonneborn-Berger: it beat 1 (3) and 4 (1.5) and drew 5 (a quarter).
     assert standings("round_robin", FIVE, ROUND_ROBIN) == [
-        Standing(1, 1, 3.0, (0.0, 4.5)),
-        Standing(2, 2, 2.5, (1.0, 3.75)),
-        Standing(3, 3, 2.5, (0.0, 4.75)),
-        Standing(4, 4, 1.5, (0.0, 1.75)),
-        Standing(5, 5, 0.5, (0.0, 1.25)),
+        TournamentStanding(1, 1, 3.0, (0.0, 4.5)),
+        TournamentStanding(2, 2, 2.5, (1.0, 3.75)),
+        TournamentStanding(3, 3, 2.5, (0.0, 4.75)),
+        TournamentStanding(4, 4, 1.5, (0.0, 1.75)),
+        TournamentStanding(5, 5, 0.5, (0.0, 1.25)),
     ]
 
 
@@ -58,12 +58,12 @@ def test_the_same_games_as_a_swiss_go_to_sonneborn_berger_when_buchholz_is_level
 
 
 def test_players_level_on_everything_share_a_rank() -> None:
-    players = [Player(i, 1500) for i in range(1, 5)]
+    players = [Entrant(i, 1500) for i in range(1, 5)]
     # A cycle: 1 beat 2, 2 beat 3, 3 beat 1, and all three beat 4.
     history = [
-        *(Game(1, 1, 2, 1.0), Game(1, 3, 4, 1.0)),
-        *(Game(2, 2, 3, 1.0), Game(2, 4, 1, 0.0)),
-        *(Game(3, 3, 1, 1.0), Game(3, 2, 4, 1.0)),
+        *(Pairing(1, 1, 2, 1.0), Pairing(1, 3, 4, 1.0)),
+        *(Pairing(2, 2, 3, 1.0), Pairing(2, 4, 1, 0.0)),
+        *(Pairing(3, 3, 1, 1.0), Pairing(3, 2, 4, 1.0)),
     ]
 
     table = standings("round_robin", players, history)
@@ -77,13 +77,13 @@ def test_players_level_on_everything_share_a_rank() -> None:
 
 
 def test_games_without_a_result_count_nothing_and_withdrawn_players_keep_their_points() -> None:
-    players = [Player(1, 1600), Player(2, 1500, withdrawn=True), Player(3, 1400)]
-    history = [Game(1, 1, 2, 0.0), Game(2, 1, 3)]
+    players = [Entrant(1, 1600), Entrant(2, 1500, withdrawn="left"), Entrant(3, 1400)]
+    history = [Pairing(1, 1, 2, 0.0), Pairing(2, 1, 3)]
 
     table = standings("swiss", players, history)
 
     assert table == [
-        Standing(1, 2, 1.0, (0.0, 0.0), withdrawn=True),
-        Standing(2, 1, 0.0, (1.0, 0.0)),
-        Standing(3, 3, 0.0, (0.0, 0.0)),
+        TournamentStanding(1, 2, 1.0, (0.0, 0.0), withdrawn=True),
+        TournamentStanding(2, 1, 0.0, (1.0, 0.0)),
+        TournamentStanding(3, 3, 0.0, (0.0, 0.0)),
     ]

@@ -9,7 +9,7 @@ from collections import Counter
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
-from tests.service.conftest import CHANNEL, GUILD, Clock
+from tests.service.conftest import CHANNEL, GUILD, Clock, deadlines_for
 
 MATCHES = 30
 SWEEPERS = 3
@@ -45,7 +45,9 @@ async def test_concurrent_sweeps_fire_each_deadline_once(
     clock.advance(hours=1)
     sweepers = [MatchService(sessions, clock=clock, seeds=lambda: 1) for _ in range(SWEEPERS)]
 
-    batches = await asyncio.gather(*(sweeper.sweep(limit=MATCHES) for sweeper in sweepers))
+    batches = await asyncio.gather(
+        *(deadlines_for(sweeper).sweep(limit=MATCHES) for sweeper in sweepers)
+    )
 
     fired = Counter(report.match.id for batch in batches for report in batch)
     assert fired == Counter(dict.fromkeys(kinds, 1))
@@ -53,7 +55,7 @@ async def test_concurrent_sweeps_fire_each_deadline_once(
         after = await first.snapshot(match_id)
         assert after.version == version + 1, f"match {match_id} was written more than once"
         assert after.over
-    again = await asyncio.gather(*(sweeper.sweep() for sweeper in sweepers))
+    again = await asyncio.gather(*(deadlines_for(sweeper).sweep() for sweeper in sweepers))
     assert again == [[]] * SWEEPERS
 
 
@@ -63,5 +65,5 @@ async def test_a_sweep_takes_at_most_its_limit(
     service = MatchService(sessions, clock=clock, seeds=lambda: 1)
     kinds = await open_matches(service)
     clock.advance(hours=1)
-    assert len(await service.sweep(limit=7)) == 7
-    assert len(await service.sweep()) == len(kinds) - 7
+    assert len(await deadlines_for(service).sweep(limit=7)) == 7
+    assert len(await deadlines_for(service).sweep()) == len(kinds) - 7

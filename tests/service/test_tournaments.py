@@ -7,17 +7,17 @@ import asyncio
 from collections import Counter
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.matches import MatchService
 from bot.service.notices import Prompt, Public, Report
-from bot.service.rounds import LEFT, TIMEOUTS
-from bot.service.tournament_view import TournamentView
-from bot.service.tournaments import TournamentRefused, TournamentService
-from db.models import Match, PlayerStats
+from bot.service.tournaments.rounds import LEFT, TIMEOUTS
+from bot.service.tournaments.service import TournamentRefused, TournamentService
+from bot.service.tournaments.view import TournamentView
+from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
-from tests.service.conftest import CHANNEL, GUILD, Clock
+from tests.service.conftest import CHANNEL, GUILD, Clock, board_posted, deadlines_for
 
 ORGANIZER = 1
 PLAYERS = list(range(101, 109))
@@ -51,6 +51,19 @@ async def create(
     )
 
 
+async def create_by(
+    tournaments: TournamentService, creator: int, *, guild_id: int = GUILD
+) -> TournamentView:
+    return await tournaments.create(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        creator_id=creator,
+        may_organize=True,
+        game="crystal",
+        format="swiss",
+    )
+
+
 async def started(
     tournaments: TournamentService,
     players: list[int],
@@ -60,8 +73,8 @@ async def started(
 ) -> TournamentView:
     view = await create(tournaments, game, format, **more)
     for player in players:
-        await tournaments.join(view.id, player)
-    return await tournaments.start(view.id, ORGANIZER, may_organize=False)
+        await tournaments.join(view.id, player, guild_id=GUILD)
+    return await tournaments.start(view.id, ORGANIZER, guild_id=GUILD, may_organize=False)
 
 
 async def post_rounds(tournaments: TournamentService, tournament_id: int) -> list[Report]:
@@ -110,27 +123,50 @@ async def test_sign_up_takes_members_once_until_full_and_start_needs_the_creator
     assert (view.status, view.options["hints"], view.entrants) == ("signup", "auto", ())
 
     with pytest.raises(TournamentRefused, match="at least two"):
-        await tournaments.start(view.id, ORGANIZER, may_organize=False)
+        await tournaments.start(view.id, ORGANIZER, guild_id=GUILD, may_organize=False)
     for player in PLAYERS[:3]:
-        view = await tournaments.join(view.id, player)
+        view = await tournaments.join(view.id, player, guild_id=GUILD)
     assert [e.user_id for e in view.entrants] == PLAYERS[:3]
     with pytest.raises(TournamentRefused, match="already in"):
-        await tournaments.join(view.id, PLAYERS[0])
+        await tournaments.join(view.id, PLAYERS[0], guild_id=GUILD)
     with pytest.raises(TournamentRefused, match="full"):
-        await tournaments.join(view.id, PLAYERS[3])
-    left = await tournaments.leave(view.id, PLAYERS[1])
+        await tournaments.join(view.id, PLAYERS[3], guild_id=GUILD)
+    left = await tournaments.leave(view.id, PLAYERS[1], guild_id=GUILD)
     assert [e.user_id for e in left.tournament.entrants] == [PLAYERS[0], PLAYERS[2]]
     with pytest.raises(TournamentRefused, match="not playing"):
-        await tournaments.leave(view.id, PLAYERS[1])
+        await tournaments.leave(view.id, PLAYERS[1], guild_id=GUILD)
 
     with pytest.raises(TournamentRefused, match="or an organizer can start"):
-        await tournaments.start(view.id, PLAYERS[0], may_organize=False)
-    begun = await tournaments.start(view.id, PLAYERS[0], may_organize=True)
+        await tournaments.start(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
+    begun = await tournaments.start(view.id, PLAYERS[0], guild_id=GUILD, may_organize=True)
     assert (begun.status, begun.round, begun.rounds) == ("running", 1, 1)
     with pytest.raises(TournamentRefused, match="closed"):
-        await tournaments.join(view.id, PLAYERS[5])
+        await tournaments.join(view.id, PLAYERS[5], guild_id=GUILD)
     with pytest.raises(TournamentRefused, match="already started"):
-        await tournaments.start(view.id, ORGANIZER, may_organize=True)
+        await tournaments.start(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
+
+
+async def test_a_server_and_an_organizer_have_only_a_few_tournaments_open_at_once(
+    tournaments: TournamentService,
+) -> None:
+    mine = [await create(tournaments), await create(tournaments, "crown")]
+    with pytest.raises(TournamentRefused) as refused:
+        await create(tournaments, "safe")
+    assert str(refused.value) == (
+        "You already run 2 open tournaments (#2, #1), the most one organizer may: "
+        "finish or cancel one first."
+    )
+    other = await create_by(tournaments, ORGANIZER + 1)
+    with pytest.raises(TournamentRefused) as refused:
+        await create_by(tournaments, ORGANIZER + 2)
+    assert str(refused.value) == (
+        "This server already has 3 open tournaments (#3, #2, #1), the most a server may: "
+        "finish or cancel one first."
+    )
+    # Another server has its own allowance; a cancelled or finished event counts no more.
+    await create_by(tournaments, ORGANIZER + 2, guild_id=GUILD + 1)
+    await tournaments.cancel(mine[0].id, ORGANIZER, guild_id=GUILD, may_organize=True)
+    assert (await create_by(tournaments, ORGANIZER + 2)).id > other.id
 
 
 async def test_a_command_naming_no_tournament_finds_the_one_meant(
@@ -143,9 +179,53 @@ async def test_a_command_naming_no_tournament_finds_the_one_meant(
     second = await create(tournaments, "crown")
     with pytest.raises(TournamentRefused, match=f"#{second.id}, #{first.id}"):
         await tournaments.find(GUILD, {CHANNEL}, ["signup"])
-    await tournaments.join(second.id, PLAYERS[0])
+    await tournaments.join(second.id, PLAYERS[0], guild_id=GUILD)
     mine = await tournaments.find(GUILD, set(), ["signup", "running"], entrant=PLAYERS[0])
     assert mine.id == second.id
+
+
+async def test_the_organizer_role_is_set_changed_and_cleared_per_server(
+    tournaments: TournamentService,
+) -> None:
+    assert await tournaments.organizer_role(GUILD) is None
+    await tournaments.set_organizer_role(GUILD, 70)
+    await tournaments.set_organizer_role(GUILD, 71)
+    await tournaments.set_organizer_role(GUILD + 1, 80)
+    assert await tournaments.organizer_role(GUILD) == 71
+    assert await tournaments.clear_organizer_role(GUILD)
+    assert await tournaments.organizer_role(GUILD) is None
+    assert not await tournaments.clear_organizer_role(GUILD)  # nothing left to clear
+    assert await tournaments.organizer_role(GUILD + 1) == 80
+
+
+OTHER_GUILD = GUILD + 1
+
+
+async def test_another_servers_tournament_is_refused_as_one_that_does_not_exist(
+    tournaments: TournamentService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """A member of another server (with Manage Server there) can neither see nor change a
+    tournament: every use case answers as it would for a number nobody has."""
+    signup = await create(tournaments)
+    await tournaments.join(signup.id, PLAYERS[0], guild_id=GUILD)
+    running = await started(tournaments, PLAYERS[:2])
+    before = [await tournaments.view(t.id, guild_id=GUILD) for t in (signup, running)]
+    missing = running.id + 100
+    for number in (signup.id, running.id, missing):
+        asked = [
+            tournaments.view(number, guild_id=OTHER_GUILD),
+            tournaments.join(number, PLAYERS[5], guild_id=OTHER_GUILD),
+            tournaments.leave(number, PLAYERS[0], guild_id=OTHER_GUILD),
+            tournaments.start(number, ORGANIZER, guild_id=OTHER_GUILD, may_organize=True),
+            tournaments.cancel(number, ORGANIZER, guild_id=OTHER_GUILD, may_organize=True),
+        ]
+        for request in asked:
+            with pytest.raises(TournamentRefused) as refused:
+                await request
+            assert str(refused.value) == f"There is no tournament #{number}."
+    assert [await tournaments.view(t.id, guild_id=GUILD) for t in (signup, running)] == before
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Match)) == 0  # not posted
 
 
 # --- whole events --------------------------------------------------------------------------
@@ -177,18 +257,18 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
             boards += 1
         assert await tournaments.settle(view.id)
         assert not await tournaments.settle(view.id)  # nothing more to do
-        view = await tournaments.view(view.id)
+        view = await tournaments.view(view.id, guild_id=GUILD)
 
     assert (view.status, view.round, boards) == ("finished", 3, 12)
-    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.pairings)
     assert len(pairs) == 12 and set(pairs.values()) == {1}
     # The first move went to whoever had moved first less often so far.
     balance: Counter[int] = Counter()
-    for fixture in sorted(view.fixtures, key=lambda f: f.round):
-        assert fixture.seat1 is not None
-        assert balance[fixture.seat0] <= balance[fixture.seat1]
-        balance[fixture.seat0] += 1
-        balance[fixture.seat1] -= 1
+    for pairing in sorted(view.pairings, key=lambda p: p.round):
+        assert pairing.seat1 is not None
+        assert balance[pairing.seat0] <= balance[pairing.seat1]
+        balance[pairing.seat0] += 1
+        balance[pairing.seat1] -= 1
     table = view.table()
     assert view.winner_id == table[0].player
     assert table[0].points == max(s.points for s in table)
@@ -216,7 +296,7 @@ async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_b
     assert public.lines[0].startswith(f"Tournament #{view.id}, round 1, game 2:")
     await play(service, second, CRYSTAL_DRAW)
     await tournaments.settle(view.id)
-    view = await tournaments.view(view.id)
+    view = await tournaments.view(view.id, guild_id=GUILD)
     assert (view.status, view.winner_id) == ("finished", high)
     assert not await post_rounds(tournaments, view.id)
 
@@ -230,10 +310,10 @@ async def test_a_round_robin_of_five_meets_everyone_once(
         for report in await post_rounds(tournaments, view.id):
             await play(service, report, CRYSTAL_WIN)
         await tournaments.settle(view.id)
-        view = await tournaments.view(view.id)
-    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.fixtures if f.seat1)
+        view = await tournaments.view(view.id, guild_id=GUILD)
+    pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.pairings if f.seat1)
     assert len(pairs) == 10 and set(pairs.values()) == {1}
-    assert Counter(f.seat0 for f in view.fixtures if f.seat1 is None) == Counter(PLAYERS[:5])
+    assert Counter(f.seat0 for f in view.pairings if f.seat1 is None) == Counter(PLAYERS[:5])
 
 
 # --- results of every kind ----------------------------------------------------------------
@@ -258,10 +338,10 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     # The idle player never chooses a secret: the setup deadline calls the match off, a loss
     # for them alone.
     clock.advance(minutes=6)
-    assert await service.sweep()
+    assert await deadlines_for(service).sweep()
     assert await tournaments.settle(view.id)
-    view = await tournaments.view(view.id)
-    round1 = view.fixtures_of(1)
+    view = await tournaments.view(view.id, guild_id=GUILD)
+    round1 = view.pairings_of(1)
     mine = next(f for f in round1 if idle in (f.seat0, f.seat1))
     assert mine.ended and mine.lapsed[mine.seat_of(idle) or 0]
     assert mine.score0 == (0.0 if mine.seat0 == idle else 1.0)
@@ -277,18 +357,50 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
         else:
             await service.resign(report.match.id, resigner)
     clock.advance(minutes=6)
-    await service.sweep()
+    await deadlines_for(service).sweep()
     await tournaments.settle(view.id)
-    view = await tournaments.view(view.id)
+    view = await tournaments.view(view.id, guild_id=GUILD)
     withdrawn = {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn}
     assert withdrawn == {idle: TIMEOUTS}
-    resigned = next(f for f in view.fixtures_of(2) if resigner in (f.seat0, f.seat1))
+    resigned = next(f for f in view.pairings_of(2) if resigner in (f.seat0, f.seat1))
     assert resigned.score0 == (0.0 if resigned.seat0 == resigner else 1.0)
     assert resigned.lapsed == (False, False)
     # Round 3 pairs the three left: one has the bye, and the idle player is not seen again.
-    round3 = view.fixtures_of(3)
+    round3 = view.pairings_of(3)
     assert idle not in {p for f in round3 for p in (f.seat0, f.seat1)}
     assert sum(f.seat1 is None for f in round3) == 1
+
+
+async def test_results_are_read_from_the_match_columns_not_its_event_log(
+    tournaments: TournamentService,
+    service: MatchService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    """Who acted and who called a match off are the match's own columns: a log without the
+    events that once told them (pruned, or written by another version) changes no result."""
+    view = await started(tournaments, PLAYERS[:4], game="crown")
+    first, second = await post_rounds(tournaments, view.id)
+    async with sessions.begin() as session:
+        await session.execute(delete(MatchEvent))
+        ended = {"status": "aborted", "end_reason": "timeout"}
+        await session.execute(
+            update(Match).where(Match.id == first.match.id).values(**ended, acted_seats=0b10)
+        )
+        called_off_by = second.match.players[0]
+        await session.execute(
+            update(Match)
+            .where(Match.id == second.match.id)
+            .values(status="aborted", end_reason="resign", called_off_by=called_off_by)
+        )
+    assert await tournaments.settle(view.id)
+    results = {
+        f.match_id: (f.score0, f.lapsed)
+        for f in (await tournaments.view(view.id, guild_id=GUILD)).pairings
+    }
+    # Only seat 1 acted before the setup ran out: seat 0 lost, out of time.
+    assert results[first.match.id] == (0.0, (True, False))
+    # Seat 0 resigned before the start: a loss for them.
+    assert results[second.match.id] == (0.0, (False, False))
 
 
 async def test_leaving_mid_round_resigns_the_match_and_withdraws(
@@ -297,15 +409,15 @@ async def test_leaving_mid_round_resigns_the_match_and_withdraws(
     view = await started(tournaments, PLAYERS[:4])
     reports = await post_rounds(tournaments, view.id)
     leaver = reports[0].match.players[0]
-    left = await tournaments.leave(view.id, leaver)
+    left = await tournaments.leave(view.id, leaver, guild_id=GUILD)
     assert left.report is not None and left.report.match.status == "finished"
     assert left.report.match.winner_id == reports[0].match.players[1]
     await play(service, reports[1], CRYSTAL_WIN)
     assert await tournaments.settle(view.id)
-    view = await tournaments.view(view.id)
+    view = await tournaments.view(view.id, guild_id=GUILD)
     assert {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn} == {leaver: LEFT}
     assert view.round == 2 and leaver not in {
-        p for f in view.fixtures_of(2) for p in (f.seat0, f.seat1)
+        p for f in view.pairings_of(2) for p in (f.seat0, f.seat1)
     }
 
 
@@ -318,8 +430,8 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
     reports = await post_rounds(tournaments, view.id)
     await service.submit(reports[0].match.id, reports[0].match.players[0], "9")
     with pytest.raises(TournamentRefused, match="or an organizer can cancel"):
-        await tournaments.cancel(view.id, PLAYERS[0], may_organize=False)
-    cancelled = await tournaments.cancel(view.id, ORGANIZER, may_organize=False)
+        await tournaments.cancel(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
+    cancelled = await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=False)
     assert cancelled.tournament.status == "cancelled"
     assert sorted(r.match.id for r in cancelled.reports) == sorted(r.match.id for r in reports)
     for report in cancelled.reports:
@@ -330,7 +442,7 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
     assert not await tournaments.settle(view.id)
     assert not await tournaments.start_matches(view.id)
     with pytest.raises(TournamentRefused, match="already over"):
-        await tournaments.cancel(view.id, ORGANIZER, may_organize=True)
+        await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
 
 
 # --- a restart at any point ---------------------------------------------------------------
@@ -369,10 +481,10 @@ async def test_a_new_process_picks_the_event_up_and_pairs_nobody_twice(
     # Results are read from the matches by whichever process settles first, once.
     outcomes = await asyncio.gather(first.settle(view.id), second.settle(view.id))
     assert sorted(outcomes) == [False, True]
-    view = await process().view(view.id)
-    assert view.round == 2 and len(view.fixtures_of(2)) == 4
-    round1 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(1)}
-    round2 = {frozenset((f.seat0, f.seat1)) for f in view.fixtures_of(2)}
+    view = await process().view(view.id, guild_id=GUILD)
+    assert view.round == 2 and len(view.pairings_of(2)) == 4
+    round1 = {frozenset((f.seat0, f.seat1)) for f in view.pairings_of(1)}
+    round2 = {frozenset((f.seat0, f.seat1)) for f in view.pairings_of(2)}
     assert not round1 & round2
 
 
@@ -399,7 +511,7 @@ async def test_the_sweep_finds_only_tournaments_with_something_to_do(
     view = await started(tournaments, PLAYERS[:2])
     assert await tournaments.needing_attention() == [view.id]  # round 1 to post
     (report,) = await post_rounds(tournaments, view.id)
-    await service.set_message(report.match.id, 1)
+    await board_posted(service, report.match.id, 1)
     assert await tournaments.needing_attention() == []
     await play(service, report, CRYSTAL_WIN)
     assert await tournaments.needing_attention() == [view.id]  # a result to record
@@ -428,9 +540,10 @@ async def test_several_tournaments_run_at_once_with_the_same_players(
         await play(service, report, CRYSTAL_WIN)
     assert not await tournaments.settle(knockout.id)
     assert await tournaments.settle(swiss.id)
-    assert (await tournaments.view(swiss.id)).round == 2
-    assert (await tournaments.view(knockout.id)).round == 1
-    assert {await tournaments.tournament_of(r.match.id) for r in crown_matches} == {knockout.id}
+    assert (await tournaments.view(swiss.id, guild_id=GUILD)).round == 2
+    assert (await tournaments.view(knockout.id, guild_id=GUILD)).round == 1
+    crown = {p.match_id for p in (await tournaments.view(knockout.id, guild_id=GUILD)).pairings}
+    assert {r.match.id for r in crown_matches} <= crown
 
 
 async def test_no_statement_of_a_tournament_scans_a_table(
@@ -447,14 +560,13 @@ async def test_no_statement_of_a_tournament_scans_a_table(
         await tournaments.set_message(view.id, 77)
         await tournaments.needing_attention()
         reports = await post_rounds(tournaments, view.id)
-        await tournaments.tournament_of(reports[0].match.id)
         await tournaments.find(GUILD, {CHANNEL}, ["running"])
-        await tournaments.leave(view.id, reports[0].match.players[0])
+        await tournaments.leave(view.id, reports[0].match.players[0], guild_id=GUILD)
         clock.advance(minutes=6)
-        await service.sweep()
+        await deadlines_for(service).sweep()
         await tournaments.settle(view.id)
         await tournaments.unposted(view.id)
         await tournaments.claim_end(view.id)
         await tournaments.organizer_role(GUILD)
-        await tournaments.cancel(view.id, ORGANIZER, may_organize=True)
+        await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, MetaData, Table, func, insert, inspect, selec
 
 import games
 from bot.service.matches import MatchService
-from bot.service.tournaments import TournamentService
+from bot.service.tournaments.service import TournamentService
 from db.engine import create_engine, session_factory
 from db.migrate import alembic_config, upgrade
 from db.models import Base, Match
@@ -110,8 +110,8 @@ async def test_tournaments_arrive_beside_a_match_in_play_and_the_records_seed_th
             format="knockout",
         )
         for player in (ALICE, BOB, CAROL):
-            await tournaments.join(view.id, player)
-        view = await tournaments.start(view.id, ALICE, may_organize=True)
+            await tournaments.join(view.id, player, guild_id=GUILD)
+        view = await tournaments.start(view.id, ALICE, guild_id=GUILD, may_organize=True)
         assert view.ratings()[CAROL] == 1800.0
         assert view.round_info[1].bracket[0] == CAROL
 

@@ -14,7 +14,7 @@ from bot.service.notices import Private, Prompt, Report
 from db import repository as repo
 from db.models import Match, PlayerStats
 from games.base import Ask
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, servers_for
 
 PARLOR = 99
 
@@ -81,9 +81,9 @@ async def test_bot_matches_count_apart_and_never_move_ratings(
 ) -> None:
     report = await play_out(service, sessions, await versus_bot(service, "crystal", "easy"))
     assert report.match.over
-    record = await service.member_record(GUILD, ALICE)
+    record = await servers_for(service).member_record(GUILD, ALICE)
     assert [(line.game, line.vs_bot) for line in record.lines] == [("crystal", True)]
-    assert await service.leaderboards(GUILD, "crystal", 10) == {"crystal": []}
+    assert await servers_for(service).leaderboards(GUILD, "crystal", 10) == {"crystal": []}
     async with sessions() as session:
         row = await session.get(PlayerStats, (GUILD, "crystal", ALICE, True))
         assert row is not None and row.rating == 1500 and row.deviation == 500

@@ -87,7 +87,7 @@ def embed_text(message: Readable) -> str:
     """Everything the message's embeds show: titles, descriptions, fields and footers."""
     parts: list[str] = []
     for embed in as_message(message).embeds:
-        parts += [embed.title or "", embed.description or ""]
+        parts += [embed.title or "", unbroken(embed.description or "")]
         for field in embed.fields:
             parts += [field.name or "", field.value or ""]
         parts.append(embed.footer.text or "")
@@ -102,12 +102,13 @@ def text_of(message: Readable) -> str:
 
 
 def last_event(board: Readable) -> str:
-    """What just happened, as the board says it: its embed's "**Last:**" paragraph."""
+    """What just happened, as the board says it: its embed's "**Last:**" paragraph, with the
+    line breaks it has to fit a phone read as the spaces they stand for."""
     lead = "**Last:** "
     for embed in as_message(board).embeds:
         for paragraph in (embed.description or "").split("\n\n"):
             if paragraph.startswith(lead):
-                return paragraph.removeprefix(lead)
+                return paragraph.removeprefix(lead).replace("\n", " ")
     raise AssertionError(f"the board says nothing happened:\n{text_of(board)}")
 
 
@@ -404,3 +405,12 @@ async def start(
     assert f"{opponent.mention} accepted. Coin toss:" in last_event(board)
     assert table.board().id == offer.id
     return board
+
+
+def unbroken(description: str) -> str:
+    """An embed description with the line breaks the board puts in what just happened (its
+    "**Last:**" paragraph, broken at spaces to fit a phone) read as the spaces they stand for."""
+    return "\n\n".join(
+        part.replace("\n", " ") if part.startswith("**Last:**") else part
+        for part in description.split("\n\n")
+    )

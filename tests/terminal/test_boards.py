@@ -12,7 +12,6 @@ from bot.terminal.boards import board, grid_lines
 from bot.terminal.names import Names
 from games import GAMES, claim
 from games.base import AnyGame
-from games.grid import Cell
 
 NAMED = Names(("Alice", "Bob"))
 
@@ -32,10 +31,12 @@ def cell_spans(rule: str) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("size", [3, 4, 5, 10])
 @pytest.mark.parametrize("widest", ["", "C", "16 X", "*A*B"])
 def test_column_numbers_stand_over_their_cells(size: int, widest: str) -> None:
-    def mark(cell: Cell) -> str:
-        return widest if cell == (1, size) else ""
+    marks = [
+        [widest if (row, col) == (1, size) else "" for col in range(1, size + 1)]
+        for row in range(1, size + 1)
+    ]
 
-    header, rule, *rows, bottom = grid_lines(size, mark)
+    header, rule, *rows, bottom = grid_lines(marks)
 
     assert rule == bottom
     assert {len(row) for row in rows} == {len(rule)}
@@ -55,7 +56,7 @@ def test_claimed_numbers_keep_their_value_beside_the_owners_mark() -> None:
 
     assert "1 | 8 B |  1  |  6  |" in text
     assert "3 |  4  | 9 A |  2  |" in text
-    assert "A Alice: 9 points   B Bob: 8 points" in text
+    assert "A Alice   B Bob\nAlice: 9 · Bob: 8" in text
 
 
 def test_hidden_numbers_show_once_claimed() -> None:
@@ -76,13 +77,13 @@ def test_a_crown_shows_on_its_owners_board_only() -> None:
     public = board(game, game.view(state, None), NAMED)
     others = board(game, game.view(state, 1), NAMED)
 
-    assert own.splitlines()[0].split() == ["Your", "grid", "Bob's", "grid"]
+    assert own.splitlines()[0].split() == ["Your", "Crown", "Bob's", "Crown"]
     assert "3 |   |   | C |" in own
     assert "| C |" not in public
     assert "3 |   |   | C |" not in others
     assert "2 | C | x | - |" in others  # Bob's own Crown, Alice's miss, what the hint rules out
-    hint = "Alice attacks (2,2): Miss. Bob's hint: the Crown's column is less than 2."
-    assert hint in public
+    assert "2 |   | x | - |" in public  # what Bob's hint rules out, for everyone
+    assert "x miss   - ruled out by hints" in public
 
 
 def test_traps_show_on_their_owners_board_only() -> None:
@@ -93,9 +94,11 @@ def test_traps_show_on_their_owners_board_only() -> None:
     bob = board(game, game.view(state, 1), NAMED)
     public = board(game, game.view(state, None), NAMED)
 
-    assert "*A Your traps: (3,4)" in alice and "*A" not in bob and "*A" not in public
-    assert "*B Your traps: (2,2)" in bob and "*B" not in alice and "*B" not in public
-    assert "A Alice: agent at (1,1), flag a at (1,1), 1 trap left to place" in public
+    assert "| *A |" in alice and "Your traps: (3,4)." in alice
+    assert "*A" not in bob and "*A" not in public and "(3,4)" not in bob + public
+    assert "| *B |" in bob and "Your traps: (2,2)." in bob
+    assert "*B" not in alice and "*B" not in public and "(2,2)" not in alice + public
+    assert "Alice: 1 trap left" in public and "* trap" not in public
 
 
 def test_a_code_shows_on_its_owners_board_only() -> None:
@@ -107,9 +110,10 @@ def test_a_code_shows_on_its_owners_board_only() -> None:
 
     assert "Your code: 2-1-3" in alice and "3-3-1" not in alice
     assert "code:" not in public
-    assert public.splitlines()[1:] == [
-        "   Alice's guesses        Bob's guesses",
-        "1  1-1-1  1 exact match   -",
+    assert public.splitlines() == [
+        "Alice's guesses         Bob's guesses",
+        "1 1 1  1 exact match    (none yet)",
+        "Codes: 3 digits, each 1-3",
     ]
 
 
@@ -118,9 +122,13 @@ def test_crystals_show_who_took_them() -> None:
     state = play_out(game, game.new({}, 0), [(0, "8"), (1, "7"), (0, "6")])
 
     assert board(game, game.view(state, None), NAMED).splitlines() == [
-        "Crystal   1  2  3  4  5  6  7  8  9",
-        "Taken     .  .  .  .  .  A  B  A  .",
-        "A Alice: 14 points   B Bob: 7 points   (exactly 15 wins)",
+        "Crystals (exactly 15 wins)",
+        "1   2   3",
+        "4   5   6 A",
+        "7 B 8 A 9",
+        "A Alice   B Bob",
+        "Alice: 14 points",
+        "Bob: 7 points",
     ]
 
 
@@ -129,4 +137,6 @@ def test_a_guess_limit_is_worded_in_the_plural() -> None:
 
     head = board(game, game.view(game.new({"max_guesses": 4}, 0), None), NAMED).splitlines()[0]
 
-    assert head == "Codes are 3 digits, each 1-3. Each player has 4 guesses."
+    assert head == "Alice's guesses    Bob's guesses"
+    lines = board(game, game.view(game.new({"max_guesses": 4}, 0), None), NAMED).splitlines()
+    assert lines[-2:] == ["Codes: 3 digits, each 1-3", "Guesses: 4 each"]

@@ -42,7 +42,7 @@ def test_crown_places_hints_and_refusals_stay_with_their_player() -> None:
     assert_shown_to(run, "Alice", "'4 4' is off the grid")
     assert_shown_to(run, "Alice", "Your Crown is at (3,3).")
     assert_shown_to(run, "Alice", "3 |   |   | C |")
-    assert_shown_to(run, "Bob", "or row (the Crown's row is equal to 2): column")
+    assert_shown_to(run, "Bob", "or row (row is equal to 2): column")
     assert_shown_to(run, "Alice", "Attacking a cell twice is refused")
     assert "is not a cell" not in run.output
     assert "it's your turn" not in run.output
@@ -81,9 +81,9 @@ ALICE_PATH = ["1 2", "2 3", "3 4", "4 5", "5 5"]
 def test_flag_traps_show_on_their_owners_board_only() -> None:
     script = Script(
         {
-            "Alice, trap cell": ["2 2"],
-            "Bob, trap cell": ["3 1"],
-            "Alice, enter MOVE": ["TRAP", "MOVE 2 2", *(f"MOVE {c}" for c in ALICE_PATH)],
+            "Alice, finish your TRAP": ["2 2"],
+            "Bob, finish your TRAP": ["3 1"],
+            "Alice, enter MOVE": ["TRAP", *(f"MOVE {c}" for c in ALICE_PATH)],
             "Bob, enter MOVE": ["TRAP", "MOVE 4 4", "MOVE 4 3", "MOVE 4 4", "MOVE 4 3"],
         }
     )
@@ -92,10 +92,10 @@ def test_flag_traps_show_on_their_owners_board_only() -> None:
 
     assert run.status == 0, run.output
     assert_handed_over(run, NAMES)
-    assert_kept_from_others(run, "Alice", ["(2,2)", "*A", "MOVE 2 2"])
+    assert_kept_from_others(run, "Alice", ["(2,2)", "*A"])
     assert_kept_from_others(run, "Bob", ["(3,1)", "*B"])
     assert "3 1" not in run.output
-    assert_shown_to(run, "Alice", "Your own trap is at (2,2)")
+    assert_shown_to(run, "Alice", "Your traps: (2,2).")
     assert_shown_to(run, "Alice", "2 |    | *A |")
     assert_shown_to(run, "Bob", "3 | *B |")
     # Moves are typed in sight; only a trap's cell is asked unseen.
@@ -121,7 +121,7 @@ def test_claim_has_nothing_to_hand_over_and_keeps_claimed_numbers() -> None:
     assert all(screen.lines[2].split() == ["1", "2", "3"] for screen in turns)
     final = run.screens[-1].text
     assert "| 9 A |" in final and "| 8 B |" in final
-    assert "A Alice: 25 points   B Bob: 20 points" in final
+    assert "A Alice   B Bob\nAlice: 25 · Bob: 20" in final
     assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
 
 

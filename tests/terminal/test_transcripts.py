@@ -122,12 +122,12 @@ def test_a_refused_secret_is_not_quoted() -> None:
 
 
 def test_a_refusal_that_could_name_your_trap_is_not_explained() -> None:
-    status, lines = transcript("flag", ["TRAP 2 2", "MOVE 4 4", "MOVE 2 2", "TRAP 2 2"])
+    status, lines = transcript("flag", ["TRAP 2 2", "MOVE 4 4", "TRAP 2 2"])
 
     assert status == 2
-    assert lines.count(REFUSED_UNSAID) == 2
+    assert lines.count(REFUSED_UNSAID) == 1  # "you already have a trap there", unsaid
     assert not any("(2,2)" in line for line in lines)
-    assert "Player 1, enter MOVE row column, or TRAP to hide a trap: MOVE 2 2" in lines
+    assert "Player 2, enter MOVE row column, or TRAP to hide a trap: MOVE 4 4" in lines
 
 
 @pytest.mark.parametrize(

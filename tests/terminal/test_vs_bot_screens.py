@@ -60,12 +60,12 @@ def test_crown_shows_your_crown_and_never_the_bots(bot_first: bool, seed: str) -
     assert found is not None
     seen = [line for line in before_the_end(run).splitlines() if "Parlor attacks" not in line]
     assert not any(found.group(1) in line for line in seen)
-    assert "Parlor's Crown" not in before_the_end(run)
+    assert "Parlor's Crown was" not in before_the_end(run)
     assert "Your Crown is at (1,3)." in before_the_end(run)
     assert "1 |   |   | C |" in before_the_end(run)
     hints = [prompt for prompt in script.asked if prompt.startswith("Choose a hint")]
     assert hints and all(
-        re.fullmatch(r"Choose a hint: column \(the Crown's .*\) or row \(.*\): ", hint)
+        re.fullmatch(r"Choose a hint: column \(column .*\) or row \(row .*\): ", hint)
         for hint in hints
     )
 
@@ -88,7 +88,7 @@ def test_flag_moves_are_typed_in_sight_and_the_bots_traps_never_show() -> None:
     script = Script(
         {
             "Enter MOVE": ["TRAP", "MOVE 2 2", "MOVE 3 3", "MOVE 1 2", "MOVE 2 3"],
-            "Trap cell": ["3 3"],
+            "Finish your TRAP": ["3 3"],
         }
     )
 
@@ -97,8 +97,9 @@ def test_flag_moves_are_typed_in_sight_and_the_bots_traps_never_show() -> None:
     assert run.status == 2
     assert "Pass to" not in run.output
     assert "Enter MOVE row column, or TRAP to hide a trap: MOVE 2 2" in run.output
-    assert "Your own trap is at (3,3): your agent may not step on it." in run.output
-    assert "3 |    |    | *Y |" in run.output
+    assert "You move to (3,3)." in run.output  # onto its own trap, which stays hidden
+    assert "(1,2) is not next to your agent at (3,3)" in run.output
+    assert "3 |    |    | *Y |" in run.output  # the trap, seen by its owner, before the step
     assert "*P" not in run.output and "Parlor's traps" not in run.output
     assert set(re.findall(r"Trap placed at (\(\d,\d\))", run.output)) <= {"(3,3)"}
     assert "3 3" not in run.output.replace("MOVE 3 3", "")

@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.chat.boards import EMPTY, SEAT_SQUARES, grid_rows
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.service.notices import MatchSnapshot
-from games.base import SEATS
-from games.claim import View
-from games.grid import Cell
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -64,25 +60,6 @@ _SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
 
 
 class ClaimDrawing(Drawing):
-    def board(self, view: View, names: tuple[str, str]) -> str:
-        """The grid: unclaimed numbers (❔ when hidden), claimed ones kept beside their
-        claimer's colour, and each player's total."""
-        owners = view.owners
-
-        def mark(cell: Cell) -> str:
-            index = (cell[0] - 1) * view.size + cell[1] - 1
-            owner, value = owners[index], view.grid[index]
-            if owner is not None:
-                return f"{SEAT_SQUARES[owner]}{value}"
-            return f"{EMPTY}{'?' if value is None else value}"
-
-        totals = [
-            sum(v for v, o in zip(view.grid, owners, strict=True) if o == seat and v is not None)
-            for seat in SEATS
-        ]
-        legend = " · ".join(f"{SEAT_SQUARES[seat]} {names[seat]}: {totals[seat]}" for seat in SEATS)
-        return "\n".join([*grid_rows(view.size, mark, "  "), legend])
-
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         view = snap.public_view
         owners = view.owners

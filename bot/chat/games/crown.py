@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from discord import app_commands
 
-from bot.chat.boards import CAPTURED, CROWN, EMPTY, MISS, grid_rows
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
 from bot.service.notices import MatchSnapshot
-from games.base import SEATS, other
-from games.crown import SIZE, CrownView
-from games.grid import Cell
+from games.crown import SIZE
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -42,17 +38,6 @@ class Crown(
 
 
 class CrownDrawing(Drawing):
-    def board(self, view: CrownView, names: tuple[str, str]) -> str:
-        """Each player's grid with the attacks it received: ❌ a miss, 💥 a captured Crown, and
-        once the game is over 👑 a Crown that was never found."""
-        lines = []
-        for owner in SEATS:
-            received = {record.cell: record.hit for record in view.attacks[other(owner)]}
-            crown = view.crowns[owner] if view.outcome is not None else None
-            lines.append(f"{names[owner]}'s Crown:")
-            lines.extend(grid_rows(SIZE, partial(_crown_mark, received=received, crown=crown)))
-        return "\n".join(lines)
-
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         view = snap.public_view
         attacked = {record.cell for record in view.attacks[seat]}
@@ -81,14 +66,6 @@ class CrownDrawing(Drawing):
 
     def secret_hint(self, snap: MatchSnapshot) -> str:
         return "Press a cell, or type it here as `row col`, e.g. `2 3`."
-
-
-def _crown_mark(cell: Cell, received: dict[Cell, bool], crown: Cell | None) -> str:
-    if received.get(cell):
-        return CAPTURED
-    if cell == crown:
-        return CROWN
-    return MISS if cell in received else EMPTY
 
 
 DRAWING = CrownDrawing()

@@ -7,13 +7,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.chat.boards import number
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, challenge_command
 from bot.service.notices import MatchSnapshot
-from games.base import SEATS
-from games.crystal import CRYSTALS, TARGET, View
+from games.crystal import CRYSTALS, TARGET
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -35,15 +33,6 @@ class Crystal(
 
 
 class CrystalDrawing(Drawing):
-    def board(self, view: View, names: tuple[str, str]) -> str:
-        """The crystals left in the pool, then each player's captures and points."""
-        pool = " ".join(number(crystal) for crystal in view.pool) or "empty"
-        lines = [f"Pool: {pool}"]
-        for seat in SEATS:
-            taken = " ".join(number(c.crystal) for c in view.captures if c.seat == seat) or "none"
-            lines.append(f"{names[seat]}: {taken} ({_points(view.points[seat])})")
-        return "\n".join(lines)
-
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         """Crystals 1-9; a taken one, or one that would take the mover over 15, is disabled
         and says which."""
@@ -61,10 +50,6 @@ class CrystalDrawing(Drawing):
             style = discord.ButtonStyle.primary if allowed else discord.ButtonStyle.secondary
             buttons.append(Button(label, press(snap, verb, str(crystal)), style, not allowed))
         return (tuple(buttons[:5]), tuple(buttons[5:]))
-
-
-def _points(points: int) -> str:
-    return f"{points} point{'' if points == 1 else 's'}"
 
 
 DRAWING = CrystalDrawing()

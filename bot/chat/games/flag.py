@@ -7,15 +7,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.chat.boards import AGENTS, EMPTY, FLAGS, TRAP, WENT_OFF, grid_rows
-from bot.chat.components import Button, Layout, Post, Verb, press
-from bot.chat.drawing import Drawing
+from bot.chat.components import Button, Layout, Post, Press, Verb, press
+from bot.chat.drawing import Drawing, parlor
 from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
-from bot.service.errors import InvalidMove
+from bot.service.errors import AlreadyPlayed, InvalidMove
 from bot.service.notices import MatchSnapshot
-from games.base import SEATS
-from games.flag import SIZE, View
-from games.grid import Cell
+from games.flag import SIZE, View, own_traps
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -66,32 +63,6 @@ ARROWS = {
 
 
 class FlagDrawing(Drawing):
-    def board(self, view: View, names: tuple[str, str]) -> str:
-        """The grid: agents, flags, traps that went off, and traps only once revealed at the end."""
-        went_off = {t.cell for t in view.triggered}
-        revealed: set[Cell] = set()
-        if view.result is not None:
-            for traps in view.traps:
-                revealed.update(traps or ())
-
-        def mark(cell: Cell) -> str:
-            for seat in SEATS:
-                if view.agents[seat] == cell:
-                    return AGENTS[seat]
-            for seat in SEATS:
-                if view.flags[seat] == cell:
-                    return FLAGS[seat]
-            if cell in revealed:
-                return TRAP
-            return WENT_OFF if cell in went_off else EMPTY
-
-        legend = [f"{AGENTS[seat]}{FLAGS[seat]} {names[seat]}" for seat in SEATS]
-        if went_off:
-            legend.append(f"{WENT_OFF} trap went off")
-        if revealed:
-            legend.append(f"{TRAP} trap")
-        return "\n".join([*grid_rows(SIZE, mark), " · ".join(legend)])
-
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         """The 8 steps around the agent and, in the middle, the trap button.
 
@@ -140,17 +111,23 @@ class FlagDrawing(Drawing):
             rows.append(tuple(buttons))
         return tuple(rows)
 
-    def private_move(self, text: str) -> bool:
-        return text.strip().upper().startswith("TRAP")
-
     def own_secrets(self, view: View) -> str | None:
         """The member's own traps (their view holds them; nobody else's does)."""
-        if view.seat is None:
-            return None
-        traps = view.traps[view.seat] or ()
-        if not traps:
-            return None
-        return f"Your traps: {', '.join(f'({r},{c})' for r, c in traps)}."
+        return own_traps(view)
+
+    async def open(self, interaction: Interaction, press: Press) -> bool:
+        """The trap cell picker, for the board the Trap button was on."""
+        if press.verb != Verb.TRAP:
+            return False
+
+        async def picker() -> Post:
+            prompt = await parlor(interaction).service.prompt(press.match_id, interaction.user.id)
+            if prompt.match.version != press.version:
+                raise AlreadyPlayed("That board is out of date: use the buttons on the latest one.")
+            return self.trap_picker(prompt.match, prompt.view)
+
+        await parlor(interaction).delivery.show(interaction, picker, stale=press)
+        return True
 
     def trap_picker(self, snap: MatchSnapshot, view: View) -> Post:
         """The 5x5 grid a player picks a trap cell from (private: it shows their own traps)."""

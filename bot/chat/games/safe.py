@@ -7,19 +7,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.chat.boards import number
-from bot.chat.components import Button, Layout, Verb, press
+from bot.chat.components import Button, Layout, Press, Verb, press
 from bot.chat.drawing import Drawing
+from bot.chat.forms import answer_form, open_form
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.service.notices import MatchSnapshot
-from games.base import SEATS
-from games.safe import Options, SafeView
+from games.safe import Options
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
-
-SAFE_ROWS = 10
-"""Guesses shown per player: the latest ones, so a long game stays well under 1,000 characters."""
 
 
 class Safe(
@@ -46,24 +42,6 @@ class Safe(
 
 
 class SafeDrawing(Drawing):
-    def board(self, view: SafeView, names: tuple[str, str]) -> str:
-        """Each player's guesses (the latest ``SAFE_ROWS``) with their exact matches."""
-        lines = []
-        for seat in SEATS:
-            records = view.guesses[seat]
-            # Once over, the code each player was after, revealed beside their guesses.
-            code = view.codes[1 - seat] if view.outcome is not None else None
-            target = f" at 🔓 {''.join(number(d) for d in code)}" if code is not None else ""
-            lines.append(f"{names[seat]}'s guesses{target}:")
-            if not records:
-                lines.append("(none yet)")
-            elif len(records) > SAFE_ROWS:
-                lines.append(f"… {len(records) - SAFE_ROWS} earlier")
-            for record in records[-SAFE_ROWS:]:
-                digits = "".join(number(d) for d in record.code)
-                lines.append(f"{digits} 🎯 {record.exact}/{view.options.length}")
-        return "\n".join(lines)
-
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
         return ((Button("Guess", press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
 
@@ -75,6 +53,21 @@ class SafeDrawing(Drawing):
         return (
             f"Press **Set my code**, or type your code here: {code.shape}, e.g. `{code.example}`."
         )
+
+    async def open(self, interaction: Interaction, press: Press) -> bool:
+        """The guess form, and the form that sets one's code (also for a member whose DMs
+        are closed: the code is typed into it)."""
+        if press.verb not in (Verb.GUESS, Verb.CODE, Verb.ASK):
+            return False
+        guess = press.verb == Verb.GUESS
+        form = answer_form(
+            press,
+            title="Guess the code" if guess else "Set your secret code",
+            label="Your guess" if guess else "Your code (only you see it)",
+            placeholder="digits only, e.g. 213",
+        )
+        await open_form(interaction, press, form)
+        return True
 
 
 DRAWING = SafeDrawing()

@@ -765,6 +765,11 @@ class FakeDiscord:
         """
         self.limiter.throttle(channel_resource(channel.id), seconds)
 
+    def outage(self, requests: int) -> None:
+        """Answer the next ``requests`` REST requests with 503 Service Unavailable, as Discord
+        does while it is down; the gateway is not affected."""
+        self.api.unavailable = requests
+
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, JSON]]:
         """The commands registered globally, or in ``guild``."""
         return self.state.commands.commands(None if guild is None else guild.id)

@@ -418,7 +418,7 @@ class FakeMessage:
         """Everything a reader sees: content, embed texts, component labels (one per line)."""
         parts: list[object] = [self.content]
         for embed in self.embeds:
-            parts += [embed.get("title"), embed.get("description")]
+            parts += [embed.get("title"), unbroken(embed.get("description"))]
             for embed_field in embed.get("fields") or []:
                 parts += [embed_field.get("name"), embed_field.get("value")]
             parts += [(embed.get("author") or {}).get("name")]
@@ -594,3 +594,14 @@ class RecordedRequest:
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status}"
+
+
+def unbroken(description: object) -> object:
+    """An embed description with the line breaks Parlor puts in what just happened (its
+    "**Last:**" paragraph, broken at spaces to fit a phone) read as the spaces they stand for."""
+    if not isinstance(description, str):
+        return description
+    return "\n\n".join(
+        part.replace("\n", " ") if part.startswith("**Last:**") else part
+        for part in description.split("\n\n")
+    )

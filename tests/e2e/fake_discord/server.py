@@ -36,6 +36,7 @@ from .state import DiscordState
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
 NOT_FOUND = {"message": "404: Not Found", "code": GENERAL_ERROR}
+UNAVAILABLE = {"message": "503: Service Unavailable", "code": GENERAL_ERROR}
 
 
 class RestAPI:
@@ -53,6 +54,8 @@ class RestAPI:
         self.channels = ChannelRoutes(state, gateway)
         self.base_url = ""
         """``http://127.0.0.1:PORT``; set once the server listens."""
+        self.unavailable = 0
+        """REST requests still to answer 503, as in an outage (the gateway is not affected)."""
 
     def routes(self) -> list[Route]:
         commands = [
@@ -109,6 +112,13 @@ class RestAPI:
             record = self.state.record_request(
                 request.method, path, request.query, None, route=route.path, bot_token=bot_token
             )
+            if self.unavailable:  # an outage: answered before any limit counts the request
+                self.unavailable -= 1
+                outage = json_response(UNAVAILABLE, status=503)
+                outage.headers["Via"] = VIA
+                record.status = outage.status
+                self.state.notify()
+                return outage
             admission = self.limiter.admit(
                 method=request.method,
                 route=route.path,

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.service.pairing import Game, Player, points
+from bot.service.tournaments.pairing import Entrant, Pairing, points
 
 Format = Literal["swiss", "round_robin"]
 
@@ -31,12 +31,13 @@ TIEBREAKS: dict[Format, tuple[str, ...]] = {
     "swiss": ("Buchholz", "Sonneborn-Berger"),
     "round_robin": ("head-to-head", "Sonneborn-Berger"),
 }
-"""The names of each format's tie-breaks, in the order of ``Standing.tiebreaks``."""
+"""The names of each format's tie-breaks, in the order of ``TournamentStanding.tiebreaks``."""
 
 
 @dataclass(frozen=True)
-class Standing:
-    """One player's place: rank, points and tie-breaks (named by ``TIEBREAKS[format]``)."""
+class TournamentStanding:
+    """One player's place in a tournament's table: rank, points and tie-breaks (named by
+    ``TIEBREAKS[format]``)."""
 
     rank: int
     player: int
@@ -45,7 +46,9 @@ class Standing:
     withdrawn: bool = False
 
 
-def standings(format: Format, players: Sequence[Player], history: Sequence[Game]) -> list[Standing]:
+def standings(
+    format: Format, players: Sequence[Entrant], history: Sequence[Pairing]
+) -> list[TournamentStanding]:
     """Every player, best first, with the tie-breaks of ``format``."""
     score = points(players, history)
     buchholz: dict[int, float] = defaultdict(float)
@@ -69,12 +72,17 @@ def standings(format: Format, players: Sequence[Player], history: Sequence[Game]
         return (head_to_head[player], sonneborn_berger[player])
 
     ordered = sorted(
-        players, key=lambda p: ((-score[p.id], *(-t for t in tiebreaks(p.id))), -p.rating, p.id)
+        players,
+        key=lambda p: (
+            (-score[p.user_id], *(-t for t in tiebreaks(p.user_id))),
+            -p.rating,
+            p.user_id,
+        ),
     )
-    table: list[Standing] = []
+    table: list[TournamentStanding] = []
     for place, entrant in enumerate(ordered, start=1):
-        key = (score[entrant.id], tiebreaks(entrant.id))
+        key = (score[entrant.user_id], tiebreaks(entrant.user_id))
         tied = table and (table[-1].points, table[-1].tiebreaks) == key
         rank = table[-1].rank if tied else place
-        table.append(Standing(rank, entrant.id, *key, withdrawn=entrant.withdrawn))
+        table.append(TournamentStanding(rank, entrant.user_id, *key, withdrawn=not entrant.active))
     return table

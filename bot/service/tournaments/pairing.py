@@ -26,9 +26,8 @@ than that pair alone plus the cheapest conceivable pairing of everybody else.
 Round robin: the circle method, every pair exactly once, a bye each round for an odd count, seats
 alternating from round to round for everyone except around one game each.
 
-Knockout: seeded by rating into a bracket of the next power of two, byes to the top seeds, seeds
-placed so that the top seeds meet as late as possible (1 v 16, 8 v 9, ...). A drawn game is
-replayed with seats swapped; after two draws the higher-rated player goes through.
+Every function takes and gives the event's own values: ``Entrant`` and ``Pairing`` (one game of
+a round); a round is its pairings, board by board, then its byes. Knockouts are ``knockout.py``.
 """
 
 from __future__ import annotations
@@ -41,33 +40,47 @@ from itertools import combinations
 
 import rustworkx as rx
 
-KNOCKOUT_DRAWS_BEFORE_RATING = 2
-"""Drawn games a knockout match replays before the higher-rated player goes through."""
-
 SCORES = (0.0, 0.5, 1.0)
 
 
 @dataclass(frozen=True)
-class Player:
-    """An entrant. A withdrawn one is paired no more, but keeps the results it has."""
+class Entrant:
+    """A member in the event and the rating it is seeded by. ``withdrawn`` says why it is paired
+    no more, if it is not; a withdrawn entrant keeps the results it has."""
 
-    id: int
+    user_id: int
     rating: float
-    withdrawn: bool = False
+    withdrawn: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn is None
+
+
+Seats = tuple[int, int]
+"""Two entrants as they sit down to a game: the first moves first."""
 
 
 @dataclass(frozen=True)
-class Game:
-    """One game: seat 0 moves first; no seat 1 means seat 0 had the bye.
+class Pairing:
+    """One game of a round: two entrants (seat 0 moves first) or a bye (no ``seat1``).
 
-    ``score0`` is seat 0's points (1, 0.5 or 0), None while the game has no result. A bye is
-    worth 1 point whatever ``score0`` says.
+    ``score0`` is seat 0's points (1, 0.5 or 0), None while the game has no result; a bye is
+    worth 1 point whatever it says. ``board`` orders the round's games (its byes come last),
+    ``replay`` counts the earlier games of the same knockout match. Once ``ended``, ``lapsed``
+    says which seats ran out of time. ``match_id`` is the match that plays it, ``id`` its row.
     """
 
     round: int
     seat0: int
     seat1: int | None
     score0: float | None = None
+    board: int = 0
+    replay: int = 0
+    ended: bool = False
+    lapsed: tuple[bool, bool] = (False, False)
+    match_id: int | None = None
+    id: int | None = None
 
     def __post_init__(self) -> None:
         if self.score0 is not None and self.score0 not in SCORES:
@@ -90,40 +103,27 @@ class Game:
     def opponent(self, player: int) -> int | None:
         return self.seat1 if player == self.seat0 else self.seat0
 
-
-@dataclass(frozen=True)
-class Pairing:
-    """Two players to meet; ``seat0`` moves first."""
-
-    seat0: int
-    seat1: int
-
-    def swapped(self) -> Pairing:
-        return Pairing(self.seat1, self.seat0)
-
-    def game(self, round_number: int, score0: float | None = None) -> Game:
-        return Game(round_number, self.seat0, self.seat1, score0)
+    def seat_of(self, user_id: int) -> int | None:
+        return 0 if user_id == self.seat0 else 1 if user_id == self.seat1 else None
 
 
-@dataclass(frozen=True)
-class Round:
-    """One round: its pairings board by board, and the players with a bye."""
-
-    number: int
-    pairings: tuple[Pairing, ...]
-    byes: tuple[int, ...] = ()
-
-    def games(self) -> tuple[Game, ...]:
-        """The round as history: a game without a result per pairing, a won game per bye."""
-        played = tuple(pairing.game(self.number) for pairing in self.pairings)
-        return played + tuple(Game(self.number, player, None, 1.0) for player in self.byes)
+def numbered(number: int, seats: Sequence[Seats], byes: Sequence[int]) -> list[Pairing]:
+    """Round ``number``: its games board by board, then its byes (each ended: a win)."""
+    played = [Pairing(number, first, second, board=b) for b, (first, second) in enumerate(seats)]
+    start = len(played)
+    return played + [
+        Pairing(number, player, None, 1.0, board=start + i, ended=True)
+        for i, player in enumerate(byes)
+    ]
 
 
 # --- What the history says about each player -------------------------------------------------
 
 
 @dataclass
-class _Record:
+class Record:
+    """What the games so far say about one player."""
+
     halves: int = 0  # points, in half points
     byes: int = 0
     balance: int = 0  # seat-0 games minus seat-1 games
@@ -131,8 +131,8 @@ class _Record:
     met: Counter[int] = field(default_factory=Counter)
 
 
-def _records(players: Sequence[Player], history: Iterable[Game]) -> dict[int, _Record]:
-    records = {player.id: _Record() for player in players}
+def records_of(players: Sequence[Entrant], history: Iterable[Pairing]) -> dict[int, Record]:
+    records = {player.user_id: Record() for player in players}
     for game in sorted(history, key=lambda game: game.round):
         for player in (game.seat0, game.seat1):
             if player is not None and player not in records:
@@ -154,16 +154,16 @@ def _records(players: Sequence[Player], history: Iterable[Game]) -> dict[int, _R
     return records
 
 
-def points(players: Sequence[Player], history: Iterable[Game]) -> dict[int, float]:
+def points(players: Sequence[Entrant], history: Iterable[Pairing]) -> dict[int, float]:
     """Each player's points: 1 a win or a bye, 0.5 a draw; games without a result count nothing."""
-    return {player: record.halves / 2 for player, record in _records(players, history).items()}
+    return {player: record.halves / 2 for player, record in records_of(players, history).items()}
 
 
-def _ranked(players: Iterable[Player], records: Mapping[int, _Record]) -> list[Player]:
-    return sorted(players, key=lambda p: (-records[p.id].halves, -p.rating, p.id))
+def _ranked(players: Iterable[Entrant], records: Mapping[int, Record]) -> list[Entrant]:
+    return sorted(players, key=lambda p: (-records[p.user_id].halves, -p.rating, p.user_id))
 
 
-def _seated(higher: int, lower: int, records: Mapping[int, _Record], board: int) -> Pairing:
+def seated(higher: int, lower: int, records: Mapping[int, Record], board: int) -> Seats:
     """Seat 0 to the player owed it: by seat balance, then last seat, then alternately by board."""
 
     def owed(player: int) -> tuple[int, int]:
@@ -175,7 +175,7 @@ def _seated(higher: int, lower: int, records: Mapping[int, _Record], board: int)
         first = higher if owed(higher) > owed(lower) else lower
     else:
         first = higher if board % 2 == 0 else lower
-    return Pairing(first, lower if first == higher else higher)
+    return (first, lower if first == higher else higher)
 
 
 # --- Swiss ---------------------------------------------------------------------------------
@@ -186,10 +186,12 @@ def swiss_round_count(player_count: int) -> int:
     return math.ceil(math.log2(player_count)) if player_count > 1 else 0
 
 
-def swiss_round(players: Sequence[Player], history: Sequence[Game], number: int) -> Round:
+def swiss_round(
+    players: Sequence[Entrant], history: Sequence[Pairing], number: int
+) -> list[Pairing]:
     """Round ``number`` of a Swiss: the active players paired, or one of them given the bye."""
-    records = _records(players, history)
-    ranked = [player.id for player in _ranked((p for p in players if not p.withdrawn), records)]
+    records = records_of(players, history)
+    ranked = [player.user_id for player in _ranked((p for p in players if p.active), records)]
     byes: tuple[int, ...] = ()
     if len(ranked) % 2 == 0:
         pairs, _ = _min_cost_pairs(ranked, records)
@@ -209,14 +211,12 @@ def swiss_round(players: Sequence[Player], history: Sequence[Game], number: int)
             byes, pairs = (fallback[0],), fallback[1]
     place = {player: i for i, player in enumerate(ranked)}
     pairs.sort(key=lambda pair: place[pair[0]])
-    pairings = tuple(
-        _seated(higher, lower, records, board) for board, (higher, lower) in enumerate(pairs)
-    )
-    return Round(number, pairings, byes)
+    seats = [seated(higher, lower, records, board) for board, (higher, lower) in enumerate(pairs)]
+    return numbered(number, seats, byes)
 
 
 def _min_cost_pairs(
-    ranked: Sequence[int], records: Mapping[int, _Record]
+    ranked: Sequence[int], records: Mapping[int, Record]
 ) -> tuple[list[tuple[int, int]], int]:
     """The best pairing of an even number of players in pairing order, and its repeat count.
 
@@ -356,7 +356,7 @@ def _min_cost_matching(size: int, edges: Sequence[tuple[int, int, int]]) -> list
 # --- Round robin ---------------------------------------------------------------------------
 
 
-def round_robin_schedule(players: Sequence[Player]) -> list[Round]:
+def round_robin_schedule(players: Sequence[Entrant]) -> list[list[Pairing]]:
     """Every round of an all-play-all: each pair meets exactly once, odd counts get a bye a round.
 
     Players are numbered by rating; the schedule is the same whoever has withdrawn since, so it
@@ -371,15 +371,15 @@ def round_robin_schedule(players: Sequence[Player]) -> list[Round]:
     """
     if len(players) < 2:
         return []
-    entrants: list[Player | None] = [*sorted(players, key=lambda p: (-p.rating, p.id))]
+    entrants: list[Entrant | None] = [*sorted(players, key=lambda p: (-p.rating, p.user_id))]
     if len(entrants) % 2:
         entrants.append(None)
-    withdrawn = {player.id for player in players if player.withdrawn}
+    withdrawn = {player.user_id for player in players if not player.active}
     places = len(entrants) - 1
     fixed = entrants[places]
     rounds = []
     for r in range(places):
-        pairings: list[Pairing] = []
+        pairings: list[Seats] = []
         byes: list[int] = []
         for i in range(places):
             j = (r - i) % places
@@ -387,141 +387,20 @@ def round_robin_schedule(players: Sequence[Player]) -> list[Round]:
             assert player is not None  # only the fixed place can be the bye
             if j == i:
                 if fixed is None:
-                    byes.append(player.id)
+                    byes.append(player.user_id)
                 else:
-                    both = (fixed.id, player.id)
-                    pairings.append(Pairing(*both) if r % 2 == 0 else Pairing(*both[::-1]))
+                    both = (fixed.user_id, player.user_id)
+                    pairings.append(both if r % 2 == 0 else (both[1], both[0]))
             elif i < j:
                 other = entrants[j]
                 assert other is not None
                 first, second = (player, other) if (j - i) % places % 2 else (other, player)
-                pairings.append(Pairing(first.id, second.id))
+                pairings.append((first.user_id, second.user_id))
         rounds.append(
-            Round(
+            numbered(
                 r + 1,
-                tuple(p for p in pairings if not {p.seat0, p.seat1} & withdrawn),
-                tuple(player for player in byes if player not in withdrawn),
+                [pair for pair in pairings if not set(pair) & withdrawn],
+                [player for player in byes if player not in withdrawn],
             )
         )
     return rounds
-
-
-# --- Knockout ------------------------------------------------------------------------------
-
-
-def knockout_bracket(players: Sequence[Player]) -> tuple[int | None, ...]:
-    """The first round's entrants in bracket order, None for a bye; pairs are adjacent slots.
-
-    The active players are seeded by rating (then lower id); the bracket has the next power of
-    two of slots, seed ``s`` meeting seed ``size + 1 - s`` in the first round, so the missing
-    seeds at the bottom make the byes of the top seeds.
-    """
-    seeded = sorted((p for p in players if not p.withdrawn), key=lambda p: (-p.rating, p.id))
-    if len(seeded) < 2:
-        raise ValueError("a knockout needs at least two players")
-    size = 1 << (len(seeded) - 1).bit_length()
-    return tuple(seeded[s - 1].id if s <= len(seeded) else None for s in seed_order(size))
-
-
-def seed_order(size: int) -> list[int]:
-    """Seeds 1..size in bracket order: 1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11."""
-    order = [1]
-    while len(order) < size:
-        order = [s for seed in order for s in (seed, 2 * len(order) + 1 - seed)]
-    return order
-
-
-def knockout_round(
-    players: Sequence[Player],
-    entrants: Sequence[int | None],
-    history: Sequence[Game],
-    number: int,
-) -> Round:
-    """The first games of the matches between adjacent entrants; a lone entrant has a bye.
-
-    Seat 0 as in a Swiss round: to the player owed it by seat balance or last seat, else to the
-    player placed first on the first, third, ... match of the bracket.
-    """
-    records = _records(players, history)
-    pairings: list[Pairing] = []
-    byes: list[int] = []
-    for board, (first, second) in enumerate(_slot_pairs(entrants)):
-        if first is not None and second is not None:
-            pairings.append(_seated(first, second, records, board))
-        elif first is not None or second is not None:
-            byes.extend(player for player in (first, second) if player is not None)
-    return Round(number, tuple(pairings), tuple(byes))
-
-
-def knockout_winner(
-    players: Sequence[Player], pairing: Pairing, games: Sequence[Game]
-) -> int | None:
-    """Who goes through: the winner of the first decisive game, or after two draws the higher
-    rated (then the lower id); None while the match needs another game.
-
-    ``games`` are the match's games in the order played; those without a result are not counted.
-    """
-    draws = 0
-    for game in games:
-        if game.score0 is None or game.is_bye:
-            continue
-        if game.score0 != 0.5:
-            return game.seat0 if game.score0 == 1.0 else game.seat1
-        draws += 1
-        if draws == KNOCKOUT_DRAWS_BEFORE_RATING:
-            ratings = {player.id: player.rating for player in players}
-            return min((pairing.seat0, pairing.seat1), key=lambda p: (-ratings[p], p))
-    return None
-
-
-def knockout_next_game(pairing: Pairing, games: Sequence[Game]) -> Pairing | None:
-    """The seats of the match's next game (seats swap after each draw); None once it is decided.
-
-    ``games`` are the match's games in the order played; those without a result are not counted.
-    """
-    draws = 0
-    for game in games:
-        if game.score0 is None or game.is_bye:
-            continue
-        if game.score0 != 0.5:
-            return None
-        draws += 1
-    if draws >= KNOCKOUT_DRAWS_BEFORE_RATING:
-        return None
-    return pairing.swapped() if draws % 2 else pairing
-
-
-def knockout_next_entrants(
-    players: Sequence[Player], entrants: Sequence[int | None], history: Sequence[Game]
-) -> tuple[int | None, ...]:
-    """Who goes through from each match of this round, in bracket order, from its results.
-
-    A withdrawn player never goes through: its opponent does if the match was not decided at the
-    board, else nobody (None: a bye for the next opponent). Raises ValueError while a match
-    between two active players is undecided.
-    """
-    withdrawn = {player.id for player in players if player.withdrawn}
-    advancing: list[int | None] = []
-    for first, second in _slot_pairs(entrants):
-        if first is None or second is None:
-            alone = first if second is None else second
-            advancing.append(None if alone in withdrawn else alone)
-            continue
-        both = {first, second}
-        games = [
-            game for game in history if game.seat1 is not None and {game.seat0, game.seat1} == both
-        ]
-        winner = knockout_winner(players, Pairing(first, second), games)
-        if winner is None:
-            active = both - withdrawn
-            if len(active) == 2:
-                raise ValueError(f"the match between {first} and {second} is not decided")
-            winner = active.pop() if active else None
-        advancing.append(None if winner in withdrawn else winner)
-    return tuple(advancing)
-
-
-def _slot_pairs(entrants: Sequence[int | None]) -> list[tuple[int | None, int | None]]:
-    if len(entrants) < 2 or len(entrants) & (len(entrants) - 1):
-        raise ValueError(f"a bracket round has a power of two of slots, not {len(entrants)}")
-    return list(zip(entrants[::2], entrants[1::2], strict=True))

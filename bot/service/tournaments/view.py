@@ -7,14 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import games
-from bot.service.rounds import Entrant, Fixture, Format, MatchResult, table_of
-from bot.service.standings import Standing
+from bot.service.tournaments.pairing import Entrant, Pairing
+from bot.service.tournaments.rounds import Format, MatchEnd, table_of
+from bot.service.tournaments.standings import TournamentStanding
 from db import tournaments as q
 from db.models import DEFAULT_RATING
 
 
 @dataclass(frozen=True)
-class RoundInfo:
+class Round:
+    """A round of a tournament: its knockout bracket, and where it is posted and played."""
+
     number: int
     bracket: tuple[int | None, ...]
     """A knockout round's entrants in bracket order (``None``: a bye); empty otherwise."""
@@ -25,7 +28,7 @@ class RoundInfo:
 
 @dataclass(frozen=True)
 class TournamentView:
-    """A tournament as anyone may see it: settings, entrants, rounds and games."""
+    """A tournament as anyone may see it: settings, entrants, rounds and pairings."""
 
     id: int
     guild_id: int
@@ -42,8 +45,9 @@ class TournamentView:
     message_id: int | None
     winner_id: int | None
     entrants: tuple[Entrant, ...]
-    fixtures: tuple[Fixture, ...] = ()
-    round_info: dict[int, RoundInfo] = field(default_factory=dict)
+    pairings: tuple[Pairing, ...] = ()
+    round_info: dict[int, Round] = field(default_factory=dict)
+    """Each round stored so far, by number."""
 
     @property
     def title(self) -> str:
@@ -51,15 +55,15 @@ class TournamentView:
 
     @property
     def active(self) -> list[Entrant]:
-        return [e for e in self.entrants if e.withdrawn is None]
+        return [e for e in self.entrants if e.active]
 
-    def fixtures_of(self, number: int) -> list[Fixture]:
-        return [f for f in self.fixtures if f.round == number]
+    def pairings_of(self, number: int) -> list[Pairing]:
+        return [p for p in self.pairings if p.round == number]
 
-    def table(self, through: int | None = None) -> list[Standing]:
+    def table(self, through: int | None = None) -> list[TournamentStanding]:
         """Swiss and round robin standings after round ``through`` (default: every game)."""
         last = self.round if through is None else through
-        return table_of(self.format, self.entrants, [f for f in self.fixtures if f.round <= last])
+        return table_of(self.format, self.entrants, [p for p in self.pairings if p.round <= last])
 
     def ratings(self) -> dict[int, float]:
         return {e.user_id: e.rating for e in self.entrants}
@@ -75,12 +79,12 @@ def entrants_of(rows: Sequence[q.EntrantRow]) -> list[Entrant]:
     ]
 
 
-def fixture_of(row: q.GameRow) -> Fixture:
-    return Fixture(
+def pairing_of(row: q.PairingRow) -> Pairing:
+    return Pairing(
         round=row.round,
-        board=row.board,
         seat0=row.seat0,
         seat1=row.seat1,
+        board=row.board,
         replay=row.replay,
         ended=row.ended,
         score0=row.score0,
@@ -90,15 +94,15 @@ def fixture_of(row: q.GameRow) -> Fixture:
     )
 
 
-def match_result(end: q.MatchEnd) -> MatchResult:
-    return MatchResult(end.status, end.winner_seat, end.end_reason, end.acted, end.called_off_by)
+def match_end_of(row: q.MatchEndRow) -> MatchEnd:
+    return MatchEnd(row.status, row.winner_seat, row.end_reason, row.acted, row.called_off_by)
 
 
 def view_of(
     row: q.TournamentRow,
     entrants: tuple[Entrant, ...],
-    fixtures: tuple[Fixture, ...],
-    info: dict[int, RoundInfo],
+    pairings: tuple[Pairing, ...],
+    info: dict[int, Round],
 ) -> TournamentView:
     return TournamentView(
         id=row.id,
@@ -115,6 +119,6 @@ def view_of(
         message_id=row.message_id,
         winner_id=row.winner_id,
         entrants=entrants,
-        fixtures=fixtures,
+        pairings=pairings,
         round_info=info,
     )

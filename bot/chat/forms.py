@@ -1,0 +1,101 @@
+"""One-line forms a game's button opens (a Safe Cracker code), answered from their custom_id.
+
+A form's custom_id is the press that opened it, then ``:form``: ``on_form_submit`` plays what
+was typed from that alone, never from discord.py's store of open forms (stopped before it is
+sent, a form is not kept there), so that two members' forms never replace each other, and a form
+still works after a restart or 15 minutes. A form opened by ``Verb.GUESS`` is a move on the
+board it was on (refused once that board is stale); any other is a setup secret.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
+from bot.chat.drawing import parlor
+from bot.chat.game_cog import Interaction
+from bot.service.errors import REFUSALS
+from bot.service.notices import Report
+from games.base import Ask
+
+FORM_TEMPLATE = re.compile(OPEN_TEMPLATE + ":form")
+"""A form's custom_id: the press that opened it, then ``:form``."""
+
+
+def answer_form(press: Press, *, title: str, label: str, placeholder: str) -> discord.ui.Modal:
+    """A form with one short text input, answered by ``on_form_submit``."""
+    form = discord.ui.Modal(title=title, custom_id=f"{press.custom_id}:form")
+    form.add_item(
+        discord.ui.TextInput(
+            label=label,
+            custom_id="answer",
+            placeholder=placeholder,
+            min_length=1,
+            max_length=12,
+        )
+    )
+    form.stop()
+    return form
+
+
+async def open_form(interaction: Interaction, press: Press, form: discord.ui.Modal) -> None:
+    """Open ``form`` for the member it is for, and refuse anyone else before it opens."""
+    bot = parlor(interaction)
+    user = interaction.user.id
+    move = press.verb == Verb.GUESS
+    try:
+        snap = await bot.service.snapshot(press.match_id)
+    except REFUSALS as error:
+        await interaction.response.send_message(str(error), ephemeral=True)
+        return
+    wanted = Ask.ACTION if move else Ask.SECRET
+    if user not in snap.players:
+        refusal: str | None = NOT_YOUR_MATCH
+    elif snap.asks.get(user) is not wanted:
+        refusal = "That form is not for you right now: nothing is asked of you there."
+    elif move and snap.version != press.version:
+        refusal = "That board is out of date: use the buttons on the latest one."
+    else:
+        refusal = None
+    if refusal is not None:
+        await interaction.response.send_message(refusal, ephemeral=True)
+        return
+    await interaction.response.send_modal(form)
+
+
+async def on_form_submit(interaction: Interaction) -> None:
+    """Play a submitted form (an ``on_interaction`` listener)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    found = FORM_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+    if found is None:
+        return
+    press = Press.from_match(found)
+    move = press.verb == Verb.GUESS
+    bot = parlor(interaction)
+    user, text = interaction.user.id, _text_input(list(data.get("components") or []))
+    version = press.version if move else None
+    answering = None if move else {Ask.SECRET}
+
+    async def submit() -> Report:
+        return await bot.service.submit(
+            press.match_id, user, text, expected_version=version, answering=answering
+        )
+
+    await bot.delivery.run(interaction, submit, stale=press)
+
+
+def _text_input(components: list[Any]) -> str:
+    """The value of the first text input in a submitted form's components."""
+    for component in components:
+        if component.get("type") == discord.ComponentType.text_input.value:
+            return str(component.get("value") or "")
+        inner = [*component.get("components", []), *filter(None, [component.get("component")])]
+        value = _text_input(inner)
+        if value:
+            return value
+    return ""

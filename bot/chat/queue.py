@@ -1,0 +1,254 @@
+"""``/play game:``: the quick-pair queue on Discord (docs/queue.md).
+
+One message per game and channel shows how many wait, with Join and Leave; it is edited in
+place. Every ``WAVE_EVERY`` this process runs the waves (any process may: the database settles
+who pairs whom), posts the boards of the matches they start, edits the queue messages of its
+servers whose count changed, and offers the bot to the members whose ``/play`` (or Join) it
+answered, through that interaction: its token is kept here, in memory only, while it is valid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+import games
+from bot.chat.delivery import log_failure
+from bot.chat.drawing import parlor
+from bot.chat.game_cog import missing_permissions
+from bot.service.errors import REFUSALS
+from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
+from bot.service.timeouts import human
+
+if TYPE_CHECKING:
+    from bot.chat.app import Parlor
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+TOKEN_LIFE = 14 * 60
+"""Seconds an interaction's token is used for: Discord honours it 15 minutes."""
+GAMES = [app_commands.Choice(name=games.get(name).title, value=name) for name in games.GAMES]
+
+
+class QueueButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"parlor:queue:(?P<verb>join|leave|bot)(?::(?P<game>[a-z]+))?",
+):
+    """Join and Leave on a queue's message (the channel is where it is pressed), and the bot's
+    private offer."""
+
+    def __init__(self, verb: str, game: str = "") -> None:
+        labels = {"join": "Join", "leave": "Leave", "bot": "Play me instead"}
+        styles = {"join": discord.ButtonStyle.success, "bot": discord.ButtonStyle.primary}
+        custom_id = f"parlor:queue:{verb}" + (f":{game}" if game else "")
+        super().__init__(
+            discord.ui.Button(
+                label=labels[verb],
+                style=styles.get(verb, discord.ButtonStyle.secondary),
+                custom_id=custom_id,
+            )
+        )
+        self.verb, self.game = verb, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> QueueButton:
+        return cls(match["verb"], match["game"] or "")
+
+    async def callback(self, interaction: Interaction) -> None:
+        cog = parlor(interaction).get_cog(QueueCog.__cog_name__)
+        assert isinstance(cog, QueueCog)
+        if self.verb == "join":
+            await cog.join(interaction, self.game)
+        elif self.verb == "leave":
+            await cog.leave(interaction, self.game)
+        else:
+            await cog.play_bot(interaction)
+
+
+def queue_view(game: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(QueueButton("join", game))
+    view.add_item(QueueButton("leave", game))
+    return view
+
+
+def queue_text(game: str, waiting: int) -> str:
+    title = games.get(game).title
+    people = "nobody is" if waiting == 0 else f"{waiting} {'is' if waiting == 1 else 'are'}"
+    return (
+        f"**{title} queue**: {people} waiting. Press Join (or use `/play game:{title}`) to be "
+        "paired with a member near your rating; the match starts here at once."
+    )
+
+
+class QueueCog(commands.Cog, name="Queue"):
+    """``/play``, the queue's buttons, and the waves."""
+
+    def __init__(self, bot: Parlor, queue: QuickPair) -> None:
+        self.bot = bot
+        self.queue = queue
+        self._tokens: dict[int, tuple[Interaction, float]] = {}
+        """Member -> the interaction of their last ``/play`` or Join, and when it stops being
+        used. Memory only: a token is never stored or logged."""
+        self._posting: dict[tuple[int, str], asyncio.Lock] = {}
+        self.waves = tasks.loop(seconds=WAVE_EVERY.total_seconds())(self._tick)
+        self.waves.before_loop(bot.wait_until_ready)
+
+    async def cog_load(self) -> None:
+        self.waves.start()
+
+    async def cog_unload(self) -> None:
+        self.waves.cancel()
+
+    @app_commands.command(
+        name="play", description="Wait here for a game: you are paired with a member near you."
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(game="The game to play")
+    @app_commands.choices(game=GAMES)
+    async def play(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        await self.join(interaction, game.value)
+
+    async def join(self, interaction: Interaction, game: str) -> None:
+        """Put the member in this channel's queue for ``game``, privately answered."""
+        missing = missing_permissions(interaction)
+        if missing:
+            await interaction.response.send_message(
+                f"I cannot run a match in this channel: I am missing {', '.join(missing)} here.",
+                ephemeral=True,
+            )
+            return
+        guild, channel = interaction.guild_id or 0, interaction.channel_id or 0
+        try:
+            joined = await self.queue.join(guild, channel, game, interaction.user.id)
+            wait = await self.queue.fallback_wait(guild)
+        except REFUSALS as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        self._tokens[interaction.user.id] = (interaction, time.monotonic() + TOKEN_LIFE)
+        title = games.get(game).title
+        await interaction.response.send_message(
+            f"You are waiting for {title} in this channel ({joined.waiting} waiting). I pair "
+            f"you with a member near your rating; after {human(wait)} I offer you a game "
+            f"against me. You leave the queue with Leave, when a match of yours starts, or "
+            f"after {human(int(STAY.total_seconds()))}.",
+            ephemeral=True,
+        )
+        await self._ensure_message(joined.spot, joined.waiting)
+        if joined.wave_now:
+            await self._wave(joined.spot)
+
+    async def leave(self, interaction: Interaction, game: str) -> None:
+        spot = Spot(interaction.guild_id or 0, interaction.channel_id or 0, game)
+        try:
+            await self.queue.leave(interaction.user.id, spot)
+        except REFUSALS as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        self._tokens.pop(interaction.user.id, None)
+        await interaction.response.send_message("You left the queue.", ephemeral=True)
+
+    async def play_bot(self, interaction: Interaction) -> None:
+        """The bot's offer, taken: a match against me in the queue's channel."""
+        guild = interaction.guild_id or 0
+        self._tokens.pop(interaction.user.id, None)
+        await self.bot.delivery.run(
+            interaction, lambda: self.queue.play_bot(interaction.user.id, guild)
+        )
+
+    async def _ensure_message(self, spot: Spot, waiting: int) -> None:
+        """Post the queue's message if it has none; the waves keep its count up to date."""
+        lock = self._posting.setdefault((spot.channel_id, spot.game), asyncio.Lock())
+        async with lock:
+            board = await self.queue.board(spot)
+            if board.message_id is not None:
+                return
+            channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
+            message = await channel.send(queue_text(spot.game, waiting), view=queue_view(spot.game))
+            await self.queue.board_shown(spot, message.id, waiting)
+
+    async def _wave(self, spot: Spot) -> None:
+        wave = await self.queue.wave(spot)
+        for report in wave.reports:
+            await self.bot.delivery.deliver(report)
+
+    async def _tick(self) -> None:
+        """One round: members past their stay out, waves, the bot's offers, the messages."""
+        try:
+            waves, gone = await self.queue.tick()
+            for wave in waves:
+                for report in wave.reports:
+                    await self.bot.delivery.deliver(report)
+            for entry in gone:
+                await self._tell(
+                    entry.user_id,
+                    f"You waited {human(int(STAY.total_seconds()))} without a match, so you "
+                    "left the queue. Use /play again whenever you like.",
+                )
+            await self._offer()
+            await self._refresh_messages()
+        except Exception:
+            log_failure("queue round failed")  # the next round tries again
+
+    async def _offer(self) -> None:
+        now = time.monotonic()
+        for user, (_, until) in list(self._tokens.items()):
+            if until <= now:
+                del self._tokens[user]
+        for offer in await self.queue.offers(set(self._tokens)):
+            view = discord.ui.View(timeout=None)
+            view.add_item(QueueButton("bot"))
+            title = games.get(offer.spot.game).title
+            await self._tell(
+                offer.user_id,
+                f"Nobody near your rating is waiting for {title} yet. Play me at level "
+                f"{offer.level} instead (unrated), or keep waiting.",
+                view=view,
+            )
+
+    async def _tell(self, user_id: int, text: str, **extra: Any) -> None:
+        held = self._tokens.get(user_id)
+        if held is None:
+            return
+        try:
+            await held[0].followup.send(text, ephemeral=True, **extra)
+        except discord.HTTPException:
+            self._tokens.pop(user_id, None)
+
+    async def _refresh_messages(self) -> None:
+        mine = {guild.id for guild in self.bot.guilds}
+        for board in await self.queue.stale_boards(mine):
+            spot = board.spot
+            channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
+            text = queue_text(spot.game, board.waiting)
+            try:
+                assert board.message_id is not None
+                await channel.get_partial_message(board.message_id).edit(content=text)
+                await self.queue.board_shown(spot, board.message_id, board.waiting)
+            except discord.NotFound:  # deleted: post it again
+                await self.queue.board_shown(spot, None, 0)
+                await self._ensure_message(spot, board.waiting)
+
+
+async def setup(bot: Parlor) -> None:
+    service = bot.service
+    queue = QuickPair(
+        service.sessions,
+        clock=service.clock,
+        seeds=service.seeds,
+        timeouts=service.defaults,
+        bot_user_id=service.bot_user_id,
+    )
+    bot.add_dynamic_items(QueueButton)
+    await bot.add_cog(QueueCog(bot, queue))

@@ -1,0 +1,309 @@
+"""Deadlines: what happens when a member does not answer in time, and time the bot was away.
+
+Deadlines are columns. The sweeper claims each due match ``FOR UPDATE SKIP LOCKED`` (PostgreSQL)
+in the transaction that acts on it, with the same version check as a move, so a deadline fires
+once even across restarts and processes. A deadline that fell due while the bot was away gets
+its full time again (``extend_missed``): nobody can act while the bot is down.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.service.errors import AlreadyPlayed, WrongStatus
+from bot.service.failures import log_failure
+from bot.service.match_core import MatchCore
+from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
+from bot.service.notices import Notice, Public, Report
+from bot.service.timeouts import human
+from bot.service.wording import describe_options
+from db import repository as repo
+from db.models import OPEN_OPPONENT, MatchStatus
+from games.base import Outcome, Reason, other
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_PREFIX = "heartbeat:"
+"""``bot_meta`` keys ``heartbeat:<shard>``: when the process running each shard was last up."""
+HEARTBEAT_KEY = "heartbeat"
+"""The one heartbeat of earlier releases, read once when a shard has none of its own."""
+FRESH_TIME_MIN = timedelta(minutes=2)
+"""The least time given back for a deadline that passed while the bot was away."""
+
+
+class Deadlines(MatchCore):
+    """Acts on due deadlines, and gives back the time of those that passed while the bot was
+    away."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        shards: Sequence[int] = (0,),
+        shard_count: int = 1,
+        **options: Any,
+    ) -> None:
+        super().__init__(sessions, **options)
+        self.shards = tuple(shards)
+        """The gateway shards this process runs: the servers whose downtime it records."""
+        self.shard_count = shard_count
+
+    def shard_of(self, guild_id: int) -> int:
+        """The gateway shard a server's events arrive on (Discord's formula)."""
+        return (guild_id >> 22) % self.shard_count
+
+    def _held_by(self, due: repo.Due, away: set[int]) -> bool:
+        """Whether a deadline waits because a shard that must hear its answer is away: its
+        server's, and for a secret asked by DM shard 0's too, where DMs arrive."""
+        return self.shard_of(due.guild_id) in away or (due.kind == "setup" and 0 in away)
+
+    async def sweep(
+        self,
+        limit: int = 100,
+        *,
+        away: set[int] | None = None,
+        unreachable: Collection[int] = (),
+    ) -> list[Report]:
+        """Act on every deadline that has passed (up to ``limit`` matches): expire, abort,
+        forfeit or hint automatically. A deadline whose shard is ``away`` (its process is down,
+        so nobody there could answer), or whose channel is ``unreachable`` (the bot may not post
+        there now), is held until it is back.
+
+        Safe to run from several processes at once: each match is claimed in the transaction
+        that acts on it, passing over matches another transaction holds, and saved with the
+        version check, so a deadline fires exactly once and only the process that fired it gets
+        its report. Each match is handled on its own: one that fails is logged and left for the
+        next sweep, and the others' reports are returned.
+        """
+        reports: list[Report] = []
+        tried: list[int] = []
+        while len(tried) < limit:
+            claimed = len(tried)
+            try:
+                report = await self._expire_next(tried, away or set(), unreachable)
+            except (AlreadyPlayed, WrongStatus, Conflict):
+                continue  # a last-second move got there first
+            except Exception:
+                if len(tried) == claimed:
+                    raise  # no match could be claimed: the sweep fails as a whole
+                log_failure(log, "match %s: its deadline could not be handled", tried[-1])
+                continue
+            if report is None:
+                if len(tried) == claimed:
+                    break
+                continue  # held: its shard is away
+            reports.append(report)
+        return reports
+
+    async def _expire_next(
+        self, tried: list[int], away: set[int], unreachable: Collection[int] = ()
+    ) -> Report | None:
+        """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
+        transaction; ``None`` when no match is due, or the one claimed is held."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            due = await repo.claim_due_match(session, now, tried)
+            if due is None:
+                return None
+            tried.append(due.match_id)
+            if self._held_by(due, away) or due.channel_id in unreachable:
+                return None
+            match = await self._read(session, due.match_id, for_update=True)
+            notices = await self._apply(session, match, None, None, self._expire, now)
+        return self._report(match, notices)
+
+    def _expire(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
+        row = loaded.row
+        if row.status in OVER or row.deadline is None or row.deadline > now:
+            raise WrongStatus("Nothing is due on this match.")
+        kind = row.deadline_kind
+        if kind == "challenge":
+            self._abort(loaded, "expired", now)
+            loaded.log.append((None, "expire", None, {}))
+            line = (
+                f"The challenge from {self.mention(row.challenger_id)} to "
+                f"{self.mention(row.opponent_id)} expired without an answer."
+                if row.opponent_id != OPEN_OPPONENT
+                else f"The open challenge from {self.mention(row.challenger_id)} expired: "
+                "nobody took it."
+            )
+            return [Public(self._snapshot(loaded), (line,), kind="expired")]
+        if kind == "setup":
+            missing = [self.mention(loaded.players[s]) for s in loaded.game.to_act(loaded.state)]
+            loaded.state, events = loaded.game.conclude(loaded.state, Outcome(None, Reason.TIMEOUT))
+            self._abort(loaded, "timeout", now)
+            loaded.log.append((None, "abort", None, {"timeout": True}))
+            loaded.record(events)
+            line = (
+                f"Setup timed out: {' and '.join(missing)} did not choose a secret in time. "
+                "The match is called off; no result."
+            )
+            snap = self._snapshot(loaded)
+            return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
+        # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
+        seat = min(loaded.game.to_act(loaded.state))
+        action = loaded.game.on_deadline(loaded.state, seat)
+        if action is None:
+            return self._conclude(loaded, Outcome(other(seat), Reason.TIMEOUT), now)
+        new_state, events = loaded.game.apply(loaded.state, seat, action)
+        loaded.log.append((seat, "deadline", None, {}))
+        notices = self._played(loaded, seat, action, new_state, events, now)
+        note = f"{self.mention(loaded.players[seat])} did not answer in time, so I chose for them."
+        return [prefix(n, note) for n in notices]
+
+    async def beat(self) -> dict[int, datetime | None]:
+        """Record that this process's shards are up now; each one's heartbeat before this.
+
+        A shard without one takes the old single heartbeat of an earlier release, or else the
+        newest event of any match: an upgrade from a release that kept no heartbeat gives back
+        the time it was down. An empty database has nothing before now.
+        """
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
+            fallback: datetime | None = None
+            if any(_key(shard) not in stored for shard in self.shards):
+                legacy = await repo.get_meta(session, HEARTBEAT_KEY)
+                fallback = (
+                    datetime.fromisoformat(legacy)
+                    if legacy is not None
+                    else await repo.last_event_at(session)
+                )
+            for shard in self.shards:
+                await repo.set_meta(session, _key(shard), now.isoformat(), now)
+        return {
+            shard: datetime.fromisoformat(stored[_key(shard)])
+            if _key(shard) in stored
+            else fallback
+            for shard in self.shards
+        }
+
+    async def away(self, away_after: timedelta) -> set[int]:
+        """The shards whose heartbeat is older than ``away_after``, or that never had one while
+        another shard did: their process is down, so their servers' deadlines are held."""
+        async with self.sessions() as session:
+            stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
+        now = self.clock()
+        seen = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
+                for key, value in stored.items()}  # fmt: skip
+        return {
+            shard
+            for shard in range(self.shard_count)
+            if shard not in self.shards and (shard not in seen or now - seen[shard] > away_after)
+        }
+
+    async def resume(self, away_after: timedelta) -> list[Report]:
+        """At start: give fresh time to every deadline of this process's shards that passed
+        while they were away (their last heartbeat older than ``away_after``). Records the
+        heartbeat anew."""
+        reports: list[Report] = []
+        for shard, previous in (await self.beat()).items():
+            if previous is not None and self.clock() - previous > away_after:
+                reports += await self.extend_missed(previous, {shard})
+        return reports
+
+    async def extend_missed(self, since: datetime, shards: set[int] | None = None) -> list[Report]:
+        """Every deadline that fell due after ``since`` (when ``shards`` were last up; default
+        this process's) starts again.
+
+        A member cannot act while the bot is away, so a deadline that passed meanwhile gets
+        the full time of its kind from now (at least ``FRESH_TIME_MIN``), and the channel is
+        told why. Not a move: the match keeps its version, so its buttons keep working.
+        """
+        now = self.clock()
+        away = set(self.shards) if shards is None else shards
+        async with self.sessions() as session:
+            missed = await repo.missed_deadlines(session, since, now)
+        reports = []
+        for due in missed:
+            if not self._held_by(due, away):
+                continue  # another shard's server: its own process gives its time back
+            try:
+                report = await self._extend(due.match_id, since, now)
+            except Exception:
+                log_failure(log, "match %s: its deadline could not be moved", due.match_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        if reports:
+            log.info("Away since %s: gave %d matches fresh time", since.isoformat(), len(reports))
+        return reports
+
+    async def extend_in_channel(
+        self, guild_id: int, channel_id: int, since: datetime
+    ) -> list[Report]:
+        """The channel was out of reach since ``since``: its deadlines that fell due meanwhile
+        start again, since nobody could see the board."""
+        now = self.clock()
+        async with self.sessions() as session:
+            unfinished = await repo.channel_unfinished(session, guild_id, channel_id)
+        reports = []
+        for match_id in unfinished:
+            try:
+                report = await self._extend(match_id, since, now, away=False)
+            except Exception:
+                log_failure(log, "match %s: its deadline could not be moved", match_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        return reports
+
+    async def _extend(
+        self, match_id: int, since: datetime, now: datetime, *, away: bool = True
+    ) -> Report | None:
+        async with self.sessions.begin() as session:
+            found = await repo.load_match(session, match_id, for_update=True)
+            if found is None:
+                return None
+            loaded = self._match(found)
+            row = loaded.row
+            seen, kind = row.deadline, row.deadline_kind
+            if row.status in OVER or seen is None or kind is None or not since < seen <= now:
+                return None  # moved on meanwhile
+            allowed = max(loaded.timeouts.delta(kind), FRESH_TIME_MIN)
+            row.deadline = now + allowed
+            if not await repo.move_deadline(session, match_id, seen, row.deadline, now):
+                return None
+            gone = int((now - since).total_seconds())
+            loaded.log.append((None, "clock_reset", None, {"away": gone, "kind": kind}))
+            await repo.append_events(session, match_id, loaded.last_seq, loaded.log, now)
+        snap = self._snapshot(loaded)
+        lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
+        notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
+        return Report(snap, [Public(snap, lines, kind=notice_kind)])
+
+    def _clock_reset_lines(
+        self, loaded: LoadedMatch, gone: timedelta, allowed: timedelta, *, away: bool = True
+    ) -> tuple[str, ...]:
+        row = loaded.row
+        given = human(int(allowed.total_seconds()))
+        minutes = human(max(1, round(gone.total_seconds() / 60)) * 60)
+        reset = (
+            f"I was away for {minutes}, so the clock was reset:"
+            if away
+            else f"I could not post here for {minutes}, so the clock was reset:"
+        )
+        if row.deadline_kind == "challenge":
+            what = f"{loaded.game.title}{describe_options(loaded.game, row.options or {})}"
+            challenge = (
+                f"{self.mention(row.opponent_id)}, {self.mention(row.challenger_id)} challenges "
+                f"you to {what}."
+                if row.opponent_id != OPEN_OPPONENT
+                else f"{self.mention(row.challenger_id)} posts an open challenge to {what}."
+            )
+            return (challenge, f"{reset} the challenge expires in {given}.")
+        seats = sorted(loaded.game.to_act(loaded.state))
+        who = " and ".join(self.mention(loaded.players[s]) for s in seats)
+        if row.deadline_kind == "setup":
+            return (f"{reset} {who} {'has' if len(seats) == 1 else 'have'} {given} to choose.",)
+        doing = "choose the hint" if row.deadline_kind == "hint" else "move"
+        return (f"{reset} {who} has {given} to {doing}.",)
+
+
+def _key(shard: int) -> str:
+    return f"{HEARTBEAT_PREFIX}{shard}"

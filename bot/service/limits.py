@@ -1,0 +1,63 @@
+"""A member's limits on challenges and matches, and a channel's on open challenges (the
+README's "Fair use")."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.service.errors import ChallengeRefused
+from db import repository as repo
+
+MAX_OPEN_CHALLENGES = 3
+"""Challenges a member may have waiting for an answer at once, open or to a member."""
+MAX_PLAYING = 10
+"""Matches a member may play at once, against members and the bot alike."""
+MAX_PAIR_CHALLENGES = 3
+"""Challenges one member may send another within ``PAIR_WINDOW`` that do not become a match;
+as many open challenges that nobody took."""
+PAIR_WINDOW = timedelta(minutes=10)
+CHANNEL_OPEN_CHALLENGES = 3
+"""Open challenges a channel takes within ``CHANNEL_WINDOW``, from all its members together."""
+CHANNEL_WINDOW = timedelta(minutes=1)
+
+
+def check_challenge(load: repo.MemberLoad, *, vs_bot: bool, open_challenge: bool) -> None:
+    """Refuse a challenge past the challenger's limits."""
+    check_playing(load)
+    if vs_bot:
+        return
+    if load.open_challenges >= MAX_OPEN_CHALLENGES:
+        raise ChallengeRefused(
+            f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer or "
+            "withdraw one first."
+        )
+    if load.sent_to_opponent >= MAX_PAIR_CHALLENGES:
+        minutes = int(PAIR_WINDOW.total_seconds() // 60)
+        if open_challenge:
+            raise ChallengeRefused(
+                f"You have posted {MAX_PAIR_CHALLENGES} open challenges in the last {minutes} "
+                "minutes that nobody took: try /play to be paired, or wait a moment."
+            )
+        raise ChallengeRefused(
+            f"You have challenged this member {MAX_PAIR_CHALLENGES} times in the last "
+            f"{minutes} minutes without a match: give them a moment."
+        )
+
+
+def check_playing(load: repo.MemberLoad, doing: str = "") -> None:
+    """Refuse a member already playing ``MAX_PLAYING`` matches (``doing`` ends the sentence:
+    " before you accept")."""
+    if load.playing >= MAX_PLAYING:
+        ending = doing or " first"
+        raise ChallengeRefused(
+            f"You are already playing {MAX_PLAYING} matches: finish or resign one{ending}."
+        )
+
+
+def check_channel(posted: int) -> None:
+    """Refuse an open challenge in a channel that took its share this minute."""
+    if posted >= CHANNEL_OPEN_CHALLENGES:
+        raise ChallengeRefused(
+            f"This channel has had {CHANNEL_OPEN_CHALLENGES} open challenges in the last minute: "
+            "accept one of them, or try again in a moment."
+        )

@@ -1,0 +1,404 @@
+"""The transaction every use case of a match runs in, and what it works out on the way.
+
+A use case is one transaction: read the match (``FOR UPDATE`` on PostgreSQL), check who may act,
+ask the engine, then save what changed with a version check (``UPDATE ... WHERE version =
+:seen``). Losing that check means someone else moved first; the request is answered "already
+played" (when the caller named the version it saw, as a button does) or re-run against the new
+state (when it did not, as a slash command does not). A finished match updates both players'
+stats in the same transaction.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service import stats
+from bot.service.errors import AlreadyPlayed, MatchNotFound
+from bot.service.match_state import (
+    ALREADY_PLAYED,
+    DELIVERY_GRACE,
+    MAX_MATCH_ID,
+    OVER,
+    RETRIES,
+    Clock,
+    Conflict,
+    LoadedMatch,
+    Step,
+    changes,
+    check_version,
+    default_mention,
+    deliveries,
+    recent_texts,
+    row_values,
+    shown_version,
+    to_user,
+)
+from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
+from bot.service.timeouts import Timeouts, merge_timeouts
+from bot.service.wording import choice_label
+from db import queue
+from db import repository as repo
+from db.models import MatchStatus, utcnow
+from games.base import Ask, Event, Outcome, Seat, other
+from games.players import DEFAULT_LEVEL, player_for
+
+
+class MatchCore:
+    """What every use case of a match shares: its transaction, the engine, and the notices.
+
+    Nothing of a match is kept between two transactions.
+    """
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        mention: Callable[[int], str] = default_mention,
+        timeouts: Timeouts | None = None,
+        bot_user_id: int | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.bot_user_id = bot_user_id
+        """The bot's own user id: challenging it starts a match against the built-in player."""
+        self.defaults = timeouts or Timeouts()
+        self.clock = clock
+        self.seeds = seeds
+        self.mention = mention
+
+    async def _run(
+        self,
+        target: int | Finder,
+        user_id: int | None,
+        expected_version: int | None,
+        step: Step,
+        board: BoardRoute | None = None,
+    ) -> Report:
+        """Run ``step`` on the match in one transaction, saved with the version check.
+
+        ``target`` is the match's id, or how to find it inside the transaction (a slash
+        command's match in its channel). A lost race is re-run against the new state, unless
+        the caller named the version it saw (a button does): then it is answered "already
+        played". ``board`` says whether the caller's own response will carry the board.
+        """
+        for _ in range(RETRIES):
+            try:
+                now = self.clock()
+                async with self.sessions.begin() as session:
+                    match = await self._find(session, target)
+                    notices = await self._apply(
+                        session, match, user_id, expected_version, step, now, board
+                    )
+                return self._report(match, notices)
+            except Conflict:
+                if expected_version is not None:
+                    raise AlreadyPlayed(ALREADY_PLAYED) from None
+        raise AlreadyPlayed("The match is busy: try again in a moment.")
+
+    async def _find(self, session: AsyncSession, target: int | Finder) -> LoadedMatch:
+        if isinstance(target, int):
+            return await self._read(session, target, for_update=True)
+        return await target(session)
+
+    async def _apply(
+        self,
+        session: AsyncSession,
+        match: LoadedMatch,
+        user_id: int | None,
+        expected_version: int | None,
+        step: Step,
+        now: datetime,
+        board: BoardRoute | None = None,
+    ) -> list[Notice]:
+        """Within the caller's transaction, on the match it read for update: run ``step``, and
+        save what changed with the version check (``Conflict`` when it fails).
+
+        Every use case and every deadline the sweeper claims is saved here, in the caller's
+        transaction, with the outbox entries of what it must show with a bot-token call: its
+        board, unless ``board`` says the caller's response carries it, and its DMs.
+        """
+        check_version(match, expected_version)
+        match.next_version = match.row.version + 1
+        notices = step(match, user_id, now)
+        match.row.recent = recent_texts(match)
+        changed = {**changes(match), "updated_at": now}
+        if not await repo.save_match(session, match.row.id, match.row.version, changed):
+            raise Conflict  # rolls the transaction back
+        match.row.version += 1
+        await self._save_rest(session, match, now)
+        board_shown = board is not None and _rides(board, notices)
+        entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
+        await repo.add_deliveries(session, entries, now + DELIVERY_GRACE)
+        return notices
+
+    def _report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:
+        """The caller's answer: the saved match, and the notices not addressed to the bot."""
+        snap = self._snapshot(loaded)
+        mine = [n for n in notices if not to_user(n, self.bot_user_id)]
+        ended_in = loaded.row.tournament_id if loaded.row.status in OVER else None
+        return Report(snap, mine, tournament_id=ended_in)
+
+    async def _read(
+        self, session: AsyncSession, match_id: int, *, for_update: bool = False
+    ) -> LoadedMatch:
+        if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        found = await repo.load_match(session, match_id, for_update=for_update)
+        if found is None:
+            raise MatchNotFound(f"There is no match #{match_id}.")
+        return self._match(found)
+
+    def _match(self, found: repo.MatchContext) -> LoadedMatch:
+        # Not in the session: changes reach the database by the version-checked UPDATE only.
+        row = found.match
+        engine = games.get(row.game)
+        state = engine.load(row.state) if row.state is not None else None
+        match = LoadedMatch(row, list(found.players), engine, state, stored=row_values(row))
+        match.timeouts = self._merge(found.settings)
+        match.last_seq = found.last_seq
+        return match
+
+    def _played(
+        self,
+        loaded: LoadedMatch,
+        seat: Seat,
+        action: Any,
+        new_state: Any,
+        events: list[Event],
+        now: datetime,
+    ) -> list[Notice]:
+        """Take ``seat``'s applied action in: log it, let the bot answer, move the match on."""
+        engine, state = loaded.game, loaded.state
+        asks_before = {s: engine.ask(state, s) for s in engine.to_act(state)}
+        in_setup = loaded.row.status == MatchStatus.SETUP
+        loaded.state = new_state
+        loaded.played(seat, asks_before[seat], action, events)
+        events = [*events, *self._play_bot(loaded)]
+        self._advance(loaded, loaded.timeouts, now, keep_setup_deadline=in_setup)
+        return self._notices(loaded, events, asks_before)
+
+    def _conclude(self, loaded: LoadedMatch, outcome: Outcome, now: datetime) -> list[Notice]:
+        """End the match from outside the game's rules; the engine words the result."""
+        loaded.state, events = loaded.game.conclude(loaded.state, outcome)
+        self._finish(loaded, outcome, now)
+        loaded.record(events)
+        snap = self._snapshot(loaded)
+        return [Public(snap, tuple(self._render(loaded, events, None)), kind="end")]
+
+    def _merge(self, settings: repo.ServerTimeouts | None) -> Timeouts:
+        """The server's own timeouts where set, the host's defaults elsewhere."""
+        return merge_timeouts(self.defaults, settings)
+
+    def _advance(
+        self,
+        loaded: LoadedMatch,
+        timeouts: Timeouts,
+        now: datetime,
+        *,
+        keep_setup_deadline: bool = False,
+    ) -> None:
+        """Set status and deadline from the engine state after a change."""
+        row, engine, state = loaded.row, loaded.game, loaded.state
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            self._finish(loaded, outcome, now)
+            return
+        asks = {engine.ask(state, s) for s in engine.to_act(state)}
+        if Ask.SECRET in asks:
+            row.status = MatchStatus.SETUP
+            if not keep_setup_deadline:
+                row.deadline, row.deadline_kind = now + timeouts.delta("setup"), "setup"
+        else:
+            row.status = MatchStatus.ACTIVE
+            kind = "hint" if Ask.HINT in asks else "turn"
+            row.deadline, row.deadline_kind = now + timeouts.delta(kind), kind
+        row.state = engine.dump(state)
+
+    def _finish(self, loaded: LoadedMatch, outcome: Outcome, now: datetime) -> None:
+        row = loaded.row
+        row.status = MatchStatus.FINISHED
+        row.state = loaded.game.dump(loaded.state)
+        row.deadline = row.deadline_kind = None
+        row.winner_seat = outcome.winner
+        row.end_reason = outcome.reason.value
+        row.finished_at = now
+
+    def _abort(self, loaded: LoadedMatch, reason: str, now: datetime) -> None:
+        row = loaded.row
+        if loaded.state is not None:
+            row.state = loaded.game.dump(loaded.state)
+        row.status = MatchStatus.ABORTED
+        row.deadline = row.deadline_kind = None
+        row.end_reason = reason
+        row.finished_at = now
+
+    def _play_bot(self, loaded: LoadedMatch) -> list[Event]:
+        """Let the built-in player act for as long as it is asked (its secret, hint or move).
+
+        It decides from its own seat's view only. Its random choices are seeded from the match,
+        so a replay makes the same ones.
+        """
+        row, engine = loaded.row, loaded.game
+        if not row.vs_bot or self.bot_user_id not in loaded.players:
+            return []
+        seat = loaded.players.index(self.bot_user_id)
+        player = player_for(row.game, row.bot_level or DEFAULT_LEVEL)
+        events: list[Event] = []
+        state = loaded.state
+        while engine.outcome(state) is None and seat in engine.to_act(state):
+            rng = random.Random(f"{row.seed}:{row.version}:{len(loaded.log)}")
+            ask = engine.ask(state, seat)
+            legal = engine.legal_actions(state, seat)
+            action = player.choose(engine.view(state, seat), ask, legal, rng)
+            state, happened = engine.apply(state, seat, action)
+            loaded.played(seat, ask, action, happened)
+            events += happened
+        loaded.state = state
+        return events
+
+    async def _save_rest(self, session: AsyncSession, match: LoadedMatch, now: datetime) -> None:
+        """After the version check: seats (and out of the quick-pair queue), the event log,
+        and a result in the stats."""
+        row = match.row
+        if match.new_players:
+            await repo.seat_players(session, row.id, match.players)
+            await queue.remove(session, match.players)  # a match started: no more waiting
+        await repo.append_events(session, row.id, match.last_seq, match.log, now)
+        if row.status == MatchStatus.FINISHED:
+            result = stats.Result(
+                guild_id=row.guild_id,
+                game=row.game,
+                players=(match.players[0], match.players[1]),
+                winner_seat=row.winner_seat,
+                vs_bot=bool(row.vs_bot),
+                bot_id=row.opponent_id if row.vs_bot else None,
+            )
+            await stats.add_result(session, result, now)
+
+    def _names(self, loaded: LoadedMatch) -> list[str]:
+        return [self.mention(uid) for uid in loaded.players]
+
+    def _render(
+        self, loaded: LoadedMatch, events: Sequence[Event], audience: Seat | None
+    ) -> list[str]:
+        names = self._names(loaded)
+        return [e.render(names) for e in events if e.audience == audience]
+
+    def _whose_turn(self, loaded: LoadedMatch) -> str:
+        seats = sorted(loaded.game.to_act(loaded.state))
+        if len(seats) != 1:
+            return "Nothing is asked of you right now: wait for the other player."
+        who = self.mention(loaded.players[seats[0]])
+        ask = loaded.game.ask(loaded.state, seats[0])
+        doing = "choose a hint" if ask is Ask.HINT else "move"
+        return f"It is not your turn: it is {who}'s turn to {doing}."
+
+    def _notices(
+        self, loaded: LoadedMatch, events: Sequence[Event], asks_before: Mapping[Seat, Ask]
+    ) -> list[Notice]:
+        snap = self._snapshot(loaded)
+        notices: list[Notice] = []
+        public = self._render(loaded, events, None)
+        if public:
+            kind = "end" if loaded.row.status in OVER else "update"
+            notices.append(Public(snap, tuple(public), kind=kind))
+        for seat, uid in enumerate(loaded.players):
+            for text in self._render(loaded, events, seat):
+                notices.append(Private(snap, uid, text))
+        notices.extend(self._new_prompts(loaded, asks_before))
+        return notices
+
+    def _new_prompts(self, loaded: LoadedMatch, asks_before: Mapping[Seat, Ask]) -> list[Prompt]:
+        """Prompts for seats newly asked for something private (a secret or a hint)."""
+        engine, state = loaded.game, loaded.state
+        if engine.outcome(state) is not None:
+            return []
+        prompts = []
+        for seat in sorted(engine.to_act(state)):
+            ask = engine.ask(state, seat)
+            if ask in (Ask.SECRET, Ask.HINT) and asks_before.get(seat) is not ask:
+                prompts.append(self._prompt(loaded, seat, ask))
+        return prompts
+
+    def _prompt(self, loaded: LoadedMatch, seat: Seat, ask: Ask) -> Prompt:
+        engine, state = loaded.game, loaded.state
+        opponent = self.mention(loaded.players[other(seat)])
+        choices: tuple[tuple[str, str], ...] = ()
+        if ask is Ask.HINT:
+            actions = engine.legal_actions(state, seat)
+            choices = tuple((choice_label(engine, a), str(a)) for a in actions)
+            text = f"Your opponent {opponent} missed. Choose the hint you give."
+        elif ask is Ask.SECRET:
+            text = f"Choose your secret for {engine.title} against {opponent}."
+        else:
+            text = f"Your move in {engine.title} against {opponent}."
+        snap = self._snapshot(loaded)
+        return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
+
+    def _context_snapshot(self, found: repo.MatchContext) -> MatchSnapshot:
+        return self._snapshot(self._match(found))
+
+    def _snapshot(self, loaded: LoadedMatch) -> MatchSnapshot:
+        row, engine, state = loaded.row, loaded.game, loaded.state
+        to_act: tuple[int, ...] = ()
+        asks: dict[int, Ask] = {}
+        public_view = None
+        if state is not None:
+            public_view = engine.view(state, None)
+            if row.status not in OVER:
+                seats = sorted(engine.to_act(state))
+                to_act = tuple(loaded.players[s] for s in seats)
+                asks = {loaded.players[s]: engine.ask(state, s) for s in seats}
+        winner = (
+            loaded.players[row.winner_seat]
+            if row.winner_seat is not None and loaded.players
+            else None
+        )
+        return MatchSnapshot(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=row.game,
+            options=dict(row.options or {}),
+            status=row.status,
+            version=shown_version(loaded),
+            challenger_id=row.challenger_id,
+            opponent_id=row.opponent_id,
+            players=tuple(loaded.players),
+            to_act=to_act,
+            asks=asks,
+            public_view=public_view,
+            deadline=row.deadline,
+            deadline_kind=row.deadline_kind,
+            winner_id=winner,
+            end_reason=row.end_reason,
+            message_id=row.message_id,
+            vs_bot=bool(row.vs_bot),
+            history=self._history(loaded),
+        )
+
+    def _history(self, loaded: LoadedMatch) -> tuple[str, ...]:
+        """The board's log: the public events before this use case's, named."""
+        if len(loaded.players) != 2:
+            return ()
+        p0, p1 = self._names(loaded)
+        earlier = loaded.stored.get("recent") or []
+        return tuple(text.format(p0=p0, p1=p1) for text in earlier[-4:])
+
+
+Finder = Callable[[AsyncSession], Awaitable[LoadedMatch]]
+"""How a use case finds its match inside its own transaction, read for update."""
+
+
+def _rides(board: BoardRoute, notices: Sequence[Notice]) -> bool:
+    """Whether the caller's response carries the board this use case changed."""
+    public = next((n for n in notices if isinstance(n, Public)), None)
+    return public is not None and board.rides_on_response(public.match)

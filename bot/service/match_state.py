@@ -1,0 +1,188 @@
+"""A match inside one use case's transaction, and what is worked out from it.
+
+A use case reads its match into a ``LoadedMatch`` (plain values, outside the ORM's unit of work),
+changes it in memory, and saves only the changed columns with the version check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.service.errors import AlreadyPlayed, WrongStatus
+from bot.service.notices import Notice, Private, Prompt, Public
+from bot.service.timeouts import Timeouts
+from db import repository as repo
+from db.models import MatchStatus
+from games.base import AnyGame, Ask, Event, Seat
+
+OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+RETRIES = 5
+DELIVERY_GRACE = timedelta(seconds=15)
+"""How long a use case's own process has to deliver what it must show before the outbox's
+deliverer (in any process) does."""
+RECENT = 8
+"""Public event texts a match keeps for its board's log (the board lists the last few)."""
+MAX_MATCH_ID = 2**31 - 1
+"""The largest id a match can have (a 32-bit column on PostgreSQL)."""
+ALREADY_PLAYED = "That was already played: the match has moved on. Use the latest board."
+
+Clock = Callable[[], datetime]
+"""Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
+
+
+def default_mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+class Conflict(Exception):
+    """The version check failed: another writer changed the match first."""
+
+
+@dataclass
+class LoadedMatch:
+    """A match row with its players and decoded engine state, inside one transaction."""
+
+    row: repo.MatchRow
+    players: list[int]
+    game: AnyGame
+    state: Any
+    log: list[repo.EventRow] = field(default_factory=list)
+    """Events to append once the version check has passed."""
+    new_players: bool = False
+    """Seats were just assigned and must be stored."""
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    """The server's timeouts, read with the match."""
+    last_seq: int = 0
+    """The match's last logged event number, read with the match."""
+    next_version: int | None = None
+    """The version the match will have once this use case is saved: what its notices show."""
+    stored: dict[str, Any] = field(default_factory=dict)
+    """The changeable columns as read, to write back only what changed."""
+
+    def record(self, events: Sequence[Event]) -> None:
+        self.log += [(event_seat(e), e.kind, e.audience, event_payload(e)) for e in events]
+
+    def played(self, seat: Seat, ask: Ask, action: Any, events: Sequence[Event]) -> None:
+        """Log ``seat``'s action and what it caused.
+
+        The action's own text is private to its seat: a move may hold a secret (a trap's cell),
+        and what the others may know of it is in the public events it caused.
+        """
+        self.log.append((seat, f"action:{ask.value}", seat, {"action": str(action)}))
+        self.row.acted_seats |= 1 << seat
+        self.record(events)
+
+    def seat(self, user_id: int | None) -> Seat | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+Step = Callable[[LoadedMatch, int | None, datetime], list[Notice]]
+"""A use case's own part of a transaction: check, ask the engine, change the match in memory.
+What it changes is written after it, with the version check."""
+
+
+def shown_version(loaded: LoadedMatch) -> int:
+    """The version a notice shows: the one the match has once this use case is saved."""
+    return loaded.row.version if loaded.next_version is None else loaded.next_version
+
+
+def check_version(loaded: LoadedMatch, expected_version: int | None) -> None:
+    """Refuse a request made against a version of the match that is no longer current."""
+    if expected_version is not None and loaded.row.version != expected_version:
+        raise AlreadyPlayed(ALREADY_PLAYED)
+
+
+def require_status(row: repo.MatchRow, status: MatchStatus, message: str) -> None:
+    if row.status != status:
+        raise WrongStatus(message)
+
+
+CHANGEABLE = (
+    "state",
+    "status",
+    "deadline",
+    "deadline_kind",
+    "winner_seat",
+    "end_reason",
+    "finished_at",
+    "recent",
+    "acted_seats",
+    "called_off_by",
+    "opponent_id",
+    "thread_id",
+)
+"""The columns a use case may change (``opponent_id``: an open challenge is taken)."""
+
+
+def deliveries(
+    match: LoadedMatch,
+    notices: Sequence[Notice],
+    actor: int | None,
+    bot: int | None,
+    *,
+    board_shown: bool = False,
+) -> list[tuple[int, int, str, int | None, str | None]]:
+    """The outbox entries of a use case: its board, if it changed and the caller's response
+    does not carry it (``board_shown``), and every DM it asks for (not what the member who
+    acted is told: that is their request's answer)."""
+    match_id, version = match.row.id, match.row.version
+    rows: list[tuple[int, int, str, int | None, str | None]] = []
+    if not board_shown and any(isinstance(notice, Public) for notice in notices):
+        rows.append((match_id, version, "board", None, None))
+    for notice in notices:
+        if isinstance(notice, Prompt) and notice.user_id != bot:
+            rows.append((match_id, version, "prompt", notice.user_id, None))
+        elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
+            rows.append((match_id, version, "private", notice.user_id, notice.text))
+    return rows
+
+
+def recent_texts(match: LoadedMatch) -> list[str]:
+    """The match's recent public event texts once this use case's are added."""
+    earlier = match.row.recent or []
+    added = [
+        payload["text"]
+        for _seat, _kind, audience, payload in match.log
+        if audience is None and payload.get("text")
+    ]
+    return [*earlier, *added][-RECENT:]
+
+
+def row_values(row: repo.MatchRow) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in CHANGEABLE}
+
+
+def changes(loaded: LoadedMatch) -> dict[str, Any]:
+    """The columns the use case changed, to write with the version check.
+
+    Only those: every index on a column written is rewritten, changed or not. The state is
+    written whenever it is set, without comparing (a move always changes it).
+    """
+    stored = loaded.stored
+    return {
+        name: value
+        for name, value in row_values(loaded.row).items()
+        if (value is not stored[name] if name == "state" else value != stored[name])
+    }
+
+
+def to_user(notice: Notice, user_id: int | None) -> bool:
+    return isinstance(notice, Private | Prompt) and notice.user_id == user_id
+
+
+def prefix(notice: Notice, line: str) -> Notice:
+    if isinstance(notice, Public):
+        return replace(notice, lines=(line, *notice.lines))
+    return notice
+
+
+def event_seat(event: Event) -> int | None:
+    seat = event.data.get("seat") if isinstance(event.data, Mapping) else None
+    return seat if isinstance(seat, int) else None
+
+
+def event_payload(event: Event) -> dict[str, Any]:
+    return {"text": event.text, "data": dict(event.data)}

@@ -1,0 +1,206 @@
+"""Matches started and stopped by someone other than their players: a tournament's organizer
+pairs two members or stops their match, and a server the bot left has its matches called off."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import games
+from bot.service.errors import InvalidMove, WrongStatus
+from bot.service.failures import log_failure
+from bot.service.match_core import MatchCore
+from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries
+from bot.service.notices import Notice, Public, Report
+from bot.service.timeouts import human
+from bot.service.wording import ended
+from db import repository as repo
+from db.models import MatchOrigin, MatchStatus
+from games.base import Event, GameError, Outcome, Reason
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A match to start between two members at once, ``players[0]`` moving first; ``heading``
+    opens its board's first lines."""
+
+    guild_id: int
+    channel_id: int
+    game: str
+    options: Mapping[str, Any]
+    players: tuple[int, int]
+    heading: str
+
+
+class Organizing(MatchCore):
+    """Use cases of organizers and of the bot itself on a match."""
+
+    async def call_off(self, match_id: int, reason: str) -> Report:
+        """Abort the match without a result, whatever its stage (its channel is gone, say):
+        nothing is posted, no record or rating changes."""
+        return await self._run(match_id, None, None, partial(self._call_off, reason=reason))
+
+    async def abort_guild(self, guild_id: int) -> list[Report]:
+        """The bot is no longer in the server: call off its unfinished matches.
+
+        No result and no rating change; the reports tell nothing to post, since nothing can be
+        posted there any more.
+        """
+        async with self.sessions() as session:
+            unfinished = await repo.guild_unfinished(session, guild_id)
+        reports = []
+        for match_id in unfinished:
+            try:
+                reports.append(await self.call_off(match_id, "bot_removed"))
+            except WrongStatus:
+                continue  # ended meanwhile
+            except Exception:
+                log_failure(log, "match %s: could not be called off", match_id)
+        log.info("server %s: left it, %d unfinished matches called off", guild_id, len(reports))
+        return reports
+
+    async def abort_absent_guilds(
+        self, present: set[int], *, serves: Callable[[int], bool] = lambda _: True
+    ) -> list[Report]:
+        """Call off the matches of every server the bot is not in (it was removed while away).
+
+        ``serves`` tells the servers this process answers for (those on its shards): another
+        process's servers are not listed in ``present``.
+        """
+        async with self.sessions() as session:
+            in_play = await repo.guilds_in_play(session)
+        reports = []
+        for guild_id in in_play:
+            if guild_id not in present and serves(guild_id):
+                reports += await self.abort_guild(guild_id)
+        return reports
+
+    async def start_pairing(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: Mapping[str, Any],
+        players: tuple[int, int],
+        heading: str,
+        link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+        tournament_id: int | None = None,
+    ) -> Report:
+        """Start a match between ``players`` at once, ``players[0]`` moving first: a pairing
+        made by an organizer (a tournament's), so there is no challenge and no coin toss.
+
+        ``link`` runs in the transaction that stores the match, with its id: what the match
+        belongs to records it there, and an error it raises leaves no match behind. ``heading``
+        opens the board's first lines.
+        """
+        pairing = Pairing(guild_id, channel_id, game, dict(options), players, heading)
+        async with self.sessions.begin() as session:
+            loaded, notices = await self._start_in(
+                session, pairing, tournament_id=tournament_id, origin=MatchOrigin.PAIRED
+            )
+            if link is not None:
+                await link(session, loaded.row.id)
+        return self._report(loaded, notices)
+
+    async def _start_in(
+        self,
+        session: AsyncSession,
+        pairing: Pairing,
+        *,
+        origin: MatchOrigin,
+        tournament_id: int | None = None,
+        outbox: bool = False,
+    ) -> tuple[LoadedMatch, list[Notice]]:
+        """Store and start ``pairing``'s match in the caller's transaction; ``outbox`` writes
+        its board and prompts to the outbox there (nobody's response carries them)."""
+        engine = games.get(pairing.game)
+        seed = self.seeds()
+        try:
+            state = engine.new(dict(pairing.options), seed)
+        except GameError as error:
+            raise InvalidMove(str(error)) from None
+        now = self.clock()
+        players = pairing.players
+        row = repo.MatchRow(
+            id=0,
+            guild_id=pairing.guild_id,
+            channel_id=pairing.channel_id,
+            game=engine.name,
+            options=engine.options(state),
+            seed=seed,
+            state=None,
+            status=MatchStatus.SETUP,
+            version=0,
+            deadline=None,
+            deadline_kind=None,
+            challenger_id=players[0],
+            opponent_id=players[1],
+            vs_bot=False,
+            bot_level=None,
+            message_id=None,
+            winner_seat=None,
+            end_reason=None,
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            recent=None,
+            tournament_id=tournament_id,
+            origin=origin.value,
+        )
+        loaded = LoadedMatch(row, list(players), engine, state, new_players=True)
+        loaded.timeouts = self._merge(await repo.server_timeouts(session, pairing.guild_id))
+        self._advance(loaded, loaded.timeouts, now)
+        loaded.log.append((None, "paired", None, {"players": loaded.players}))
+        values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
+        row.id = await repo.insert_match(session, values)
+        await self._save_rest(session, loaded, now)
+        lines = [f"{pairing.heading} {self.mention(players[0])} moves first."]
+        if row.status == MatchStatus.SETUP:
+            lines.append(
+                "Both players: choose your secret. I have sent you a DM "
+                f"({human(loaded.timeouts.setup)} to answer)."
+            )
+        notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]
+        notices.extend(self._new_prompts(loaded, {}))
+        if outbox:
+            entries = deliveries(loaded, notices, None, self.bot_user_id, board_shown=False)
+            await repo.add_deliveries(session, entries, now + DELIVERY_GRACE)
+        return loaded, notices
+
+    async def cancel(self, match_id: int, line: str) -> Report:
+        """End an unfinished match without a result and without touching anyone's record (its
+        organizer stopped it); ``line`` says why on its board."""
+
+        def step(loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
+            if loaded.row.status in OVER:
+                raise WrongStatus(f"This match is already over ({ended(loaded.row)}).")
+            events: list[Event] = []
+            if loaded.state is not None:
+                loaded.state, events = loaded.game.conclude(
+                    loaded.state, Outcome(None, Reason.RESIGN)
+                )
+            self._abort(loaded, "called_off", now)
+            loaded.log.append((None, "abort", None, {"called_off": True}))
+            loaded.record(events)
+            lines = (line, *self._render(loaded, events, None))
+            return [Public(self._snapshot(loaded), lines, kind="end")]
+
+        return await self._run(match_id, None, None, step)
+
+    def _call_off(
+        self, loaded: LoadedMatch, user_id: int | None, now: datetime, reason: str
+    ) -> list[Notice]:
+        if loaded.row.status in OVER:
+            raise WrongStatus("This match is already over.")
+        self._abort(loaded, reason, now)
+        loaded.log.append((None, "abort", None, {"reason": reason}))
+        return []

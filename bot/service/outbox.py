@@ -1,0 +1,141 @@
+"""What a use case must still show with a bot-token call, until it has been shown.
+
+A use case writes its outbox entries in its own transaction (``match_state.deliveries``): its
+board when the caller's interaction response does not carry it, and every DM it asks for. The
+process that ran it delivers them at once, and says so here; what is said is written in one
+transaction at most ``FLUSH_EVERY`` seconds later, not one per move. Whatever is not confirmed
+within ``DELIVERY_GRACE`` (the process died, Discord failed) is claimed by any process's
+deliverer and delivered again, with backoff: a board always shows its match as it is now, and a
+DM carries a nonce, so a second delivery changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.service.failures import log_failure
+from bot.service.match_state import Clock
+from db import repository as repo
+from db.models import utcnow
+from db.repository import OutboxItem
+
+log = logging.getLogger(__name__)
+
+CLAIM = timedelta(minutes=1)
+"""How long a claimed entry is kept from the other deliverers."""
+FLUSH_EVERY = 0.5
+"""Seconds between two writes of what was shown."""
+
+__all__ = ["Outbox", "OutboxItem"]
+
+
+class Outbox:
+    """One process's view of the outbox: what it showed, and what is left to deliver."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        flush_every: float = FLUSH_EVERY,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.flush_every = flush_every
+        self._flushing: asyncio.Task[None] | None = None
+        self._boards: dict[int, int] = {}
+        self._sent: set[tuple[int, int, str, int]] = set()
+        self._moved: dict[int, int] = {}
+
+    def board_shown(self, match_id: int, version: int) -> None:
+        """The match's board shows ``version`` (and so every version before it)."""
+        self._boards[match_id] = max(version, self._boards.get(match_id, version))
+        self._flush_soon()
+
+    def sent(self, match_id: int, version: int, kind: str, user_id: int) -> None:
+        """The ``kind`` DM (``prompt`` or ``private``) of ``version`` reached ``user_id``."""
+        self._sent.add((match_id, version, kind, user_id))
+        self._flush_soon()
+
+    def board_moved(self, match_id: int, message_id: int) -> None:
+        """The match's board is now the message ``message_id`` (posted or re-posted)."""
+        self._moved[match_id] = message_id
+        self._flush_soon()
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._boards or self._sent or self._moved)
+
+    def _flush_soon(self) -> None:
+        """Write what was shown within ``flush_every`` seconds (nothing waits while idle)."""
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(self.flush_every)
+        try:
+            await self.flush()
+        except Exception:
+            log_failure(log, "the outbox could not record what was shown")
+
+    async def flush(self) -> None:
+        """Write what was shown since the last flush, in one transaction. On failure it is
+        kept for the next flush (the entries stay due meanwhile: at worst shown twice)."""
+        if not self.pending:
+            return
+        boards, sent, moved = self._boards, self._sent, self._moved
+        self._boards, self._sent, self._moved = {}, set(), {}
+        try:
+            async with self.sessions.begin() as session:
+                await repo.record_shown(
+                    session, sorted(boards.items()), sorted(sent), sorted(moved.items())
+                )
+        except Exception:
+            for match_id, version in boards.items():
+                self._boards[match_id] = max(version, self._boards.get(match_id, version))
+            self._sent |= sent
+            self._moved = {**moved, **self._moved}
+            raise
+
+    async def close(self) -> None:
+        """Write what is left now (at shut-down)."""
+        if self._flushing is not None:
+            self._flushing.cancel()
+        try:
+            await self.flush()
+        except Exception:
+            log_failure(log, "the outbox could not record what was shown")
+
+    async def due(self, limit: int = 50) -> list[OutboxItem]:
+        """Entries whose process did not confirm them in time (it died, Discord failed),
+        claimed for a minute so that no other process takes them meanwhile.
+
+        What this process has shown is written first, and what it has shown since is left out
+        (the next flush forgets it): nothing shown is ever delivered twice by its own process.
+        """
+        await self.flush()
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            claimed = await repo.claim_deliveries(session, now, now + CLAIM, limit)
+        return [item for item in claimed if not self._shown_here(item)]
+
+    def _shown_here(self, item: OutboxItem) -> bool:
+        if item.kind == "board":
+            return self._boards.get(item.match_id, -1) >= item.version
+        key = (item.match_id, item.version, item.kind, item.user_id or 0)
+        return key in self._sent
+
+    async def forget(self, item: OutboxItem) -> None:
+        """A redelivered entry was shown."""
+        async with self.sessions.begin() as session:
+            await repo.forget_delivery(session, item.id)
+
+    async def retry_later(self, item: OutboxItem) -> None:
+        """A redelivery failed: try again later, sooner at first."""
+        backoff = timedelta(seconds=min(5 * 2**item.attempts, 600))
+        async with self.sessions.begin() as session:
+            await repo.delay_delivery(session, item.id, self.clock() + backoff)

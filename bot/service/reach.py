@@ -1,0 +1,107 @@
+"""Channels the bot cannot post in for now, and what their matches do meanwhile.
+
+A missing permission or a locked thread makes a channel unreachable. Nobody can see its boards
+then, so its matches' deadlines are held (the sweep passes them over), and when the bot can post
+there again every deadline that fell due meanwhile starts again. A match is called off only if
+its channel stays unreachable for a whole turn timeout. What is held is kept in ``bot_meta``
+(``unreachable:<channel>``), so every process sees it and a restart keeps it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.service.deadlines import Deadlines
+from bot.service.errors import WrongStatus
+from bot.service.failures import log_failure
+from bot.service.matches import MatchService
+from bot.service.notices import Report
+from bot.service.timeouts import Timeouts, merge_timeouts
+from db import repository as repo
+
+log = logging.getLogger(__name__)
+
+PREFIX = "unreachable:"
+
+
+@dataclass(frozen=True)
+class Hold:
+    """An unreachable channel: its server, and since when."""
+
+    guild_id: int
+    since: datetime
+
+
+class Reach:
+    """Holds and releases the deadlines of channels out of the bot's reach."""
+
+    def __init__(self, matches: MatchService, deadlines: Deadlines) -> None:
+        self.matches = matches
+        self.deadlines = deadlines
+        self.sessions = matches.sessions
+
+    async def hold(self, guild_id: int, channel_id: int) -> bool:
+        """The bot may not post in the channel: hold its deadlines; whether it was reachable
+        until now."""
+        now = self.matches.clock()
+        async with self.sessions.begin() as session:
+            if await repo.get_meta(session, _key(channel_id)) is not None:
+                return False
+            await repo.set_meta(session, _key(channel_id), f"{guild_id} {now.isoformat()}", now)
+        log.warning("channel %s: out of reach; its matches' deadlines are held", channel_id)
+        return True
+
+    async def held(self) -> dict[int, Hold]:
+        """The channels out of reach now."""
+        async with self.sessions() as session:
+            stored = await repo.meta_like(session, PREFIX)
+        holds = {}
+        for key, value in stored.items():
+            guild, since = value.split(" ", 1)
+            holds[int(key.removeprefix(PREFIX))] = Hold(int(guild), datetime.fromisoformat(since))
+        return holds
+
+    async def release(self, channel_id: int) -> list[Report]:
+        """The bot may post in the channel again: the time of deadlines that fell due while it
+        could not is given back; the boards to post are in the reports."""
+        hold = (await self.held()).get(channel_id)
+        if hold is None:
+            return []
+        async with self.sessions.begin() as session:
+            if not await repo.delete_meta(session, _key(channel_id)):
+                return []  # another process released it
+        log.info("channel %s: reachable again", channel_id)
+        return await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
+
+    async def call_off_overdue(self) -> list[Report]:
+        """Call off the matches of every channel unreachable for longer than its server's turn
+        timeout (no result, no rating change); the reports say whom to tell."""
+        now = self.matches.clock()
+        reports: list[Report] = []
+        for channel_id, hold in (await self.held()).items():
+            timeouts = await self._timeouts(hold.guild_id)
+            if now - hold.since < timeouts.delta("turn"):
+                continue
+            async with self.sessions.begin() as session:
+                unfinished = await repo.channel_unfinished(session, hold.guild_id, channel_id)
+                await repo.delete_meta(session, _key(channel_id))
+            for match_id in unfinished:
+                try:
+                    reports.append(await self.matches.call_off(match_id, "unreachable"))
+                except WrongStatus:
+                    continue  # ended meanwhile
+                except Exception:
+                    log_failure(log, "match %s: could not be called off", match_id)
+        return reports
+
+    async def _timeouts(self, guild_id: int) -> Timeouts:
+        async with self.sessions() as session:
+            return merge_timeouts(
+                self.matches.defaults, await repo.server_timeouts(session, guild_id)
+            )
+
+
+def _key(channel_id: int) -> str:
+    return f"{PREFIX}{channel_id}"

@@ -1,0 +1,244 @@
+"""The queries of the web pages: which servers have them on, and what their pages read.
+
+Everything a page reads starts from an index: a leaderboard walks the leaderboard index of one
+server's game, and a member's page starts from their own rows in ``match_players``, so a page's
+cost follows what it shows, not the size of the server's history. The web process only reads;
+the bot writes ``web_sites`` when a manager turns the pages on or off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.models import Match, MatchEvent, MatchPlayer, MatchStatus, PlayerStats, WebSite
+
+PLAYER_KEY_BYTES = 32
+"""The size of a server's key for its players' opaque ids."""
+
+MEMBER_WINDOW = 1000
+"""A member's page reads at most their last this many matches (in any server): enough for
+their recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
+
+
+def token_hash(token: str) -> str:
+    """What ``web_sites`` keeps of a link's token: its SHA-256 in hex. The token itself is a
+    random string as long as a key, so a plain hash is enough; a stolen database holds no
+    working link."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Site:
+    """A server whose pages are on."""
+
+    guild_id: int
+    player_key: bytes
+
+
+async def site_by_token(session: AsyncSession, token_hash: str) -> Site | None:
+    """The server whose link's token hashes to ``token_hash``, if its pages are on."""
+    row = (
+        await session.execute(
+            select(WebSite.guild_id, WebSite.player_key).where(WebSite.token_hash == token_hash)
+        )
+    ).first()
+    return None if row is None else Site(row[0], bytes.fromhex(row[1]))
+
+
+async def open_site(
+    session: AsyncSession, guild_id: int, token_hash: str, player_key: bytes, now: datetime
+) -> None:
+    """Turn the server's pages on with a new token and key, replacing any earlier ones."""
+    await session.execute(delete(WebSite).where(WebSite.guild_id == guild_id))
+    session.add(
+        WebSite(
+            guild_id=guild_id, token_hash=token_hash, player_key=player_key.hex(), opened_at=now
+        )
+    )
+    await session.flush()
+
+
+async def close_site(session: AsyncSession, guild_id: int) -> bool:
+    """Turn the server's pages off; whether they were on."""
+    result = await session.execute(delete(WebSite).where(WebSite.guild_id == guild_id))
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def site_is_open(session: AsyncSession, guild_id: int) -> bool:
+    """Whether the server's pages are on."""
+    found = await session.scalar(select(WebSite.guild_id).where(WebSite.guild_id == guild_id))
+    return found is not None
+
+
+async def leaderboard_page(
+    session: AsyncSession, guild_id: int, game: str, offset: int, limit: int
+) -> list[PlayerStats]:
+    """Rows ``offset`` to ``offset + limit`` of the game's leaderboard against people, in the
+    order ``/stats`` gives (rating, then wins, then user id)."""
+    rows = await session.scalars(
+        select(PlayerStats)
+        .where(
+            PlayerStats.guild_id == guild_id,
+            PlayerStats.game == game,
+            PlayerStats.vs_bot.is_(False),
+        )
+        .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+        .offset(offset)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A finished match of the server as a member's page counts it."""
+
+    id: int
+    game: str
+    seat: int
+    """The member's seat."""
+    opponent_id: int
+    winner_seat: int | None
+    vs_bot: bool
+    finished_at: datetime | None
+
+
+async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
+    """The member's records in the server, every game, in no order: sorting here would let
+    SQLite walk the server's leaderboard index instead of the member's own rows."""
+    rows = await session.scalars(
+        select(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+    )
+    return list(rows)
+
+
+async def member_matches(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayedMatch]:
+    """The member's finished matches in the server among their last ``MEMBER_WINDOW`` (in any
+    server), newest first.
+
+    The member's rows in ``match_players`` are read first (a subquery, through their index),
+    then each match by its key: the cost follows the member's own history, never the
+    server's, whether or not SQLite has statistics (without them it would rather walk the
+    server's matches by date).
+    """
+    mine = (
+        select(MatchPlayer.match_id, MatchPlayer.seat)
+        .where(MatchPlayer.user_id == user_id)
+        .order_by(MatchPlayer.match_id.desc())
+        .limit(MEMBER_WINDOW)
+        .subquery("mine")
+    )
+    other = MatchPlayer.__table__.alias("other")
+    statement = (
+        select(
+            Match.id,
+            Match.game,
+            mine.c.seat,
+            other.c.user_id,
+            Match.winner_seat,
+            Match.vs_bot,
+            Match.finished_at,
+        )
+        .select_from(mine)
+        .join(Match, Match.id == mine.c.match_id)
+        .join(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
+        .where(Match.guild_id == guild_id, Match.status == MatchStatus.FINISHED)
+        .order_by(mine.c.match_id.desc())
+    )
+    return [
+        PlayedMatch(match_id, game, seat, opponent, winner, bool(vs_bot), finished_at)
+        for match_id, game, seat, opponent, winner, vs_bot, finished_at in await session.execute(
+            statement
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished match of the server as its page replays it."""
+
+    id: int
+    game: str
+    options: dict[str, object]
+    seed: int
+    players: tuple[int, int]
+    """User ids by seat."""
+    challenger_id: int
+    vs_bot: bool
+    winner_seat: int | None
+    end_reason: str | None
+    finished_at: datetime | None
+
+
+async def finished_match(
+    session: AsyncSession, guild_id: int, match_id: int
+) -> FinishedGame | None:
+    """The match, if it is one of the server's and finished: a match in play or called off is
+    never shown, so nothing secret of a match in play can reach a page."""
+    row = (
+        await session.execute(
+            select(
+                Match.id,
+                Match.game,
+                Match.options,
+                Match.seed,
+                Match.challenger_id,
+                Match.vs_bot,
+                Match.winner_seat,
+                Match.end_reason,
+                Match.finished_at,
+            ).where(
+                Match.id == match_id,
+                Match.guild_id == guild_id,
+                Match.status == MatchStatus.FINISHED,
+            )
+        )
+    ).first()
+    if row is None:
+        return None
+    seated = await session.execute(
+        select(MatchPlayer.seat, MatchPlayer.user_id).where(MatchPlayer.match_id == match_id)
+    )
+    seats: dict[int, int] = {seat: user for seat, user in seated}
+    if set(seats) != {0, 1}:
+        return None
+    return FinishedGame(
+        id=row.id,
+        game=row.game,
+        options=dict(row.options or {}),
+        seed=row.seed,
+        players=(seats[0], seats[1]),
+        challenger_id=row.challenger_id,
+        vs_bot=bool(row.vs_bot),
+        winner_seat=row.winner_seat,
+        end_reason=row.end_reason,
+        finished_at=row.finished_at,
+    )
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One action from a match's event log: who played it and its canonical text."""
+
+    seq: int
+    seat: int
+    text: str
+
+
+async def logged_actions(session: AsyncSession, match_id: int) -> list[LoggedAction]:
+    """The match's actions in the order they were played: what a replay applies again."""
+    rows = await session.execute(
+        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.payload)
+        .where(MatchEvent.match_id == match_id, MatchEvent.kind.startswith("action:"))
+        .order_by(MatchEvent.seq)
+    )
+    return [
+        LoggedAction(seq, seat, str(payload["action"]))
+        for seq, seat, payload in rows
+        if seat is not None and "action" in payload
+    ]

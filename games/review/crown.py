@@ -1,0 +1,243 @@
+"""Capture the Crown reviewed exactly, from the solver in ``games.players.crown``.
+
+An attacker knows the cells its misses and hints leave (``consistent_cells``). A position's
+value is the attacks still needed, this one included: at most (``attacks_needed``, the
+minimax over Crowns and hints) and on average over the Crowns still possible, the solver
+attacking from there and the defender answering each miss with the hint that makes the
+search longest (``expected_attacks``). An attack's loss is how many more attacks it needs on
+average than the best of the solver's own attacks (``best_attacks``). Its luck is where the
+result (hit, or the cells the hint left) stands among the results every possible Crown would
+have given.
+
+A defender's hint is judged by what it leaves the attacker: the hint the solver's defender
+gives keeps the most attacks needed (at most, then on average for the defender's own Crown).
+Nothing hidden decides a hint's worth to the defender, who knows its Crown: no luck there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from games.base import Ask, other
+from games.crown import (
+    CELLS,
+    Attack,
+    AttackRecord,
+    Cell,
+    CrownState,
+    HintAction,
+    cell_text,
+    consistent_cells,
+    true_hints,
+)
+from games.players.crown import attacks_needed, best_attacks, expected_attacks
+from games.review.judging import MOVES, Judged, Judgement, luck_among
+from games.review.model import Knowledge
+from games.review.replay import Replay, Step
+
+INDEX = {cell: i for i, cell in enumerate(CELLS)}
+
+
+def mask(cells: Iterable[Cell]) -> int:
+    """Cells as the solver's bits: bit ``i`` is ``CELLS[i]``."""
+    return sum(1 << INDEX[cell] for cell in cells)
+
+
+def cells_of(bits: int) -> list[Cell]:
+    return [cell for i, cell in enumerate(CELLS) if bits >> i & 1]
+
+
+@cache
+def hint_masks(crown: int, attacked: int) -> tuple[int, ...]:
+    """The cells each true hint leaves when a Crown on ``CELLS[crown]`` is missed at
+    ``CELLS[attacked]``."""
+    return tuple(
+        mask(cell for cell in CELLS if hint.holds_for(cell))
+        for hint in true_hints(CELLS[crown], CELLS[attacked])
+    )
+
+
+@cache
+def expected(candidates: int, attacked: int) -> float:
+    """The attacks the solver needs on average over the Crowns in ``candidates``."""
+    crowns = cells_of(candidates)
+    return sum(expected_attacks(candidates, attacked, INDEX[c]) for c in crowns) / len(crowns)
+
+
+@cache
+def _left_after(candidates: int, attacked: int, cell: int, crown: int) -> int:
+    """The cells left after a miss on ``cell`` with the Crown on ``crown``, the defender
+    giving the hint that makes the solver's search longest."""
+    missed = candidates & ~(1 << cell)
+    after = attacked | 1 << cell
+    return max(
+        (missed & hint for hint in hint_masks(crown, cell)),
+        key=lambda left: expected_attacks(left, after, crown),
+    )
+
+
+@cache
+def attack_value(candidates: int, attacked: int, cell: int) -> float:
+    """The attacks needed on average, this one included, when the next one is on ``cell``."""
+    after = attacked | 1 << cell
+    total = 0.0
+    for crown in cells_of(candidates):
+        index = INDEX[crown]
+        if index != cell:
+            left = _left_after(candidates, attacked, cell, index)
+            total += expected_attacks(left, after, index)
+        total += 1
+    return total / candidates.bit_count()
+
+
+def attack_worst(candidates: int, attacked: int, cell: int) -> int:
+    """The attacks needed at most, this one included, when the next one is on ``cell``."""
+    after = attacked | 1 << cell
+    missed = candidates & ~(1 << cell)
+    worst = 1 if missed != candidates else 0
+    for crown in cells_of(missed):
+        for hint in hint_masks(INDEX[crown], cell):
+            worst = max(worst, 1 + attacks_needed(missed & hint, after))
+    return worst
+
+
+def judge(replay: Replay) -> Judgement:
+    moves = []
+    for index, step in enumerate(replay.steps):
+        if step.ask is Ask.ACTION:
+            moves.append(_attack(replay, index, step))
+        elif step.ask is Ask.HINT:
+            moves.append(_hint(step))
+    return Judgement(tuple(moves), MOVES)
+
+
+def _attack(replay: Replay, index: int, step: Step) -> Judged:
+    state: CrownState = step.before
+    seat = step.seat
+    records = state.attacks[seat]
+    possible = consistent_cells(records)
+    candidates = mask(possible)
+    attacked = mask(record.cell for record in records)
+    assert isinstance(step.action, Attack)
+    cell = INDEX[step.action.cell]
+    legal = [i for i in range(len(CELLS)) if not attacked >> i & 1]
+    values = {i: attack_value(candidates, attacked, i) for i in legal}
+    best = best_attacks(candidates, attacked)
+    top = min(values[i] for i in best)
+    losses = {i: 0.0 if i in best else max(0.0, values[i] - top) for i in legal}
+    worst = attacks_needed(candidates, attacked)
+    average = expected(candidates, attacked)
+    return Judged(
+        seat=seat,
+        ask=step.ask,
+        action=step.text,
+        move=f"attack {cell_text(CELLS[cell])}",
+        knowledge=Knowledge(
+            text=f"{_cells_words(possible)}; best play finds it within {worst} attack"
+            f"{'' if worst == 1 else 's'}, {average:.2f} on average.",
+            possible=len(possible),
+            listed=tuple(cell_text(c) for c in sorted(possible)),
+            expected=average,
+            worst=worst,
+        ),
+        best=tuple(f"attack {cell_text(CELLS[i])}" for i in best),
+        loss=losses[cell],
+        typical_loss=sum(losses.values()) / len(losses),
+        before=top,
+        after=values[cell],
+        exact=True,
+        luck=_attack_luck(replay, index, candidates, attacked, cell),
+    )
+
+
+def _attack_luck(
+    replay: Replay, index: int, candidates: int, attacked: int, cell: int
+) -> float | None:
+    """Where the attack's result stands among those every possible Crown would give, each
+    result counted as the attacks still needed after it on average."""
+    step = replay.steps[index]
+    record = step.after.attacks[step.seat][-1]
+    after = attacked | 1 << cell
+    if record.hit:
+        actual = 0.0
+    else:
+        hint = _hint_given(replay, index, record)
+        left = candidates & ~(1 << cell)
+        if hint is not None:
+            left &= mask(c for c in CELLS if hint.holds_for(c))
+        actual = expected(left, after)
+    outcomes = [
+        0.0
+        if INDEX[crown] == cell
+        else expected(_left_after(candidates, attacked, cell, INDEX[crown]), after)
+        for crown in cells_of(candidates)
+    ]
+    return luck_among(outcomes, actual, higher_is_better=False)
+
+
+def _hint_given(replay: Replay, index: int, record: AttackRecord) -> HintAction | None:
+    """The hint that answered the miss ``record``: given at once (automatic hints), or by the
+    defender's next action; ``None`` if the match ended first."""
+    if record.hint is not None:
+        return record.hint
+    answer = replay.steps[index + 1] if index + 1 < len(replay.steps) else None
+    if answer is None or answer.ask is not Ask.HINT:
+        return None
+    assert isinstance(answer.action, HintAction)
+    return answer.action
+
+
+def _hint(step: Step) -> Judged:
+    state: CrownState = step.before
+    defender = step.seat
+    attacker = other(defender)
+    crown = state.crowns[defender]
+    assert crown is not None and isinstance(step.action, HintAction)
+    records = state.attacks[attacker]
+    attacked = mask(record.cell for record in records)
+    before_hint = consistent_cells(records)
+    strengths: dict[HintAction, tuple[int, float, int]] = {}
+    for hint in true_hints(crown, records[-1].cell):
+        left = consistent_cells((*records[:-1], AttackRecord(records[-1].cell, False, hint)))
+        bits = mask(left)
+        strengths[hint] = (
+            attacks_needed(bits, attacked),
+            expected_attacks(bits, attacked, INDEX[crown]),
+            len(left),
+        )
+    strongest = max(strengths.values())
+    best = [hint for hint, strength in strengths.items() if strength[:2] == strongest[:2]]
+    top = strongest[1]
+    losses = {h: 0.0 if h in best else max(0.0, top - s[1]) for h, s in strengths.items()}
+    played = strengths[step.action]
+    return Judged(
+        seat=defender,
+        ask=step.ask,
+        action=step.text,
+        move=f"hint: {step.action.sentence}",
+        knowledge=Knowledge(
+            text=f"The attacker had {_cells_words(before_hint, 'left')}; "
+            + " or ".join(
+                f"the {hint.axis} hint leaves {strength[2]}"
+                for hint, strength in sorted(strengths.items(), key=lambda item: item[0].axis)
+            )
+            + ".",
+            possible=len(before_hint),
+            listed=tuple(cell_text(c) for c in sorted(before_hint)),
+            expected=top,
+            worst=strongest[0],
+        ),
+        best=tuple(f"hint: {hint.sentence}" for hint in best),
+        loss=losses[step.action],
+        typical_loss=sum(losses.values()) / len(losses),
+        before=top,
+        after=played[1],
+        exact=True,
+    )
+
+
+def _cells_words(cells: Iterable[Cell], verb: str = "possible for the Crown") -> str:
+    listed = sorted(cells)
+    count = f"{len(listed)} cell{'' if len(listed) == 1 else 's'}"
+    return f"{count} {verb}: {', '.join(cell_text(c) for c in listed)}"

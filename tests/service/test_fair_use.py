@@ -1,0 +1,88 @@
+"""A member's limits, and what one server's members may do to another server's matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service.errors import ChallengeRefused, MatchNotFound, WrongStatus
+from bot.service.matches import MAX_PAIR_CHALLENGES, MAX_PLAYING, MatchService
+from bot.service.notices import Report
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+
+OTHER_GUILD = GUILD + 1
+BOT = 99
+
+
+async def challenge(
+    service: MatchService, challenger: int, opponent: int, game: str = "crystal"
+) -> Report:
+    return await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=challenger,
+        opponent_id=opponent,
+        game=game,
+    )
+
+
+async def test_matches_against_the_bot_count_towards_a_members_matches(
+    service: MatchService,
+) -> None:
+    service.bot_user_id = BOT
+    for _ in range(MAX_PLAYING):
+        await challenge(service, ALICE, BOT)
+    with pytest.raises(ChallengeRefused, match=f"already playing {MAX_PLAYING} matches"):
+        await challenge(service, ALICE, BOT)
+    with pytest.raises(ChallengeRefused, match=f"already playing {MAX_PLAYING} matches"):
+        await challenge(service, ALICE, BOB)
+
+
+async def test_a_member_at_the_limit_cannot_accept_another_match(service: MatchService) -> None:
+    service.bot_user_id = BOT
+    waiting = await challenge(service, ALICE, BOB)
+    for _ in range(MAX_PLAYING):
+        await challenge(service, BOB, BOT)
+    with pytest.raises(ChallengeRefused, match="before you accept"):
+        await service.accept(waiting.match.id, BOB)
+    assert (await service.snapshot(waiting.match.id)).status == "challenged"
+
+
+async def test_one_member_challenges_another_a_few_times_per_ten_minutes(
+    service: MatchService, clock: Clock
+) -> None:
+    for _ in range(MAX_PAIR_CHALLENGES):
+        report = await challenge(service, ALICE, BOB)
+        await service.withdraw(report.match.id, ALICE)
+    with pytest.raises(ChallengeRefused, match="challenged this member"):
+        await challenge(service, ALICE, BOB)
+    await challenge(service, ALICE, CAROL)  # another member is fine
+    clock.advance(minutes=10, seconds=1)
+    await challenge(service, ALICE, BOB)
+
+
+async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
+    service: MatchService,
+) -> None:
+    report = await challenge(service, ALICE, BOB)
+    match_id = report.match.id
+    for use_case in (service.accept, service.decline, service.withdraw, service.resign):
+        with pytest.raises(MatchNotFound) as refused:
+            await use_case(match_id, BOB, guild_id=OTHER_GUILD)
+        assert str(refused.value) == f"There is no match #{match_id}."
+    with pytest.raises(MatchNotFound):
+        await service.submit(match_id, BOB, "5", guild_id=OTHER_GUILD)
+    with pytest.raises(MatchNotFound):
+        await service.rematch(match_id, BOB, guild_id=OTHER_GUILD)
+    assert (await service.snapshot(match_id)).status == "challenged"
+    await service.accept(match_id, BOB, guild_id=GUILD)
+
+
+async def test_a_command_move_during_setup_names_the_dm_and_places_nothing(
+    service: MatchService,
+) -> None:
+    report = await challenge(service, ALICE, BOB, game="crown")
+    await service.accept(report.match.id, BOB)
+    with pytest.raises(WrongStatus, match="waiting for your secret, which you choose in the DM"):
+        await service.play_in_channel(GUILD, CHANNEL, "crown", ALICE, "2 2")
+    snap = await service.snapshot(report.match.id)
+    assert snap.status == "setup" and set(snap.to_act) == {ALICE, BOB}

@@ -1,0 +1,53 @@
+"""A channel the bot cannot post in holds its matches' deadlines: nobody loses on time there."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.service.matches import MatchService
+from bot.service.reach import Reach
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
+
+
+async def crystal(service: MatchService, channel: int = CHANNEL) -> int:
+    report = await service.challenge(
+        guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, game="crystal"
+    )
+    await service.accept(report.match.id, BOB)
+    return report.match.id
+
+
+async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_back(
+    service: MatchService, clock: Clock
+) -> None:
+    deadlines = deadlines_for(service)
+    reach = Reach(service, deadlines)
+    held = await crystal(service)
+    elsewhere = await crystal(service, CHANNEL + 1)
+    assert await reach.hold(GUILD, CHANNEL)
+    assert not await reach.hold(GUILD, CHANNEL)  # already held
+    clock.advance(minutes=9)
+    clock.advance(minutes=1, seconds=1)  # both turns are due
+    [report] = await deadlines.sweep(unreachable=set(await reach.held()))
+    assert report.match.id == elsewhere and report.match.winner_id == BOB
+    [back] = await reach.release(CHANNEL)
+    assert back.match.id == held and back.match.status == "active"
+    assert back.match.deadline == clock.now + timedelta(minutes=10)
+    assert back.public_lines()[0].startswith("I could not post here for 10 minutes")
+    assert await reach.release(CHANNEL) == []
+    assert await deadlines.sweep(unreachable=set(await reach.held())) == []
+
+
+async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
+    service: MatchService, clock: Clock
+) -> None:
+    reach = Reach(service, deadlines_for(service))
+    match_id = await crystal(service)
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=5)
+    assert await reach.call_off_overdue() == []
+    clock.advance(minutes=5, seconds=1)
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == match_id and report.match.status == "aborted"
+    assert report.match.end_reason == "unreachable"
+    assert await reach.held() == {}

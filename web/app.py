@@ -1,0 +1,232 @@
+"""The site: routes, handlers and templates, over sessions of the bot's database.
+
+Every page of a server lives under ``/s/<token>/``; a token that matches no server whose pages
+are on, a player with no record there and a match not finished there all get the same plain 404.
+Pages are HTML rendered on the server with Jinja2; the one script only adds keys to the replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import mimetypes
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from db import site as queries
+from db.site import Site
+from web import boards, ids, pages, replay, security
+from web.charts import ChartFiles, RatingHistory, chart_name
+
+PAGE_CACHE = "private, max-age=30"
+"""Leaderboards and players change as matches end: a browser may keep a page half a minute, and
+no shared cache may keep it at all (its address holds the server's token)."""
+MATCH_CACHE = "private, max-age=86400"
+"""A finished match never changes."""
+STATIC_CACHE = "public, max-age=31536000, immutable"
+"""Static files are addressed by a hash of their content."""
+
+
+@dataclass(frozen=True)
+class Static:
+    body: bytes
+    content_type: str
+    version: str
+
+
+@dataclass
+class Shared:
+    """What the handlers share, kept on the application."""
+
+    sessions: async_sessionmaker[AsyncSession]
+    templates: jinja2.Environment
+    statics: dict[str, Static]
+    charts: ChartFiles
+    history: RatingHistory | None
+    pending: set[asyncio.Task[Any]] = field(default_factory=set)
+
+
+SITE = web.AppKey("site", Shared)
+
+
+def load_statics() -> dict[str, Static]:
+    """The stylesheet and script, read once, each with a version from its content."""
+    found = {}
+    for entry in resources.files("web").joinpath("static").iterdir():
+        body = entry.read_bytes()
+        kind = mimetypes.guess_type(entry.name)[0] or "application/octet-stream"
+        found[entry.name] = Static(body, kind, hashlib.sha256(body).hexdigest()[:12])
+    return found
+
+
+def make_app(
+    sessions: async_sessionmaker[AsyncSession],
+    *,
+    chart_folder: Path,
+    requests_per_minute: int = 120,
+    trusted_proxies: str = "",
+    history: RatingHistory | None = None,
+) -> web.Application:
+    """The site's application over ``sessions``; ``history`` gives rating points for charts
+    (None: no charts)."""
+    statics = load_statics()
+    templates = jinja2.Environment(
+        loader=jinja2.PackageLoader("web", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    templates.globals["static"] = lambda name: f"/static/{name}?v={statics[name].version}"
+    templates.globals["games"] = [(name, engine.title) for name, engine in games.GAMES.items()]
+    limit = security.RateLimit(requests_per_minute)
+    app = web.Application(
+        middlewares=[security.guard(limit, security.trusted_networks(trusted_proxies))]
+    )
+    app[SITE] = Shared(sessions, templates, statics, ChartFiles(chart_folder), history)
+    app.router.add_get("/", front)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/s/{token}/", home)
+    app.router.add_get("/s/{token}/g/{game}", leaderboard)
+    app.router.add_get("/s/{token}/p/{player}", player)
+    app.router.add_get("/s/{token}/p/{player}/{game}.png", chart)
+    app.router.add_get("/s/{token}/m/{match:[0-9]{1,18}}", match)
+    app.on_cleanup.append(_finish_charts)
+    return app
+
+
+async def _finish_charts(app: web.Application) -> None:
+    pending = app[SITE].pending | set(app[SITE].charts.drawing.values())
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
+
+
+Handler = Callable[[web.Request, AsyncSession, Site], Awaitable[web.StreamResponse]]
+
+
+def _on_site(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """The handler run for the server whose token the address holds; a 404 for any other."""
+
+    async def run(request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        if len(token) > 64:
+            return security.not_found()
+        async with request.app[SITE].sessions() as session:
+            found = await queries.site_by_token(session, queries.token_hash(token))
+            if found is None:
+                return security.not_found()
+            return await handler(request, session, found)
+
+    return run
+
+
+def _page(request: web.Request, template: str, cache: str, **values: Any) -> web.Response:
+    """The page rendered, with its ETag; a 304 when the browser has it already."""
+    base = f"/s/{request.match_info['token']}"
+    body = request.app[SITE].templates.get_template(template).render(base=base, **values).encode()
+    etag = hashlib.sha256(body).hexdigest()[:32]
+    headers = {"Cache-Control": cache, "ETag": f'"{etag}"'}
+    if etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=body, content_type="text/html", charset="utf-8", headers=headers)
+
+
+def _number(text: str | None, default: int) -> int | None:
+    """A small whole number from the query string; None for anything else."""
+    if text is None:
+        return default
+    return int(text) if text.isdigit() and len(text) <= 6 else None
+
+
+async def front(request: web.Request) -> web.Response:
+    return security.plain(
+        200, "Parlor: each server's pages are at the link /settings web:on gives its managers."
+    )
+
+
+async def static(request: web.Request) -> web.Response:
+    found = request.app[SITE].statics.get(request.match_info["name"])
+    if found is None:
+        return security.not_found()
+    headers = {"Cache-Control": STATIC_CACHE, "ETag": f'"{found.version}"'}
+    if found.version in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=found.body, content_type=found.content_type, headers=headers)
+
+
+@_on_site
+async def home(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+    boards = await pages.home(session, site)
+    return _page(request, "home.html", PAGE_CACHE, boards=boards)
+
+
+@_on_site
+async def leaderboard(
+    request: web.Request, session: AsyncSession, site: Site
+) -> web.StreamResponse:
+    game = request.match_info["game"]
+    page = _number(request.query.get("page"), 1)
+    if game not in games.GAMES or not page:
+        return security.not_found()
+    board = await pages.leaderboard(session, site, game, page)
+    if not board.rows and page > 1:
+        return security.not_found()
+    return _page(request, "leaderboard.html", PAGE_CACHE, board=board)
+
+
+@_on_site
+async def player(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+    user_id = ids.user_id(site.player_key, request.match_info["player"])
+    if user_id is None:
+        return security.not_found()
+    shared = request.app[SITE]
+    points = {} if shared.history is None else await shared.history(session, site.guild_id, user_id)
+    found = await pages.player(session, site, user_id, [g for g, p in points.items() if p])
+    if found is None:
+        return security.not_found()
+    for game in found.charted:  # drawn while the page travels, ready when the image is asked
+        name = chart_name(site.guild_id, user_id, game, points[game])
+        shared.charts.chart(name, games.get(game).title, points[game])
+    return _page(request, "player.html", PAGE_CACHE, player=found)
+
+
+@_on_site
+async def chart(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+    shared = request.app[SITE]
+    user_id = ids.user_id(site.player_key, request.match_info["player"])
+    game = request.match_info["game"]
+    if user_id is None or game not in games.GAMES or shared.history is None:
+        return security.not_found()
+    points = (await shared.history(session, site.guild_id, user_id)).get(game)
+    if not points:
+        return security.not_found()
+    name = chart_name(site.guild_id, user_id, game, points)
+    path = await shared.charts.chart(name, games.get(game).title, points)
+    if path is None:
+        return security.not_found()
+    headers = {"Cache-Control": PAGE_CACHE, "ETag": f'"{path.stem}"'}
+    if path.stem in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.FileResponse(path, headers={**headers, "Content-Type": "image/png"})
+
+
+@_on_site
+async def match(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+    step = _number(request.query.get("step"), 0)
+    found = await pages.match(session, site, int(request.match_info["match"]))
+    if found is None or step is None or step >= len(found.steps):
+        return security.not_found()
+    names = (found.players[0].name, found.players[1].name)
+    drawn = replay.board(games.get(found.game), found.steps[step])
+    board = boards.shown(drawn, names)
+    return _page(
+        request, "match.html", MATCH_CACHE, match=found, step=found.steps[step], board=board
+    )

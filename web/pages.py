@@ -1,0 +1,283 @@
+"""What each page shows, read from the database in one session: plain values for the templates.
+
+Members appear by name and opaque id only (``web.ids``): no Discord id reaches a page. Names are
+the Discord display names stored when a match ends; a member with none stored yet (matches from
+before names were kept) shows as a neutral placeholder built from their opaque id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import games
+from bot.service.ratings import Rating, display
+from db import site as queries
+from db.models import PlayerStats
+from db.site import Site
+from web import ids, replay
+
+PAGE_ROWS = 50
+"""Leaderboard rows a page."""
+HOME_ROWS = 5
+"""Each game's top rows on a server's first page."""
+RECENT = 20
+"""Finished matches a player page lists."""
+OPPONENTS = 5
+"""Frequent opponents a player page counts results against."""
+BOT_NAME = "Parlor"
+
+
+@dataclass(frozen=True)
+class Person:
+    """A member as a page names and links them; ``key`` is None for the bot (no page)."""
+
+    name: str
+    key: str | None
+
+
+def placeholder(key: str) -> str:
+    """A neutral stand-in for a member whose display name was never stored."""
+    return f"Member {key[:4].upper()}"
+
+
+class People:
+    """Turns the server's members into ``Person`` values: opaque ids and names."""
+
+    def __init__(self, site: Site, names: Mapping[int, str], bot_ids: Iterable[int] = ()) -> None:
+        self.site = site
+        self.names = names
+        self.bots = frozenset(bot_ids)
+
+    def __call__(self, user_id: int) -> Person:
+        if user_id in self.bots:
+            return Person(BOT_NAME, None)
+        key = ids.player_id(self.site.player_key, user_id)
+        return Person(self.names.get(user_id) or placeholder(key), key)
+
+
+async def display_names(
+    session: AsyncSession, guild_id: int, user_ids: Iterable[int]
+) -> dict[int, str]:
+    """The latest stored display name of each member, where one was stored.
+
+    Names are stored at match end from the match history's migration on; this version of the
+    database keeps none, so every member shows as a placeholder.
+    """
+    return {}
+
+
+def rating_text(rating: float, deviation: float, volatility: float) -> str:
+    """``1623 ± 84`` (``1500? ± 350`` while provisional): the rating and its deviation."""
+    return f"{display(Rating(rating, deviation, volatility))} ± {round(deviation)}"
+
+
+def game_title(name: str) -> str:
+    return games.get(name).title
+
+
+# ---------------------------------------------------------------------- leaderboards
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    person: Person
+    rating: str
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    game: str
+    title: str
+    page: int
+    rows: list[Row]
+    more: bool
+    """A further page exists."""
+
+
+async def leaderboard(
+    session: AsyncSession, site: Site, game: str, page: int, rows: int = PAGE_ROWS
+) -> Leaderboard:
+    """Page ``page`` (from 1) of the game's leaderboard; one row more is read to know of a next."""
+    offset = (page - 1) * rows
+    found = await queries.leaderboard_page(session, site.guild_id, game, offset, rows + 1)
+    shown = found[:rows]
+    people = People(site, await display_names(session, site.guild_id, (r.user_id for r in shown)))
+    return Leaderboard(
+        game,
+        game_title(game),
+        page,
+        [_row(offset + i + 1, people(r.user_id), r) for i, r in enumerate(shown)],
+        len(found) > rows,
+    )
+
+
+def _row(rank: int, person: Person, stats: PlayerStats) -> Row:
+    return Row(
+        rank,
+        person,
+        rating_text(stats.rating, stats.deviation, stats.volatility),
+        stats.wins,
+        stats.losses,
+        stats.draws,
+        stats.streak,
+    )
+
+
+async def home(session: AsyncSession, site: Site) -> list[Leaderboard]:
+    """Each game's top rows, for the server's first page; games nobody played are left out."""
+    boards = [await leaderboard(session, site, name, 1, HOME_ROWS) for name in games.GAMES]
+    return [board for board in boards if board.rows]
+
+
+# ---------------------------------------------------------------------- a player
+
+
+@dataclass(frozen=True)
+class Line:
+    game: str
+    title: str
+    vs_bot: bool
+    rating: str
+    """Empty against the bot: those matches move no rating."""
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
+class Opponent:
+    person: Person
+    played: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished match in a player's list."""
+
+    id: int
+    title: str
+    opponent: Person
+    result: str
+    """``won``, ``lost`` or ``drew``."""
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Player:
+    person: Person
+    lines: list[Line]
+    opponents: list[Opponent]
+    recent: list[Played]
+    charted: list[str]
+    """Games with a rating chart to show."""
+
+
+async def player(
+    session: AsyncSession, site: Site, user_id: int, charted: Sequence[str] = ()
+) -> Player | None:
+    """The member's page, or None when they have no record in the server."""
+    stats = await queries.member_records(session, site.guild_id, user_id)
+    if not stats:
+        return None
+    played = await queries.member_matches(session, site.guild_id, user_id)
+    recent = sorted(played, key=lambda m: (m.finished_at is not None, m.finished_at, m.id))
+    recent = recent[::-1][:RECENT]
+    meetings = head_to_head(played)
+    bots = {m.opponent_id for m in recent if m.vs_bot}
+    everyone = {user_id, *(m.opponent_id for m in recent), *(o for o, _ in meetings)}
+    people = People(site, await display_names(session, site.guild_id, everyone), bots)
+    lines = [
+        Line(
+            s.game,
+            game_title(s.game),
+            bool(s.vs_bot),
+            "" if s.vs_bot else rating_text(s.rating, s.deviation, s.volatility),
+            s.wins,
+            s.losses,
+            s.draws,
+            s.streak,
+            s.best_streak,
+        )
+        for s in sorted(stats, key=lambda s: (s.game, s.vs_bot))
+    ]
+    return Player(
+        people(user_id),
+        lines,
+        [Opponent(people(opponent), *counts) for opponent, counts in meetings],
+        [
+            Played(m.id, game_title(m.game), people(m.opponent_id), _result(m), m.finished_at)
+            for m in recent
+        ],
+        [line.game for line in lines if not line.vs_bot and line.game in charted],
+    )
+
+
+def _result(match: queries.PlayedMatch) -> str:
+    if match.winner_seat is None:
+        return "drew"
+    return "won" if match.winner_seat == match.seat else "lost"
+
+
+def head_to_head(
+    played: Sequence[queries.PlayedMatch],
+) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """The ``OPPONENTS`` opponents met most often against people, with (played, wins, losses,
+    draws) against each; ties go to the one met most recently."""
+    counts: dict[int, list[int]] = {}
+    for match in played:  # newest first: dicts keep the order of first meeting
+        if match.vs_bot:
+            continue
+        line = counts.setdefault(match.opponent_id, [0, 0, 0, 0])
+        line[0] += 1
+        line[{"won": 1, "lost": 2, "drew": 3}[_result(match)]] += 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1][0])[:OPPONENTS]
+    return [(opponent, (n[0], n[1], n[2], n[3])) for opponent, n in ranked]
+
+
+# ---------------------------------------------------------------------- a match
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    id: int
+    game: str
+    title: str
+    players: tuple[Person, Person]
+    result: str
+    finished_at: datetime | None
+    steps: list[replay.Step]
+    marks: Mapping[int, str]
+    """Review marks by step number, where the match has a stored review."""
+
+
+async def match(session: AsyncSession, site: Site, match_id: int) -> MatchPage | None:
+    """The finished match's page with every step of its replay; None for any other match."""
+    found = await queries.finished_match(session, site.guild_id, match_id)
+    if found is None:
+        return None
+    bots = [u for u in found.players if found.vs_bot and u != found.challenger_id]
+    people = People(site, await display_names(session, site.guild_id, found.players), bots)
+    players = (people(found.players[0]), people(found.players[1]))
+    actions = await queries.logged_actions(session, match_id)
+    steps = replay.steps(found, actions, (players[0].name, players[1].name))
+    winner = found.winner_seat
+    result = "Draw" if winner is None else f"{players[winner].name} won"
+    if found.end_reason:
+        result += f" ({found.end_reason.replace('_', ' ')})"
+    return MatchPage(
+        found.id, found.game, game_title(found.game), players, result, found.finished_at, steps, {}
+    )
