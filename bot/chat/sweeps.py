@@ -49,6 +49,7 @@ class Sweeps:
         self.heartbeats = tasks.loop(seconds=interval)(self._heartbeat)
         self.heartbeats.before_loop(client.wait_until_ready)
         self._sweeping = asyncio.Lock()
+        self._beating = asyncio.Lock()
 
     async def resume(self) -> None:
         """At start: deadlines that passed while the bot was down start again, and are told."""
@@ -60,8 +61,17 @@ class Sweeps:
         self.loop.start()
 
     async def stop(self, deadline: float) -> None:
-        """Stop the loops, letting a round in progress finish by ``deadline``."""
-        self.heartbeats.cancel()
+        """Stop the loops, letting a round or a heartbeat in progress finish by ``deadline``.
+
+        A loop is cancelled only at a safe point, asleep or waiting for its lock: cancelled in
+        the middle of a query, its database connection would be left checked out (and found by
+        the garbage collector later).
+        """
+        if await within(deadline, self._beating.acquire()):
+            self.heartbeats.cancel()
+            self._beating.release()
+        else:
+            self.heartbeats.stop()
         if await within(deadline, self._sweeping.acquire()):
             self.loop.cancel()  # now asleep or waiting for the lock: a safe point
             self._sweeping.release()
@@ -81,13 +91,14 @@ class Sweeps:
         return len(reports)
 
     async def _heartbeat(self) -> None:
-        try:
-            reports = await self.deadlines.heartbeat()
-        except Exception:
-            log_failure("recording the heartbeat failed")  # the next one tries again
-            return
-        for report in reports:
-            await self.delivery.deliver(report)
+        async with self._beating:
+            try:
+                reports = await self.deadlines.heartbeat()
+            except Exception:
+                log_failure("recording the heartbeat failed")  # the next one tries again
+                return
+            for report in reports:
+                await self.delivery.deliver(report)
 
     async def _sweep(self) -> None:
         try:
