@@ -28,7 +28,7 @@ from bot.service.errors import AlreadyPlayed
 from bot.service.matches import MatchService
 from bot.service.notices import BoardRoute, MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
-from games.base import Seat
+from games.base import Ask, Seat
 
 T = TypeVar("T")
 
@@ -62,7 +62,8 @@ class Way:
 
     label: str
     slash: bool
-    """A slash command (``play_in_channel``), else a button (``submit`` with the version)."""
+    """A slash command (``play_in_channel``), else a button (``submit`` with the version). A
+    secret or a hint goes by button either way, as a command makes public moves only."""
     board: BoardRoute | None
     """``ON_RESPONSE``: the board rides on the response; ``None``: the outbox delivers it."""
 
@@ -84,6 +85,9 @@ class Script:
     seed: int
     actions: tuple[tuple[Seat, str], ...]
     winner: Seat | None
+    private: frozenset[int] = frozenset()
+    """Indexes of the actions that answer a private ask (a secret or a hint): a slash command
+    plays public moves only, so these go as a DM's or a picker's button sends them."""
 
 
 @dataclass
@@ -140,13 +144,17 @@ def write_script(game: str, seed: int) -> Script:
     rng = random.Random(seed)
     state = engine.new(engine.options(engine.new({}, seed)), seed)
     actions: list[tuple[Seat, str]] = []
+    private: set[int] = set()
     while engine.outcome(state) is None:
         seat = rng.choice(sorted(engine.to_act(state)))
+        if engine.ask(state, seat) is not Ask.ACTION:
+            private.add(len(actions))
         action = rng.choice(list(engine.legal_actions(state, seat)))
         actions.append((seat, str(action)))
         state, _ = engine.apply(state, seat, action)
     outcome = engine.outcome(state)
-    return Script(game, seed, tuple(actions), outcome.winner if outcome else None)
+    winner = outcome.winner if outcome else None
+    return Script(game, seed, tuple(actions), winner, frozenset(private))
 
 
 def write_scripts(count: int, game: str | None, rng: random.Random) -> list[Script]:
@@ -221,9 +229,10 @@ async def send_move(service: MatchService, live: Live, tally: Tally, way: Way = 
     """The script's next action, sent ``way``, timed until the service takes it."""
     seat, text = live.script.actions[live.sent]
     user = live.players[seat]
+    slash = way.slash and live.sent not in live.script.private
 
     def call() -> Awaitable[Report]:
-        if way.slash:
+        if slash:
             return service.play_in_channel(
                 GUILD, live.channel_id, live.script.game, user, text, board=way.board
             )

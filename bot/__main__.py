@@ -35,7 +35,7 @@ NO_TOKEN = (
     "is needed: leave Presence, Server Members and Message Content off. To add the bot to a "
     "server, on the OAuth2 page's URL Generator tick the scopes "
     f"{' and '.join(SCOPES)} and the permissions View Channels, Send Messages, Send Messages "
-    "in Threads, Embed Links and Read Message History (permission integer "
+    "in Threads, Embed Links, Attach Files and Read Message History (permission integer "
     f"{PERMISSIONS.value}), then open the generated link. Put the token in a file named .env "
     "in the directory you start the bot from, as DISCORD_TOKEN=your-token (see .env.example), "
     "or set the environment variable DISCORD_TOKEN, and start the bot again."

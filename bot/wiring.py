@@ -24,6 +24,7 @@ from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import log_failure
 from bot.chat.front import Front
+from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.interactions import Interactions
 from bot.chat.live_boards import Boards
 from bot.chat.parts import Parts
@@ -33,9 +34,11 @@ from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.service.deadlines import Deadlines
+from bot.service.history import HistoryService
 from bot.service.match_state import Clock
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
+from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
 from bot.service.tournaments.service import TournamentService
@@ -82,7 +85,11 @@ class App:
         sessions = session_factory(self.engine)
         seeds = seeds or (lambda: secrets.randbits(62))
         timeouts = settings.timeouts()
-        self.service = MatchService(sessions, clock=clock, seeds=seeds, timeouts=timeouts)
+        self.names = NameBook()
+        """Members' names as interactions show them, for the texts the service writes."""
+        self.service = MatchService(
+            sessions, clock=clock, seeds=seeds, timeouts=timeouts, names=self.names.name
+        )
         count = settings.shard_count or 1  # unset: one process runs every shard
         self.deadlines = Deadlines(
             sessions,
@@ -91,9 +98,12 @@ class App:
             timeouts=timeouts,
             shards=settings.shards() or tuple(range(count)),
             shard_count=count,
+            names=self.names.name,
         )
         self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
         self.outbox = Outbox(sessions, clock=clock)
+        self.histories = HistoryService(sessions, clock=clock)
+        self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
         self.boards = Boards(client, self.outbox)
         self.dms = DirectMessages(client, self.boards)
         self.delivery = Delivery(
@@ -126,6 +136,7 @@ class App:
             settings=settings,
             service=self.service,
             servers=self.servers,
+            histories=self.histories,
             tournaments=tournaments,
             requests=self.requests,
             delivery=self.delivery,
@@ -141,11 +152,13 @@ class App:
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
-        client.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS)
+        client.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS, *self.after_game.items())
         client.add_listener(self.boards.on_guild_message, "on_message")
+        client.add_listener(self.names.on_interaction, "on_interaction")
         client.add_listener(on_form_submit, "on_interaction")
         for extension in EXTENSIONS:
             await client.load_extension(extension)
+        await client.add_cog(History(self.after_game))  # built here: it holds what it uses
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
             log.info("Invite link: %s", invite_url(client.application_id))
@@ -153,7 +166,7 @@ class App:
         self.sweeps.start()
 
     async def stop(self, deadline: float) -> None:
-        self.client.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.client.remove_dynamic_items(*DYNAMIC_ITEMS, *self.after_game.items())
         await self.sweeps.stop(deadline)
 
     async def release(self) -> None:

@@ -68,6 +68,18 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+def bound_engine(sessions: async_sessionmaker[AsyncSession]) -> AsyncEngine:
+    """The engine ``sessions`` are bound to (as ``session_factory`` binds them).
+
+    A use case of a match runs on one of its Core connections rather than in a session: the
+    session's unit of work is bookkeeping a move never uses.
+    """
+    bind = sessions().bind
+    if not isinstance(bind, AsyncEngine):
+        raise TypeError("sessions must be bound to an AsyncEngine")
+    return bind
+
+
 def _on_sqlite_connect(dbapi_connection: Any, _connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:

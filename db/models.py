@@ -239,6 +239,10 @@ class Match(Base):
         return f"<Match {self.id} {self.game} {self.status} v{self.version}>"
 
 
+NAME_LENGTH = 64
+"""The longest display name kept (Discord's are at most 32 characters)."""
+
+
 class MatchPlayer(Base):
     """Who sits in which seat of a match (seat 0 moves first)."""
 
@@ -254,6 +258,9 @@ class MatchPlayer(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger)
+    display_name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    """The member's name in the server when the match ended, if the bot knew it; ``None`` for
+    matches that ended before names were kept."""
 
     def __repr__(self) -> str:
         return f"<MatchPlayer match={self.match_id} seat={self.seat} user={self.user_id}>"
@@ -320,6 +327,45 @@ Index(
 )
 """A leaderboard in its own order (rating, then wins, then member): a page is read straight from
 the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
+
+
+class RatingChange(Base):
+    """A member's rating and deviation before and after one rated match, for the rating chart.
+
+    Written with the result, in the match's own transaction. The first point of a member who
+    was rated before the chart existed has no match: it is their rating when history began.
+    """
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        Index("ix_rating_history_guild_user_game_at", "guild_id", "user_id", "game", "at"),
+        Index("ix_rating_history_match", "match_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    rating_before: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MatchReview(Base):
+    """A finished match's review (``games.review``), computed once when first asked for."""
+
+    __tablename__ = "match_reviews"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    """The review's format version: a review of another version is computed again."""
+    review: Mapped[dict[str, Any]] = mapped_column(JSON_DOCUMENT)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class GuildSettings(Base):

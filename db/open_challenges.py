@@ -5,18 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import Match, MatchOrigin
+from db.repository import Db, dialect_of
 
 
-async def posted_since(session: AsyncSession, channel_id: int, since: datetime) -> int:
+async def posted_since(session: Db, channel_id: int, since: datetime) -> int:
     """Open challenges posted in the channel since ``since``, taken or not.
 
     The channel's open challenges are locked until the transaction ends (PostgreSQL: an
     advisory lock on the channel's id), so that two posted at once cannot both pass the limit.
     """
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect_of(session) == "postgresql":
         await session.execute(select(func.pg_advisory_xact_lock(channel_id)))
     found = await session.scalar(
         select(func.count())

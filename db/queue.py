@@ -25,7 +25,7 @@ from db.models import (
     QueueBoard,
     QueueEntry,
 )
-from db.repository import upsert
+from db.repository import Db, upsert
 
 _ENTRIES = cast(Table, QueueEntry.__table__)
 _BOARDS = cast(Table, QueueBoard.__table__)
@@ -128,7 +128,7 @@ async def put(
     )
 
 
-async def remove(session: AsyncSession, user_ids: Collection[int]) -> list[Spot]:
+async def remove(session: Db, user_ids: Collection[int]) -> list[Spot]:
     """Take the members out of whatever queue they wait in; the queues they were in."""
     if not user_ids:
         return []

@@ -1,7 +1,9 @@
-"""The queries Parlor runs, as plain async functions over a caller's session.
+"""The queries Parlor runs, as plain async functions over a caller's session or connection.
 
-Every function takes the ``AsyncSession`` first and never commits: the use case that opened the
-session owns the transaction (``async with sessions.begin() as session: ...``).
+Every function takes the ``AsyncSession`` first, or on a match's use cases either a session or a
+Core ``AsyncConnection`` (``Db``), and never commits: the use case that opened the transaction
+owns it (``async with engine.begin() as connection: ...``). A move runs on a bare connection:
+a session's begin, flush bookkeeping, commit and close cost as much as one of its statements.
 
 Concurrency rests on one statement, ``save_match``'s conditional UPDATE on ``version``: of two
 writers who read the same version exactly one succeeds, on SQLite and PostgreSQL alike, and with
@@ -17,6 +19,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
+    BigInteger,
     Table,
     Update,
     and_,
@@ -29,7 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from db.models import (
     DEFAULT_DEVIATION,
@@ -46,6 +49,9 @@ from db.models import (
     OutboxEntry,
     PlayerStats,
 )
+
+Db = AsyncSession | AsyncConnection
+"""Where a query runs: a use case's Core connection (every use case of a match) or a session."""
 
 EventRow = tuple[int | None, str, int | None, dict[str, Any]]
 """``(seat, kind, audience, payload)``: audience ``None`` is public, otherwise the one seat."""
@@ -124,6 +130,7 @@ _STATS = cast(Table, PlayerStats.__table__)
 _TIMEOUTS = tuple(field.name for field in fields(ServerTimeouts) if field.name != "guild_id")
 _MATCH_WIDTH = len(MATCH_COLUMNS)
 _INSERT_EVENTS = insert(_EVENTS)
+_INSERT_MATCH = insert(_MATCHES).returning(_MATCHES.c.id)
 _OUTBOX = cast(Table, OutboxEntry.__table__)
 _INSERT_OUTBOX = insert(_OUTBOX)
 _DELIVERY_COLUMNS = ("id", "match_id", "version", "kind", "user_id", "text", "attempts")
@@ -157,9 +164,7 @@ _ONE_MATCH_LOCKED = _ONE_MATCH.with_for_update(of=_MATCHES)
 # Statements run on every move are built once: building one costs more than running it.
 
 
-async def load_match(
-    session: AsyncSession, match_id: int, *, for_update: bool = False
-) -> MatchContext | None:
+async def load_match(db: Db, match_id: int, *, for_update: bool = False) -> MatchContext | None:
     """The match, its server's settings, its players and its last event number, or ``None``.
 
     ``for_update`` locks the match's row until the transaction ends (PostgreSQL; SQLite has
@@ -167,7 +172,7 @@ async def load_match(
     version check.
     """
     statement = _ONE_MATCH_LOCKED if for_update else _ONE_MATCH
-    connection = await session.connection()
+    connection = await _connection(db)
     row = (await connection.execute(statement, {"match_id": match_id})).one_or_none()
     return None if row is None else _match_context(row)
 
@@ -182,15 +187,13 @@ def _match_context(row: Sequence[Any]) -> MatchContext:
     return MatchContext(match, settings, players, int(last_seq))
 
 
-async def insert_match(session: AsyncSession, values: dict[str, Any]) -> int:
+async def insert_match(db: Db, values: dict[str, Any]) -> int:
     """Store a new match; its id."""
-    result = await session.execute(insert(_MATCHES).values(values).returning(_MATCHES.c.id))
-    return int(result.scalar_one())
+    connection = await _connection(db)
+    return int((await connection.execute(_INSERT_MATCH, values)).scalar_one())
 
 
-async def save_match(
-    session: AsyncSession, match_id: int, seen_version: int, values: dict[str, Any]
-) -> bool:
+async def save_match(db: Db, match_id: int, seen_version: int, values: dict[str, Any]) -> bool:
     """Apply ``values`` if the match is still at ``seen_version``; ``True`` if it was applied.
 
     The optimistic-concurrency core, one statement::
@@ -204,7 +207,7 @@ async def save_match(
         raise ValueError("save_match manages id and version itself")
     parameters = {f"new_{name}": value for name, value in values.items()}
     parameters.update(match_id=match_id, seen_version=seen_version)
-    connection = await session.connection()
+    connection = await _connection(db)
     result = await connection.execute(_save_statement(tuple(sorted(values))), parameters)
     return result.rowcount == 1
 
@@ -234,16 +237,16 @@ async def set_message_id(session: AsyncSession, match_id: int, message_id: int |
     )
 
 
-async def seat_players(session: AsyncSession, match_id: int, players: Sequence[int]) -> None:
+async def seat_players(db: Db, match_id: int, players: Sequence[int]) -> None:
     """Seat the players of a match that just started (user ids by seat)."""
     rows = [
         {"match_id": match_id, "seat": seat, "user_id": user} for seat, user in enumerate(players)
     ]
-    await session.execute(insert(_PLAYERS), rows)
+    await db.execute(insert(_PLAYERS), rows)
 
 
 async def append_events(
-    session: AsyncSession,
+    db: Db,
     match_id: int,
     after_seq: int,
     events: Sequence[EventRow],
@@ -268,7 +271,7 @@ async def append_events(
         }
         for offset, (seat, kind, audience, payload) in enumerate(events, start=1)
     ]
-    connection = await session.connection()
+    connection = await _connection(db)
     await connection.execute(_INSERT_EVENTS, rows)
 
 
@@ -413,44 +416,49 @@ _UNANSWERED = ("withdrawn", "declined", "expired")
 """How a challenge that never became a match ended: what pings a member for nothing."""
 
 
-async def member_load(
-    session: AsyncSession, user_id: int, opponent_id: int | None, since: datetime
-) -> MemberLoad:
+async def member_load(db: Db, user_id: int, opponent_id: int | None, since: datetime) -> MemberLoad:
     """What ``user_id`` has going on (and has sent ``opponent_id`` since ``since``).
 
     The member's challenges are locked until the transaction ends, so that two sent at once
     cannot both pass a limit (on PostgreSQL through an advisory lock on the member's id;
     SQLite has one writer at a time). Each count reads one index.
     """
-    if session.get_bind().dialect.name == "postgresql":
-        await session.execute(select(func.pg_advisory_xact_lock(user_id)))
+    connection = await _connection(db)
+    if connection.dialect.name == "postgresql":
+        await connection.execute(_MEMBER_LOCK, {"user_id": user_id})
+    parameters = {"user_id": user_id, "opponent_id": opponent_id or 0, "since": since}
+    row = (await connection.execute(_MEMBER_LOAD, parameters)).one()
+    return MemberLoad(row[0], row[1] + row[2], row[3])
 
+
+def _member_load_statement() -> Any:
     def counted(*where: Any) -> Any:
         return select(func.count()).select_from(_MATCHES).where(*where).scalar_subquery()
 
+    user_id = bindparam("user_id", type_=BigInteger())
     sent = counted(
         _MATCHES.c.challenger_id == user_id,
-        _MATCHES.c.opponent_id == (opponent_id or 0),
-        _MATCHES.c.created_at >= since,
+        _MATCHES.c.opponent_id == bindparam("opponent_id"),
+        _MATCHES.c.created_at >= bindparam("since", type_=_MATCHES.c.created_at.type),
         or_(
             _MATCHES.c.status == MatchStatus.CHALLENGED.value,
             _MATCHES.c.end_reason.in_(_UNANSWERED),
         ),
     )
-    row = (
-        await session.execute(
-            select(
-                counted(
-                    _MATCHES.c.challenger_id == user_id,
-                    _MATCHES.c.status == MatchStatus.CHALLENGED.value,
-                ),
-                counted(_MATCHES.c.challenger_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
-                counted(_MATCHES.c.opponent_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
-                sent,
-            )
-        )
-    ).one()
-    return MemberLoad(row[0], row[1] + row[2], row[3])
+    return select(
+        counted(
+            _MATCHES.c.challenger_id == user_id,
+            _MATCHES.c.status == MatchStatus.CHALLENGED.value,
+        ),
+        counted(_MATCHES.c.challenger_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+        counted(_MATCHES.c.opponent_id == user_id, _MATCHES.c.status.in_(_PLAYING)),
+        sent,
+    )
+
+
+_MEMBER_LOAD = _member_load_statement()
+_MEMBER_LOCK = select(func.pg_advisory_xact_lock(bindparam("user_id", type_=BigInteger())))
+# Built once, as the move's statements are: every challenge and accept runs them.
 
 
 async def unfinished_matches(
@@ -482,7 +490,7 @@ _CHANNEL_MATCHES_LOCKED = _CHANNEL_MATCHES.with_for_update(of=_MATCHES)
 
 
 async def channel_matches(
-    session: AsyncSession,
+    db: Db,
     guild_id: int,
     channel_id: int,
     game: str,
@@ -494,7 +502,7 @@ async def channel_matches(
     locks them, as ``load_match`` does: a slash command's move finds its match this way)."""
     statement = _CHANNEL_MATCHES_LOCKED if for_update else _CHANNEL_MATCHES
     parameters = {"guild_id": guild_id, "channel_id": channel_id, "game": game, "user_id": user_id}
-    connection = await session.connection()
+    connection = await _connection(db)
     return [_match_context(row) for row in await connection.execute(statement, parameters)]
 
 
@@ -515,14 +523,14 @@ class OutboxItem:
 
 
 async def add_deliveries(
-    session: AsyncSession,
+    db: Db,
     rows: Sequence[tuple[int, int, str, int | None, str | None]],
     due: datetime,
 ) -> None:
     """Add ``(match_id, version, kind, user_id, text)`` entries to the outbox, due at ``due``."""
     if not rows:
         return
-    connection = await session.connection()
+    connection = await _connection(db)
     await connection.execute(
         _INSERT_OUTBOX,
         [
@@ -659,9 +667,7 @@ def _lock_order(key: StatsKey) -> tuple[int, str, bool, int]:
     return (guild_id, game, vs_bot, user_id)
 
 
-async def lock_records(
-    session: AsyncSession, keys: Sequence[StatsKey], now: datetime
-) -> dict[StatsKey, StatsRow]:
+async def lock_records(db: Db, keys: Sequence[StatsKey], now: datetime) -> dict[StatsKey, StatsRow]:
     """Members' records, created with the starting values where missing, locked for writing.
 
     Two matches ending at once for one player then both count. On PostgreSQL the rows are
@@ -676,21 +682,13 @@ async def lock_records(
         {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
         for key in unique
     ]
-    await session.execute(upsert(session, PlayerStats).on_conflict_do_nothing(), fresh)
+    connection = await _connection(db)
+    postgresql_dialect = connection.dialect.name == "postgresql"
+    await connection.execute(_NEW_RECORDS_PG if postgresql_dialect else _NEW_RECORDS, fresh)
     found: dict[StatsKey, StatsRow] = {}
     for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
-        rows = await session.execute(
-            select(*(_STATS.c[field.name] for field in fields(StatsRow)))
-            .where(
-                _STATS.c.guild_id == guild_id,
-                _STATS.c.game == game,
-                _STATS.c.vs_bot == vs_bot,
-                _STATS.c.user_id.in_(user_ids),
-            )
-            .order_by(_STATS.c.user_id)
-            .with_for_update()
-        )
-        for row in rows:
+        parameters = {"guild_id": guild_id, "game": game, "vs_bot": vs_bot, "user_ids": user_ids}
+        for row in await connection.execute(_LOCK_RECORDS, parameters):
             record = StatsRow(*row)
             found[record.key] = record
     return found
@@ -705,14 +703,36 @@ def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], lis
     return boards
 
 
-async def save_records(session: AsyncSession, rows: Sequence[StatsRow]) -> None:
-    """Write records read with ``lock_records`` back."""
-    for row in rows:
-        await session.execute(
-            update(_STATS)
-            .where(*(_STATS.c[name] == getattr(row, name) for name in _STATS_KEY_NAMES))
-            .values({name: getattr(row, name) for name in _STATS_VALUES})
-        )
+async def save_records(db: Db, rows: Sequence[StatsRow]) -> None:
+    """Write records read with ``lock_records`` back, in one statement."""
+    if not rows:
+        return
+    connection = await _connection(db)
+    names = (*_STATS_KEY_NAMES, *_STATS_VALUES)
+    await connection.execute(
+        _SAVE_RECORD, [{f"b_{name}": getattr(row, name) for name in names} for row in rows]
+    )
+
+
+# A finished match runs these: built once, as the move's own statements are.
+_NEW_RECORDS = sqlite.insert(_STATS).on_conflict_do_nothing()
+_NEW_RECORDS_PG = postgresql.insert(_STATS).on_conflict_do_nothing()
+_LOCK_RECORDS = (
+    select(*(_STATS.c[field.name] for field in fields(StatsRow)))
+    .where(
+        _STATS.c.guild_id == bindparam("guild_id"),
+        _STATS.c.game == bindparam("game"),
+        _STATS.c.vs_bot == bindparam("vs_bot"),
+        _STATS.c.user_id.in_(bindparam("user_ids", expanding=True)),
+    )
+    .order_by(_STATS.c.user_id)
+    .with_for_update()
+)
+_SAVE_RECORD = (
+    update(_STATS)
+    .where(*(_STATS.c[name] == bindparam(f"b_{name}") for name in _STATS_KEY_NAMES))
+    .values({name: bindparam(f"b_{name}") for name in _STATS_VALUES})
+)
 
 
 async def leaderboards(
@@ -808,12 +828,15 @@ async def recent_matches(
 # ---------------------------------------------------------------------- settings
 
 
-async def server_timeouts(session: AsyncSession, guild_id: int) -> ServerTimeouts | None:
+_SERVER_TIMEOUTS = select(*(_SETTINGS.c[name] for name in _TIMEOUTS)).where(
+    _SETTINGS.c.guild_id == bindparam("guild_id")
+)
+
+
+async def server_timeouts(db: Db, guild_id: int) -> ServerTimeouts | None:
     """The guild's own timeouts, or ``None`` if it never changed any."""
-    row = await session.get(GuildSettings, guild_id)
-    if row is None:
-        return None
-    return ServerTimeouts(guild_id, *(getattr(row, name) for name in _TIMEOUTS))
+    row = (await db.execute(_SERVER_TIMEOUTS, {"guild_id": guild_id})).one_or_none()
+    return None if row is None else ServerTimeouts(guild_id, *row)
 
 
 async def set_server_timeouts(
@@ -859,8 +882,19 @@ async def last_event_at(session: AsyncSession) -> datetime | None:
     return await session.scalar(select(_EVENTS.c.created_at).order_by(_EVENTS.c.id.desc()).limit(1))
 
 
-def upsert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+def upsert(db: Db, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect_of(db) == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)
+
+
+def dialect_of(db: Db) -> str:
+    """The name of the SQL dialect ``db`` speaks."""
+    return db.dialect.name if isinstance(db, AsyncConnection) else db.get_bind().dialect.name
+
+
+async def _connection(db: Db) -> AsyncConnection:
+    """The Core connection under ``db``: statements built once run on it without the ORM's
+    compile step."""
+    return db if isinstance(db, AsyncConnection) else await db.connection()

@@ -223,22 +223,24 @@ async def finished_match(
 
 @dataclass(frozen=True)
 class LoggedAction:
-    """One action from a match's event log: who played it and its canonical text."""
+    """One action from a match's event log: who played it, what they were asked for (the
+    ``Ask``'s value) and the action's canonical text."""
 
     seq: int
     seat: int
     text: str
+    ask: str
 
 
 async def logged_actions(session: AsyncSession, match_id: int) -> list[LoggedAction]:
     """The match's actions in the order they were played: what a replay applies again."""
     rows = await session.execute(
-        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.payload)
+        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.kind, MatchEvent.payload)
         .where(MatchEvent.match_id == match_id, MatchEvent.kind.startswith("action:"))
         .order_by(MatchEvent.seq)
     )
     return [
-        LoggedAction(seq, seat, str(payload["action"]))
-        for seq, seat, payload in rows
+        LoggedAction(seq, seat, str(payload["action"]), kind.removeprefix("action:"))
+        for seq, seat, kind, payload in rows
         if seat is not None and "action" in payload
     ]

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
 from bot.service.ratings import Rating, display
+from db import history
 from db import site as queries
 from db.models import PlayerStats
 from db.site import Site
@@ -64,10 +65,9 @@ async def display_names(
 ) -> dict[int, str]:
     """The latest stored display name of each member, where one was stored.
 
-    Names are stored at match end from the match history's migration on; this version of the
-    database keeps none, so every member shows as a placeholder.
-    """
-    return {}
+    Names are stored when a match ends (from revision 0010 on); a member whose matches all
+    ended before shows as a placeholder."""
+    return await history.latest_names(session, guild_id, user_ids)
 
 
 def rating_text(rating: float, deviation: float, volatility: float) -> str:

@@ -19,6 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.service.history import series
 from bot.settings import Settings
 from db.engine import DEFAULT_URL, create_engine, session_factory
 from db.migrate import is_current
@@ -80,6 +81,7 @@ async def serve(settings: Settings) -> int:
             chart_folder=chart_folder(settings),
             requests_per_minute=settings.web_requests_per_minute,
             trusted_proxies=settings.web_trusted_proxies,
+            history=series,
         )
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()

@@ -54,7 +54,8 @@ def to_view(layout: Layout) -> discord.ui.View | None:
                 disabled=spec.disabled,
                 row=row_index,
             )
-            view.add_item(_ITEM_FOR_VERB[spec.press.verb](button, spec.press))
+            item = _ITEM_FOR_VERB.get(spec.press.verb, AnsweredElsewhere)
+            view.add_item(item(button, spec.press))
     return view
 
 
@@ -136,6 +137,12 @@ class ShownButton(_PressButton, template=NOOP_TEMPLATE):
 
     async def callback(self, interaction: Interaction) -> None:
         await interaction.response.send_message("That button does nothing.", ephemeral=True)
+
+
+class AnsweredElsewhere(_PressButton, template=r"[a-z]{1,16}:[0-9]{1,20}:[0-9]{1,9}:[a-z]+.*"):
+    """A button of the board whose press another module answers, with the dynamic item it
+    registers (Review: ``bot.chat.history``). Never registered itself: it only carries the
+    button onto the board."""
 
 
 _ITEM_FOR_VERB: dict[str, type[_PressButton]] = {

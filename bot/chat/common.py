@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.chat import render
+from bot.chat import rating_charts, render
 from bot.chat.app import Parlor
 from bot.chat.components import Post
 from bot.chat.failures import FAILED, log_failure
@@ -76,8 +76,13 @@ def rules_text(game: str, commands_: list[Any]) -> str:
     return f"{games.get(game).rules}\n{commands_line}\n\n{COMMON_RULES}"
 
 
-async def answer_publicly(interaction: Interaction, making: Awaitable[discord.Embed]) -> None:
-    """Answer with the embed ``making`` builds, for the channel to see; a failure privately.
+Shown = tuple[discord.Embed, discord.File | None]
+"""A public answer: its embed, and a file the embed shows as its image (a chart), if any."""
+
+
+async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) -> None:
+    """Answer with the embed (and file) ``making`` builds, for the channel to see; a failure
+    privately.
 
     A deferral cannot be private for a failure and public for a success, so the answer is
     awaited first: a failure then goes to the member alone. Only when it takes longer than
@@ -89,7 +94,7 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[discord.Em
     if not done:
         await interaction.response.defer(thinking=True)
     try:
-        embed = await work
+        embed, file = await work
     except Exception:
         log_failure("command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
@@ -99,10 +104,13 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[discord.Em
             await interaction.response.send_message(FAILED, ephemeral=True)
         return
     none = discord.AllowedMentions.none()
+    files = [] if file is None else [file]
+    if file is not None:
+        embed.set_image(url=f"attachment://{file.filename}")
     if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, allowed_mentions=none)
+        await interaction.followup.send(embed=embed, files=files, allowed_mentions=none)
     else:
-        await interaction.response.send_message(embed=embed, allowed_mentions=none)
+        await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
 
 
 class Common(commands.Cog):
@@ -131,19 +139,29 @@ class Common(commands.Cog):
         if user is None:
             query = self._leaderboard(guild_id, game)
         else:
-            query = self._record(guild_id, user.id, game)
+            query = self._record(guild_id, user, game)
         async with self.bot.busy():
             await answer_publicly(interaction, query)
 
-    async def _leaderboard(self, guild_id: int, game: str | None) -> discord.Embed:
-        """One game's top 10, or every game's top players."""
-        tables = await self.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
-        return render.leaderboard_embed(tables, compact=game is None)
+    async def _leaderboard(self, guild_id: int, game: str | None) -> Shown:
+        """One game's top 10 with a chart of their ratings, or every game's top players.
 
-    async def _record(self, guild_id: int, user_id: int, game: str | None) -> discord.Embed:
-        """The member's record, with who won each of their recent matches."""
-        record = await self.servers.member_record(guild_id, user_id, game)
-        return render.record_embed(record, game=game)
+        The text leads: its mentions show each member's name and profile, which a picture
+        cannot; the chart adds each rating's likely range, which text reads badly."""
+        tables = await self.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        chart = (
+            await rating_charts.top_chart(self.parts.histories, guild_id, game) if game else None
+        )
+        return render.leaderboard_embed(tables, compact=game is None), chart
+
+    async def _record(self, guild_id: int, user: discord.Member, game: str | None) -> Shown:
+        """The member's record, with who won each of their recent matches, and a chart of
+        their rating in each game over time."""
+        record = await self.servers.member_record(guild_id, user.id, game)
+        chart = await rating_charts.member_chart(
+            self.parts.histories, guild_id, user.id, game, user.display_name
+        )
+        return render.record_embed(record, game=game), chart
 
     # ------------------------------------------------------------------ /games
 
@@ -186,7 +204,7 @@ class Common(commands.Cog):
                 )
             else:
                 match_id = await self._only_match_here(interaction)
-            return await service.resign(match_id, interaction.user.id)
+            return await service.resign(match_id, interaction.user.id, board=board)
 
         await self.parts.requests.run(interaction, use_case)
 

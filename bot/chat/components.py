@@ -38,6 +38,8 @@ class Verb:
     """Show what the member is asked for privately, in the channel (their DMs are closed)."""
     NOOP = "noop"
     """A disabled button that only shows something (a claimed cell, an attacked cell)."""
+    REVIEW = "review"
+    """Show the finished match's review privately (``bot.chat.history`` answers it)."""
 
 
 _ID = r"(?P<game>[a-z]{1,16}):(?P<match>[0-9]{1,20}):(?P<version>[0-9]{1,9})"

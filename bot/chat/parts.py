@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
+from bot.service.history import HistoryService
 from bot.service.matches import MatchService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.servers import ServerService
@@ -109,6 +110,7 @@ class Parts:
     settings: Settings
     service: MatchService
     servers: ServerService
+    histories: HistoryService
     tournaments: TournamentService
     requests: Requests
     delivery: Deliverer

@@ -203,10 +203,13 @@ def _call_to_act(snap: MatchSnapshot) -> str | None:
 
 
 def rematch_layout(snap: MatchSnapshot) -> Layout:
-    """A Rematch button, unless the challenge was never accepted."""
+    """A Rematch button, unless the challenge was never accepted; and Review once finished."""
     if not snap.players:
         return ()
-    return ((Button("Rematch", press(snap, Verb.REMATCH), discord.ButtonStyle.primary),),)
+    rematch = Button("Rematch", press(snap, Verb.REMATCH), discord.ButtonStyle.primary)
+    if snap.status != "finished":
+        return ((rematch,),)
+    return ((rematch, Button("Review", press(snap, Verb.REVIEW))),)
 
 
 def move_layout(snap: MatchSnapshot) -> Layout:

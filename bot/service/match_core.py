@@ -1,11 +1,12 @@
 """The transaction every use case of a match runs in, and what it works out on the way.
 
-A use case is one transaction: read the match (``FOR UPDATE`` on PostgreSQL), check who may act,
-ask the engine, then save what changed with a version check (``UPDATE ... WHERE version =
-:seen``). Losing that check means someone else moved first; the request is answered "already
-played" (when the caller named the version it saw, as a button does) or re-run against the new
-state (when it did not, as a slash command does not). A finished match updates both players'
-stats in the same transaction.
+A use case is one transaction on a Core connection of the engine (not a session: its unit of
+work would cost a move as much as one of its statements, and a use case keeps no ORM objects):
+read the match (``FOR UPDATE`` on PostgreSQL), check who may act, ask the engine, then save
+what changed with a version check (``UPDATE ... WHERE version = :seen``). Losing that check
+means someone else moved first; the request is answered "already played" (when the caller named
+the version it saw, as a button does) or re-run against the new state (when it did not, as a
+slash command does not). A finished match updates both players' stats in the same transaction.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 import games
 from bot.service import stats
@@ -30,11 +31,13 @@ from bot.service.match_state import (
     Clock,
     Conflict,
     LoadedMatch,
+    Names,
     Step,
     changes,
     check_version,
     default_mention,
     deliveries,
+    no_names,
     recent_texts,
     row_values,
     shown_version,
@@ -43,8 +46,9 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, merge_timeouts
 from bot.service.wording import choice_label
-from db import queue
+from db import history, queue
 from db import repository as repo
+from db.engine import bound_engine
 from db.models import MatchStatus, utcnow
 from games.base import Ask, Event, Outcome, Seat, other
 from games.players import DEFAULT_LEVEL, player_for
@@ -65,8 +69,13 @@ class MatchCore:
         mention: Callable[[int], str] = default_mention,
         timeouts: Timeouts | None = None,
         bot_user_id: int | None = None,
+        names: Names = no_names,
     ) -> None:
         self.sessions = sessions
+        self.engine = bound_engine(sessions)
+        """Where a use case of a match takes its connection: it runs on Core, not a session."""
+        self.names = names
+        """Members' display names as the chat knows them, kept with a match as it ends."""
         self.bot_user_id = bot_user_id
         """The bot's own user id: challenging it starts a match against the built-in player."""
         self.defaults = timeouts or Timeouts()
@@ -92,10 +101,10 @@ class MatchCore:
         for _ in range(RETRIES):
             try:
                 now = self.clock()
-                async with self.sessions.begin() as session:
-                    match = await self._find(session, target)
+                async with self.engine.begin() as connection:
+                    match = await self._find(connection, target)
                     notices = await self._apply(
-                        session, match, user_id, expected_version, step, now, board
+                        connection, match, user_id, expected_version, step, now, board
                     )
                 return self._report(match, notices)
             except Conflict:
@@ -103,14 +112,14 @@ class MatchCore:
                     raise AlreadyPlayed(ALREADY_PLAYED) from None
         raise AlreadyPlayed("The match is busy: try again in a moment.")
 
-    async def _find(self, session: AsyncSession, target: int | Finder) -> LoadedMatch:
+    async def _find(self, connection: AsyncConnection, target: int | Finder) -> LoadedMatch:
         if isinstance(target, int):
-            return await self._read(session, target, for_update=True)
-        return await target(session)
+            return await self._read(connection, target, for_update=True)
+        return await target(connection)
 
     async def _apply(
         self,
-        session: AsyncSession,
+        db: repo.Db,
         match: LoadedMatch,
         user_id: int | None,
         expected_version: int | None,
@@ -130,13 +139,13 @@ class MatchCore:
         notices = step(match, user_id, now)
         match.row.recent = recent_texts(match)
         changed = {**changes(match), "updated_at": now}
-        if not await repo.save_match(session, match.row.id, match.row.version, changed):
+        if not await repo.save_match(db, match.row.id, match.row.version, changed):
             raise Conflict  # rolls the transaction back
         match.row.version += 1
-        await self._save_rest(session, match, now)
+        await self._save_rest(db, match, now)
         board_shown = board is not None and _rides(board, notices)
         entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
-        await repo.add_deliveries(session, entries, now + DELIVERY_GRACE)
+        await repo.add_deliveries(db, entries, now + DELIVERY_GRACE)
         return notices
 
     def _report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:
@@ -146,12 +155,10 @@ class MatchCore:
         ended_in = loaded.row.tournament_id if loaded.row.status in OVER else None
         return Report(snap, mine, tournament_id=ended_in)
 
-    async def _read(
-        self, session: AsyncSession, match_id: int, *, for_update: bool = False
-    ) -> LoadedMatch:
+    async def _read(self, db: repo.Db, match_id: int, *, for_update: bool = False) -> LoadedMatch:
         if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
             raise MatchNotFound(f"There is no match #{match_id}.")
-        found = await repo.load_match(session, match_id, for_update=for_update)
+        found = await repo.load_match(db, match_id, for_update=for_update)
         if found is None:
             raise MatchNotFound(f"There is no match #{match_id}.")
         return self._match(found)
@@ -264,14 +271,14 @@ class MatchCore:
         loaded.state = state
         return events
 
-    async def _save_rest(self, session: AsyncSession, match: LoadedMatch, now: datetime) -> None:
+    async def _save_rest(self, db: repo.Db, match: LoadedMatch, now: datetime) -> None:
         """After the version check: seats (and out of the quick-pair queue), the event log,
         and a result in the stats."""
         row = match.row
         if match.new_players:
-            await repo.seat_players(session, row.id, match.players)
-            await queue.remove(session, match.players)  # a match started: no more waiting
-        await repo.append_events(session, row.id, match.last_seq, match.log, now)
+            await repo.seat_players(db, row.id, match.players)
+            await queue.remove(db, match.players)  # a match started: no more waiting
+        await repo.append_events(db, row.id, match.last_seq, match.log, now)
         if row.status == MatchStatus.FINISHED:
             result = stats.Result(
                 guild_id=row.guild_id,
@@ -280,8 +287,13 @@ class MatchCore:
                 winner_seat=row.winner_seat,
                 vs_bot=bool(row.vs_bot),
                 bot_id=row.opponent_id if row.vs_bot else None,
+                match_id=row.id,
             )
-            await stats.add_result(session, result, now)
+            await stats.add_result(db, result, now)
+            known = {seat: self.names(row.guild_id, uid) for seat, uid in enumerate(match.players)}
+            await history.keep_names(
+                db, row.id, {seat: name for seat, name in known.items() if name}
+            )
 
     def _names(self, loaded: LoadedMatch) -> list[str]:
         return [self.mention(uid) for uid in loaded.players]
@@ -394,7 +406,7 @@ class MatchCore:
         return tuple(text.format(p0=p0, p1=p1) for text in earlier[-4:])
 
 
-Finder = Callable[[AsyncSession], Awaitable[LoadedMatch]]
+Finder = Callable[[AsyncConnection], Awaitable[LoadedMatch]]
 """How a use case finds its match inside its own transaction, read for update."""
 
 

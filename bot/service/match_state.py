@@ -33,8 +33,16 @@ Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
 
 
+Names = Callable[[int, int], str | None]
+"""``(guild_id, user_id)`` → the member's display name there, if the chat side knows it."""
+
+
 def default_mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def no_names(guild_id: int, user_id: int) -> str | None:
+    return None
 
 
 class Conflict(Exception):

@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 import games
 from bot.service.errors import (
@@ -124,22 +124,22 @@ class MatchService(Organizing):
             "recent": None,
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
-        async with self.sessions.begin() as session:
-            load = await repo.member_load(session, challenger_id, opponent_id, now - PAIR_WINDOW)
+        async with self.engine.begin() as connection:
+            load = await repo.member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
             check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
             if is_open:
                 since = now - CHANNEL_WINDOW
-                check_channel(await open_challenges.posted_since(session, channel_id, since))
-            timeouts = self._merge(await repo.server_timeouts(session, guild_id))
+                check_channel(await open_challenges.posted_since(connection, channel_id, since))
+            timeouts = self._merge(await repo.server_timeouts(connection, guild_id))
             values["deadline"] = now + timeouts.delta("challenge")
-            match_id = await repo.insert_match(session, values)
+            match_id = await repo.insert_match(connection, values)
             logged: list[repo.EventRow] = [(None, "challenge", None, {"options": normalised})]
-            await repo.append_events(session, match_id, 0, logged, now)
+            await repo.append_events(connection, match_id, 0, logged, now)
             row = repo.MatchRow(id=match_id, **values)
             snap = self._snapshot(LoadedMatch(row, [], engine, None))
             if not vs_bot and (board is None or not board.rides_on_response(snap)):
                 entry = [(match_id, 0, "board", None, None)]
-                await repo.add_deliveries(session, entry, now + DELIVERY_GRACE)
+                await repo.add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept, board)
         what = f"{engine.title}{describe_options(engine, normalised)}"
@@ -167,14 +167,14 @@ class MatchService(Organizing):
         """Start the match: toss the coin, seat both players, ask for secrets."""
         in_guild = self._in_guild(match_id, guild_id)
 
-        async def find(session: AsyncSession) -> LoadedMatch:
-            loaded = await self._find(session, in_guild)
+        async def find(connection: AsyncConnection) -> LoadedMatch:
+            loaded = await self._find(connection, in_guild)
             row = loaded.row
             taker = user_id == row.opponent_id or (
                 row.opponent_id == OPEN_OPPONENT and user_id != row.challenger_id
             )
             if row.status == MatchStatus.CHALLENGED and taker:
-                load = await repo.member_load(session, user_id, None, self.clock())
+                load = await repo.member_load(connection, user_id, None, self.clock())
                 check_playing(load, " before you accept")
             return loaded
 
@@ -272,9 +272,9 @@ class MatchService(Organizing):
         """Play ``text`` in the caller's match of ``game`` in this channel (a slash command):
         the match is found in the move's own transaction."""
 
-        async def find(session: AsyncSession) -> LoadedMatch:
+        async def find(connection: AsyncConnection) -> LoadedMatch:
             found = await repo.channel_matches(
-                session, guild_id, channel_id, game, user_id, for_update=True
+                connection, guild_id, channel_id, game, user_id, for_update=True
             )
             return self._match(self._pick(found, game, user_id))
 
@@ -288,8 +288,8 @@ class MatchService(Organizing):
         if guild_id is None:
             return match_id
 
-        async def find(session: AsyncSession) -> LoadedMatch:
-            loaded = await self._read(session, match_id, for_update=True)
+        async def find(connection: AsyncConnection) -> LoadedMatch:
+            loaded = await self._read(connection, match_id, for_update=True)
             if loaded.row.guild_id != guild_id:
                 raise MatchNotFound(f"There is no match #{match_id}.")
             return loaded

@@ -76,11 +76,15 @@ class Outbox:
             self._flushing = asyncio.get_running_loop().create_task(self._flush_later())
 
     async def _flush_later(self) -> None:
-        await asyncio.sleep(self.flush_every)
-        try:
-            await self.flush()
-        except Exception:
-            log_failure(log, "the outbox could not record what was shown")
+        """Flush after ``flush_every``, and again while more was shown during a flush."""
+        while True:
+            await asyncio.sleep(self.flush_every)
+            try:
+                await self.flush()
+            except Exception:
+                log_failure(log, "the outbox could not record what was shown")
+            if not self.pending:
+                return
 
     async def flush(self) -> None:
         """Write what was shown since the last flush, in one transaction. On failure it is

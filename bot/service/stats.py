@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service.ratings import Rating, display, rate_match
+from db import history
 from db import repository as repo
 from db.models import PlayerStats
 
@@ -25,6 +26,8 @@ class Result:
     vs_bot: bool
     bot_id: int | None = None
     """The bot's own seat is not recorded."""
+    match_id: int | None = None
+    """The match whose result this is: its rating changes are kept under it."""
 
     @property
     def scores(self) -> tuple[float, float]:
@@ -41,12 +44,12 @@ class Result:
         ]
 
 
-async def add_result(session: AsyncSession, result: Result, now: datetime) -> None:
+async def add_result(db: repo.Db, result: Result, now: datetime) -> None:
     """Add a finished match to both players' records (and ratings, unless against the bot).
 
     The records are read locked, so two matches ending together for one player both count.
     """
-    rows = await repo.lock_records(session, result.records(), now)
+    rows = await repo.lock_records(db, result.records(), now)
     scores = result.scores
     if not result.vs_bot:
         a, b = (rows[key] for key in result.records())
@@ -55,14 +58,21 @@ async def add_result(session: AsyncSession, result: Result, now: datetime) -> No
             Rating(b.rating, b.deviation, b.volatility),
             scores[0],
         )
+        moves = [
+            history.RatingMove(row.user_id, row.rating, row.deviation, new.rating, new.deviation)
+            for row, new in ((a, new_a), (b, new_b))
+        ]
         for row, new in ((a, new_a), (b, new_b)):
             row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+        await history.add_rating_changes(
+            db, result.match_id, result.guild_id, result.game, moves, now
+        )
     for uid, score in zip(result.players, scores, strict=True):
         if uid != result.bot_id:
             _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
     for row in rows.values():
         row.updated_at = now
-    await repo.save_records(session, list(rows.values()))
+    await repo.save_records(db, list(rows.values()))
 
 
 def _count(row: repo.StatsRow, score: float) -> None:

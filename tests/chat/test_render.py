@@ -24,13 +24,21 @@ from bot.chat.components import (
     Verb,
 )
 from bot.chat.games.flag import DRAWING as FLAG
+from bot.chat.history import BOARD_REVIEW_TEMPLATE
 from bot.service.notices import Private
 from games.base import Ask
 
 from .helpers import ALICE, BOB, args, play, prompt, snapshot
 
 TEMPLATES = [
-    re.compile(t) for t in (CHALLENGE_TEMPLATE, ACTION_TEMPLATE, OPEN_TEMPLATE, NOOP_TEMPLATE)
+    re.compile(t)
+    for t in (
+        CHALLENGE_TEMPLATE,
+        ACTION_TEMPLATE,
+        OPEN_TEMPLATE,
+        NOOP_TEMPLATE,
+        BOARD_REVIEW_TEMPLATE,
+    )
 ]
 
 
@@ -85,6 +93,7 @@ def test_each_verb_has_one_template() -> None:
         Verb.GUESS: 2,
         Verb.CODE: 2,
         Verb.ASK: 2,
+        Verb.REVIEW: 4,
     }
     for verb, index in routed.items():
         custom_id = Press("crown", 5, 2, verb, "1 1" if index == 1 else "").custom_id
@@ -195,10 +204,10 @@ def test_safe_offers_a_guess_form() -> None:
     assert args(layout, Verb.GUESS) == {""}
 
 
-def test_finished_boards_offer_a_rematch_only() -> None:
+def test_finished_boards_offer_a_rematch_and_the_review_only() -> None:
     state = play("crystal", games.get("crystal").new({}, 1), (0, "9"), (1, "1"), (0, "6"))
     post = render.board_post(snapshot("crystal", state), ("Alice wins.",))
-    assert [[b.press.verb for b in row] for row in post.layout] == [[Verb.REMATCH]]
+    assert [[b.press.verb for b in row] for row in post.layout] == [[Verb.REMATCH, Verb.REVIEW]]
     assert post.ping == ()
     assert post.content == ""  # the result is in the embed, once
     assert post.embed is not None and "**Last:** Alice wins." in (post.embed.description or "")

@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0009"
+HEAD = "0010"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -39,6 +39,8 @@ TABLES = {
     "web_sites",
     "queue_entries",
     "queue_boards",
+    "rating_history",
+    "match_reviews",
 }
 
 

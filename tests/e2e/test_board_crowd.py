@@ -71,7 +71,7 @@ async def test_ten_matches_at_once_in_one_channel_get_no_429(
             await fake.wait_until(one_board, what=f"match #{match_id} to keep one board")
             end = idle_table.board_of(match_id)
             assert "wins with exactly 15 points" in end.text
-            assert [p.verb for p in idle_table.presses(end)] == [Verb.REMATCH]
+            assert [p.verb for p in idle_table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
         # The boards buried one another, so they were re-posted below (in the presses' own
         # responses) rather than edited where they were.
         moved = [

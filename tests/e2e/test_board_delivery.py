@@ -210,7 +210,7 @@ async def test_a_buried_board_comes_back_below_and_notifies_the_player_to_act(
     assert answered.original is end and not end.ephemeral
     (post,) = board_writes(table, requests, end)
     assert notified(post) == []  # the match is over: nobody to call
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
 
 
 async def test_a_deadline_re_posts_a_buried_board_with_the_bots_token(

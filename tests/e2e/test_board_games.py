@@ -349,7 +349,7 @@ async def test_a_match_lives_on_one_board(
         # The result: no call to act, the result in the embed, Rematch the only button.
         assert end is idle_table.board_of(1)
         assert end.content == ""
-        assert [p.verb for p in idle_table.presses(end)] == [Verb.REMATCH]
+        assert [p.verb for p in idle_table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
         assert not idle_table.fake.rate_limit_hits
         # No version of any public message had the old board's wording.
         public = idle_table.public_text()

@@ -51,6 +51,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert set(registered) == {
         *CHALLENGE_OPTIONS,
         *("stats", "games", "resign", "rules", "settings", "tournament", "play"),
+        *("history", "replay"),
     }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]
@@ -71,8 +72,9 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert int(registered["settings"]["default_member_permissions"]) == MANAGE_GUILD
     invite = next(r.getMessage() for r in caplog.records if "Invite link" in r.getMessage())
     assert "scope=bot+applications.commands" in invite
-    # View Channels, Send Messages, Send Messages in Threads, Embed Links, Read Message History
-    assert "permissions=274877991936" in invite
+    # View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files (the
+    # rating charts), Read Message History
+    assert "permissions=274878024704" in invite
 
 
 async def test_a_dev_guild_gets_the_commands_at_once_and_nothing_global(
@@ -191,7 +193,7 @@ async def play_crystal(table: Table, first: FakeMember, second: FakeMember) -> N
         mark = table.checkpoint()
         await table.click(who, board, Verb.PLAY, str(crystal))
         assert await table.posted(f"captures crystal {crystal}:", after=mark) is board
-    assert [p.verb for p in table.presses(board)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
 
 
 async def test_stats_after_a_match_and_its_rematch(

@@ -113,7 +113,7 @@ async def test_capture_the_crown(
     end = await table.posted("Hit", after=mark)
     assert end.id == board.id and end.content == ""
     assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
 
 
 async def test_number_claim_with_hidden_numbers(
@@ -139,7 +139,7 @@ async def test_number_claim_with_hidden_numbers(
     end = table.board()
     assert end is first
     assert "wins" in end.text and "The grid was" in end.text
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
 
 
 async def test_crystal_capture(table: Table, alice: FakeMember, bob: FakeMember) -> None:
@@ -163,7 +163,7 @@ async def play_crystal(table: Table, alice: FakeMember, bob: FakeMember) -> None
     await table.click(alice, took, Verb.PLAY, "6")
     end = await table.posted("wins with exactly 15 points", after=mark)
     assert end is took
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
 
 
 async def test_flag_chase_with_traps_set_three_ways(

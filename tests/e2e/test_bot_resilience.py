@@ -248,7 +248,7 @@ async def test_the_player_who_runs_out_of_time_loses(
     assert end is board and table.board_of(1) is end
     assert f"<@{alice.id}> wins: <@{bob.id}> ran out of time." in end.text
     assert "Crown was at (1,1)" in end.text and "Crown was at (3,3)" in end.text
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
     stats = table.answer(await table.slash(alice, "stats", game="crown", user=alice))
     assert re.search(r"1 W · 0 L · 0 D", stats)
 

@@ -292,7 +292,10 @@ class Duel:
 
     def over(self) -> bool:
         board = self.current()
-        return board.content == "" and [p.verb for p in presses(board)] == [Verb.REMATCH]
+        return board.content == "" and [p.verb for p in presses(board)] == [
+            Verb.REMATCH,
+            Verb.REVIEW,
+        ]
 
 
 def presses(message: FakeMessage) -> list[Press]:

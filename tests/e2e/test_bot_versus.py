@@ -87,7 +87,7 @@ async def test_crystal_capture_against_the_hard_bot(table: Table, alice: FakeMem
     assert end is opening and table.board_of(1) is end
     assert "wins with exactly 15 points" in end.text or "Draw" in end.text
     assert f"<@{bot.id}> captures crystal" in table.public_text()
-    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH]
+    assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
     assert never_dmed(table, bot)
 
 
@@ -114,7 +114,7 @@ async def test_crown_against_the_bot_keeps_its_crown_secret_until_the_end(
     targets = iter(cell for cell in CELLS if cell != (row, col))
     attacked: set[tuple[int, int]] = set()
     for _ in range(20):
-        if [p.verb for p in table.presses(board)] == [Verb.REMATCH]:
+        if [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]:
             break
         assert secret not in table.public_text(), f"the Crown at {secret} is public"
         assert secret not in caplog.text, f"the Crown at {secret} was logged"

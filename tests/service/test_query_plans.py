@@ -14,7 +14,9 @@ import random
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.service.history import HistoryService
 from bot.service.matches import MatchService
+from bot.service.replays import Replays
 from tests.db.plans import plans_recorded
 from tests.service.conftest import (
     ALICE,
@@ -54,4 +56,11 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await servers_for(service).member_record(GUILD, ALICE)
         await service.unfinished(ALICE, GUILD)
         await service.waiting_for(BOB)
+        histories, replays = HistoryService(sessions), Replays(sessions, clock=clock)
+        [latest, *_] = (await histories.history(GUILD, ALICE, "crown")).matches
+        await histories.history(GUILD, ALICE, page=1)
+        await histories.rating_series(GUILD, ALICE)
+        await histories.top_ratings(GUILD, "crown")
+        await replays.record(GUILD, latest.id)
+        await replays.replay(GUILD, latest.id)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

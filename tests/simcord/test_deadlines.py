@@ -75,7 +75,7 @@ async def test_the_player_who_runs_out_of_time_loses(
     said = last_event(end)
     assert said.startswith(f"{alice.mention} wins: {bob.mention} ran out of time.")
     assert "Crown was at (1,1)" in said and "Crown was at (3,3)" in said
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     assert [message.id for message in table.messages()] == [board.id]
     assert "1 W · 0 L · 0 D" in await alice.stats(game="crown", user=alice)
     assert "0 W · 1 L · 0 D" in await bob.stats(game="crown", user=bob)

@@ -126,7 +126,7 @@ async def test_capture_the_crown(
     result = last_event(end)
     assert result.startswith(f"{alice.mention} attacks (2,3): Hit.")
     assert "Crown was at (3,1)" in result and "Crown was at (2,3)" in result
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     drawn = embed_text(end)  # both Crowns drawn now: 💥 captured, 👑 never found
     assert f"{alice.mention}'s Crown:\n❌⬜⬜\n⬜⬜⬜\n👑⬜⬜" in drawn
     assert f"{bob.mention}'s Crown:\n⬜⬜⬜\n⬜❌💥\n⬜⬜⬜" in drawn
@@ -162,7 +162,7 @@ async def test_number_claim_with_hidden_numbers(table: Table, alice: Member, bob
         assert drawn_cell(board, row, col).startswith(("🟦", "🟥")[turn % 2])
     end = table.now(board)
     assert "The grid was" in last_event(end)
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     winner, loser = (alice, bob) if f"{alice.mention} wins" in last_event(end) else (bob, alice)
     assert f"{winner.mention} wins" in last_event(end)
     await assert_result("claim", winner, loser)
@@ -198,7 +198,7 @@ async def test_crystal_capture(table: Table, alice: Member, bob: Member) -> None
     await alice.press(board, "6")
     end = table.now(board)
     assert "wins with exactly 15 points" in last_event(end)
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     await assert_result("crystal", alice, bob)
 
 
@@ -264,7 +264,7 @@ async def test_flag_chase_with_traps_set_three_ways(
     assert "captures the flag at (5,5) and wins" in last_event(end)
     assert "hidden traps: (3,4)" in last_event(end)
     assert "🪤 trap" in embed_text(end)
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     await assert_result("flag", alice, bob)
 
 
@@ -304,7 +304,7 @@ async def test_safe_cracker_with_forms_and_typed_codes(
     assert "code was 2-1-3" in last_event(end) and "code was 3-1-2" in last_event(end)
     drawn = embed_text(end)  # both codes, under the guesses
     assert f"{alice.mention}'s code: 2-1-3\n{bob.mention}'s code: 3-1-2" in drawn
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     await assert_result("safe", bob, alice)
 
 

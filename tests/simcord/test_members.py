@@ -127,7 +127,7 @@ async def test_resigning_loses_the_match_once_it_is_on(
     end = table.now(board)
     assert last_event(end) == f"{alice.mention} wins: {bob.mention} resigned."
     assert end.content == ""
-    assert labels(end) == ["Rematch"]
+    assert labels(end) == ["Rematch", "Review"]
     assert [message.id for message in table.messages()] == [board.id]
     assert "You have no Crystal Capture match" in await alice.ask("crystal take", crystal=1)
     assert "You have no unfinished match in this channel." in await bob.ask("resign")

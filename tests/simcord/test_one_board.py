@@ -80,7 +80,7 @@ async def test_a_whole_match_keeps_one_board_message(
     one_board(f"{alice.mention}, your move.", "did not answer in time, so I chose for them")
     assert (await alice.play("crown attack", row=2, col=3)).id == board.id
     one_board("", f"{alice.mention} wins")
-    assert labels(table.now(board)) == ["Rematch"]
+    assert labels(table.now(board)) == ["Rematch", "Review"]
 
     # Every update rode on an interaction, and no edit notified anyone.
     assert bot_token_calls(table) == []

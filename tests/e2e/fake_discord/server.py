@@ -193,11 +193,13 @@ class RestAPI:
         for upload in uploads:
             attachment_id = self.state.new_id()
             url = f"{self.base_url}/attachments/{attachment_id}/{upload.filename}"
+            data = upload.file.read()
+            self.state.uploads[attachment_id] = data
             attachments.append(
                 {
                     "id": str(attachment_id),
                     "filename": upload.filename,
-                    "size": len(upload.file.read()),
+                    "size": len(data),
                     "url": url,
                     "proxy_url": url,
                     "content_type": upload.content_type,

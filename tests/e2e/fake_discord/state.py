@@ -71,6 +71,8 @@ class DiscordState:
         self._nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
         """(channel id, nonce) -> when and which message an enforced nonce made."""
         self.messages: dict[int, FakeMessage] = {}
+        self.uploads: dict[int, bytes] = {}
+        """Each uploaded file's bytes, by its attachment id."""
         self.interactions: dict[int, FakeInteraction] = {}
         self._interactions_by_token: dict[str, FakeInteraction] = {}
         self.requests: list[RecordedRequest] = []

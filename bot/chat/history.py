@@ -1,0 +1,240 @@
+"""After the game on Discord: the Review button of a finished board, ``/history`` and
+``/replay``, each answered privately, and the names kept with matches as they end.
+
+``AfterGame`` gets the services it uses from the composition root (``bot.chat.app``) and
+answers every press of its buttons through one ``DynamicItem`` class bound to it
+(``AfterGame.items``), so a review, a history page or a replay left open pages on after a
+restart. Each press is answered for the server it comes from: a match of another server is
+answered as if it did not exist.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.chat import history_texts as texts
+from bot.chat import review as review_texts
+from bot.chat.common import GAME_CHOICES
+from bot.chat.delivery import FAILED, log_failure
+from bot.service.errors import REFUSALS
+from bot.service.history import HistoryService
+from bot.service.match_state import MAX_MATCH_ID
+from bot.service.replays import Replays
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+BOARD_REVIEW_TEMPLATE = r"[a-z]{1,16}:(?P<board>[0-9]{1,10}):[0-9]{1,9}:review"
+"""The Review button on a finished board: ``<game>:<match>:<version>:review``."""
+TEMPLATE = "|".join(
+    f"(?:{template})"
+    for template in (
+        BOARD_REVIEW_TEMPLATE,
+        review_texts.DETAILS_TEMPLATE,
+        texts.HISTORY_TEMPLATE,
+        texts.REPLAY_TEMPLATE,
+    )
+)
+NAMES_KEPT = 10_000
+"""Members' names a process remembers (the latest seen), for the matches that end."""
+
+
+class NameBook:
+    """Members' display names as their own interactions show them, latest first.
+
+    The bot asks for no privileged intent, so Discord sends no member lists: a player's name
+    is known from the interactions they make (a command, a press). It is kept with a match when
+    the match ends (``bot.service`` calls ``name``), for the record and the web pages.
+    """
+
+    def __init__(self, size: int = NAMES_KEPT) -> None:
+        self.size = size
+        self.names: OrderedDict[tuple[int, int], str] = OrderedDict()
+
+    def name(self, guild_id: int, user_id: int) -> str | None:
+        return self.names.get((guild_id, user_id))
+
+    def saw(self, guild_id: int | None, user: discord.abc.User) -> None:
+        if guild_id is None or not isinstance(user, discord.Member):
+            return
+        key = (guild_id, user.id)
+        self.names[key] = user.display_name
+        self.names.move_to_end(key)
+        while len(self.names) > self.size:
+            self.names.popitem(last=False)
+
+    async def on_interaction(self, interaction: Interaction) -> None:
+        self.saw(interaction.guild_id, interaction.user)
+
+
+@dataclass
+class Screen:
+    """A private message's embed and buttons, or a file to attach."""
+
+    embed: discord.Embed | None = None
+    buttons: texts.Buttons = field(default_factory=list)
+    file: discord.File | None = None
+
+
+class AfterGame:
+    """Reviews, history pages and replays, each a private answer."""
+
+    def __init__(
+        self,
+        replays: Replays,
+        histories: HistoryService,
+        busy: Callable[[], AbstractAsyncContextManager[None]],
+    ) -> None:
+        self.replays = replays
+        self.histories = histories
+        self.busy = busy
+        self.press_class = _press_class(self)
+
+    def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+        """The dynamic item to register with ``bot.add_dynamic_items``."""
+        return (self.press_class,)
+
+    def view(self, buttons: texts.Buttons) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for label, custom_id, disabled in buttons:
+            button: discord.ui.Button[Any] = discord.ui.Button(
+                label=label, custom_id=custom_id, disabled=disabled
+            )
+            view.add_item(self.press_class(button))
+        return view
+
+    # ------------------------------------------------------------------ what each shows
+
+    async def review(self, guild_id: int, match_id: int, move: int) -> Screen:
+        shown = await self.replays.review(guild_id, match_id)
+        move = max(0, min(move, len(shown.review.moves)))
+        return Screen(
+            review_texts.review_embed(shown, move), review_texts.page_buttons(shown, move)
+        )
+
+    async def history(self, guild_id: int, user_id: int, game: str | None, page: int) -> Screen:
+        found = await self.histories.history(guild_id, user_id, game, page)
+        return Screen(texts.history_embed(found, guild_id), texts.history_buttons(found))
+
+    async def replay(self, guild_id: int, match_id: int, step: int) -> Screen:
+        found = await self.replays.replay(guild_id, match_id)
+        return Screen(texts.replay_embed(found, step), texts.replay_buttons(found, step))
+
+    async def download(self, guild_id: int, match_id: int) -> Screen:
+        name, text = await self.replays.record(guild_id, match_id)
+        return Screen(file=discord.File(io.BytesIO(text.encode()), filename=name))
+
+    # ------------------------------------------------------------------ answering
+
+    async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
+        """Answer a press of one of the after-game buttons, from its ``custom_id`` alone."""
+        guild_id = interaction.guild_id or 0
+        groups = found.groupdict()
+        if groups.get("board"):
+            screen = self.review(guild_id, int(groups["board"]), 0)
+            await self.answer(interaction, screen, edit=False)
+        elif groups.get("move") is not None:
+            screen = self.review(guild_id, int(groups["reviewed"]), int(groups["move"]))
+            await self.answer(interaction, screen, edit=True)
+        elif groups.get("page") is not None:
+            game = None if groups["game"] == texts.EVERY_GAME else groups["game"]
+            screen = self.history(guild_id, int(groups["user"]), game, int(groups["page"]))
+            await self.answer(interaction, screen, edit=True)
+        elif groups.get("step") == texts.FILE:
+            await self.answer(interaction, self.download(guild_id, int(groups["replayed"])))
+        else:
+            screen = self.replay(guild_id, int(groups["replayed"]), int(groups["step"]))
+            await self.answer(interaction, screen, edit=True)
+
+    async def answer(
+        self, interaction: Interaction, making: Awaitable[Screen], *, edit: bool = False
+    ) -> None:
+        """Answer privately with what ``making`` builds: a new message, or (``edit``) the
+        private message pressed, edited in place. A refusal is answered privately instead."""
+        async with self.busy():
+            try:
+                screen = await making
+            except REFUSALS as error:
+                await interaction.response.send_message(str(error), ephemeral=True)
+                return
+            except Exception:
+                log_failure("request of user %s failed", interaction.user.id)
+                await interaction.response.send_message(FAILED, ephemeral=True)
+                return
+            none = discord.AllowedMentions.none()
+            if screen.file is not None or screen.embed is None:
+                await interaction.response.send_message(
+                    file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
+                )
+            elif edit:
+                await interaction.response.edit_message(
+                    embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
+                )
+            else:
+                await interaction.response.send_message(
+                    embed=screen.embed,
+                    view=self.view(screen.buttons),
+                    ephemeral=True,
+                    allowed_mentions=none,
+                )
+
+
+def _press_class(desk: AfterGame) -> type[discord.ui.DynamicItem[Any]]:
+    """The one dynamic item class of the after-game buttons, answering through ``desk``."""
+
+    class AfterGamePress(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> AfterGamePress:
+            assert isinstance(item, discord.ui.Button)
+            return cls(item)
+
+        async def callback(self, interaction: Interaction) -> None:
+            found = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
+            assert found is not None
+            await desk.on_press(interaction, found)
+
+    return AfterGamePress
+
+
+class History(commands.Cog):
+    """``/history`` and ``/replay``."""
+
+    def __init__(self, desk: AfterGame) -> None:
+        self.desk = desk
+
+    @app_commands.command(description="Your finished matches here (or a member's), newest first.")
+    @app_commands.describe(user="Whose matches (default: yours).", game="Only this game.")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def history(
+        self,
+        interaction: Interaction,
+        user: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        whose = (user or interaction.user).id
+        screen = self.desk.history(interaction.guild_id or 0, whose, game, 0)
+        await self.desk.answer(interaction, screen)
+
+    @app_commands.command(description="Replay a finished match of this server, move by move.")
+    @app_commands.describe(match="The match's number (#N on its board).")
+    @app_commands.guild_only()
+    async def replay(
+        self, interaction: Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID]
+    ) -> None:
+        screen = self.desk.replay(interaction.guild_id or 0, match, 0)
+        await self.desk.answer(interaction, screen)

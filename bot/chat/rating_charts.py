@@ -1,0 +1,47 @@
+"""The PNG charts ``/stats`` attaches: a member's rating over time per game, with its likely
+range, and one game's top ten. Drawn in a worker thread (``bot.service.charts.draw``), so the
+event loop never waits on matplotlib."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import discord
+
+import games
+from bot.service.charts import draw, leaderboard_chart, rating_chart
+from bot.service.history import HistoryService
+
+MEMBER_FILE = "rating.png"
+TOP_FILE = "top-ratings.png"
+
+
+async def member_chart(
+    histories: HistoryService, guild_id: int, user_id: int, game: str | None, name: str
+) -> discord.File | None:
+    """The member's rating in each game they were rated in (or in ``game``); None without any."""
+    series = await histories.rating_series(guild_id, user_id, game)
+    titled = {games.get(key).title: points for key, points in series.items()}
+    png = await draw(
+        rating_chart,
+        titled,
+        title=f"{name}: rating",
+        y_label="Rating",
+        band_label="likely range (± 2 deviations)",
+        until=histories.clock(),
+    )
+    return None if png is None else discord.File(io.BytesIO(png), filename=MEMBER_FILE)
+
+
+async def top_chart(histories: HistoryService, guild_id: int, game: str) -> discord.File | None:
+    """The game's top ten as bars with their likely ranges; None before anyone is rated.
+
+    A member named nowhere yet (every match of theirs ended before names were kept) shows
+    by the end of their id, which the leaderboard's text beside it names in full."""
+    standings = [
+        replace(standing, name=standing.name or f"Member …{user_id % 10000:04d}")
+        for user_id, standing in await histories.top_ratings(guild_id, game)
+    ]
+    png = await draw(leaderboard_chart, standings, title=f"{games.get(game).title}: top ratings")
+    return None if png is None else discord.File(io.BytesIO(png), filename=TOP_FILE)

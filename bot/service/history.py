@@ -1,0 +1,141 @@
+"""A member's finished matches, page by page, and the ratings their charts draw.
+
+Each read is one session over one server: a match or a record of another server is never
+shown, whoever asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service.charts import RatingPoint, Standing
+from bot.service.match_state import Clock
+from db import history
+from db import repository as repo
+from db.models import utcnow
+
+PAGE_SIZE = 10
+"""Matches a page of ``/history`` lists."""
+MAX_PAGE = 1000
+"""The last page anyone can ask for: a page is read by skipping the ones before it."""
+TOP = 10
+"""Members a leaderboard chart shows."""
+
+
+@dataclass(frozen=True)
+class PastMatch:
+    """One finished match from the member's side."""
+
+    id: int
+    game: str
+    opponent_id: int
+    vs_bot: bool
+    result: str
+    """``win``, ``loss`` or ``draw``."""
+    end_reason: str | None
+    finished_at: datetime | None
+    channel_id: int
+    message_id: int | None
+    """The board's message, for a link to it (``None``: never posted)."""
+    rating_change: float | None
+    """How much the match moved the member's rating; ``None`` when it was not rated."""
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """Page ``page`` (from 0) of a member's finished matches in a server, newest first."""
+
+    guild_id: int
+    user_id: int
+    game: str | None
+    page: int
+    matches: tuple[PastMatch, ...]
+    more: bool
+    """A further page exists."""
+
+
+def result_for(seat: int, winner_seat: int | None) -> str:
+    if winner_seat is None:
+        return "draw"
+    return "win" if winner_seat == seat else "loss"
+
+
+class HistoryService:
+    """Members' histories and rating series, each one read-only session."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, clock: Clock = utcnow):
+        self.sessions = sessions
+        self.clock = clock
+
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
+    ) -> HistoryPage:
+        """Page ``page`` of the member's finished matches in the server (of ``game`` only)."""
+        if game is not None:
+            games.get(game)  # an unknown game is refused with the valid names
+        page = min(max(page, 0), MAX_PAGE)
+        async with self.sessions() as session:
+            rows = await history.member_matches(
+                session,
+                guild_id,
+                user_id,
+                game=game,
+                offset=page * PAGE_SIZE,
+                limit=PAGE_SIZE + 1,
+            )
+        shown = tuple(_past(row) for row in rows[:PAGE_SIZE])
+        return HistoryPage(guild_id, user_id, game, page, shown, len(rows) > PAGE_SIZE)
+
+    async def rating_series(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> dict[str, list[RatingPoint]]:
+        """The member's rating after each rated match in the server, oldest first, by game
+        (the games in ``games.GAMES`` order; only those they have points in)."""
+        async with self.sessions() as session:
+            return await series(session, guild_id, user_id, game)
+
+    async def top_ratings(self, guild_id: int, game: str) -> list[tuple[int, Standing]]:
+        """The game's top ``TOP`` against people, in the leaderboard's order: each member's id
+        and standing, named as stored at the end of their latest match (``""`` if never)."""
+        async with self.sessions() as session:
+            rows = (await repo.leaderboards(session, guild_id, [game], TOP))[game]
+            names = await history.latest_names(session, guild_id, (r.user_id for r in rows))
+        return [
+            (row.user_id, Standing(names.get(row.user_id, ""), row.rating, row.deviation))
+            for row in rows
+        ]
+
+
+async def series(
+    session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
+) -> dict[str, list[RatingPoint]]:
+    """``HistoryService.rating_series`` within the caller's session (the web pages use it)."""
+    points = await history.rating_points(session, guild_id, user_id, game)
+    found: dict[str, list[RatingPoint]] = {}
+    for point in points:
+        found.setdefault(point.game, []).append(
+            RatingPoint(point.at, point.rating, point.deviation)
+        )
+    return {name: found[name] for name in games.GAMES if name in found}
+
+
+def _past(row: history.PastMatch) -> PastMatch:
+    change = None
+    if row.rating_before is not None and row.rating_after is not None:
+        change = row.rating_after - row.rating_before
+    return PastMatch(
+        id=row.id,
+        game=row.game,
+        opponent_id=row.opponent_id,
+        vs_bot=row.vs_bot,
+        result=result_for(row.seat, row.winner_seat),
+        end_reason=row.end_reason,
+        finished_at=row.finished_at,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        rating_change=change,
+    )

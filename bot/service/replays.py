@@ -1,0 +1,307 @@
+"""A finished match looked back on: its review, its replay step by step, and its record as text.
+
+All three are read from what every match keeps, its seed and its event log, so matches played
+before they existed are reviewed and replayed too. They open only once the match is over, when
+every secret is public: a match in play is refused before anything of it is read, and a match of
+another server is answered as if it did not exist. A review is computed once, when it is first
+asked for, and kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service.errors import MatchNotFound, WrongStatus
+from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
+from db import history, site
+from db.models import UNFINISHED_STATUSES, MatchStatus, utcnow
+from games import review as reviewing
+from games.base import AnyGame, Ask, Outcome, Reason, Seat
+from games.board import Board
+from games.review import Played, Review
+from games.review.replay import replay as play_again
+
+IN_PLAY = (
+    "Match #{id} is still in play: its review, replay and record open once it ends, "
+    "when its secrets are no longer secret."
+)
+CALLED_OFF = "Match #{id} was called off without a result: there is nothing to look back on."
+NOT_HERE = "There is no finished match #{id} in this server."
+BOT_NAME = "Parlor"
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match of the server, with what its log holds."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    players: tuple[int, int]
+    """User ids by seat."""
+    challenger_id: int
+    names: tuple[str | None, str | None]
+    """The players' display names when the match ended, where they were kept."""
+    vs_bot: bool
+    winner_seat: int | None
+    end_reason: str | None
+    finished_at: datetime | None
+    actions: tuple[Played, ...]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended, when it ended outside the rules' own ending."""
+        if self.end_reason not in {reason.value for reason in Reason}:
+            return None
+        return Outcome(self.winner_seat, Reason(self.end_reason))
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """The match after one logged action (step 0: before any)."""
+
+    number: int
+    seat: Seat | None
+    """Who acted; ``None`` for the start and an end from outside the rules."""
+    move: str
+    """The action in words (``attack (2,3)``, ``Crown at (3,3)``): public now the match is over."""
+    events: tuple[str, ...]
+    """What happened, as the board's log said it, with the players named."""
+    board: Board
+    """The board after the step, as everyone sees it."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished match step by step; ``secrets`` are the end's words on every secret, which a
+    replay shows beside each step's board."""
+
+    match: FinishedMatch
+    title: str
+    steps: tuple[ReplayStep, ...]
+    secrets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReviewShown:
+    """A finished match and its review."""
+
+    match: FinishedMatch
+    title: str
+    review: Review
+
+
+class Replays:
+    """Reviews, replays and records of finished matches, each checked against its server."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        mention: Callable[[int], str] = default_mention,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.mention = mention
+
+    async def finished(self, guild_id: int, match_id: int) -> FinishedMatch:
+        """The match, if it is the server's and finished; refused otherwise, saying why."""
+        async with self.sessions() as session:
+            return await _finished(session, guild_id, match_id)
+
+    async def review(self, guild_id: int, match_id: int) -> ReviewShown:
+        """The match's review: the stored one, or computed now (in a worker thread) and kept."""
+        async with self.sessions() as session:
+            match = await _finished(session, guild_id, match_id)
+            stored = await history.stored_review(session, match_id)
+        if stored is not None and stored[0] == reviewing.FORMAT_VERSION:
+            return ReviewShown(match, _title(match), Review.load(stored[1]))
+        review = await asyncio.to_thread(review_of, match)
+        async with self.sessions.begin() as session:
+            await history.store_review(
+                session, match_id, review.version, review.dump(), self.clock()
+            )
+        return ReviewShown(match, _title(match), review)
+
+    async def replay(self, guild_id: int, match_id: int) -> Replay:
+        """The match step by step, events worded with the players' mentions."""
+        match = await self.finished(guild_id, match_id)
+        return replay_of(match, tuple(self.mention(uid) for uid in match.players))
+
+    async def record(self, guild_id: int, match_id: int) -> tuple[str, str]:
+        """The match as a plain-text record, and a file name for it: the players, the options,
+        each move with its mark, and the result."""
+        shown = await self.review(guild_id, match_id)
+        match = shown.match
+        text = record_text(replay_of(match, plain_names(match)), shown.review)
+        return f"parlor-match-{match.id}-{match.game}.txt", text
+
+
+async def _finished(session: AsyncSession, guild_id: int, match_id: int) -> FinishedMatch:
+    if not 0 < match_id <= MAX_MATCH_ID:
+        raise MatchNotFound(NOT_HERE.format(id=match_id))
+    status = await history.match_status(session, guild_id, match_id)
+    if status is None:
+        raise MatchNotFound(NOT_HERE.format(id=match_id))
+    if status in UNFINISHED_STATUSES:
+        raise WrongStatus(IN_PLAY.format(id=match_id))
+    if status != MatchStatus.FINISHED:
+        raise WrongStatus(CALLED_OFF.format(id=match_id))
+    found = await site.finished_match(session, guild_id, match_id)
+    if found is None:
+        raise MatchNotFound(NOT_HERE.format(id=match_id))
+    names = await history.seat_names(session, match_id)
+    actions = await site.logged_actions(session, match_id)
+    return FinishedMatch(
+        id=found.id,
+        game=found.game,
+        options=dict(found.options),
+        seed=found.seed,
+        players=found.players,
+        challenger_id=found.challenger_id,
+        names=(names.get(0), names.get(1)),
+        vs_bot=found.vs_bot,
+        winner_seat=found.winner_seat,
+        end_reason=found.end_reason,
+        finished_at=found.finished_at,
+        actions=tuple((a.seat, Ask(a.ask), a.text) for a in actions),
+    )
+
+
+def _title(match: FinishedMatch) -> str:
+    return games.get(match.game).title
+
+
+def _played_again(match: FinishedMatch) -> reviewing.Replay:
+    """The match played again from its log; with its stored ending if its rules did not end it."""
+    engine = games.get(match.game)
+    try:
+        return play_again(engine, match.options, match.seed, match.actions)
+    except ValueError:
+        if match.outcome is None:
+            raise
+        return play_again(engine, match.options, match.seed, match.actions, match.outcome)
+
+
+def review_of(match: FinishedMatch) -> Review:
+    """The review of ``match`` (pure; a few tens of milliseconds at most)."""
+    try:
+        return reviewing.review(match.game, match.options, match.seed, match.actions)
+    except ValueError:
+        if match.outcome is None:
+            raise
+        return reviewing.review(
+            match.game, match.options, match.seed, match.actions, outcome=match.outcome
+        )
+
+
+def replay_of(match: FinishedMatch, names: Sequence[str]) -> Replay:
+    """The steps of ``match``, its events worded with ``names`` (by seat)."""
+    played = _played_again(match)
+    engine = played.game
+    start = engine.new(match.options, match.seed)
+    steps = [ReplayStep(0, None, "", (), _board(engine, start))]
+    for step in played.steps:
+        events = tuple(e.render(names) for e in step.events if e.public)
+        move = engine.word(step.action)
+        steps.append(ReplayStep(len(steps), step.seat, move, events, _board(engine, step.after)))
+    secrets: tuple[str, ...] = ()
+    last = played.steps[-1].after if played.steps else start
+    if engine.outcome(last) is None:
+        _, ending = engine.conclude(last, played.outcome)
+        events = tuple(e.render(names) for e in ending if e.public)
+        steps.append(ReplayStep(len(steps), None, "", events, _board(engine, played.final)))
+        secrets = tuple(e.render(names) for e in ending if e.kind == "reveal")
+    else:
+        secrets = tuple(
+            e.render(names) for step in played.steps for e in step.events if e.kind == "reveal"
+        )
+    return Replay(match, engine.title, tuple(steps), secrets)
+
+
+def _board(engine: AnyGame, state: Any) -> Board:
+    return engine.board(engine.view(state, None))
+
+
+def plain_names(match: FinishedMatch) -> tuple[str, str]:
+    """The players as a plain-text record names them: their name when the match ended, the
+    bot's name, or a neutral ``Player 1``/``Player 2`` for matches from before names were kept."""
+    shown = []
+    for seat, (user_id, name) in enumerate(zip(match.players, match.names, strict=True)):
+        if name:
+            shown.append(name)
+        elif match.vs_bot and user_id != match.challenger_id:
+            shown.append(BOT_NAME)  # the bot never challenges
+        else:
+            shown.append(f"Player {seat + 1}")
+    return shown[0], shown[1]
+
+
+def record_text(replay: Replay, review: Review) -> str:
+    """A finished match as plain text: players, options, each move with its mark, the result."""
+    match = replay.match
+    names = plain_names(match)
+    marks = _marks(replay, review)
+    lines = [
+        f"Parlor · {replay.title} · match #{match.id}",
+        f"Finished: {_when(match.finished_at)}",
+        f"Players: {names[0]} (moved first) and {names[1]}",
+        f"Options: {_options(review.options)}",
+        "",
+        "Moves:",
+    ]
+    for step, mark in zip(replay.steps[1:], marks, strict=True):
+        who = names[step.seat] if step.seat is not None else "—"
+        head = f"{step.number:>3}. {who}: {step.move}" if step.move else f"{step.number:>3}."
+        lines.append(f"{head}  [{mark}]" if mark else head)
+        lines.extend(f"       {text}" for text in step.events)
+    lines += ["", f"Result: {_result(match, names)}"]
+    lines += [f"Secrets: {text}" for text in replay.secrets]
+    for summary in review.players:
+        lines.append(f"{names[summary.seat]}: {_scores(summary)}")
+    return "\n".join(lines) + "\n"
+
+
+def _marks(replay: Replay, review: Review) -> list[str]:
+    """Each step's mark from the review, in order; ``""`` for steps it does not judge."""
+    pending = list(review.moves)
+    found = []
+    for seat, _ask, text in replay.match.actions:
+        if pending and pending[0].seat == seat and pending[0].action == text:
+            found.append(pending.pop(0).mark.value)
+        else:
+            found.append("")
+    found += [""] * (len(replay.steps) - 1 - len(found))
+    return found
+
+
+def _scores(summary: reviewing.PlayerSummary) -> str:
+    skill = summary.skill_note or "" if summary.skill is None else f"skill {summary.skill}"
+    luck = summary.luck_note or "no luck score" if summary.luck is None else f"luck {summary.luck}"
+    return f"{skill}; {luck}"
+
+
+def _result(match: FinishedMatch, names: tuple[str, str]) -> str:
+    how = f" ({match.end_reason})" if match.end_reason else ""
+    if match.winner_seat is None:
+        return f"a draw{how}"
+    return f"{names[match.winner_seat]} won{how}"
+
+
+def _options(options: Mapping[str, Any]) -> str:
+    if not options:
+        return "standard"
+    return ", ".join(f"{key} {value}" for key, value in sorted(options.items()))
+
+
+def _when(at: datetime | None) -> str:
+    return "unknown" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,256 @@
+"""The queries of what stays after a match: rating changes, members' finished matches, stored
+reviews, and the names players had when their matches ended.
+
+Every read starts from an index on what it shows: a member's history from their own rows in
+``match_players``, a rating chart from the member's rows in ``rating_history``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.models import Match, MatchPlayer, MatchReview, MatchStatus, RatingChange
+from db.repository import Db, upsert
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """One member's rating around one rated match."""
+
+    user_id: int
+    rating_before: float
+    deviation_before: float
+    rating_after: float
+    deviation_after: float
+
+
+async def add_rating_changes(
+    session: Db,
+    match_id: int | None,
+    guild_id: int,
+    game: str,
+    moves: Sequence[RatingMove],
+    at: datetime,
+) -> None:
+    """Record the rating changes of a rated match, in the transaction that records its result."""
+    if not moves:
+        return
+    await session.execute(
+        insert(RatingChange),
+        [
+            {
+                "match_id": match_id,
+                "guild_id": guild_id,
+                "game": game,
+                "user_id": move.user_id,
+                "rating_before": move.rating_before,
+                "deviation_before": move.deviation_before,
+                "rating_after": move.rating_after,
+                "deviation_after": move.deviation_after,
+                "at": at,
+            }
+            for move in moves
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A member's rating in one game after a rated match (or when history began)."""
+
+    game: str
+    at: datetime
+    rating: float
+    deviation: float
+
+
+async def rating_points(
+    session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
+) -> list[RatingPoint]:
+    """The member's ratings in the server, oldest first (of ``game`` only, if given)."""
+    statement = select(
+        RatingChange.game, RatingChange.at, RatingChange.rating_after, RatingChange.deviation_after
+    ).where(RatingChange.guild_id == guild_id, RatingChange.user_id == user_id)
+    if game is not None:
+        statement = statement.where(RatingChange.game == game)
+    rows = await session.execute(statement.order_by(RatingChange.at, RatingChange.id))
+    return [RatingPoint(*row) for row in rows]
+
+
+# ---------------------------------------------------------------------- a member's matches
+
+
+@dataclass(frozen=True)
+class PastMatch:
+    """A finished match as a member's history lists it."""
+
+    id: int
+    game: str
+    seat: int
+    """The member's seat."""
+    opponent_id: int
+    vs_bot: bool
+    winner_seat: int | None
+    end_reason: str | None
+    finished_at: datetime | None
+    channel_id: int
+    message_id: int | None
+    rating_before: float | None
+    """The member's rating around the match; ``None`` when it was not rated (against the bot,
+    or before rating history was kept)."""
+    rating_after: float | None
+
+
+async def member_matches(
+    session: AsyncSession,
+    guild_id: int,
+    user_id: int,
+    *,
+    game: str | None,
+    offset: int,
+    limit: int,
+) -> list[PastMatch]:
+    """Rows ``offset`` to ``offset + limit`` of the member's finished matches in the server,
+    newest first, each with their rating change. It walks the member's own rows in
+    ``match_players`` newest first (their index), so a page costs what it skips and shows."""
+    mine = MatchPlayer.__table__.alias("mine")
+    other = MatchPlayer.__table__.alias("other")
+    statement = (
+        select(
+            Match.id,
+            Match.game,
+            mine.c.seat,
+            other.c.user_id,
+            Match.vs_bot,
+            Match.winner_seat,
+            Match.end_reason,
+            Match.finished_at,
+            Match.channel_id,
+            Match.message_id,
+            RatingChange.rating_before,
+            RatingChange.rating_after,
+        )
+        .select_from(mine)
+        .join(Match, Match.id == mine.c.match_id)
+        .join(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
+        .outerjoin(
+            RatingChange,
+            and_(RatingChange.match_id == Match.id, RatingChange.user_id == user_id),
+        )
+        .where(
+            mine.c.user_id == user_id,
+            Match.guild_id == guild_id,
+            Match.status == MatchStatus.FINISHED,
+        )
+        .order_by(mine.c.match_id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    if game is not None:
+        statement = statement.where(Match.game == game)
+    return [
+        PastMatch(
+            id=row[0],
+            game=row[1],
+            seat=row[2],
+            opponent_id=row[3],
+            vs_bot=bool(row[4]),
+            winner_seat=row[5],
+            end_reason=row[6],
+            finished_at=row[7],
+            channel_id=row[8],
+            message_id=row[9],
+            rating_before=row[10],
+            rating_after=row[11],
+        )
+        for row in await session.execute(statement)
+    ]
+
+
+async def match_status(session: AsyncSession, guild_id: int, match_id: int) -> str | None:
+    """The match's status, if it is one of the server's."""
+    found: str | None = await session.scalar(
+        select(Match.status).where(Match.id == match_id, Match.guild_id == guild_id)
+    )
+    return found
+
+
+# ---------------------------------------------------------------------- names
+
+
+async def keep_names(session: Db, match_id: int, names: Mapping[int, str]) -> None:
+    """Store each seat's display name (``{seat: name}``) as the match ends."""
+    for seat, name in names.items():
+        await session.execute(
+            update(MatchPlayer)
+            .where(MatchPlayer.match_id == match_id, MatchPlayer.seat == seat)
+            .values(display_name=name)
+        )
+
+
+async def seat_names(session: AsyncSession, match_id: int) -> dict[int, str]:
+    """The names stored for the match's seats (``{seat: name}``), where one was stored."""
+    rows = await session.execute(
+        select(MatchPlayer.seat, MatchPlayer.display_name).where(
+            MatchPlayer.match_id == match_id, MatchPlayer.display_name.is_not(None)
+        )
+    )
+    return {seat: name for seat, name in rows if name is not None}
+
+
+async def latest_names(
+    session: AsyncSession, guild_id: int, user_ids: Iterable[int]
+) -> dict[int, str]:
+    """Each member's name as stored at the end of their latest match in the server that has one.
+
+    One indexed step a member: their rows in ``match_players``, newest first."""
+    found: dict[int, str] = {}
+    for user_id in set(user_ids):
+        name = await session.scalar(
+            select(MatchPlayer.display_name)
+            .join(Match, Match.id == MatchPlayer.match_id)
+            .where(
+                MatchPlayer.user_id == user_id,
+                MatchPlayer.display_name.is_not(None),
+                Match.guild_id == guild_id,
+            )
+            .order_by(MatchPlayer.match_id.desc())
+            .limit(1)
+        )
+        if name is not None:
+            found[user_id] = name
+    return found
+
+
+# ---------------------------------------------------------------------- reviews
+
+
+async def stored_review(session: AsyncSession, match_id: int) -> tuple[int, dict[str, Any]] | None:
+    """The match's stored review, with its format version, if one was stored."""
+    row = (
+        await session.execute(
+            select(MatchReview.version, MatchReview.review).where(MatchReview.match_id == match_id)
+        )
+    ).first()
+    return None if row is None else (row[0], dict(row[1]))
+
+
+async def store_review(
+    session: AsyncSession, match_id: int, version: int, review: dict[str, Any], now: datetime
+) -> None:
+    """Keep the match's review, replacing one of an older format."""
+    statement = upsert(session, MatchReview).values(
+        match_id=match_id, version=version, review=review, created_at=now
+    )
+    await session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[MatchReview.match_id],
+            set_={"version": version, "review": review, "created_at": now},
+        )
+    )

@@ -1,0 +1,263 @@
+"""After the game: history pages with rating changes, the review kept once computed, the replay
+and the plain-text record, and each refused while the match is in play or asked from elsewhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service.errors import MatchNotFound, WrongStatus
+from bot.service.history import PAGE_SIZE, HistoryService
+from bot.service.matches import MatchService
+from bot.service.replays import Replays
+from db.models import Match, MatchPlayer, MatchReview, RatingChange
+from games.board import Mark
+from games.review import Mark as ReviewMark
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.service.test_matches import challenge, start
+
+PARLOR = 99
+NAMES = {ALICE: "Alice", BOB: "Bob"}
+OTHER_GUILD = GUILD + 1
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
+    return MatchService(
+        sessions,
+        clock=clock,
+        seeds=lambda: 1,
+        mention=lambda uid: f"@{uid}",
+        bot_user_id=PARLOR,
+        names=lambda guild, uid: NAMES.get(uid) if guild == GUILD else None,
+    )
+
+
+@pytest.fixture
+def replays(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Replays:
+    return Replays(sessions, clock=clock, mention=lambda uid: f"@{uid}")
+
+
+@pytest.fixture
+def histories(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> HistoryService:
+    return HistoryService(sessions, clock=clock)
+
+
+async def crown_won_by_alice(service: MatchService, clock: Clock) -> int:
+    """The rule book's short Crown game: Alice's Crown at (3,3), Bob's at (2,1); Alice wins."""
+    match_id = await start(service)
+    for user, text in (
+        (ALICE, "3 3"),
+        (BOB, "2 1"),
+        (ALICE, "2 2"),
+        (BOB, "column"),
+        (BOB, "1 3"),
+        (ALICE, "row"),
+        (ALICE, "2 1"),
+    ):
+        clock.advance(seconds=5)
+        report = await service.submit(match_id, user, text)
+    assert report.match.status == "finished" and report.match.winner_id == ALICE
+    return match_id
+
+
+async def test_a_rated_match_keeps_both_rating_changes_and_names(
+    service: MatchService,
+    histories: HistoryService,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    async with sessions() as session:
+        changes = (
+            await session.scalars(select(RatingChange).where(RatingChange.match_id == match_id))
+        ).all()
+        names = dict(
+            (
+                await session.execute(
+                    select(MatchPlayer.user_id, MatchPlayer.display_name).where(
+                        MatchPlayer.match_id == match_id
+                    )
+                )
+            ).all()
+        )
+    by_user = {change.user_id: change for change in changes}
+    assert set(by_user) == {ALICE, BOB}
+    assert by_user[ALICE].rating_before == by_user[BOB].rating_before == 1500.0
+    assert by_user[ALICE].rating_after > 1500.0 > by_user[BOB].rating_after
+    assert by_user[ALICE].deviation_after < by_user[ALICE].deviation_before
+    assert names == {ALICE: "Alice", BOB: "Bob"}
+
+    page = await histories.history(GUILD, ALICE)
+    [past] = page.matches
+    assert (past.id, past.opponent_id, past.result, past.game) == (match_id, BOB, "win", "crown")
+    assert past.rating_change is not None and past.rating_change > 0
+    assert past.channel_id == CHANNEL and not page.more
+    [lost] = (await histories.history(GUILD, BOB)).matches
+    assert lost.result == "loss" and lost.rating_change is not None and lost.rating_change < 0
+    assert (await histories.history(OTHER_GUILD, ALICE)).matches == ()
+    assert (await histories.history(GUILD, ALICE, "safe")).matches == ()
+
+    series = await histories.rating_series(GUILD, ALICE)
+    assert list(series) == ["crown"]
+    [point] = series["crown"]
+    assert point.rating == by_user[ALICE].rating_after
+    assert await histories.rating_series(OTHER_GUILD, ALICE) == {}
+    [(first, standing), (second, _)] = await histories.top_ratings(GUILD, "crown")
+    assert (first, second, standing.name) == (ALICE, BOB, "Alice")
+
+
+async def test_history_pages_newest_first(
+    service: MatchService, histories: HistoryService, clock: Clock
+) -> None:
+    played = []
+    for _ in range(PAGE_SIZE + 2):
+        match_id = await start(service, "crystal")
+        clock.advance(seconds=1)
+        await service.resign(match_id, BOB)
+        played.append(match_id)
+    first = await histories.history(GUILD, ALICE)
+    assert [m.id for m in first.matches] == played[::-1][:PAGE_SIZE] and first.more
+    second = await histories.history(GUILD, ALICE, page=1)
+    assert [m.id for m in second.matches] == played[::-1][PAGE_SIZE:] and not second.more
+    assert all(m.result == "win" and m.end_reason == "resign" for m in first.matches)
+
+
+async def test_the_review_is_computed_once_and_kept(
+    service: MatchService,
+    replays: Replays,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    shown = await replays.review(GUILD, match_id)
+    review = shown.review
+    assert shown.title == "Capture the Crown" and shown.match.names == ("Alice", "Bob")
+    assert review.exact and review.outcome.winner == 0
+    for summary in review.players:
+        assert summary.skill is not None and 0 <= summary.skill <= 99
+        assert summary.luck is not None and 0 <= summary.luck <= 99
+        assert summary.best_move is not None  # no worst move when every move was best
+    assert [move.action for move in review.moves][-1] == "2 1"
+    assert all(move.knowledge.text for move in review.moves)
+    async with sessions() as session:
+        stored = await session.get(MatchReview, match_id)
+        assert stored is not None
+        kept_at = stored.created_at
+    clock.advance(minutes=5)
+    again = await replays.review(GUILD, match_id)
+    assert again.review == review
+    async with sessions() as session:
+        count = await session.scalar(select(func.count()).select_from(MatchReview))
+        stored = await session.get(MatchReview, match_id)
+    assert count == 1 and stored is not None and stored.created_at == kept_at
+
+
+async def test_the_replay_shows_each_step_and_both_secrets(
+    service: MatchService, replays: Replays, clock: Clock
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    replay = await replays.replay(GUILD, match_id)
+    assert len(replay.steps) == 8  # the start and seven actions
+    assert replay.steps[0].move == "" and replay.steps[1].move == "Crown at (3,3)"
+    assert replay.steps[1].seat == 0 and replay.steps[2].move == "Crown at (2,1)"
+    assert any("Miss" in text for text in replay.steps[3].events)
+    last = replay.steps[-1].board
+    assert sum(cell.mark in (Mark.CROWN, Mark.HIT) for cell in last.cells) == 2
+    assert any("(3,3)" in text and "(2,1)" in text for text in replay.secrets)
+    assert any("@11" in text for step in replay.steps for text in step.events)
+
+
+async def test_the_record_lists_players_options_moves_marks_and_result(
+    service: MatchService, replays: Replays, clock: Clock
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    name, text = await replays.record(GUILD, match_id)
+    assert name == f"parlor-match-{match_id}-crown.txt"
+    lines = text.splitlines()
+    assert lines[0] == f"Parlor · Capture the Crown · match #{match_id}"
+    assert "Players: Alice (moved first) and Bob" in lines
+    assert any(line.startswith("Options: ") and "hints" in line for line in lines)
+    assert any("Alice: attack (2,2)" in line and "[" in line for line in lines)
+    marks = {mark.value for mark in ReviewMark}
+    assert any(any(f"[{mark}]" in line for mark in marks) for line in lines)
+    assert "Result: Alice won (capture)" in lines
+    assert any(line.startswith("Alice: skill ") for line in lines)
+
+
+async def test_a_match_in_play_is_refused_without_a_word_of_its_secrets(
+    service: MatchService, replays: Replays, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    match_id = await start(service)
+    await service.submit(match_id, ALICE, "3 3")
+    await service.submit(match_id, BOB, "2 1")
+    for ask in (replays.review, replays.replay, replays.record):
+        with pytest.raises(WrongStatus) as refused:
+            await ask(GUILD, match_id)
+        assert "still in play" in str(refused.value)
+        assert "(3,3)" not in str(refused.value) and "3 3" not in str(refused.value)
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(MatchReview)) == 0
+    waiting = (await challenge(service)).match.id
+    with pytest.raises(WrongStatus, match="still in play"):
+        await replays.review(GUILD, waiting)
+
+
+async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
+    service: MatchService, replays: Replays, clock: Clock
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    for ask in (replays.review, replays.replay, replays.record):
+        with pytest.raises(MatchNotFound) as elsewhere:
+            await ask(OTHER_GUILD, match_id)
+        with pytest.raises(MatchNotFound) as nowhere:
+            await ask(GUILD, match_id + 1000)
+        assert str(elsewhere.value) == str(nowhere.value).replace(
+            str(match_id + 1000), str(match_id)
+        )
+    with pytest.raises(MatchNotFound):
+        await replays.review(GUILD, 2**40)
+
+
+async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
+    service: MatchService,
+    replays: Replays,
+    histories: HistoryService,
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    resigned = await start(service, "crystal")
+    await service.submit(resigned, ALICE, "5")
+    await service.resign(resigned, BOB)
+    shown = await replays.review(GUILD, resigned)
+    assert shown.review.outcome.winner == 0 and shown.review.players[0].luck is None
+    steps = (await replays.replay(GUILD, resigned)).steps
+    assert steps[-1].seat is None and any("resign" in text for text in steps[-1].events)
+
+    report = await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=PARLOR,
+        game="crown",
+        opponent_is_bot=True,
+    )
+    rng = random.Random(3)
+    engine = games.get("crown")
+    while not report.match.over:
+        async with sessions() as session:
+            row = await session.get(Match, report.match.id)
+            assert row is not None and row.state is not None
+        seat = report.match.players.index(ALICE)
+        legal = engine.legal_actions(engine.load(row.state), seat)
+        report = await service.submit(report.match.id, ALICE, str(rng.choice(legal)))
+    versus = await replays.review(GUILD, report.match.id)
+    bot_seat = report.match.players.index(PARLOR)
+    assert versus.review.players[bot_seat].moves > 0
+    _, text = await replays.record(GUILD, report.match.id)
+    assert "Parlor" in text.splitlines()[2]
+    [latest, *_] = (await histories.history(GUILD, ALICE)).matches
+    assert latest.id == report.match.id and latest.vs_bot and latest.rating_change is None
