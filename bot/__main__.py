@@ -17,6 +17,7 @@ from bot import single_process, startup
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
 from bot.settings import DISCORD_API, Settings, problems
+from bot.wiring import build
 
 EXIT_CONFIG = 2
 EXIT_IN_USE = 3
@@ -91,9 +92,9 @@ def main() -> int:
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     try:
         with single_process.holding(settings.database_url):
-            bot = Parlor(settings)
+            bot = build(settings).client
             try:
-                asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+                asyncio.run(serve(bot, settings.discord_token.get_secret_value(), settings))
             except (
                 discord.LoginFailure,
                 aiohttp.ClientConnectionError,
@@ -127,7 +128,7 @@ def login_problem(error: Exception, url: str) -> str:
     return textwrap.fill(text, width=100)
 
 
-async def serve(bot: Parlor, token: str) -> None:
+async def serve(bot: Parlor, token: str, settings: Settings) -> None:
     """Run the bot until it stops or SIGINT or SIGTERM asks it to, then shut it down.
 
     On a signal the bot stops taking requests and finishes those in progress before it logs
@@ -139,7 +140,7 @@ async def serve(bot: Parlor, token: str) -> None:
     for signum in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError):  # platforms without signal handlers
             loop.add_signal_handler(signum, stop.set)
-    if not await startup.reach_discord(bot.settings.discord_api_base_url, token, stop):
+    if not await startup.reach_discord(settings.discord_api_base_url, token, stop):
         log.info("Stopped")
         return
     async with bot:

@@ -29,7 +29,7 @@ from bot.chat.forms import on_form_submit
 from bot.chat.game_cog import Interaction
 from bot.chat.games import drawing
 from bot.chat.render import prompt_post
-from bot.service.notices import Report
+from bot.service.notices import BoardRoute, Report
 from games.base import Ask
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,10 @@ class ChallengeButton(_PressButton, template=CHALLENGE_TEMPLATE):
             Verb.REMATCH: service.rematch,
         }
         use_case, guild = calls[press.verb], interaction.guild_id
-        await bot.delivery.run(interaction, lambda: use_case(press.match_id, user, guild_id=guild))
+        await bot.delivery.run_routed(
+            interaction,
+            lambda board: use_case(press.match_id, user, guild_id=guild, board=board),
+        )
 
 
 class ActionButton(_PressButton, template=ACTION_TEMPLATE):
@@ -107,7 +110,7 @@ class ActionButton(_PressButton, template=ACTION_TEMPLATE):
         version = press.version if press.verb == Verb.PLAY else None
         answering = {Ask.SECRET} if press.verb == Verb.SECRET else None
 
-        async def submit() -> Report:
+        async def submit(board: BoardRoute) -> Report:
             return await bot.service.submit(
                 press.match_id,
                 user,
@@ -115,9 +118,10 @@ class ActionButton(_PressButton, template=ACTION_TEMPLATE):
                 expected_version=version,
                 answering=answering,
                 guild_id=interaction.guild_id,
+                board=board,
             )
 
-        await bot.delivery.run(interaction, submit, stale=press)
+        await bot.delivery.run_routed(interaction, submit, stale=press)
 
 
 class OpenButton(_PressButton, template=OPEN_TEMPLATE):

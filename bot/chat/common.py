@@ -6,8 +6,8 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, replace
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,16 +15,15 @@ from discord.ext import commands
 
 import games
 from bot.chat import rating_charts, render
+from bot.chat.app import Parlor
 from bot.chat.components import Post
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.failures import FAILED, log_failure
+from bot.chat.parts import Parts
 from bot.service.errors import MatchNotFound
-from bot.service.notices import MatchSnapshot, Report
+from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
 from bot.service.servers import FALLBACK_MAX
 from bot.service.timeouts import BOUNDS, human
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +114,11 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) ->
 
 
 class Common(commands.Cog):
-    def __init__(self, bot: Parlor) -> None:
+    def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
+        self.parts = parts
+        self.service = parts.service
+        self.servers = parts.servers
 
     # ------------------------------------------------------------------ /stats
 
@@ -146,16 +148,18 @@ class Common(commands.Cog):
 
         The text leads: its mentions show each member's name and profile, which a picture
         cannot; the chart adds each rating's likely range, which text reads badly."""
-        tables = await self.bot.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
-        chart = await rating_charts.top_chart(self.bot.histories, guild_id, game) if game else None
+        tables = await self.servers.leaderboards(guild_id, game, 10 if game else COMPACT_TOP)
+        chart = (
+            await rating_charts.top_chart(self.parts.histories, guild_id, game) if game else None
+        )
         return render.leaderboard_embed(tables, compact=game is None), chart
 
     async def _record(self, guild_id: int, user: discord.Member, game: str | None) -> Shown:
         """The member's record, with who won each of their recent matches, and a chart of
         their rating in each game over time."""
-        record = await self.bot.servers.member_record(guild_id, user.id, game)
+        record = await self.servers.member_record(guild_id, user.id, game)
         chart = await rating_charts.member_chart(
-            self.bot.histories, guild_id, user.id, game, user.display_name
+            self.parts.histories, guild_id, user.id, game, user.display_name
         )
         return render.record_embed(record, game=game), chart
 
@@ -168,13 +172,18 @@ class Common(commands.Cog):
             snapshots = await self._unfinished(interaction)
             return Post(render.games_list(snapshots, interaction.user.id))
 
-        await self.bot.delivery.show(interaction, listing)
+        await self.parts.requests.show(interaction, listing)
 
     async def _unfinished(
         self, interaction: Interaction, *, channel_only: bool = False
     ) -> list[MatchSnapshot]:
-        found = await self.bot.service.unfinished(interaction.user.id, interaction.guild_id or 0)
-        return [s for s in found if not channel_only or s.channel_id == interaction.channel_id]
+        found = await self.service.unfinished(interaction.user.id, interaction.guild_id or 0)
+        boards = self.parts.places
+        return [
+            replace(s, message_id=boards.board_of(s))
+            for s in found
+            if not channel_only or s.channel_id == interaction.channel_id
+        ]
 
     # ------------------------------------------------------------------ /resign
 
@@ -183,9 +192,9 @@ class Common(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
-        service = self.bot.service
+        service = self.service
 
-        async def use_case() -> Report:
+        async def use_case(board: BoardRoute) -> Report:
             if game is not None:
                 match_id = await service.find_match(
                     interaction.guild_id or 0,
@@ -196,10 +205,10 @@ class Common(commands.Cog):
             else:
                 match_id = await self._only_match_here(interaction)
             return await service.resign(
-                match_id, interaction.user.id, guild_id=interaction.guild_id
+                match_id, interaction.user.id, guild_id=interaction.guild_id, board=board
             )
 
-        await self.bot.delivery.run(interaction, use_case)
+        await self.parts.requests.run(interaction, use_case)
 
     async def _only_match_here(self, interaction: Interaction) -> int:
         here = await self._unfinished(interaction, channel_only=True)
@@ -302,9 +311,7 @@ class Common(commands.Cog):
             if web is not None:
                 text += await self._web(interaction.guild_id or 0, on=web == "on")
                 log.info("server %s: web pages %s", interaction.guild_id, web)
-            options = await self.bot.servers.set_options(
-                interaction.guild_id or 0, queue_fallback=wait
-            )
+            options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
             waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
             text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
             await interaction.followup.send(
@@ -313,7 +320,7 @@ class Common(commands.Cog):
 
     async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:
         """Set or clear the tournament organizer role; the line that shows it."""
-        tournaments = self.bot.tournaments.service
+        tournaments = self.parts.tournaments
         if role is not None:
             await tournaments.set_organizer_role(guild_id, role.id)
         if clear:
@@ -325,13 +332,13 @@ class Common(commands.Cog):
     async def _web(self, guild_id: int, *, on: bool) -> str:
         """Turn the server's web pages on (a new link) or off; the lines that say so."""
         if on:
-            token = await self.bot.servers.open_site(guild_id)
-            link = f"{self.bot.settings.web_link_base()}/s/{token}/"
+            token = await self.servers.open_site(guild_id)
+            link = f"{self.parts.settings.web_link_base()}/s/{token}/"
             return (
                 f"\n• web pages are on: <{link}>\n  Anyone with the link can read them; "
                 "`/settings web:off` removes them, and on again makes a new link."
             )
-        if await self.bot.servers.close_site(guild_id):
+        if await self.servers.close_site(guild_id):
             return "\n• web pages are off: their link no longer works"
         return "\n• web pages were already off"
 
@@ -339,9 +346,9 @@ class Common(commands.Cog):
         self, guild_id: int, seconds: dict[str, int]
     ) -> tuple[dict[str, int], bool]:
         """Store the given timeouts; the server's timeouts now, and whether any changed."""
-        timeouts = await self.bot.servers.set_server_timeouts(guild_id, seconds)
+        timeouts = await self.servers.set_server_timeouts(guild_id, seconds)
         return asdict(timeouts), bool(seconds)
 
 
 async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Common(bot))
+    await bot.add_cog(Common(bot, bot.parts))

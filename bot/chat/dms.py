@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
 import games
-from bot.chat.delivery import FAILED, MessageActor, log_failure
+from bot.chat.app import Parlor
+from bot.chat.delivery import MessageActor
+from bot.chat.failures import FAILED, log_failure
+from bot.chat.parts import Parts
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 RESTARTING = "Parlor is restarting: send your answer again in a moment."
 
@@ -47,8 +46,10 @@ def private_asks(game: str, text: str) -> frozenset[Ask]:
 
 
 class TypedAnswers(commands.Cog):
-    def __init__(self, bot: Parlor) -> None:
+    def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
+        self.parts = parts
+        self.service = parts.service
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -68,8 +69,8 @@ class TypedAnswers(commands.Cog):
             if match_id is None:
                 match_id = await self._waiting_match(user_id)
             log.info("match %s: typed DM answer from user %s", match_id, user_id)
-            game = (await self.bot.service.snapshot(match_id)).game
-            report = await self.bot.service.submit(
+            game = (await self.service.snapshot(match_id)).game
+            report = await self.service.submit(
                 match_id, user_id, answer, answering=private_asks(game, answer)
             )
         except REFUSALS as error:
@@ -80,16 +81,16 @@ class TypedAnswers(commands.Cog):
             await message.channel.send(FAILED)
             return
         actor = MessageActor(message)
-        await self.bot.delivery.deliver(report, actor=actor)
+        await self.parts.delivery.deliver(report, actor=actor)
         if not actor.told:
             snap = report.match
             await message.channel.send(
-                f"Played in match #{snap.id}: {self.bot.delivery.board_url(snap)}"
+                f"Played in match #{snap.id}: {self.parts.places.board_url(snap)}"
             )
 
     async def _waiting_match(self, user_id: int) -> int:
         """The one match waiting for the user's answer; refused when there are none or several."""
-        waiting = await self.bot.service.waiting_for(user_id)
+        waiting = await self.service.waiting_for(user_id)
         if len(waiting) == 1:
             return waiting[0].id
         if not waiting:
@@ -102,4 +103,4 @@ class TypedAnswers(commands.Cog):
 
 
 async def setup(bot: Parlor) -> None:
-    await bot.add_cog(TypedAnswers(bot))
+    await bot.add_cog(TypedAnswers(bot, bot.parts))

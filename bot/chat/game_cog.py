@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import games
+from bot.chat.app import Parlor
 from bot.service.errors import WrongStatus
-from bot.service.notices import Report
+from bot.service.notices import BoardRoute, Report
 from games.players import Level
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 Interaction = discord.Interaction[Any]
 
@@ -118,6 +116,7 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: Parlor) -> None:
         self.bot = bot
+        self.parts = bot.parts
         super().__init__()
 
     async def challenge_member(
@@ -141,11 +140,11 @@ class GameCog(commands.GroupCog):
                 ephemeral=True,
             )
             return
-        service = self.bot.service
+        service = self.parts.service
         given = {name: value for name, value in options.items() if value is not None}
         extra = {name: value for name, value in (common or {}).items() if value is not None}
 
-        async def use_case() -> Report:
+        async def use_case(board: BoardRoute) -> Report:
             return await service.challenge(
                 guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
                 channel_id=interaction.channel_id or 0,
@@ -154,26 +153,32 @@ class GameCog(commands.GroupCog):
                 game=self.game,
                 options=given,
                 opponent_is_bot=opponent is not None and opponent.bot,
+                board=board,
                 **extra,
             )
 
-        await self.bot.delivery.run(interaction, use_case)
+        await self.parts.requests.run(interaction, use_case)
 
     async def play(self, interaction: Interaction, text: str) -> None:
         """Play ``text`` in the caller's match of this game in this channel."""
-        await self.bot.delivery.run(interaction, lambda: self.submit(interaction, text))
+        await self.parts.requests.run(
+            interaction, lambda board: self.play_here(interaction, text, board)
+        )
 
-    async def submit(self, interaction: Interaction, text: str) -> Report:
+    async def play_here(
+        self, interaction: Interaction, text: str, board: BoardRoute | None
+    ) -> Report:
         """Submit ``text`` to the caller's match of this game here (typed: no version check);
         the match is found in the move's own transaction."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus("Matches are played in a server channel.")
-        return await self.bot.service.play_in_channel(
+        return await self.parts.service.play_in_channel(
             interaction.guild_id,
             interaction.channel_id,
             self.game,
             interaction.user.id,
             text,
+            board=board,
         )
 
     async def match_of(self, interaction: Interaction) -> int:
@@ -181,7 +186,7 @@ class GameCog(commands.GroupCog):
         the trap picker)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus("Matches are played in a server channel.")
-        return await self.bot.service.find_match(
+        return await self.parts.service.find_match(
             interaction.guild_id, interaction.channel_id, self.game, interaction.user.id
         )
 

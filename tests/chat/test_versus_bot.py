@@ -7,7 +7,9 @@ from typing import Any, cast, get_args
 
 import games
 from bot.chat.delivery import Delivery
+from bot.chat.direct import DirectMessages
 from bot.chat.game_cog import COMMON_OPTIONS
+from bot.chat.live_boards import Boards
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask
 from games.players import LEVELS
@@ -18,12 +20,11 @@ PARLOR = 99
 
 
 class _Client:
-    """Just enough of the bot for ``Delivery.deliver``: who it is, and the DMs it sends."""
+    """Just enough of the client for ``Delivery.deliver``: who it is, and the DMs it sends."""
 
     def __init__(self) -> None:
         self.user = SimpleNamespace(id=PARLOR)
         self.dms: list[int] = []
-        self.outbox = _Outbox()
 
     def get_user(self, user_id: int) -> Any:
         async def send(**kwargs: Any) -> None:
@@ -45,6 +46,10 @@ class _Outbox:
         self.sent_to.append(user_id)
 
 
+async def _unused(*args: Any) -> Any:
+    raise AssertionError("not called for a match that goes on")
+
+
 def test_the_level_option_offers_the_players_levels() -> None:
     assert get_args(COMMON_OPTIONS["level"].annotation) == LEVELS
 
@@ -58,7 +63,12 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
         Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
         Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
     ]
-    client = _Client()
-    await Delivery(cast(Any, client), cast(Any, None)).deliver(Report(snap, notices))
+    client, outbox = _Client(), _Outbox()
+    boards = Boards(cast(Any, client), cast(Any, outbox))
+    dms = DirectMessages(cast(Any, client), boards)
+    delivery = Delivery(
+        boards, dms, cast(Any, outbox), call_off=_unused, tournament_moves_on=_unused
+    )
+    await delivery.deliver(Report(snap, notices))
     assert client.dms == [ALICE]
-    assert client.outbox.sent_to == [ALICE]
+    assert outbox.sent_to == [ALICE]

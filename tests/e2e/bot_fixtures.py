@@ -23,6 +23,7 @@ from pydantic import SecretStr
 from bot.chat.app import Parlor
 from bot.chat.components import Press, Verb
 from bot.settings import Settings
+from bot.wiring import App, build
 
 from .fake_discord import (
     FakeChannel,
@@ -68,17 +69,19 @@ class Table:
         self.settings = settings
         self.clock = clock
         self.bot: Parlor | None = None
+        self.app: App | None = None
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Parlor]:
         """A new bot process, logged in until the block ends (then closed, as on a restart)."""
-        bot = Parlor(self.settings, clock=self.clock, seeds=lambda: SEED, guild_ready_timeout=0.01)
+        app = build(self.settings, clock=self.clock, seeds=lambda: SEED, guild_ready_timeout=0.01)
+        bot = app.client
         async with self.fake.connected(bot):
-            self.bot = bot
+            self.bot, self.app = bot, app
             try:
                 yield bot
             finally:
-                self.bot = None
+                self.bot, self.app = None, None
 
     def checkpoint(self) -> int:
         """A marker: ``posted(..., after=checkpoint)`` only sees messages created later."""

@@ -29,7 +29,7 @@ async def test_a_challenge_where_the_bot_cannot_post_says_what_is_missing(
     assert "I am missing the permissions Send Messages, Embed Links here" in told
     assert all(message.ephemeral for message in answered.messages)
     assert table.bot is not None
-    assert await table.bot.service.unfinished(alice.id) == []
+    assert await table.bot.parts.service.unfinished(alice.id) == []
 
 
 async def test_a_match_whose_channel_goes_out_of_reach_is_called_off(
@@ -51,6 +51,6 @@ async def test_a_match_whose_channel_goes_out_of_reach_is_called_off(
     assert "I can no longer see that channel" in told.text and "No result" in told.text
     await table.posted("was called off", after=mark, where=alice)
     assert table.bot is not None
-    assert await table.bot.service.unfinished(bob.id) == []
-    record = await table.bot.servers.member_record(table.channel.guild_id or 0, alice.id)
+    assert await table.bot.parts.service.unfinished(bob.id) == []
+    record = await table.bot.parts.servers.member_record(table.channel.guild_id or 0, alice.id)
     assert record.lines == []

@@ -37,7 +37,7 @@ async def called_off(table: Table, caplog: pytest.LogCaptureFixture, *members: F
     )
     assert table.bot is not None
     for member in members:
-        assert await table.bot.service.unfinished(member.id) == []
+        assert await table.bot.parts.service.unfinished(member.id) == []
 
 
 async def test_removed_from_a_server_the_bot_calls_its_matches_off(
@@ -54,18 +54,20 @@ async def test_removed_from_a_server_the_bot_calls_its_matches_off(
     await table.posted("challenges you", after=mark)
     bot = table.bot
     assert bot is not None
-    assert len(await bot.service.unfinished(alice.id)) == 2
+    assert len(await bot.parts.service.unfinished(alice.id)) == 2
 
     requests = len(table.fake.requests)
     table.fake.remove_guild(guild)
     await called_off(table, caplog, alice, bob)
     table.clock.advance(minutes=11)  # no deadline is left to fire
-    swept = bot.sweeper.current_loop
-    await table.fake.wait_until(lambda: bot.sweeper.current_loop > swept + 1, what="two sweeps")
+    assert table.app is not None
+    sweeps = table.app.sweeps.loop
+    swept = sweeps.current_loop
+    await table.fake.wait_until(lambda: sweeps.current_loop > swept + 1, what="two sweeps")
     posts = [r for r in table.fake.requests[requests:] if r.method in ("POST", "PATCH")]
     assert posts == []  # nothing is posted in a server the bot left
     for member in (alice, bob):
-        record = await bot.servers.member_record(guild.id, member.id)
+        record = await bot.parts.servers.member_record(guild.id, member.id)
         assert record.total == (0, 0, 0) and record.recent == []
 
 

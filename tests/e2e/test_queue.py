@@ -33,7 +33,7 @@ async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
 ) -> None:
     bot, fake = table.bot, table.fake
     assert bot is not None
-    async with bot.service.sessions.begin() as session:
+    async with bot.parts.service.sessions.begin() as session:
         for name, rating in RATINGS.items():
             session.add(
                 PlayerStats(guild_id=table.channel.guild_id, game="crystal",

@@ -28,6 +28,7 @@ from simcord import InteractionResult, MemberActor, ResponseMessage
 
 from bot.chat.app import Parlor
 from bot.settings import Settings
+from bot.wiring import build
 
 SEED = 1
 """Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
@@ -57,7 +58,7 @@ class SimClock:
 
 def new_parlor(settings: Settings, clock: SimClock) -> Parlor:
     """A bot process as ``python -m bot`` builds it, on SimCord's clock and with fixed seeds."""
-    return Parlor(settings, clock=clock, seeds=lambda: SEED)
+    return build(settings, clock=clock, seeds=lambda: SEED).client
 
 
 # ---------------------------------------------------------------------- reading messages

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import simcord
 
-from bot.chat.app import Parlor
 from bot.settings import Settings
+from bot.wiring import build
 
 from .table import Member, Table, labels, last_event, private_answer, start
 
@@ -20,7 +20,7 @@ def command_syncs(table: Table) -> int:
 
 async def test_parlor_runs_as_python_m_bot_builds_it(settings: Settings) -> None:
     """The bot as built for production (its own clock and seeds) on SimCord, unmodified."""
-    bot = Parlor(settings)
+    bot = build(settings).client
     async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild("Parlor test")
         channel = guild.create_text_channel("duels")

@@ -1,0 +1,109 @@
+"""Where a match's board update goes, decided once from what is known when it is decided.
+
+Every REST call made with the bot token counts against Discord's limits; an interaction's own
+response does not. So an update rides on the interaction that caused it wherever Discord allows,
+edits the board through an interaction token while one is valid, and spends a bot-token call
+only otherwise. A board buried under other messages is re-posted at the bottom (the re-post
+mentions whom the match waits for: an edit notifies nobody), by bot token only within the
+channel's post budget; when that is spent the board is edited in place, and the next update
+re-posts it.
+
+``plan`` is a pure function of ``Facts``: the Discord side gathers the facts, asks once, and
+carries the plan out. A failure while carrying it out (the response's edit failed, the board was
+deleted) is planned again from the facts as they are then.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Route(enum.Enum):
+    """How the board is updated."""
+
+    EDIT_IN_RESPONSE = "edit in the response"
+    """Edit the message the button was pressed on, in the press's own response."""
+    POST_IN_RESPONSE = "post in the response"
+    """A new board (there was none), as the interaction's public response."""
+    POST_BY_BOT = "post by bot token"
+    """A new board (there was none), posted with the bot token."""
+    EDIT_BY_HANDLE = "edit by interaction token"
+    """Edit the board through the interaction whose response it is, while its token is valid."""
+    EDIT_BY_BOT = "edit by bot token"
+    """Edit the board with one bot-token call."""
+    REPOST_IN_RESPONSE = "re-post in the response"
+    """Post the board anew at the bottom as the interaction's response; delete the old one."""
+    REPOST_BY_BOT = "re-post by bot token"
+    """Post the board anew at the bottom with the bot token (within the channel's post budget);
+    delete the old one."""
+
+
+RIDING = frozenset({Route.EDIT_IN_RESPONSE, Route.POST_IN_RESPONSE, Route.REPOST_IN_RESPONSE})
+"""The routes carried by the interaction's own response."""
+POSTING = frozenset(
+    {Route.POST_IN_RESPONSE, Route.POST_BY_BOT, Route.REPOST_IN_RESPONSE, Route.REPOST_BY_BOT}
+)
+"""The routes that post a new board message."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What decides a board update's route."""
+
+    board: int | None
+    """The board's message id; ``None`` when the match has none (yet, or any more)."""
+    public: bool = False
+    """An interaction caused the update, in the board's channel, not on a private message: its
+    response may be the board. ``False`` for an update without an interaction."""
+    on_board: bool = False
+    """The interaction is a press of a button on the board message itself."""
+    response_free: bool = False
+    """The interaction's response may still carry the board (not yet used for anything but a
+    deferral)."""
+    handle: bool = False
+    """A valid interaction token that can edit the board is known."""
+    buried: bool = False
+    """Enough messages were posted after the board that it should come back to the bottom."""
+    budget: bool = False
+    """A bot-token post in the board's channel is allowed now."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A decided board update: its route, and the board message it edits or replaces."""
+
+    route: Route
+    board: int | None = None
+    """The message edited (an edit) or replaced (a re-post); ``None`` for a first post."""
+
+    @property
+    def rides_on_response(self) -> bool:
+        """Whether the update is the interaction's own response (no bot-token call)."""
+        return self.route in RIDING
+
+    @property
+    def posts(self) -> bool:
+        """Whether the update posts a new board message."""
+        return self.route in POSTING
+
+    @property
+    def spends_budget(self) -> bool:
+        """Whether the update takes one of the channel's bot-token posts."""
+        return self.route is Route.REPOST_BY_BOT
+
+
+def plan(facts: Facts) -> Plan:
+    """The route of a board update, from ``facts``."""
+    riding = facts.public and facts.response_free
+    board = facts.board
+    if board is None:
+        return Plan(Route.POST_IN_RESPONSE if riding else Route.POST_BY_BOT)
+    if facts.buried and riding:
+        return Plan(Route.REPOST_IN_RESPONSE, board)
+    if facts.buried and facts.budget:
+        return Plan(Route.REPOST_BY_BOT, board)
+    if riding and facts.on_board:
+        return Plan(Route.EDIT_IN_RESPONSE, board)
+    # Buried with the budget spent: edited in place, and re-posted by a later update.
+    return Plan(Route.EDIT_BY_HANDLE if facts.handle else Route.EDIT_BY_BOT, board)

@@ -1,0 +1,117 @@
+"""Running a member's request from an interaction: its use case, then what came of it.
+
+Every interaction is acknowledged within Discord's 3 seconds (``bot.chat.answers.Exchange``),
+whatever it waits on. A refusal is answered privately; anything else is delivered on the board
+route built from the interaction before its use case runs, so that the service, asking that
+route inside its transaction, and the delivery act on one plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+
+from bot.chat.answers import Exchange
+from bot.chat.components import Post, Press
+from bot.chat.delivery import Delivery
+from bot.chat.failures import FAILED, log_failure
+from bot.chat.live_boards import Boards, InteractionRoute
+from bot.chat.render import NOT_YOUR_MATCH
+from bot.chat.sending import Interaction
+from bot.service.errors import REFUSALS, AlreadyPlayed
+from bot.service.matches import MatchService
+from bot.service.notices import Report
+
+UseCase = Callable[[InteractionRoute], Awaitable[Report]]
+"""A use case run for an interaction, given the interaction's board route."""
+
+
+class Interactions:
+    """Runs members' requests, for one bot process. ``busy`` marks one request in progress
+    (shut-down waits for them)."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        boards: Boards,
+        delivery: Delivery,
+        busy: Callable[[], AbstractAsyncContextManager[None]],
+    ) -> None:
+        self.service = service
+        self.boards = boards
+        self.delivery = delivery
+        self.busy = busy
+
+    async def run(
+        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+    ) -> Report | None:
+        """Run ``use_case`` for ``interaction`` and deliver its report.
+
+        A refusal (``REFUSALS``) is answered privately with its message, and ``None``
+        returned. ``stale`` is the button pressed, if any, for ``explain``.
+        """
+        async with self.busy():
+            with Exchange(interaction) as exchange:
+                route = self.boards.route(exchange)
+                try:
+                    report = await use_case(route)
+                except REFUSALS as error:
+                    text = await self.explain(error, stale, interaction)
+                    if isinstance(error, AlreadyPlayed) and await self._refresh(exchange, stale):
+                        await interaction.followup.send(text, ephemeral=True)
+                    else:
+                        await exchange.answer_privately(text)
+                    return None
+                except Exception:
+                    log_failure("request of user %s failed", interaction.user.id)
+                    await exchange.answer_privately(FAILED)
+                    return None
+                await self.delivery.deliver(report, route=route)
+                return report
+
+    async def show(
+        self,
+        interaction: Interaction,
+        make: Callable[[], Awaitable[Post]],
+        *,
+        stale: Press | None = None,
+    ) -> None:
+        """Answer ``interaction`` privately with the post ``make`` builds (a picker, a prompt).
+
+        A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
+        """
+        async with self.busy():
+            with Exchange(interaction, private=True) as exchange:
+                try:
+                    post = await make()
+                except REFUSALS as error:
+                    await exchange.answer_privately(await self.explain(error, stale, interaction))
+                    return
+                except Exception:
+                    log_failure("request of user %s failed", interaction.user.id)
+                    await exchange.answer_privately(FAILED)
+                    return
+                await exchange.answer_privately(post)
+
+    async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
+        """What to tell the member whose request was refused.
+
+        An out-of-date button says "already played" before the service knows who pressed it;
+        someone outside the match is told it is not their match instead.
+        """
+        if isinstance(error, AlreadyPlayed) and press is not None:
+            try:
+                snap = await self.service.snapshot(press.match_id)
+            except REFUSALS:
+                return str(error)
+            if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
+                return NOT_YOUR_MATCH
+        return str(error)
+
+    async def _refresh(self, exchange: Exchange, press: Press | None) -> bool:
+        """Bring the board a stale button was pressed on up to date, in the press's answer;
+        whether it did."""
+        if press is None or exchange.interaction.message is None:
+            return False
+        snap = await self.service.snapshot(press.match_id)
+        return await self.boards.refresh(exchange, snap)

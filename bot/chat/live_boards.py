@@ -1,0 +1,388 @@
+"""One live board per match: where its update goes (decided once, by ``board_route.plan``), and
+carrying that out on Discord.
+
+- **Handles.** An interaction whose response is a board can edit it without a bot-token call
+  for 15 minutes: the token is kept in memory only (never logged or stored) while valid.
+- **Channel activity.** The ids of the messages lately posted in each channel, from the
+  gateway's message events: a board with ``BURIED_AFTER`` messages below it is buried.
+- **The post budget.** Bot-token re-posts per channel, kept below Discord's limit.
+
+An ``InteractionRoute`` is built from an interaction's facts before its use case runs; the
+service asks it, inside the use case's transaction, whether the board rides on the interaction's
+own response (then no outbox entry is needed), and the plan it decided then is carried out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+from collections import deque
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+import discord
+
+from bot.chat import render
+from bot.chat.answers import Exchange
+from bot.chat.board_route import Facts, Plan, Route, plan
+from bot.chat.components import Post
+from bot.chat.sending import (
+    UNKNOWN_MESSAGE,
+    Interaction,
+    as_shown_now,
+    channel_of,
+    message_kwargs,
+    nonce,
+    on_private_message,
+)
+from bot.service.notices import MatchSnapshot
+from bot.service.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE = timedelta(minutes=15) - timedelta(seconds=30)
+"""How long an interaction's token is used for: Discord's 15 minutes, less a margin."""
+BURIED_AFTER = 5
+"""Messages posted below a board after which its next update re-posts it at the bottom."""
+CHANNEL_POSTS = 4
+"""Bot-token re-posts allowed per channel per ``CHANNEL_WINDOW`` seconds (Discord allows 5
+posts, and a refused DM's button may need one)."""
+CHANNEL_WINDOW = 5.0
+PRUNE_EVERY = 60.0
+"""Seconds between two sweeps of the expired interaction tokens out of memory."""
+
+
+@dataclass
+class BoardHandle:
+    """The interaction whose response is a match's board message: it can edit the board
+    without a bot-token call until ``expires``."""
+
+    interaction: Interaction
+    message_id: int
+    original: bool
+    """The board is the interaction's original response (else one of its followups)."""
+    expires: datetime
+
+    @classmethod
+    def of(cls, interaction: Interaction, message_id: int, *, original: bool) -> BoardHandle:
+        return cls(interaction, message_id, original, interaction.created_at + TOKEN_LIFE)
+
+    def valid(self) -> bool:
+        return discord.utils.utcnow() < self.expires
+
+    async def edit(self, post: Post) -> None:
+        kwargs = message_kwargs(post, edit=True)
+        if self.original:
+            await self.interaction.edit_original_response(**kwargs)
+        else:
+            await self.interaction.followup.edit_message(self.message_id, **kwargs)
+
+    async def delete(self) -> None:
+        if self.original:
+            await self.interaction.delete_original_response()
+        else:
+            await self.interaction.followup.delete_message(self.message_id)
+
+
+class ChannelActivity:
+    """The messages lately posted in each channel, from the gateway's message events (which need
+    no privileged intent: only their ids are read)."""
+
+    KEPT = 50
+
+    def __init__(self) -> None:
+        self._recent: dict[int, deque[int]] = {}
+
+    def saw(self, channel_id: int, message_id: int) -> None:
+        self._recent.setdefault(channel_id, deque(maxlen=self.KEPT)).append(message_id)
+
+    def posted_after(self, channel_id: int, message_id: int) -> int:
+        """How many messages seen in the channel came after ``message_id``."""
+        return sum(1 for seen in self._recent.get(channel_id, ()) if seen > message_id)
+
+
+class PostBudget:
+    """Bot-token posts per channel within a sliding window, kept below Discord's limit."""
+
+    def __init__(self, posts: int = CHANNEL_POSTS, window: float = CHANNEL_WINDOW) -> None:
+        self.posts = posts
+        self.window = window
+        self._sent: dict[int, deque[float]] = {}
+
+    def _recent(self, channel_id: int) -> deque[float]:
+        now = time.monotonic()
+        sent = self._sent.setdefault(channel_id, deque())
+        while sent and now - sent[0] >= self.window:
+            sent.popleft()
+        return sent
+
+    def allows(self, channel_id: int) -> bool:
+        """Whether a post in the channel is within the budget now."""
+        return len(self._recent(channel_id)) < self.posts
+
+    def take(self, channel_id: int) -> bool:
+        """Spend one post in the channel if the budget allows it."""
+        if not self.allows(channel_id):
+            return False
+        self._sent[channel_id].append(time.monotonic())
+        return True
+
+
+class InteractionRoute:
+    """An update's board route, decided once from the facts when first asked for a match's
+    snapshot, and kept: the delivery carries out the plan the service was told about."""
+
+    def __init__(self, boards: Boards, exchange: Exchange | None) -> None:
+        self._boards = boards
+        self.exchange = exchange
+        self._decided: dict[tuple[int, int], tuple[Facts, Plan]] = {}
+
+    def rides_on_response(self, snap: MatchSnapshot) -> bool:
+        """Whether the board's update for ``snap`` is the interaction's own response."""
+        return self.decide(snap)[1].rides_on_response
+
+    def decide(self, snap: MatchSnapshot) -> tuple[Facts, Plan]:
+        key = (snap.id, snap.version)
+        if key not in self._decided:
+            facts = self._boards.facts(snap, self.exchange)
+            decided = plan(facts)
+            if decided.spends_budget:
+                self._boards.budget.take(snap.channel_id)
+            self._decided[key] = (facts, decided)
+        return self._decided[key]
+
+
+class Boards:
+    """Every match's live board, for one bot process."""
+
+    def __init__(self, client: discord.Client, outbox: Outbox) -> None:
+        self.client = client
+        self.outbox = outbox
+        self.activity = ChannelActivity()
+        self.budget = PostBudget()
+        self._handles: dict[int, BoardHandle] = {}
+        """Match id -> the interaction that can edit its board without a bot-token call."""
+        self._shown: dict[int, int] = {}
+        """Match id -> the newest version its board shows (a late report never rolls it back)."""
+        self._posted: dict[int, int] = {}
+        """Match id -> the board message this process last posted for it: a report read before
+        that post was recorded still finds the board (until the match ends)."""
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._pruned = time.monotonic()
+
+    # ------------------------------------------------------------------ facts
+
+    def route(self, exchange: Exchange | None = None) -> InteractionRoute:
+        """The route of the updates an interaction (or nothing: ``None``) causes."""
+        return InteractionRoute(self, exchange)
+
+    def board_of(self, snap: MatchSnapshot) -> int | None:
+        """The match's board message. One this process posted a moment ago may be newer than
+        the one the snapshot read (not stored yet): the newest message is the board (message
+        ids grow with time)."""
+        known = [i for i in (snap.message_id, self._posted.get(snap.id)) if i is not None]
+        return max(known) if known else None
+
+    def facts(self, snap: MatchSnapshot, exchange: Exchange | None) -> Facts:
+        board = self.board_of(snap)
+        handle = self._handles.get(snap.id)
+        interaction = exchange.interaction if exchange is not None else None
+        public = (
+            interaction is not None
+            and interaction.channel_id == snap.channel_id
+            and not on_private_message(interaction)
+        )
+        pressed = interaction.message if interaction is not None else None
+        return Facts(
+            board=board,
+            public=public,
+            on_board=public and pressed is not None and pressed.id == board,
+            response_free=exchange is not None and exchange.response_free,
+            handle=handle is not None and handle.message_id == board and handle.valid(),
+            buried=board is not None
+            and self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER,
+            budget=self.budget.allows(snap.channel_id),
+        )
+
+    def board_url(self, snap: MatchSnapshot) -> str:
+        """A link to the match's board in its channel."""
+        handle = self._handles.get(snap.id)
+        message_id = handle.message_id if handle else self.board_of(snap)
+        return render.jump_url(snap.guild_id, snap.channel_id, message_id)
+
+    async def on_guild_message(self, message: discord.Message) -> None:
+        """Note a message posted in a server channel: it may push a board up."""
+        if message.guild is not None:
+            self.activity.saw(message.channel.id, message.id)
+
+    # ------------------------------------------------------------------ updates
+
+    async def show(self, snap: MatchSnapshot, lines: list[str], route: InteractionRoute) -> None:
+        """Update the board as ``route`` planned; when it was deleted, post it anew.
+
+        Raises ``discord.HTTPException`` when Discord refuses (the channel is out of reach).
+        """
+        self._forget_expired_tokens()
+        facts, decided = route.decide(snap)
+        async with self._lock(snap.id):
+            if snap.version < self._shown.get(snap.id, -1):
+                return  # a report that lost the race to a newer one: the board shows that one
+            self._shown[snap.id] = snap.version
+            if decided.board != self.board_of(snap):
+                # Another update moved the board since this one was planned: plan again.
+                facts = self.facts(snap, route.exchange)
+                decided = plan(facts)
+            if snap.status == "challenged":
+                post = render.challenge_post(snap, lines)
+            else:
+                post = render.board_post(snap, lines)
+            try:
+                await self._carry_out(snap, post, facts, decided, route.exchange)
+            except discord.HTTPException as error:
+                if error.code != UNKNOWN_MESSAGE or decided.board is None:
+                    raise
+                # Deleted by someone: the match goes on below, on a new board.
+                self._handles.pop(snap.id, None)
+                self._posted.pop(snap.id, None)
+                await self._post(snap, post, None)
+            if snap.over:
+                self._shown.pop(snap.id, None)
+                self._handles.pop(snap.id, None)
+                self._posted.pop(snap.id, None)
+
+    async def _carry_out(
+        self,
+        snap: MatchSnapshot,
+        post: Post,
+        facts: Facts,
+        decided: Plan,
+        exchange: Exchange | None,
+    ) -> None:
+        try:
+            await self._attempt(snap, post, decided, exchange)
+        except discord.HTTPException as error:
+            if decided.route not in (Route.EDIT_IN_RESPONSE, Route.EDIT_BY_HANDLE):
+                raise
+            # The press's own answer failed, or the token expired (401, code 50027): the board
+            # must show the update all the same, with the bot token.
+            if decided.route is Route.EDIT_IN_RESPONSE:
+                log.warning("match %s: answering with the board failed: %s", snap.id, error.status)
+            else:
+                log.info(
+                    "match %s: editing the board by token failed: HTTP %s", snap.id, error.status
+                )
+            self._handles.pop(snap.id, None)
+            fallback = replace(facts, public=False, handle=False)
+            await self._attempt(snap, post, plan(fallback), None)
+
+    async def _attempt(
+        self, snap: MatchSnapshot, post: Post, decided: Plan, exchange: Exchange | None
+    ) -> None:
+        route, board = decided.route, decided.board
+        if decided.posts:
+            await self._post(snap, post, exchange if decided.rides_on_response else None, board)
+        elif board is None:
+            raise AssertionError(f"{route} needs a board")
+        elif route is Route.EDIT_IN_RESPONSE and exchange is not None:
+            await self._edit_in_response(exchange, post)
+            self._handles[snap.id] = BoardHandle.of(exchange.interaction, board, original=True)
+        elif route is Route.EDIT_BY_HANDLE and (handle := self._handles.get(snap.id)):
+            await handle.edit(post)
+        else:
+            message = channel_of(self.client, snap).get_partial_message(board)
+            await message.edit(**message_kwargs(post, edit=True))
+
+    async def _edit_in_response(self, exchange: Exchange, post: Post) -> None:
+        kwargs = message_kwargs(post, edit=True)
+        async with exchange.turn() as response:
+            if response.is_done():
+                await exchange.interaction.edit_original_response(**kwargs)
+            else:
+                await response.edit_message(**kwargs)
+
+    async def _post(
+        self,
+        snap: MatchSnapshot,
+        post: Post,
+        exchange: Exchange | None,
+        replacing: int | None = None,
+    ) -> None:
+        """Post the board as a new message: as the interaction's public response when there is
+        one, else with the bot token; then delete the message it replaces."""
+        old = self._handles.pop(snap.id, None)
+        kwargs = message_kwargs(post, ping=True)
+        if exchange is None:
+            sent = await channel_of(self.client, snap).send(
+                nonce=nonce(snap.id, snap.version, "board"), **kwargs
+            )
+            message_id = sent.id
+        else:
+            interaction = exchange.interaction
+            async with exchange.turn() as response:
+                if response.is_done():
+                    if interaction.type is discord.InteractionType.application_command:
+                        # The deferred "thinking" answer is private: fill it in, then post.
+                        await interaction.edit_original_response(content="Posted below.")
+                    followup = await interaction.followup.send(wait=True, **kwargs)
+                    message_id = followup.id
+                    original = False
+                else:
+                    callback = await response.send_message(**kwargs)
+                    message_id = callback.message_id or (await interaction.original_response()).id
+                    original = True
+            self._handles[snap.id] = BoardHandle.of(interaction, message_id, original=original)
+        self._posted[snap.id] = message_id
+        self.outbox.board_moved(snap.id, message_id)
+        if replacing is not None:
+            await self._delete(snap, replacing, old)
+
+    async def _delete(self, snap: MatchSnapshot, board: int, old: BoardHandle | None) -> None:
+        with contextlib.suppress(discord.NotFound):
+            if old is not None and old.message_id == board and old.valid():
+                await old.delete()
+            else:
+                await channel_of(self.client, snap).get_partial_message(board).delete()
+
+    # ------------------------------------------------------------------ a stale press
+
+    async def refresh(self, exchange: Exchange, snap: MatchSnapshot) -> bool:
+        """Bring the board a stale button was pressed on up to date, in the press's answer;
+        whether it was the match's board (a board left behind by a failed update heals)."""
+        interaction = exchange.interaction
+        message = interaction.message
+        if message is None or on_private_message(interaction):
+            return False
+        if self.board_of(snap) != message.id or snap.status == "challenged":
+            return False
+        post = render.board_post(*as_shown_now(snap))
+        kwargs = message_kwargs(post, edit=True)
+        async with exchange.turn() as response:
+            if not response.is_done():
+                await response.edit_message(**kwargs)
+            elif response.type is discord.InteractionResponseType.deferred_message_update:
+                await interaction.edit_original_response(**kwargs)
+            else:
+                return False
+        self._handles[snap.id] = BoardHandle.of(interaction, message.id, original=True)
+        return True
+
+    # ------------------------------------------------------------------ upkeep
+
+    def _forget_expired_tokens(self) -> None:
+        """Drop the handles whose token has expired: a token is kept only while it is valid."""
+        now = time.monotonic()
+        if now - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = now
+        for match_id, handle in list(self._handles.items()):
+            if not handle.valid():
+                del self._handles[match_id]
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock

@@ -1,0 +1,122 @@
+"""What the commands, cogs and buttons use, handed to the client by the composition root
+(``bot.wiring``) and read by each extension's ``setup``.
+
+Only protocols and the service's types are named here, so the client, which holds the parts,
+imports nothing of the Discord side's workings (those import the buttons, which reach the
+client): no import circle, ``TYPE_CHECKING`` imports included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.chat.components import Post, Press
+from bot.service.history import HistoryService
+from bot.service.matches import MatchService
+from bot.service.notices import BoardRoute, MatchSnapshot, Report
+from bot.service.servers import ServerService
+from bot.service.tournaments.service import TournamentService
+from bot.settings import Settings
+
+Interaction = Any
+"""A ``discord.Interaction`` of any client."""
+
+
+UseCase = Callable[[BoardRoute], Awaitable[Report]]
+"""A use case run for an interaction, given the interaction's board route."""
+
+
+class Actor(Protocol):
+    """The member whose typed DM produced a report, and how to answer them privately."""
+
+    user_id: int
+
+    async def tell(self, text: str) -> None: ...
+
+
+class Requests(Protocol):
+    """Runs a member's request from an interaction and answers it."""
+
+    async def run(
+        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+    ) -> Report | None: ...
+
+    async def show(
+        self,
+        interaction: Interaction,
+        make: Callable[[], Awaitable[Post]],
+        *,
+        stale: Press | None = None,
+    ) -> None: ...
+
+
+class Deliverer(Protocol):
+    """Shows a report that no interaction caused (a typed DM, a deadline)."""
+
+    async def deliver(self, report: Report, *, actor: Actor | None = None) -> None: ...
+
+
+class Places(Protocol):
+    """Where things are: a match's board, a server's name."""
+
+    def board_of(self, snap: MatchSnapshot) -> int | None:
+        """The match's board message, as this process last knew it (it may be newer than the
+        stored one, written a moment later)."""
+
+    def board_url(self, snap: MatchSnapshot) -> str: ...
+
+    def server_name(self, guild_id: int) -> str: ...
+
+
+class Messenger(Protocol):
+    async def send_dm(self, user_id: int, post: Post, *, nonce: str | None = None) -> bool: ...
+
+
+class ClientDelivery(Protocol):
+    """``bot.delivery``, for the modules that still reach it through the client (the buttons,
+    the games' cogs, the tournament modules): ``bot.chat.front.Front``."""
+
+    async def run(
+        self,
+        interaction: Interaction,
+        use_case: Callable[[], Awaitable[Report]],
+        *,
+        stale: Press | None = None,
+    ) -> Report | None: ...
+
+    async def run_routed(
+        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+    ) -> Report | None: ...
+
+    async def show(
+        self,
+        interaction: Interaction,
+        make: Callable[[], Awaitable[Post]],
+        *,
+        stale: Press | None = None,
+    ) -> None: ...
+
+    async def deliver(self, report: Report, *, actor: Actor | None = None) -> None: ...
+
+    async def send_dm(self, user_id: int, post: Post, *, nonce: str | None = None) -> bool: ...
+
+    def board_url(self, snap: MatchSnapshot) -> str: ...
+
+    def server_name(self, guild_id: int) -> str: ...
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The parts of one bot process that the commands and buttons use."""
+
+    settings: Settings
+    service: MatchService
+    servers: ServerService
+    histories: HistoryService
+    tournaments: TournamentService
+    requests: Requests
+    delivery: Deliverer
+    places: Places
+    dms: Messenger

@@ -1,0 +1,76 @@
+"""Delivering again what the outbox holds that nobody confirmed: the process that ran the use
+case died, or Discord failed. A board shows its match as it is now (an edit is idempotent); a DM
+goes with the same nonce as its first attempt, so Discord does not post it twice."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.chat.delivery import Delivery
+from bot.chat.direct import DirectMessages
+from bot.chat.failures import log_failure
+from bot.chat.sending import as_shown_now
+from bot.service.errors import REFUSALS
+from bot.service.matches import MatchService
+from bot.service.outbox import Outbox, OutboxItem
+
+log = logging.getLogger(__name__)
+
+
+class Redelivery:
+    """Claims and delivers the outbox's overdue entries, for one bot process."""
+
+    def __init__(
+        self, service: MatchService, outbox: Outbox, delivery: Delivery, dms: DirectMessages
+    ) -> None:
+        self.service = service
+        self.outbox = outbox
+        self.delivery = delivery
+        self.dms = dms
+
+    async def sweep(self) -> None:
+        """Deliver every overdue entry; forget those shown, try the others again later.
+
+        An entry of a match whose report this process is delivering right now waits: its first
+        delivery is still under way.
+        """
+        for item in await self.outbox.due():
+            if self.delivery.delivering(item.match_id):
+                await self.outbox.retry_later(item)
+            elif await self.redeliver(item):
+                await self.outbox.forget(item)
+            else:
+                await self.outbox.retry_later(item)
+
+    async def redeliver(self, entry: OutboxItem) -> bool:
+        """Deliver one entry; whether it is shown now."""
+        try:
+            if entry.kind == "board":
+                snap = await self.service.snapshot(entry.match_id)
+                # The newest event shows as what just happened, the others as the log.
+                await self.delivery.show_board(*as_shown_now(snap))
+            elif entry.kind == "prompt" and entry.user_id is not None:
+                try:
+                    prompt = await self.service.prompt(entry.match_id, entry.user_id)
+                except REFUSALS:
+                    return True  # answered meanwhile, or the match is over: nothing to ask
+                await self.dms.ask(prompt)
+            elif entry.user_id is not None:
+                text = entry.text or ""
+                await self.dms.tell_text(entry.match_id, entry.version, entry.user_id, text)
+        except REFUSALS:
+            return True
+        except discord.HTTPException as error:
+            log.warning(
+                "match %s: redelivering a %s failed: HTTP %s",
+                entry.match_id,
+                entry.kind,
+                error.status,
+            )
+            return False
+        except Exception:
+            log_failure("match %s: redelivering a %s failed", entry.match_id, entry.kind)
+            return False
+        return True

@@ -1,0 +1,121 @@
+"""The sweep loop of one bot process: passed deadlines, the outbox's overdue deliveries, and the
+tournaments with something left to do, every ``sweep_interval`` seconds once the bot is ready.
+
+Before each round the process checks it still holds its shards (``bot.fleet``); when another
+process took them while this one was cut off, the bot stops itself. The heartbeat that says this
+process's shards are up runs on a timer of its own: a long sweep round is never taken for
+downtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from discord.ext import tasks
+
+from bot.chat.app import Parlor, within
+from bot.chat.delivery import Delivery
+from bot.chat.failures import log_failure
+from bot.chat.redelivery import Redelivery
+from bot.fleet import Fleet, FleetRefused
+from bot.service.sweeper import Sweeper
+
+log = logging.getLogger(__name__)
+
+
+class Sweeps:
+    """Runs the sweep rounds; ``tournaments`` moves on every tournament with something to do."""
+
+    def __init__(
+        self,
+        client: Parlor,
+        fleet: Fleet,
+        deadlines: Sweeper,
+        delivery: Delivery,
+        redelivery: Redelivery,
+        tournaments: Callable[[], Awaitable[None]],
+        interval: float,
+    ) -> None:
+        self.client = client
+        self.fleet = fleet
+        self.deadlines = deadlines
+        self.delivery = delivery
+        self.redelivery = redelivery
+        self.tournaments = tournaments
+        self.loop = tasks.loop(seconds=interval)(self._sweep)
+        self.loop.before_loop(client.wait_until_ready)
+        self.heartbeats = tasks.loop(seconds=interval)(self._heartbeat)
+        self.heartbeats.before_loop(client.wait_until_ready)
+        self._sweeping = asyncio.Lock()
+        self._beating = asyncio.Lock()
+
+    async def resume(self) -> None:
+        """At start: deadlines that passed while the bot was down start again, and are told."""
+        for report in await self.deadlines.start():
+            await self.delivery.deliver(report)
+
+    def start(self) -> None:
+        self.heartbeats.start()
+        self.loop.start()
+
+    async def stop(self, deadline: float) -> None:
+        """Stop the loops, letting a round or a heartbeat in progress finish by ``deadline``.
+
+        A loop is cancelled only at a safe point, asleep or waiting for its lock: cancelled in
+        the middle of a query, its database connection would be left checked out (and found by
+        the garbage collector later).
+        """
+        if await within(deadline, self._beating.acquire()):
+            self.heartbeats.cancel()
+            self._beating.release()
+        else:
+            self.heartbeats.stop()
+        if await within(deadline, self._sweeping.acquire()):
+            self.loop.cancel()  # now asleep or waiting for the lock: a safe point
+            self._sweeping.release()
+        else:
+            self.loop.stop()
+            log.warning("Shutting down during a deadline sweep: it did not finish in time")
+
+    async def once(self) -> int:
+        """Act on every passed deadline and post what happened, deliver what the outbox holds
+        that nobody confirmed, and move on the tournaments with something left to do; how many
+        matches it touched."""
+        reports = await self.deadlines.round()
+        for report in reports:
+            await self.delivery.deliver(report)
+        await self.redelivery.sweep()
+        await self.tournaments()
+        return len(reports)
+
+    async def _heartbeat(self) -> None:
+        async with self._beating:
+            try:
+                reports = await self.deadlines.heartbeat()
+            except Exception:
+                log_failure("recording the heartbeat failed")  # the next one tries again
+                return
+            for report in reports:
+                await self.delivery.deliver(report)
+
+    async def _sweep(self) -> None:
+        try:
+            await self.fleet.hold()
+        except FleetRefused as refused:
+            log.error("%s Stopping.", refused)
+            self.client.stop_refused(refused)  # which ends this loop too
+            return
+        except Exception:
+            log_failure("checking this process's shards failed")  # the next sweep tries again
+            return
+        try:
+            async with self._sweeping:
+                count = await self.once()
+        except Exception:
+            # One bad sweep must not stop the loop: the next one tries again.
+            log_failure("deadline sweep failed")
+            return
+        if count:
+            log.info("Deadline sweep: %d matches", count)

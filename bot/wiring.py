@@ -1,0 +1,195 @@
+"""The composition root: every part of one bot process, built around its Discord client.
+
+``build(settings)`` gives an ``App`` whose ``client`` is ready to ``start(token)``. The client
+holds the ``Parts`` the commands and buttons use (each extension's ``setup`` reads them) and
+calls the ``App`` back to start (database, fleet, extensions, commands, loops) and to stop
+(loops, outbox, database). Nothing else builds a part, and no part finds another through the
+client.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import games
+from bot.chat.app import Parlor, invite_url, shard_options
+from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
+from bot.chat.command_sync import sync_commands
+from bot.chat.delivery import Delivery
+from bot.chat.direct import DirectMessages
+from bot.chat.failures import log_failure
+from bot.chat.front import Front
+from bot.chat.history import AfterGame, History, NameBook
+from bot.chat.interactions import Interactions
+from bot.chat.live_boards import Boards
+from bot.chat.parts import Parts
+from bot.chat.redelivery import Redelivery
+from bot.chat.sweeps import Sweeps
+from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
+from bot.chat.tournament_desk import TournamentDesk
+from bot.fleet import Fleet
+from bot.service.deadlines import Deadlines
+from bot.service.history import HistoryService
+from bot.service.match_state import Clock
+from bot.service.matches import MatchService
+from bot.service.outbox import Outbox
+from bot.service.replays import Replays
+from bot.service.servers import ServerService
+from bot.service.sweeper import Sweeper
+from bot.service.tournaments.service import TournamentService
+from bot.settings import Settings
+from db import migrate
+from db.engine import create_engine, optimize, session_factory
+from db.models import utcnow
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "bot.chat.servers",
+    *(f"bot.chat.games.{name}" for name in games.GAMES),
+    "bot.chat.common",
+    "bot.chat.dms",
+    "bot.chat.tournaments",
+    "bot.chat.queue",
+)
+"""Loaded at start, by name: servers leaving, each game's command group, the shared commands,
+typed DMs, tournaments and the quick-pair queue."""
+
+
+class App:
+    """One bot process: its client and every part around it.
+
+    ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them); an engine
+    given is left open at the end, one made here is disposed of.
+    """
+
+    def __init__(
+        self,
+        client: Parlor,
+        settings: Settings,
+        *,
+        engine: AsyncEngine | None = None,
+        clock: Clock = utcnow,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self.client = client
+        self.settings = settings
+        self._owns_engine = engine is None
+        self.engine = engine or create_engine(settings.database_url)
+        self.fleet = Fleet(self.engine, settings.shards(), settings.shard_count)
+        sessions = session_factory(self.engine)
+        seeds = seeds or (lambda: secrets.randbits(62))
+        timeouts = settings.timeouts()
+        self.names = NameBook()
+        """Members' names as interactions show them, for the texts the service writes."""
+        self.service = MatchService(
+            sessions, clock=clock, seeds=seeds, timeouts=timeouts, names=self.names.name
+        )
+        count = settings.shard_count or 1  # unset: one process runs every shard
+        self.deadlines = Deadlines(
+            sessions,
+            clock=clock,
+            seeds=seeds,
+            timeouts=timeouts,
+            shards=settings.shards() or tuple(range(count)),
+            shard_count=count,
+            names=self.names.name,
+        )
+        self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
+        self.outbox = Outbox(sessions, clock=clock)
+        self.histories = HistoryService(sessions, clock=clock)
+        self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
+        self.boards = Boards(client, self.outbox)
+        self.dms = DirectMessages(client, self.boards)
+        self.delivery = Delivery(
+            self.boards,
+            self.dms,
+            self.outbox,
+            call_off=self.service.call_off,
+            tournament_moves_on=self._tournament_moves_on,
+        )
+        self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
+        self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
+        self.front = Front(self.requests, self.delivery, self.boards, self.dms)
+        tournaments = TournamentService(sessions, self.service, clock=clock)
+        self.desk = TournamentDesk(tournaments, self.delivery.deliver, client)
+        # The buttons, the games' cogs, the queue and the tournament modules still find these on
+        # the client they are pressed on or loaded into.
+        client.service = self.service
+        client.delivery = self.front
+        client.tournaments = self.desk
+        self.sweeps = Sweeps(
+            client,
+            self.fleet,
+            Sweeper(self.deadlines, settings.sweep_interval),
+            self.delivery,
+            self.redelivery,
+            self.desk.sweep,
+            settings.sweep_interval,
+        )
+        self.parts = Parts(
+            settings=settings,
+            service=self.service,
+            servers=self.servers,
+            histories=self.histories,
+            tournaments=tournaments,
+            requests=self.requests,
+            delivery=self.delivery,
+            places=self.front,
+            dms=self.dms,
+        )
+        client.attach(self.parts, self)
+
+    async def start(self) -> None:
+        client = self.client
+        assert client.user is not None
+        self.service.bot_user_id = self.deadlines.bot_user_id = client.user.id
+        await migrate.upgrade(self.engine)
+        await self.fleet.join()  # before anything that answers members or acts on matches
+        await optimize(self.engine)
+        client.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS, *self.after_game.items())
+        client.add_listener(self.boards.on_guild_message, "on_message")
+        client.add_listener(self.names.on_interaction, "on_interaction")
+        client.add_listener(on_form_submit, "on_interaction")
+        for extension in EXTENSIONS:
+            await client.load_extension(extension)
+        await client.add_cog(History(self.after_game))  # built here: it holds what it uses
+        await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
+        if client.application_id is not None:
+            log.info("Invite link: %s", invite_url(client.application_id))
+        await self.sweeps.resume()  # before any deadline is swept
+        self.sweeps.start()
+
+    async def stop(self, deadline: float) -> None:
+        self.client.remove_dynamic_items(*DYNAMIC_ITEMS, *self.after_game.items())
+        await self.sweeps.stop(deadline)
+
+    async def release(self) -> None:
+        try:
+            await self.outbox.close()
+        except Exception:
+            log_failure("writing the outbox at shut-down failed")
+        await self.fleet.leave()
+        if self._owns_engine:
+            await self.engine.dispose()
+
+    async def _tournament_moves_on(self, tournament_id: int) -> None:
+        await self.desk.progress(tournament_id)
+
+
+def build(
+    settings: Settings,
+    *,
+    engine: AsyncEngine | None = None,
+    clock: Clock = utcnow,
+    seeds: Callable[[], int] | None = None,
+    **options: Any,
+) -> App:
+    """A bot process for ``settings``; ``options`` go to the discord.py client."""
+    client = Parlor(**shard_options(settings), **options)
+    return App(client, settings, engine=engine, clock=clock, seeds=seeds)

@@ -1,0 +1,112 @@
+"""The board route: every branch of ``plan``, and a valid plan for every combination of facts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.chat.board_route import POSTING, RIDING, Facts, Plan, Route, plan
+
+BOARD = 900
+
+PRESS = Facts(BOARD, public=True, on_board=True, response_free=True)
+"""A button pressed on the board, its response still free."""
+SLASH = Facts(BOARD, public=True, response_free=True)
+"""A slash command in the board's channel."""
+ELSEWHERE = Facts(BOARD)
+"""No interaction of the update's own in the channel: a DM, a deadline, another channel."""
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        # No board yet (or it was deleted): a new one, in the response where there is one.
+        (replace(SLASH, board=None), Plan(Route.POST_IN_RESPONSE)),
+        (replace(ELSEWHERE, board=None), Plan(Route.POST_BY_BOT)),
+        (replace(SLASH, board=None, response_free=False), Plan(Route.POST_BY_BOT)),
+        (replace(ELSEWHERE, board=None, budget=True, handle=True), Plan(Route.POST_BY_BOT)),
+        # A press on the board edits it in the press's own response.
+        (PRESS, Plan(Route.EDIT_IN_RESPONSE, BOARD)),
+        (replace(PRESS, handle=True), Plan(Route.EDIT_IN_RESPONSE, BOARD)),
+        # ... unless the response is used already: then the token or the bot token edits it.
+        (replace(PRESS, response_free=False), Plan(Route.EDIT_BY_BOT, BOARD)),
+        (replace(PRESS, response_free=False, handle=True), Plan(Route.EDIT_BY_HANDLE, BOARD)),
+        # A slash command's response is not the board: the board is edited by token.
+        (SLASH, Plan(Route.EDIT_BY_BOT, BOARD)),
+        (replace(SLASH, handle=True), Plan(Route.EDIT_BY_HANDLE, BOARD)),
+        (replace(ELSEWHERE, handle=True), Plan(Route.EDIT_BY_HANDLE, BOARD)),
+        (ELSEWHERE, Plan(Route.EDIT_BY_BOT, BOARD)),
+        # A buried board comes back to the bottom: in the response where there is one ...
+        (replace(PRESS, buried=True), Plan(Route.REPOST_IN_RESPONSE, BOARD)),
+        (replace(SLASH, buried=True, handle=True), Plan(Route.REPOST_IN_RESPONSE, BOARD)),
+        # ... else by bot token within the channel's budget ...
+        (replace(ELSEWHERE, buried=True, budget=True), Plan(Route.REPOST_BY_BOT, BOARD)),
+        (
+            replace(SLASH, buried=True, budget=True, response_free=False),
+            Plan(Route.REPOST_BY_BOT, BOARD),
+        ),
+        # ... and with the budget spent it is edited in place, for a later update to re-post.
+        (replace(ELSEWHERE, buried=True), Plan(Route.EDIT_BY_BOT, BOARD)),
+        (replace(ELSEWHERE, buried=True, handle=True), Plan(Route.EDIT_BY_HANDLE, BOARD)),
+        # A budget unused by a board that is not buried.
+        (replace(ELSEWHERE, budget=True), Plan(Route.EDIT_BY_BOT, BOARD)),
+    ],
+)
+def test_each_case_has_its_route(facts: Facts, expected: Plan) -> None:
+    assert plan(facts) == expected
+
+
+def test_the_plan_says_what_it_does() -> None:
+    riding = plan(PRESS)
+    assert riding.rides_on_response and not riding.posts and not riding.spends_budget
+    reposting = plan(replace(ELSEWHERE, buried=True, budget=True))
+    assert not reposting.rides_on_response and reposting.posts and reposting.spends_budget
+    first = plan(replace(SLASH, board=None))
+    assert first.rides_on_response and first.posts and not first.spends_budget
+
+
+facts = st.builds(
+    Facts,
+    board=st.none() | st.just(BOARD),
+    public=st.booleans(),
+    on_board=st.booleans(),
+    response_free=st.booleans(),
+    handle=st.booleans(),
+    buried=st.booleans(),
+    budget=st.booleans(),
+)
+
+
+@given(facts)
+def test_every_combination_gives_a_valid_plan(given_facts: Facts) -> None:
+    decided = plan(given_facts)
+    riding_possible = given_facts.public and given_facts.response_free
+    # It acts on the board there is, and posts one where there is none.
+    assert decided.board == given_facts.board
+    if given_facts.board is None:
+        assert decided.posts and decided.route in (Route.POST_IN_RESPONSE, Route.POST_BY_BOT)
+    else:
+        assert decided.route not in (Route.POST_IN_RESPONSE, Route.POST_BY_BOT)
+    # Only an interaction whose response is free carries the board, and one that can always
+    # does when the board is new, buried, or the one pressed.
+    if decided.rides_on_response:
+        assert riding_possible
+    if riding_possible and (
+        given_facts.board is None or given_facts.buried or given_facts.on_board
+    ):
+        assert decided.rides_on_response
+    # A board that is not buried is never posted again; the budget is spent only on a
+    # buried board, and only within it; a token is used only when there is one.
+    if given_facts.board is not None and not given_facts.buried:
+        assert not decided.posts
+    if decided.spends_budget:
+        assert given_facts.budget and given_facts.buried and not riding_possible
+    if decided.route is Route.EDIT_BY_HANDLE:
+        assert given_facts.handle
+    if decided.route is Route.EDIT_IN_RESPONSE:
+        assert given_facts.on_board
+    assert decided.rides_on_response == (decided.route in RIDING)
+    assert decided.posts == (decided.route in POSTING)
