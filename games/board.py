@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from games.base import Seat
+Seat = int
+"""A seat, 0 or 1 (``games.base.Seat``, which imports this module for its protocol)."""
 
 
 class Mark(StrEnum):

@@ -28,8 +28,7 @@ from games.base import Ask
 __all__ = ["NOT_YOUR_MATCH"]
 
 if TYPE_CHECKING:
-    from bot.service.stats import MemberRecord, Standing
-    from db.repository import FinishedMatch
+    from bot.service.stats import MemberRecord, RecentMatch, Standing
 
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
@@ -341,7 +340,7 @@ def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
     return embed
 
 
-def _recent_line(match: FinishedMatch, user_id: int) -> str:
+def _recent_line(match: RecentMatch, user_id: int) -> str:
     winner = match.winner_id
     result = "draw" if winner is None else "win" if winner == user_id else "loss"
     title = games.get(match.game).title

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,6 +13,19 @@ from bot.service.ratings import Rating, display, rate_match
 from db import history
 from db import repository as repo
 from db.models import PlayerStats
+
+
+@dataclass(frozen=True)
+class RecentMatch:
+    """A finished match as a member's record lists it."""
+
+    id: int
+    game: str
+    opponent_id: int
+    winner_id: int | None
+    vs_bot: bool
+    end_reason: str | None
+    finished_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -120,7 +134,7 @@ class MemberRecord:
 
     user_id: int
     lines: list[Line]
-    recent: list[repo.FinishedMatch]
+    recent: list[RecentMatch]
 
     @property
     def total(self) -> tuple[int, int, int]:
@@ -164,5 +178,6 @@ async def member_record(
     """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
     rows: Sequence[PlayerStats] = await repo.record(session, guild_id, user_id)
     lines = [to_line(r) for r in rows if game is None or r.game == game]
-    recent = await repo.recent_matches(session, guild_id, user_id, 10, game)
+    found = await repo.recent_matches(session, guild_id, user_id, 10, game)
+    recent = [RecentMatch(**dataclasses.asdict(match)) for match in found]
     return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)
