@@ -90,8 +90,8 @@ class ChallengeButton(_PressButton, template=CHALLENGE_TEMPLATE):
             Verb.WITHDRAW: service.withdraw,
             Verb.REMATCH: service.rematch,
         }
-        use_case = calls[press.verb]
-        await bot.delivery.run(interaction, lambda: use_case(press.match_id, user))
+        use_case, guild = calls[press.verb], interaction.guild_id
+        await bot.delivery.run(interaction, lambda: use_case(press.match_id, user, guild_id=guild))
 
 
 class ActionButton(_PressButton, template=ACTION_TEMPLATE):
@@ -109,7 +109,12 @@ class ActionButton(_PressButton, template=ACTION_TEMPLATE):
 
         async def submit() -> Report:
             return await bot.service.submit(
-                press.match_id, user, press.arg, expected_version=version, answering=answering
+                press.match_id,
+                user,
+                press.arg,
+                expected_version=version,
+                answering=answering,
+                guild_id=interaction.guild_id,
             )
 
         await bot.delivery.run(interaction, submit, stale=press)
@@ -171,7 +176,9 @@ DYNAMIC_ITEMS: tuple[type[_PressButton], ...] = (
 async def _private_prompt(interaction: Interaction, press: Press) -> Post:
     """What the presser is asked for (a secret, a hint), to answer in the channel privately."""
     bot = parlor(interaction)
-    prompt = await bot.service.prompt(press.match_id, interaction.user.id)
+    prompt = await bot.service.prompt(
+        press.match_id, interaction.user.id, guild_id=interaction.guild_id
+    )
     snap = prompt.match
     server = bot.delivery.server_name(snap.guild_id)
     return prompt_post(prompt, server=server, board=bot.delivery.board_url(snap))

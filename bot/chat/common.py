@@ -204,7 +204,9 @@ class Common(commands.Cog):
                 )
             else:
                 match_id = await self._only_match_here(interaction)
-            return await service.resign(match_id, interaction.user.id, board=board)
+            return await service.resign(
+                match_id, interaction.user.id, guild_id=interaction.guild_id, board=board
+            )
 
         await self.parts.requests.run(interaction, use_case)
 

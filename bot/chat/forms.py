@@ -47,7 +47,7 @@ async def open_form(interaction: Interaction, press: Press, form: discord.ui.Mod
     user = interaction.user.id
     move = press.verb == Verb.GUESS
     try:
-        snap = await bot.service.snapshot(press.match_id)
+        snap = await bot.service.snapshot(press.match_id, guild_id=interaction.guild_id)
     except REFUSALS as error:
         await interaction.response.send_message(str(error), ephemeral=True)
         return
@@ -83,7 +83,12 @@ async def on_form_submit(interaction: Interaction) -> None:
 
     async def submit() -> Report:
         return await bot.service.submit(
-            press.match_id, user, text, expected_version=version, answering=answering
+            press.match_id,
+            user,
+            text,
+            expected_version=version,
+            answering=answering,
+            guild_id=interaction.guild_id,
         )
 
     await bot.delivery.run(interaction, submit, stale=press)

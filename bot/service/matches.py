@@ -309,15 +309,15 @@ class MatchService(Organizing):
             self._in_guild(match_id, guild_id), user_id, None, self._resign, board
         )
 
-    async def snapshot(self, match_id: int) -> MatchSnapshot:
-        """The match as anyone may see it."""
+    async def snapshot(self, match_id: int, *, guild_id: int | None = None) -> MatchSnapshot:
+        """The match as anyone may see it (in ``guild_id``, when asked from a server)."""
         async with self.sessions() as session:
-            return self._snapshot(await self._read(session, match_id))
+            return self._snapshot(_in(await self._read(session, match_id), guild_id))
 
-    async def prompt(self, match_id: int, user_id: int) -> Prompt:
+    async def prompt(self, match_id: int, user_id: int, *, guild_id: int | None = None) -> Prompt:
         """What ``user_id`` is privately asked for now (to resend a DM or ask in the channel)."""
         async with self.sessions() as session:
-            loaded = await self._read(session, match_id)
+            loaded = _in(await self._read(session, match_id), guild_id)
         seat = loaded.seat(user_id)
         if seat is None:
             raise NotYourMatch("This is not your match: only its two players can act in it.")
@@ -520,3 +520,11 @@ class MatchService(Organizing):
 
 
 __all__ = ["MAX_PAIR_CHALLENGES", "MAX_PLAYING", "MatchError", "MatchService"]
+
+
+def _in(loaded: LoadedMatch, guild_id: int | None) -> LoadedMatch:
+    """``loaded``, unless it belongs to another server than the one asked from: then it is
+    answered as if it did not exist."""
+    if guild_id is not None and loaded.row.guild_id != guild_id:
+        raise MatchNotFound(f"There is no match #{loaded.row.id}.")
+    return loaded

@@ -174,7 +174,7 @@ async def test_the_end_of_a_crown_match_marks_the_captured_crown_and_the_one_nev
     assert f"<@{alice.id}> attacks (2,3): Hit." in last
     assert f"<@{alice.id}>'s Crown was at (3,1)" in last
     assert "⏳" not in board.text
-    assert [b["label"] for b in board.buttons] == ["Rematch"]
+    assert [b["label"] for b in board.buttons] == ["Rematch", "Review"]
     assert_compact(table)
 
 

@@ -86,3 +86,13 @@ async def test_a_command_move_during_setup_names_the_dm_and_places_nothing(
         await service.play_in_channel(GUILD, CHANNEL, "crown", ALICE, "2 2")
     snap = await service.snapshot(report.match.id)
     assert snap.status == "setup" and set(snap.to_act) == {ALICE, BOB}
+
+
+async def test_another_servers_match_is_not_shown_or_prompted(service: MatchService) -> None:
+    report = await challenge(service, ALICE, BOB, game="crown")
+    await service.accept(report.match.id, BOB)
+    with pytest.raises(MatchNotFound):
+        await service.snapshot(report.match.id, guild_id=OTHER_GUILD)
+    with pytest.raises(MatchNotFound):
+        await service.prompt(report.match.id, ALICE, guild_id=OTHER_GUILD)
+    assert (await service.prompt(report.match.id, ALICE, guild_id=GUILD)).user_id == ALICE
