@@ -114,5 +114,8 @@ class Interactions:
         if press is None or exchange.interaction.message is None:
             return False
         guild_id = exchange.interaction.guild_id
-        snap = await self.service.snapshot(press.match_id, guild_id=guild_id)
+        try:
+            snap = await self.service.snapshot(press.match_id, guild_id=guild_id)
+        except REFUSALS:
+            return False  # not a match of this server
         return await self.boards.refresh(exchange, snap)
