@@ -101,7 +101,7 @@ class Interactions:
         """
         if isinstance(error, AlreadyPlayed) and press is not None:
             try:
-                snap = await self.service.snapshot(press.match_id)
+                snap = await self.service.snapshot(press.match_id, guild_id=interaction.guild_id)
             except REFUSALS:
                 return str(error)
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
@@ -113,5 +113,9 @@ class Interactions:
         whether it did."""
         if press is None or exchange.interaction.message is None:
             return False
-        snap = await self.service.snapshot(press.match_id)
+        guild_id = exchange.interaction.guild_id
+        try:
+            snap = await self.service.snapshot(press.match_id, guild_id=guild_id)
+        except REFUSALS:
+            return False  # not a match of this server
         return await self.boards.refresh(exchange, snap)
