@@ -206,7 +206,8 @@ class PlayerSummary:
             luck_note=data["luck_note"],
             best_move=data["best_move"],
             worst_move=data["worst_move"],
-            marks=tuple((Mark(mark), int(count)) for mark, count in data["marks"].items()),
+            # In the order of ``Mark``, as judged: a JSON object's keys may come back in any order.
+            marks=tuple((mark, int(data["marks"].get(mark.value, 0))) for mark in Mark),
             exact=data["exact"],
         )
 
