@@ -19,6 +19,7 @@ from bot.chat.components import (
     CHALLENGE_TEMPLATE,
     NOOP_TEMPLATE,
     OPEN_TEMPLATE,
+    REVIEW_TEMPLATE,
     Layout,
     Post,
     Press,
@@ -148,7 +149,7 @@ class ShownButton(_PressButton, template=NOOP_TEMPLATE):
         await interaction.response.send_message("That button does nothing.", ephemeral=True)
 
 
-class AnsweredElsewhere(_PressButton, template=r"[a-z]{1,16}:[0-9]{1,20}:[0-9]{1,9}:[a-z]+.*"):
+class AnsweredElsewhere(_PressButton, template=REVIEW_TEMPLATE):
     """A button of the board whose press another module answers, with the dynamic item it
     registers (Review: ``bot.chat.history``). Never registered itself: it only carries the
     button onto the board."""

@@ -46,6 +46,7 @@ _ID = r"(?P<game>[a-z]{1,16}):(?P<match>[0-9]{1,20}):(?P<version>[0-9]{1,9})"
 CHALLENGE_TEMPLATE = _ID + r":(?P<verb>accept|decline|withdraw|rematch)"
 ACTION_TEMPLATE = _ID + r":(?P<verb>play|secret):(?P<arg>[A-Za-z0-9 ]{1,40})"
 OPEN_TEMPLATE = _ID + r":(?P<verb>trap|guess|code|ask)"
+REVIEW_TEMPLATE = _ID + r":(?P<verb>review)"
 NOOP_TEMPLATE = _ID + r":(?P<verb>noop)(?::(?P<arg>[A-Za-z0-9 ]{1,40}))?"
 _ANY = re.compile(_ID + r":(?P<verb>[a-z]+)(?::(?P<arg>.*))?")
 

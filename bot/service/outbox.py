@@ -47,6 +47,7 @@ class Outbox:
         self.clock = clock
         self.flush_every = flush_every
         self._flushing: asyncio.Task[None] | None = None
+        self._moving: set[asyncio.Task[None]] = set()
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
         self._moved: dict[int, int] = {}
@@ -62,9 +63,18 @@ class Outbox:
         self._flush_soon()
 
     def board_moved(self, match_id: int, message_id: int) -> None:
-        """The match's board is now the message ``message_id`` (posted or re-posted)."""
+        """The match's board is now the message ``message_id`` (posted or re-posted): written
+        at once, since any process may have to edit that board next (a deadline)."""
         self._moved[match_id] = message_id
-        self._flush_soon()
+        self._moving.add(asyncio.get_running_loop().create_task(self._flush_now()))
+
+    async def _flush_now(self) -> None:
+        try:
+            await self.flush()
+        except Exception:
+            log_failure(log, "the outbox could not record what was shown")
+        finally:
+            self._moving = {task for task in self._moving if not task.done()}
 
     @property
     def pending(self) -> bool:
