@@ -1,0 +1,48 @@
+"""Translatable text: every sentence a member reads is written as ``_("English")``.
+
+The English text is the message id of a gettext catalog; ``{name}`` placeholders are filled
+from keyword arguments after translation, so a translation may put them in any order. Which
+language ``_`` answers in is the current context's catalog (``reading``), set by whoever
+knows the reader: the bot sets the server's language around a public post and the member's
+around a private answer. With no catalog set, ``_`` answers in English, which is what the
+games, the terminal and the tests of the engines read.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["N_", "_", "n_", "reading"]
+
+_ENGLISH = gettext.NullTranslations()
+_catalog: ContextVar[gettext.NullTranslations] = ContextVar("catalog", default=_ENGLISH)
+
+
+def _(message: str, /, **params: object) -> str:
+    """``message`` in the reader's language, with its ``{placeholders}`` filled."""
+    text = _catalog.get().gettext(message)
+    return text.format(**params) if params else text
+
+
+def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The form of a message that fits the number ``n`` (``{n}`` is filled with it)."""
+    return _catalog.get().ngettext(singular, plural, n).format(n=n, **params)
+
+
+def N_(message: str, /) -> str:
+    """Marks a message for the catalogs where it is defined; it is translated where shown,
+    with ``_(value)``."""
+    return message
+
+
+@contextmanager
+def reading(catalog: gettext.NullTranslations) -> Iterator[None]:
+    """Within the block, ``_`` and ``n_`` answer from ``catalog``."""
+    token = _catalog.set(catalog)
+    try:
+        yield
+    finally:
+        _catalog.reset(token)
