@@ -57,7 +57,7 @@ def test_every_message_is_translated(locale: str) -> None:
         else:
             english = placeholders(" ".join(message_id) if isinstance(message_id, tuple) else key)
             forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
-            for form in forms:
+            for form in map(str, forms):
                 # A singular form may say "one" instead of "{n}".
                 got = placeholders(form)
                 if got | {"n"} != english | {"n"} or not got <= english:
