@@ -35,6 +35,7 @@ from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.service.deadlines import Deadlines
 from bot.service.history import HistoryService
+from bot.service.languages import Languages
 from bot.service.match_state import Clock
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
@@ -87,8 +88,14 @@ class App:
         timeouts = settings.timeouts()
         self.names = NameBook()
         """Members' names as interactions show them, for the texts the service writes."""
+        self.languages = Languages(sessions, clock=clock)
         self.service = MatchService(
-            sessions, clock=clock, seeds=seeds, timeouts=timeouts, names=self.names.name
+            sessions,
+            clock=clock,
+            seeds=seeds,
+            timeouts=timeouts,
+            names=self.names.name,
+            languages=self.languages,
         )
         count = settings.shard_count or 1  # unset: one process runs every shard
         self.deadlines = Deadlines(
@@ -104,8 +111,8 @@ class App:
         self.outbox = Outbox(sessions, clock=clock)
         self.histories = HistoryService(sessions, clock=clock)
         self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
-        self.boards = Boards(client, self.outbox)
-        self.dms = DirectMessages(client, self.boards)
+        self.boards = Boards(client, self.outbox, self.languages)
+        self.dms = DirectMessages(client, self.boards, self.languages)
         self.delivery = Delivery(
             self.boards,
             self.dms,
@@ -117,7 +124,9 @@ class App:
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
         self.front = Front(self.requests, self.delivery, self.boards, self.dms)
         tournaments = TournamentService(sessions, self.service, clock=clock)
-        self.desk = TournamentDesk(tournaments, self.delivery.deliver, client)
+        self.desk = TournamentDesk(
+            tournaments, self.delivery.deliver, client, languages=self.languages
+        )
         # The buttons, the games' cogs, the queue and the tournament modules still find these on
         # the client they are pressed on or loaded into.
         client.service = self.service
@@ -142,6 +151,7 @@ class App:
             delivery=self.delivery,
             places=self.front,
             dms=self.dms,
+            languages=self.languages,
         )
         client.attach(self.parts, self)
 

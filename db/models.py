@@ -369,7 +369,7 @@ class MatchReview(Base):
 
 
 class GuildSettings(Base):
-    """A server's timeouts in seconds; ``None`` means the bot's default."""
+    """A server's timeouts in seconds (``None`` means the bot's default), and its language."""
 
     __tablename__ = "guild_settings"
 
@@ -382,7 +382,23 @@ class GuildSettings(Base):
     """Seconds in the quick-pair queue before a member is offered the bot (``None``: 60)."""
     threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Each match is played in its own thread."""
+    language: Mapped[str | None] = mapped_column(String(16))
+    """The language chosen with ``/settings language:`` for public posts (``None``: the
+    server's preferred locale)."""
+    preferred_locale: Mapped[str | None] = mapped_column(String(16))
+    """The server's preferred locale as Discord last reported it (``en-US``, ``fr``, ...)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class MemberLocale(Base):
+    """The locale a member's client last showed the bot (a Discord locale such as ``de`` or
+    ``es-419``): their DMs are written in it."""
+
+    __tablename__ = "member_locales"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    locale: Mapped[str] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class OutboxEntry(Base):

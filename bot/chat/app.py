@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.parts import ClientDelivery, Parts
+from bot.chat.readers import hear
 from bot.service.matches import MatchService
 from bot.settings import Settings
 
@@ -93,6 +94,7 @@ class ParlorTree(app_commands.CommandTree["Parlor"]):
     """The slash commands; once shut-down has begun they are answered "restarting" instead."""
 
     async def interaction_check(self, interaction: discord.Interaction[Parlor], /) -> bool:
+        hear(interaction)  # the command, and its answers, in the member's language
         if not self.client.closing:
             return True
         await interaction.response.send_message(RESTARTING, ephemeral=True)

@@ -29,6 +29,7 @@ from bot.chat.drawing import parlor
 from bot.chat.forms import on_form_submit
 from bot.chat.game_cog import Interaction
 from bot.chat.games import drawing
+from bot.chat.readers import hear
 from bot.chat.render import prompt_post
 from bot.service.notices import BoardRoute, Report
 from games.base import Ask
@@ -70,6 +71,10 @@ class _PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
     def __init__(self, button: discord.ui.Button[Any], press: Press) -> None:
         super().__init__(button)
         self.press = press
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        hear(interaction)  # the press, and its answers, in the member's language
+        return True
 
     @classmethod
     async def from_custom_id(

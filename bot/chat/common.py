@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable
+from contextlib import AbstractContextManager
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -19,7 +20,10 @@ from bot.chat.app import Parlor
 from bot.chat.components import Post
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
+from bot.chat.readers import in_server_language
+from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.service.errors import MatchNotFound
+from bot.service.languages import Languages
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
 from bot.service.servers import FALLBACK_MAX
@@ -30,6 +34,14 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in games.GAMES.values()]
+SERVER_LANGUAGE = "server"
+"""``/settings language:`` back to the server's own language on Discord."""
+LANGUAGE_CHOICES = [
+    *(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LOCALES),
+    app_commands.Choice(name=N_("The server's language on Discord"), value=SERVER_LANGUAGE),
+]
+"""The shipped languages by name (each client shows them in its own language), and the way
+back to the server's own."""
 COMPACT_TOP = 3
 """Players per game on the leaderboard when no game is given."""
 ANSWER_WITHIN = 2.0
@@ -80,7 +92,11 @@ Shown = tuple[discord.Embed, discord.File | None]
 """A public answer: its embed, and a file the embed shows as its image (a chart), if any."""
 
 
-async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) -> None:
+async def answer_publicly(
+    interaction: Interaction,
+    making: Awaitable[Shown],
+    languages: Languages | None = None,
+) -> None:
     """Answer with the embed (and file) ``making`` builds, for the channel to see; a failure
     privately.
 
@@ -89,8 +105,9 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) ->
     ``ANSWER_WITHIN`` is the interaction deferred publicly ("thinking"); a failure after that
     deletes the placeholder and is told to the member alone all the same.
     """
-    work = asyncio.ensure_future(making)
-    done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+    public = await in_server_language(languages, interaction.guild_id or 0)
+    work = asyncio.ensure_future(_made_in(public, making))
+    done, _pending = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(thinking=True)
     try:
@@ -111,6 +128,12 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) ->
         await interaction.followup.send(embed=embed, files=files, allowed_mentions=none)
     else:
         await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
+
+
+async def _made_in(language: AbstractContextManager[None], making: Awaitable[Shown]) -> Shown:
+    """What ``making`` builds, written in ``language``."""
+    with language:
+        return await making
 
 
 class Common(commands.Cog):
@@ -141,7 +164,7 @@ class Common(commands.Cog):
         else:
             query = self._record(guild_id, user, game)
         async with self.bot.busy():
-            await answer_publicly(interaction, query)
+            await answer_publicly(interaction, query, self.parts.languages)
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> Shown:
         """One game's top 10 with a chart of their ratings, or every game's top players.
@@ -246,12 +269,15 @@ class Common(commands.Cog):
         "off: no pages.",
         queue_wait="How long a member waits in /play's queue before I offer to play them, e.g. "
         "60s (at most 10m).",
+        language="The language of boards and announcements here (members' own answers stay "
+        "in their app's language).",
     )
     @app_commands.choices(
         web=[
             app_commands.Choice(name="on", value="on"),
             app_commands.Choice(name="off", value="off"),
-        ]
+        ],
+        language=LANGUAGE_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -267,6 +293,7 @@ class Common(commands.Cog):
         clear_organizer_role: bool = False,
         web: str | None = None,
         queue_wait: app_commands.Range[str, 1, 20] | None = None,
+        language: str | None = None,
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
@@ -314,6 +341,9 @@ class Common(commands.Cog):
             options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
             waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
             text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
+            text += await self._language(interaction.guild_id or 0, language)
+            if language is not None:
+                log.info("server %s: language set to %s", interaction.guild_id, language)
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -328,6 +358,26 @@ class Common(commands.Cog):
             return "\n• tournament organizer role is cleared: Manage Server runs tournaments"
         role_id = await tournaments.organizer_role(guild_id)
         return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
+
+    async def _language(self, guild_id: int, choice: str | None) -> str:
+        """Set the server's language (``SERVER_LANGUAGE``: back to its own on Discord); the
+        line that shows it."""
+        languages = self.parts.languages
+        if languages is None:
+            return ""
+        if choice is not None:
+            await languages.choose(guild_id, None if choice == SERVER_LANGUAGE else choice)
+        name = _(LANGUAGE_NAMES[await languages.server(guild_id)])
+        if await languages.chosen(guild_id):
+            return "\n" + _(
+                "Language of boards and announcements: {language}, as chosen here.",
+                language=name,
+            )
+        return "\n" + _(
+            "Language of boards and announcements: {language}, the server's language on "
+            "Discord (choose another with `/settings language:`).",
+            language=name,
+        )
 
     async def _web(self, guild_id: int, *, on: bool) -> str:
         """Turn the server's web pages on (a new link) or off; the lines that say so."""

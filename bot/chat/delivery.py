@@ -132,7 +132,9 @@ class Delivery:
             if isinstance(notice, Private) and notice.user_id == acting:
                 continue
             if isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
-                await self._guarded(snap, "reply", actor.tell(render.private_text(notice)))
+                with await self.dms.speaking_to(actor.user_id, snap.guild_id):
+                    reply = render.private_text(notice)
+                await self._guarded(snap, "reply", actor.tell(reply))
             elif isinstance(notice, Private):
                 shown &= await self._guarded(snap, "private", self.dms.tell(notice))
                 sent.append(notice)
@@ -192,6 +194,16 @@ class Delivery:
         )
         with contextlib.suppress(*REFUSALS):
             await self.call_off(snap.id, "unreachable")
+        for user_id in snap.members:
+            if not self.dms.is_me(user_id):
+                with await self.dms.speaking_to(user_id, snap.guild_id):
+                    text = self._called_off(snap, error)
+                key = nonce(snap.id, -1, "off", user_id)
+                await self.dms.send_dm(user_id, Post(text), nonce=key)
+
+    @staticmethod
+    def _called_off(snap: MatchSnapshot, error: discord.HTTPException) -> str:
+        """What a player is told of a match called off because its channel is out of reach."""
         why = {
             MISSING_ACCESS: "I can no longer see that channel",
             MISSING_PERMISSIONS: "I am no longer allowed to post there",
@@ -201,7 +213,4 @@ class Delivery:
             f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
             f"{why}. No result, and no rating changed."
         )
-        for user_id in snap.members:
-            if not self.dms.is_me(user_id):
-                key = nonce(snap.id, -1, "off", user_id)
-                await self.dms.send_dm(user_id, Post(text), nonce=key)
+        return text

@@ -8,13 +8,16 @@ DM, and is not retried when refused. Every DM carries a nonce, so a retry never 
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractContextManager
 
 import discord
 
 from bot.chat import render
 from bot.chat.components import Post
 from bot.chat.live_boards import Boards
+from bot.chat.readers import in_dm_language, in_server_language
 from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
+from bot.service.languages import Languages
 from bot.service.notices import Private, Prompt
 
 log = logging.getLogger(__name__)
@@ -23,9 +26,17 @@ log = logging.getLogger(__name__)
 class DirectMessages:
     """DMs to members, for one bot process."""
 
-    def __init__(self, client: discord.Client, boards: Boards) -> None:
+    def __init__(
+        self, client: discord.Client, boards: Boards, languages: Languages | None = None
+    ) -> None:
         self.client = client
         self.boards = boards
+        self.languages = languages
+        """Each member's DM language, and the server's for a prompt offered in its channel."""
+
+    async def speaking_to(self, user_id: int, guild_id: int) -> AbstractContextManager[None]:
+        """The language of a DM to the member about something in ``guild_id``."""
+        return await in_dm_language(self.languages, user_id, guild_id)
 
     def server_name(self, guild_id: int) -> str:
         guild = self.client.get_guild(guild_id)
@@ -40,7 +51,9 @@ class DirectMessages:
         """DM a private notice to its member (nothing when their DMs are closed)."""
         match = notice.match
         key = nonce(match.id, match.version, "private", notice.user_id)
-        if not await self.send_dm(notice.user_id, Post(render.private_text(notice)), nonce=key):
+        with await self.speaking_to(notice.user_id, match.guild_id):
+            post = Post(render.private_text(notice))
+        if not await self.send_dm(notice.user_id, post, nonce=key):
             log.info(
                 "match %s: a private notice for user %s was not delivered (DMs closed)",
                 match.id,
@@ -55,9 +68,10 @@ class DirectMessages:
     async def ask(self, prompt: Prompt) -> None:
         """Ask a member by DM; in the channel, with a button, when their DMs are closed."""
         snap = prompt.match
-        post = render.prompt_post(
-            prompt, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
-        )
+        with await self.speaking_to(prompt.user_id, snap.guild_id):
+            post = render.prompt_post(
+                prompt, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
+            )
         key = nonce(snap.id, snap.version, "prompt", prompt.user_id)
         if await self.send_dm(prompt.user_id, post, nonce=key):
             log.info(
@@ -69,7 +83,8 @@ class DirectMessages:
             snap.id,
             prompt.user_id,
         )
-        refused = message_kwargs(render.dm_refused_post(prompt), ping=True)
+        with await in_server_language(self.languages, snap.guild_id):
+            refused = message_kwargs(render.dm_refused_post(prompt), ping=True)
         await channel_of(self.client, snap).send(
             nonce=nonce(snap.id, snap.version, "ask"), **refused
         )

@@ -18,6 +18,7 @@ from bot.chat.app import Parlor
 from bot.chat.delivery import MessageActor
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
+from bot.chat.readers import hear_dm
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
 
@@ -59,6 +60,7 @@ class TypedAnswers(commands.Cog):
             await message.channel.send(RESTARTING)
             return
         async with self.bot.busy():
+            await hear_dm(self.parts.languages, message.author.id)
             await self._answer(message)
 
     async def _answer(self, message: discord.Message) -> None:

@@ -17,6 +17,7 @@ import discord
 from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import Interaction
+from bot.chat.readers import hear
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
 from games.base import Ask
@@ -74,6 +75,7 @@ async def on_form_submit(interaction: Interaction) -> None:
     found = FORM_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
     if found is None:
         return
+    hear(interaction)  # the form's answers in the member's language
     press = Press.from_match(found)
     move = press.verb == Verb.GUESS
     bot = parlor(interaction)

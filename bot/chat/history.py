@@ -27,6 +27,7 @@ from bot.chat import history_texts as texts
 from bot.chat import review as review_texts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
+from bot.chat.readers import hear
 from bot.service.errors import REFUSALS
 from bot.service.history import HistoryService
 from bot.service.match_state import MAX_MATCH_ID
@@ -201,6 +202,10 @@ def _press_class(desk: AfterGame) -> type[discord.ui.DynamicItem[Any]]:
         ) -> AfterGamePress:
             assert isinstance(item, discord.ui.Button)
             return cls(item)
+
+        async def interaction_check(self, interaction: Interaction, /) -> bool:
+            hear(interaction)  # the press, and its answers, in the member's language
+            return True
 
         async def callback(self, interaction: Interaction) -> None:
             found = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")

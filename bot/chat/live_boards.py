@@ -29,6 +29,7 @@ from bot.chat import render
 from bot.chat.answers import Exchange
 from bot.chat.board_route import Facts, Plan, Route, plan
 from bot.chat.components import Post
+from bot.chat.readers import in_server_language
 from bot.chat.sending import (
     UNKNOWN_MESSAGE,
     Interaction,
@@ -38,6 +39,7 @@ from bot.chat.sending import (
     nonce,
     on_private_message,
 )
+from bot.service.languages import Languages
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
 
@@ -158,9 +160,13 @@ class InteractionRoute:
 class Boards:
     """Every match's live board, for one bot process."""
 
-    def __init__(self, client: discord.Client, outbox: Outbox) -> None:
+    def __init__(
+        self, client: discord.Client, outbox: Outbox, languages: Languages | None = None
+    ) -> None:
         self.client = client
         self.outbox = outbox
+        self.languages = languages
+        """The server's language, which every board is written in."""
         self.activity = ChannelActivity()
         self.budget = PostBudget()
         self._handles: dict[int, BoardHandle] = {}
@@ -227,6 +233,7 @@ class Boards:
         """
         self._forget_expired_tokens()
         facts, decided = route.decide(snap)
+        language = await in_server_language(self.languages, snap.guild_id)
         async with self._lock(snap.id):
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
@@ -235,10 +242,11 @@ class Boards:
                 # Another update moved the board since this one was planned: plan again.
                 facts = self.facts(snap, route.exchange)
                 decided = plan(facts)
-            if snap.status == "challenged":
-                post = render.challenge_post(snap, lines)
-            else:
-                post = render.board_post(snap, lines)
+            with language:
+                if snap.status == "challenged":
+                    post = render.challenge_post(snap, lines)
+                else:
+                    post = render.board_post(snap, lines)
             try:
                 await self._carry_out(snap, post, facts, decided, route.exchange)
             except discord.HTTPException as error:
@@ -357,7 +365,8 @@ class Boards:
             return False
         if self.board_of(snap) != message.id or snap.status == "challenged":
             return False
-        post = render.board_post(*as_shown_now(snap))
+        with await in_server_language(self.languages, snap.guild_id):
+            post = render.board_post(*as_shown_now(snap))
         kwargs = message_kwargs(post, edit=True)
         async with exchange.turn() as response:
             if not response.is_done():

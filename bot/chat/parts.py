@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
 from bot.service.history import HistoryService
+from bot.service.languages import Languages
 from bot.service.matches import MatchService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.servers import ServerService
@@ -120,3 +121,5 @@ class Parts:
     delivery: Deliverer
     places: Places
     dms: Messenger
+    languages: Languages | None = None
+    """Who reads what language: the server's for public posts, a member's for their DMs."""

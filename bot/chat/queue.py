@@ -13,6 +13,7 @@ import asyncio
 import logging
 import re
 import time
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,6 +24,8 @@ import games
 from bot.chat.delivery import log_failure
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import missing_permissions
+from bot.chat.readers import hear, in_server_language, locale_of
+from bot.i18n import speaking
 from bot.service.errors import REFUSALS
 from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
 from bot.service.timeouts import human
@@ -58,6 +61,10 @@ class QueueButton(
             )
         )
         self.verb, self.game = verb, game
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        hear(interaction)  # the press, and its answers, in the member's language
+        return True
 
     @classmethod
     async def from_custom_id(
@@ -175,7 +182,9 @@ class QueueCog(commands.Cog, name="Queue"):
             if board.message_id is not None:
                 return
             channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
-            message = await channel.send(queue_text(spot.game, waiting), view=queue_view(spot.game))
+            with await self._in_server_language(spot.guild_id):  # a public post
+                text, view = queue_text(spot.game, waiting), queue_view(spot.game)
+            message = await channel.send(text, view=view)
             await self.queue.board_shown(spot, message.id, waiting)
 
     async def _wave(self, spot: Spot) -> None:
@@ -191,11 +200,12 @@ class QueueCog(commands.Cog, name="Queue"):
                 for report in wave.reports:
                     await self.bot.delivery.deliver(report)
             for entry in gone:
-                await self._tell(
-                    entry.user_id,
-                    f"You waited {human(int(STAY.total_seconds()))} without a match, so you "
-                    "left the queue. Use /play again whenever you like.",
-                )
+                with self._speaking_to(entry.user_id):
+                    text = (
+                        f"You waited {human(int(STAY.total_seconds()))} without a match, so you "
+                        "left the queue. Use /play again whenever you like."
+                    )
+                await self._tell(entry.user_id, text)
             await self._offer()
             await self._refresh_messages()
         except Exception:
@@ -207,15 +217,24 @@ class QueueCog(commands.Cog, name="Queue"):
             if until <= now:
                 del self._tokens[user]
         for offer in await self.queue.offers(set(self._tokens)):
-            view = discord.ui.View(timeout=None)
-            view.add_item(QueueButton("bot"))
-            title = games.get(offer.spot.game).title
-            await self._tell(
-                offer.user_id,
-                f"Nobody near your rating is waiting for {title} yet. Play me at level "
-                f"{offer.level} instead (unrated), or keep waiting.",
-                view=view,
-            )
+            with self._speaking_to(offer.user_id):
+                view = discord.ui.View(timeout=None)
+                view.add_item(QueueButton("bot"))
+                title = games.get(offer.spot.game).title
+                text = (
+                    f"Nobody near your rating is waiting for {title} yet. Play me at level "
+                    f"{offer.level} instead (unrated), or keep waiting."
+                )
+            await self._tell(offer.user_id, text, view=view)
+
+    def _speaking_to(self, user_id: int) -> AbstractContextManager[None]:
+        """The language of a private word to a member in the queue: their client's, as their
+        last ``/play`` or Join showed it."""
+        held = self._tokens.get(user_id)
+        return speaking(locale_of(held[0]) if held is not None else None)
+
+    async def _in_server_language(self, guild_id: int) -> AbstractContextManager[None]:
+        return await in_server_language(self.bot.parts.languages, guild_id)
 
     async def _tell(self, user_id: int, text: str, **extra: Any) -> None:
         held = self._tokens.get(user_id)
@@ -231,7 +250,8 @@ class QueueCog(commands.Cog, name="Queue"):
         for board in await self.queue.stale_boards(mine):
             spot = board.spot
             channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
-            text = queue_text(spot.game, board.waiting)
+            with await self._in_server_language(spot.guild_id):  # a public post
+                text = queue_text(spot.game, board.waiting)
             try:
                 assert board.message_id is not None
                 await channel.get_partial_message(board.message_id).edit(content=text)

@@ -8,20 +8,25 @@ is told by its own event.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 import discord
 from discord.ext import commands
 
 from bot.chat.app import Parlor
+from bot.service.languages import Languages
 from bot.service.matches import MatchService
 
 log = logging.getLogger(__name__)
 
 
 class Servers(commands.Cog):
-    def __init__(self, client: Parlor, service: MatchService) -> None:
+    def __init__(
+        self, client: Parlor, service: MatchService, languages: Languages | None = None
+    ) -> None:
         self.client = client
         self.service = service
+        self.languages = languages
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -36,6 +41,29 @@ class Servers(commands.Cog):
             await self.service.abort_absent_guilds(
                 {guild.id for guild in client.guilds}, serves=client.serves_guild
             )
+            await self._preferred(client.guilds)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server: its preferred locale is its language until one is chosen."""
+        async with self.client.busy():
+            await self._preferred([guild])
+
+    @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if before.preferred_locale != after.preferred_locale:
+            async with self.client.busy():
+                await self._preferred([after])
+
+    async def _preferred(self, guilds: Sequence[discord.Guild]) -> None:
+        """Store the servers' preferred locales (only those that changed): the sweeper posts
+        in them with no interaction to read them from."""
+        if self.languages is None:
+            return
+        locales = {guild.id: guild.preferred_locale.value for guild in guilds}
+        changed = await self.languages.preferred(locales)
+        if changed:
+            log.info("Preferred locale stored for %d servers", changed)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -45,4 +73,4 @@ class Servers(commands.Cog):
 
 
 async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Servers(bot, bot.parts.service))
+    await bot.add_cog(Servers(bot, bot.parts.service, bot.parts.languages))

@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any, Protocol, cast
 
 import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import FAILED, log_failure
+from bot.chat.readers import hear
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
@@ -34,6 +35,7 @@ class SignupDesk(Protocol):
     @property
     def deliver(self) -> Callable[[Report], Awaitable[None]]: ...
     async def progress(self, tournament_id: int) -> None: ...
+    async def in_server_language(self, guild_id: int) -> AbstractContextManager[None]: ...
 
 
 class SignupHost(Protocol):
@@ -67,6 +69,10 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
         self.tournament_id = tournament_id
         self.verb = verb
 
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        hear(interaction)  # the press, and its answers, in the member's language
+        return True
+
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
@@ -93,9 +99,11 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
                 await interaction.response.send_message(FAILED, ephemeral=True)
                 return
             log.info("tournament %s: user %s pressed %s", view.id, user, self.verb)
+            with await desk.in_server_language(view.guild_id):  # a public post
+                embed, buttons = posts.signup_embed(view), signup_view(view)
             await interaction.response.edit_message(
-                embed=posts.signup_embed(view),
-                view=signup_view(view),
+                embed=embed,
+                view=buttons,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if report is not None:  # the event started meanwhile: the leaver's match resigned

@@ -19,13 +19,16 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, Protocol, cast, overload
+from contextlib import AbstractContextManager
+from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast, overload
 
 import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import log_failure
+from bot.chat.readers import in_server_language
 from bot.chat.tournament_buttons import signup_view
+from bot.service.languages import Languages
 from bot.service.matches import MatchService
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
@@ -39,6 +42,23 @@ SILENT = discord.AllowedMentions.none()
 
 Deliver = Callable[[Report], Awaitable[None]]
 """Delivers a match's report: its board, private lines and prompts."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def public(
+    post: Callable[Concatenate[TournamentDesk, TournamentView, P], Awaitable[R]],
+) -> Callable[Concatenate[TournamentDesk, TournamentView, P], Awaitable[R]]:
+    """A desk's post about the tournament ``view``, written in its server's language."""
+
+    async def in_language(
+        desk: TournamentDesk, view: TournamentView, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        with await desk.in_server_language(view.guild_id):
+            return await post(desk, view, *args, **kwargs)
+
+    return in_language
 
 
 class _Delivers(Protocol):
@@ -59,7 +79,12 @@ class TournamentDesk:
 
     @overload
     def __init__(
-        self, service: TournamentService, deliver: Deliver, client: discord.Client
+        self,
+        service: TournamentService,
+        deliver: Deliver,
+        client: discord.Client,
+        *,
+        languages: Languages | None = None,
     ) -> None: ...
     @overload
     def __init__(self, service: _WholeClient) -> None: ...
@@ -69,6 +94,8 @@ class TournamentDesk:
         service: TournamentService | _WholeClient,
         deliver: Deliver | None = None,
         client: discord.Client | None = None,
+        *,
+        languages: Languages | None = None,
     ) -> None:
         if not isinstance(service, TournamentService):
             # bot.chat.app hands itself over until it builds the desk with
@@ -80,7 +107,13 @@ class TournamentDesk:
         self.service = service
         self.deliver = deliver
         self.client = client
+        self.languages = languages
+        """The server's language, which every tournament post is written in."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def in_server_language(self, guild_id: int) -> AbstractContextManager[None]:
+        """The language of a public post in the server."""
+        return await in_server_language(self.languages, guild_id)
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         lock = self._locks.get(tournament_id)
@@ -114,7 +147,10 @@ class TournamentDesk:
     async def _post_round(self, tournament_id: int, number: int) -> bool:
         """Post the round in the tournament's channel and start its thread; whether it was
         posted (the round's matches then go in the thread, or the channel without one)."""
-        view = await self.service.load(tournament_id)
+        return await self._post_round_of(await self.service.load(tournament_id), number)
+
+    @public
+    async def _post_round_of(self, view: TournamentView, number: int) -> bool:
         threads = self._thread_parent(view)
         content = posts.round_content(view, number, threaded=threads is not None)
         channel = threads or self._channel(view)
@@ -150,7 +186,10 @@ class TournamentDesk:
         return True
 
     async def _post_end(self, tournament_id: int) -> None:
-        view = await self.service.load(tournament_id)
+        await self._post_end_of(await self.service.load(tournament_id))
+
+    @public
+    async def _post_end_of(self, view: TournamentView) -> None:
         users = [discord.Object(view.winner_id)] if view.winner_id else []
         try:
             await self._channel(view).send(
@@ -166,6 +205,7 @@ class TournamentDesk:
         await self.service.record_end(view.id)
         log.info("tournament %s: over, winner %s", view.id, view.winner_id)
 
+    @public
     async def announce_cancelled(self, view: TournamentView, by: int) -> None:
         """Tell the tournament's channel who cancelled it."""
         try:
@@ -177,6 +217,7 @@ class TournamentDesk:
                 "tournament %s: could not announce its cancelling: HTTP %s", view.id, error.status
             )
 
+    @public
     async def update_signup(self, view: TournamentView) -> None:
         """Show the sign-up message as the tournament now is (no buttons once it is closed)."""
         if view.message_id is None:

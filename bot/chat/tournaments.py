@@ -124,10 +124,11 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             view = await self._attempt(interaction, work)
             if view is None:
                 return
-            buttons = signup_view(view)
+            with await self.desk.in_server_language(view.guild_id):  # a public post
+                embed, buttons = posts.signup_embed(view), signup_view(view)
             assert buttons is not None  # sign-up is open
             callback = await interaction.response.send_message(
-                embed=posts.signup_embed(view),
+                embed=embed,
                 view=buttons,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 import games
 from bot.service import stats
 from bot.service.errors import AlreadyPlayed, MatchNotFound
+from bot.service.languages import Languages
 from bot.service.match_state import (
     ALREADY_PLAYED,
     DELIVERY_GRACE,
@@ -70,8 +72,11 @@ class MatchCore:
         timeouts: Timeouts | None = None,
         bot_user_id: int | None = None,
         names: Names = no_names,
+        languages: Languages | None = None,
     ) -> None:
         self.sessions = sessions
+        self.languages = languages
+        """Where the acting member's locale is stored, for their DMs (``None``: nowhere)."""
         self.engine = bound_engine(sessions)
         """Where a use case of a match takes its connection: it runs on Core, not a session."""
         self.names = names
@@ -101,7 +106,7 @@ class MatchCore:
         for _ in range(RETRIES):
             try:
                 now = self.clock()
-                async with self.engine.begin() as connection:
+                async with self._transaction() as connection:
                     match = await self._find(connection, target)
                     notices = await self._apply(
                         connection, match, user_id, expected_version, step, now, board
@@ -111,6 +116,18 @@ class MatchCore:
                 if expected_version is not None:
                     raise AlreadyPlayed(ALREADY_PLAYED) from None
         raise AlreadyPlayed("The match is busy: try again in a moment.")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A use case's transaction, which also stores the acting member's locale when it
+        changed (``bot.service.languages.speaks``)."""
+        heard = None
+        async with self.engine.begin() as connection:
+            yield connection
+            if self.languages is not None:
+                heard = await self.languages.note(connection)
+        if heard is not None and self.languages is not None:
+            self.languages.noted(heard)
 
     async def _find(self, connection: AsyncConnection, target: int | Finder) -> LoadedMatch:
         if isinstance(target, int):

@@ -124,7 +124,7 @@ class MatchService(Organizing):
             "recent": None,
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
-        async with self.engine.begin() as connection:
+        async with self._transaction() as connection:
             load = await repo.member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
             check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
             if is_open:

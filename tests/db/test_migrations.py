@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0010"
+HEAD = "0011"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -41,6 +41,7 @@ TABLES = {
     "queue_boards",
     "rating_history",
     "match_reviews",
+    "member_locales",
 }
 
 

@@ -1,0 +1,60 @@
+"""Which language a text on Discord is written in, decided where it is sent.
+
+- Everything answered to an interaction is in the member's own client locale: ``hear`` sets it
+  for the rest of the interaction's task (discord.py runs each interaction in a task of its own)
+  as soon as the command tree, a button or a form takes it, and marks the member as the one
+  acting, so a match's use case stores their locale for their DMs.
+- A public post (a board, an announcement, a tournament post, the queue's message) is written
+  inside ``speaking(await languages.server(guild_id))``.
+- A DM is written inside ``speaking(await languages.member(user_id, guild_id))``.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any
+
+from bot.i18n import catalog, normalise, speaking
+from bot.service.languages import Languages, speaks
+from games.words import read_on
+
+NO_SERVER = 0
+"""The server of a DM that names none: its language is English."""
+
+
+def locale_of(interaction: Any) -> str | None:
+    """The member's client locale as Discord names it (``de``, ``es-419``), if it came."""
+    locale = getattr(interaction, "locale", None)
+    value = getattr(locale, "value", locale)
+    return str(value) if value else None
+
+
+def hear(interaction: Any) -> None:
+    """From now on in this interaction's task: texts are in the member's language, and the
+    member is the one acting."""
+    locale = locale_of(interaction)
+    read_on(catalog(normalise(locale)))
+    speaks(interaction.user.id, locale)
+
+
+async def hear_dm(languages: Languages | None, user_id: int) -> None:
+    """From now on in this task (a typed DM's): texts are in the language of the member's DMs,
+    the locale they last used with the bot (a DM carries none)."""
+    if languages is not None:
+        read_on(catalog(await languages.member(user_id, NO_SERVER)))
+
+
+async def in_server_language(
+    languages: Languages | None, guild_id: int
+) -> AbstractContextManager[None]:
+    """The language of a public post in ``guild_id`` (English when nothing says otherwise)."""
+    return speaking(await languages.server(guild_id) if languages is not None else None)
+
+
+async def in_dm_language(
+    languages: Languages | None, user_id: int, guild_id: int
+) -> AbstractContextManager[None]:
+    """The language of a DM to ``user_id`` about something in ``guild_id``."""
+    if languages is None:
+        return speaking(None)
+    return speaking(await languages.member(user_id, guild_id))
