@@ -216,3 +216,87 @@ async def test_match_facts_are_filled_in_from_the_event_log(empty_database_url: 
         assert [tuple(row) for row in rows] == [(1, 2, None), (2, 0, 11)]
     finally:
         await engine.dispose()
+
+
+async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0010's data: a server's timeouts and a Crown match in play. After the
+    upgrade the server has no language of its own (English until Discord reports its locale),
+    the match plays to its end, and the move stores the member's locale."""
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert
+
+    import games
+    from bot.service.languages import Languages, speaks
+    from bot.service.matches import MatchService
+    from db.engine import session_factory
+    from db.languages import member_locale, server_language
+    from db.models import GuildSettings, PlayerStats
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    engine = create_engine(empty_database_url)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    try:
+        await upgrade(engine, "0010")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "guild_settings")
+                }
+            )
+            await connection.execute(
+                insert(tables["guild_settings"]).values(
+                    guild_id=GUILD, turn_timeout=900, threads=False, updated_at=now
+                )
+            )
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="active", version=4, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+
+        await upgrade(engine)
+
+        sessions = session_factory(engine)
+        async with sessions() as session:
+            settings = await session.get(GuildSettings, GUILD)
+            assert settings is not None and settings.turn_timeout == 900
+            assert await server_language(session, GUILD) == (None, None)
+            assert await member_locale(session, ALICE) is None
+        clock = Clock()
+        languages = Languages(sessions, clock=clock)
+        assert await languages.server(GUILD) == "en-US"
+        service = MatchService(sessions, clock=clock, languages=languages)
+
+        async def alice_in_german() -> str:
+            speaks(ALICE, "de")  # her client's locale, as her interaction's task sets it
+            report = await service.submit(7, ALICE, "3 3")
+            return report.match.status
+
+        assert await asyncio.create_task(alice_in_german()) == "finished"
+        async with sessions() as session:
+            assert await member_locale(session, ALICE) == "de"
+            assert await member_locale(session, BOB) is None
+            winner = await session.get(PlayerStats, (GUILD, "crown", ALICE, False))
+            assert winner is not None and winner.wins == 1
+        assert await languages.member(BOB, GUILD) == "en-US"  # the server's, until Bob speaks
+        assert await languages.member(ALICE, GUILD) == "de"
+    finally:
+        await engine.dispose()
