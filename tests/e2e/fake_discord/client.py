@@ -43,7 +43,7 @@ from .interactions import (
     interaction_create_payload,
     modal_submit_data,
 )
-from .limits import BUTTON, CONTENT_MAX, LINK_STYLE, PREMIUM_STYLE, SELECT_TYPES
+from .limits import BUTTON, CONTENT_MAX, LINK_STYLE, PREMIUM_STYLE, SELECT_TYPES, check_locale
 from .permissions import (
     ADMINISTRATOR,
     BOT_PERMISSIONS,
@@ -299,9 +299,17 @@ class FakeDiscord:
 
     # -- building the world -------------------------------------------------------------------
 
-    def add_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> FakeUser:
-        """A new user (a bot account if ``bot``); ``dms_open=False`` refuses the bot's DMs."""
-        return self.state.add_user(name, bot=bot, dms_open=dms_open)
+    def add_user(
+        self, name: str, *, bot: bool = False, dms_open: bool = True, locale: str = "en-US"
+    ) -> FakeUser:
+        """A new user (a bot account if ``bot``); ``dms_open=False`` refuses the bot's DMs;
+        ``locale`` is their Discord app's language (a Discord locale)."""
+        return self.state.add_user(name, bot=bot, dms_open=dms_open, locale=locale)
+
+    def set_locale(self, user: FakeUser, locale: str) -> None:
+        """The user switches their Discord app to ``locale``: their next interactions carry it."""
+        user.locale = check_locale(locale)
+        self.state.notify()
 
     def add_guild(
         self,
@@ -310,19 +318,28 @@ class FakeDiscord:
         owner: FakeUser | None = None,
         bot_permissions: int = BOT_PERMISSIONS,
         shard: tuple[int, int] | None = None,
+        preferred_locale: str = "en-US",
     ) -> FakeGuild:
         """A new guild the bot is in (with its managed role of ``bot_permissions``).
 
-        ``shard=(shard_id, shard_count)`` gives it an id whose events go to that shard.
+        ``shard=(shard_id, shard_count)`` gives it an id whose events go to that shard;
+        ``preferred_locale`` is the server's language in its settings (a Discord locale).
         """
         guild = self.state.add_guild(
             name,
             owner=owner or self.owner,
             bot_permissions=bot_permissions,
             shard=None if shard is None else Shard(*shard),
+            preferred_locale=preferred_locale,
         )
         self.gateway.guild_created(guild)
         return guild
+
+    def set_preferred_locale(self, guild: FakeGuild, locale: str) -> None:
+        """The server's owner changes its language (GUILD_UPDATE)."""
+        guild.preferred_locale = check_locale(locale)
+        self.state.notify()
+        self.gateway.guild_updated(guild)
 
     def add_text_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
         """A new text channel of ``guild``."""

@@ -399,6 +399,11 @@ class Gateway:
             intent=GUILDS,
         )
 
+    def guild_updated(self, guild: FakeGuild) -> None:
+        """GUILD_UPDATE: the guild object, as ``GET /guilds/{id}`` gives it."""
+        data = guild.rest_payload()
+        self._fan_out(guild.id, "GUILD_UPDATE", lambda _: data, intent=GUILDS)
+
     def channel_created(self, channel: FakeChannel) -> None:
         data = channel.payload()
         self._fan_out(channel.guild_id, "CHANNEL_CREATE", lambda _: data, intent=GUILDS)

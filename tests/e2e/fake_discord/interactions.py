@@ -86,7 +86,7 @@ def interaction_create_payload(
         "channel": channel_payload,
         "channel_id": str(channel.id),
         "app_permissions": str(state.channel_permissions(channel, state.bot.id)),
-        "locale": "en-US",
+        "locale": interaction.user.locale,
         "entitlements": [],
         "authorizing_integration_owners": {"0": "0" if guild is None else str(guild.id)},
         "context": 1 if guild is None else 0,
@@ -95,8 +95,8 @@ def interaction_create_payload(
     if guild is not None:
         member = state.member(guild, interaction.user.id)
         payload["guild_id"] = str(guild.id)
-        payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        payload["guild"] = {"id": str(guild.id), "locale": guild.preferred_locale, "features": []}
+        payload["guild_locale"] = guild.preferred_locale
         payload["member"] = member.payload(permissions=user_permissions)
     else:
         payload["user"] = interaction.user.payload()

@@ -504,3 +504,20 @@ def _check_text_input(
 def text_inputs(modal: Mapping[str, JSON]) -> list[dict[str, Any]]:
     """The text inputs of a modal, in order, whether in action rows or in labels."""
     return [c for c in walk_components(modal.get("components")) if c.get("type") == TEXT_INPUT]
+
+
+LOCALES = frozenset(
+    {
+        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
+        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
+        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+    }
+)  # fmt: skip
+"""Discord's locales (``AvailableLocalesEnum`` in its OpenAPI spec): a user's app language and a
+server's preferred locale are one of these."""
+
+
+def check_locale(locale: str) -> str:
+    if locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not a Discord locale")
+    return locale

@@ -74,6 +74,8 @@ class FakeUser:
     bot: bool = False
     dms_open: bool = True
     """False when the user refuses DMs from server members (sending to them fails with 50007)."""
+    locale: str = "en-US"
+    """The language their Discord app is set to, which each of their interactions carries."""
 
     @property
     def mention(self) -> str:
@@ -288,6 +290,9 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     threads: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    preferred_locale: str = "en-US"
+    """The server's language (its Community settings), which its interactions carry as
+    ``guild_locale``."""
 
     @property
     def everyone(self) -> FakeRole:
@@ -351,7 +356,7 @@ class FakeGuild:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
         }

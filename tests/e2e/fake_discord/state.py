@@ -22,7 +22,7 @@ from .errors import (
     UNKNOWN_USER,
     not_found,
 )
-from .limits import EPHEMERAL, LOADING, MESSAGE_FIELDS
+from .limits import EPHEMERAL, LOADING, MESSAGE_FIELDS, check_locale
 from .permissions import (
     CHANNEL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -167,17 +167,27 @@ class DiscordState:
 
     # -- world building -----------------------------------------------------------------------
 
-    def add_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> FakeUser:
-        user = FakeUser(self.new_id(), name, bot=bot, dms_open=dms_open)
+    def add_user(
+        self, name: str, *, bot: bool = False, dms_open: bool = True, locale: str = "en-US"
+    ) -> FakeUser:
+        user = FakeUser(
+            self.new_id(), name, bot=bot, dms_open=dms_open, locale=check_locale(locale)
+        )
         self.users[user.id] = user
         self.notify()
         return user
 
     def add_guild(
-        self, name: str, *, owner: FakeUser, bot_permissions: int, shard: Shard | None = None
+        self,
+        name: str,
+        *,
+        owner: FakeUser,
+        bot_permissions: int,
+        shard: Shard | None = None,
+        preferred_locale: str = "en-US",
     ) -> FakeGuild:
         guild_id = self.new_id() if shard is None else self.new_id.on_shard(shard)
-        guild = FakeGuild(guild_id, name, owner.id)
+        guild = FakeGuild(guild_id, name, owner.id, preferred_locale=check_locale(preferred_locale))
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", EVERYONE_PERMISSIONS)
         bot_role = FakeRole(self.new_id(), guild.id, self.bot.name, bot_permissions, 1, self.bot.id)
         guild.roles[bot_role.id] = bot_role

@@ -1,0 +1,199 @@
+"""Who reads what language, end to end through discord.py against the fake Discord, whose
+interactions carry each member's app language (``locale``) and the server's (``guild_locale``).
+
+Texts are converted to the catalogs part by part, so these tests compare what members see with
+what the bot's renderers write in the expected language (``speaking``): they hold for every text,
+translated yet or not, and the texts already translated are checked word for word.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from bot.chat import render
+from bot.chat.components import Layout, Post, Verb
+from bot.i18n import speaking
+from db.languages import server_language
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+    from .fake_discord import FakeDiscord, FakeGuild, FakeMember, FakeMessage
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+def labels(layout: Layout) -> list[str]:
+    return [button.label for row in layout for button in row]
+
+
+def shown_labels(message: FakeMessage) -> list[str]:
+    return [str(button.get("label")) for button in message.buttons]
+
+
+def app_of(table: Table) -> Any:
+    assert table.app is not None, "the bot is not running"
+    return table.app
+
+
+async def board_in(table: Table, match_id: int, language: str) -> Post:
+    """The match's board as the bot writes it now in ``language``."""
+    snap = await app_of(table).service.snapshot(match_id)
+    with speaking(language):
+        if snap.status == "challenged":
+            return render.challenge_post(snap, [])
+        return render.board_post(snap, [])
+
+
+async def assert_board_in(table: Table, message: FakeMessage, language: str) -> None:
+    """``message`` is match #1's board written in ``language``: its title and its buttons."""
+    expected = await board_in(table, 1, language)
+    if expected.embed is not None:
+        assert message.embeds and message.embeds[0]["title"] == expected.embed.title
+    assert shown_labels(message) == labels(expected.layout)
+
+
+def moves_after(table: Table, version: int) -> bool:
+    """Whether match #1's board offers moves newer than ``version``."""
+    return any(
+        p.verb == Verb.PLAY and p.version > version for p in table.presses(table.board_of(1))
+    )
+
+
+async def prompt_in(table: Table, member: FakeMember, language: str) -> Post:
+    """Match #1's prompt to ``member`` as the bot writes it in ``language``."""
+    app = app_of(table)
+    prompt = await app.service.prompt(1, member.id)
+    snap = prompt.match
+    with speaking(language):
+        return render.prompt_post(
+            prompt, server=app.dms.server_name(snap.guild_id), board=app.boards.board_url(snap)
+        )
+
+
+def owner_of(fake: FakeDiscord, guild: FakeGuild) -> FakeMember:
+    member = guild.member(fake.owner.id)
+    assert member is not None
+    return member
+
+
+async def test_a_german_member_reads_private_answers_in_german(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    owner = owner_of(fake_discord, guild)
+    fake_discord.set_locale(fake_discord.owner, "de")
+    shown = table.answer(await table.slash(owner, "settings"))
+    assert (
+        "Sprache für Spielbretter und Ankündigungen: Englisch, die Sprache des Servers auf "
+        "Discord (eine andere wählst du mit `/settings language:`)." in shown
+    )
+    shown = table.answer(await table.slash(owner, "settings", language="fr"))
+    assert "Sprache für Spielbretter und Ankündigungen: Französisch, hier so gewählt." in shown
+
+    # The same command from an app in Brazilian Portuguese, then in English.
+    fake_discord.set_locale(fake_discord.owner, "pt-BR")
+    shown = table.answer(await table.slash(owner, "settings"))
+    assert "Idioma dos tabuleiros e anúncios: Francês, escolhido aqui." in shown
+    fake_discord.set_locale(fake_discord.owner, "en-US")
+    shown = table.answer(await table.slash(owner, "settings", language="server"))
+    assert "Language of boards and announcements: English, the server's language on" in shown
+
+
+async def test_a_french_server_plays_a_whole_match_on_french_boards(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    """The server's language on Discord is French; its members' apps are in English and German.
+    Every board is French, the one the sweeper posts at the time-out too."""
+    table = idle_table
+    fake_discord.set_preferred_locale(guild, "fr")
+    fake_discord.set_locale(bob.user, "de")
+    async with table.running():
+        mark = table.checkpoint()
+        answered = await table.slash(alice, "crown challenge", opponent=bob)
+        (challenge,) = answered.messages
+        assert not challenge.ephemeral
+        await assert_board_in(table, challenge, "fr")
+        assert (
+            shown_labels(challenge) != [] and await app_of(table).languages.server(guild.id) == "fr"
+        )
+
+        await table.click(bob, challenge, Verb.ACCEPT)
+        alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
+        bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+        await assert_board_in(table, table.board_of(1), "fr")
+        # DMs: Alice's in English, the language she used; Bob's in German.
+        assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
+        assert bob_prompt.content == (await prompt_in(table, bob, "de")).content
+
+        await table.click(alice, alice_prompt, Verb.SECRET, "3 1")
+        await table.dm(bob, "2 3")
+        await table.fake.wait_until(
+            lambda: any(p.verb == Verb.PLAY for p in table.presses(table.board_of(1))),
+            what="the first move's buttons",
+        )
+        board = table.board_of(1)
+        await assert_board_in(table, board, "fr")
+        board_version = max(p.version for p in table.presses(board))
+
+        mark = table.checkpoint()
+        await table.click(alice, board, Verb.PLAY, "2 2")
+        hint_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+        assert shown_labels(hint_prompt) == labels((await prompt_in(table, bob, "de")).layout)
+        await table.click(bob, hint_prompt, Verb.PLAY, "row")
+        await table.fake.wait_until(
+            lambda: moves_after(table, board_version), what="the board after Bob's hint"
+        )
+        await assert_board_in(table, table.board_of(1), "fr")
+
+        # Bob lets his time run out: the sweeper ends the match, with no interaction to read a
+        # language from.
+        table.clock.advance(minutes=11)
+        await table.fake.wait_until(
+            lambda: any(p.verb == Verb.REMATCH for p in table.presses(table.board_of(1))),
+            what="the match to end",
+        )
+        await assert_board_in(table, table.board_of(1), "fr")
+
+
+async def test_a_german_members_secret_prompt_is_in_german(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    """Bob's app is in German: his DMs are, once he has used the bot, and the server's boards
+    stay in the server's language."""
+    fake_discord.set_locale(bob.user, "de")
+    mark = table.checkpoint()
+    (challenge,) = (await table.slash(alice, "crown challenge", opponent=bob)).messages
+    await table.click(bob, challenge, Verb.ACCEPT)
+    bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+    alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
+    german = await prompt_in(table, bob, "de")
+    assert bob_prompt.content == german.content
+    assert shown_labels(bob_prompt) == labels(german.layout)
+    assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
+    await assert_board_in(table, table.board_of(1), "en-US")
+    languages = app_of(table).languages
+    assert await languages.member(bob.id, guild.id) == "de"
+    assert await languages.member(alice.id, guild.id) == "en-US"
+
+
+async def test_a_server_that_changes_its_language_on_discord_gets_boards_in_it(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    """GUILD_UPDATE with a new preferred locale: stored, and the next board is written in it."""
+    languages = app_of(table).languages
+    assert await languages.server(guild.id) == "en-US"
+    fake_discord.set_preferred_locale(guild, "es-419")
+    for _attempt in range(250):
+        async with languages.sessions() as session:
+            if await server_language(session, guild.id) == (None, "es-419"):
+                break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the server's new preferred locale was not stored")
+    assert await languages.server(guild.id) == "es-ES"  # Latin American Spanish reads Spain's
+    (challenge,) = (await table.slash(alice, "crown challenge", opponent=bob)).messages
+    await assert_board_in(table, challenge, "es-ES")
