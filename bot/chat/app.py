@@ -200,6 +200,7 @@ class Parlor(commands.AutoShardedBot):
         """
         component = interaction.type is discord.InteractionType.component
         if self.closing and component and not interaction.response.is_done():
+            hear(interaction)
             await interaction.response.send_message(RESTARTING, ephemeral=True)
 
     async def close(self) -> None:

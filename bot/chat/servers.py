@@ -27,6 +27,9 @@ class Servers(commands.Cog):
         self.client = client
         self.service = service
         self.languages = languages
+        self._ready = False
+        """Whether READY's servers were taken in: until then, each server's own event is left
+        to ``on_ready``'s one batch."""
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -42,10 +45,19 @@ class Servers(commands.Cog):
                 {guild.id for guild in client.guilds}, serves=client.serves_guild
             )
             await self._preferred(client.guilds)
+        self._ready = True
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Added to a server: its preferred locale is its language until one is chosen."""
+        async with self.client.busy():
+            await self._preferred([guild])
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server back after an outage: its locale may have changed meanwhile."""
+        if not self._ready:
+            return  # the start: on_ready stores every server's at once
         async with self.client.busy():
             await self._preferred([guild])
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from bot.chat import render
 from bot.chat.components import Layout, Post, Verb
 from bot.i18n import speaking
@@ -197,3 +199,16 @@ async def test_a_server_that_changes_its_language_on_discord_gets_boards_in_it(
     assert await languages.server(guild.id) == "es-ES"  # Latin American Spanish reads Spain's
     (challenge,) = (await table.slash(alice, "crown challenge", opponent=bob)).messages
     await assert_board_in(table, challenge, "es-ES")
+
+
+def test_the_fake_knows_only_discords_locales(fake_discord: FakeDiscord, guild: FakeGuild) -> None:
+    """A user's app language and a server's preferred locale are Discord locales: ``en`` or
+    ``pt`` alone is none."""
+    for wrong in ("en", "pt", "de-DE", ""):
+        with pytest.raises(ValueError):
+            fake_discord.add_user("dora", locale=wrong)
+        with pytest.raises(ValueError):
+            fake_discord.set_preferred_locale(guild, wrong)
+    assert guild.preferred_locale == "en-US"
+    fake_discord.set_preferred_locale(guild, "es-419")
+    assert guild.preferred_locale == "es-419"

@@ -169,11 +169,20 @@ def form_field(result: InteractionResult, label: str) -> str:
 class Table:
     """The server "Parlor test" with its channel #duels, and the bot running on SimCord."""
 
-    def __init__(self, env: simcord.Env, settings: Settings, clock: SimClock) -> None:
+    def __init__(
+        self,
+        env: simcord.Env,
+        settings: Settings,
+        clock: SimClock,
+        *,
+        preferred_locale: str | None = None,
+    ) -> None:
+        """``preferred_locale``: the server's language in its Discord settings (English by
+        default)."""
         self.env = env
         self.settings = settings
         self.clock = clock
-        self.guild = env.create_guild("Parlor test")
+        self.guild = env.create_guild("Parlor test", preferred_locale=preferred_locale)
         self.channel = self.guild.create_text_channel("duels")
 
     @property
