@@ -55,11 +55,9 @@ async def assert_board_in(table: Table, message: FakeMessage, language: str) -> 
     assert shown_labels(message) == labels(expected.layout)
 
 
-def moves_after(table: Table, version: int) -> bool:
-    """Whether match #1's board offers moves newer than ``version``."""
-    return any(
-        p.verb == Verb.PLAY and p.version > version for p in table.presses(table.board_of(1))
-    )
+def moves_after(table: Table, board: FakeMessage, version: int) -> bool:
+    """Whether the board (edited in place) offers moves newer than ``version``."""
+    return any(p.verb == Verb.PLAY and p.version > version for p in table.presses(board))
 
 
 async def prompt_in(table: Table, member: FakeMember, language: str) -> Post:
@@ -126,7 +124,7 @@ async def test_a_french_server_plays_a_whole_match_on_french_boards(
         await table.click(bob, challenge, Verb.ACCEPT)
         alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
         bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
-        await assert_board_in(table, table.board_of(1), "fr")
+        await assert_board_in(table, challenge, "fr")
         # DMs: Alice's in English, the language she used; Bob's in German.
         assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
         assert bob_prompt.content == (await prompt_in(table, bob, "de")).content
@@ -134,10 +132,10 @@ async def test_a_french_server_plays_a_whole_match_on_french_boards(
         await table.click(alice, alice_prompt, Verb.SECRET, "3 1")
         await table.dm(bob, "2 3")
         await table.fake.wait_until(
-            lambda: any(p.verb == Verb.PLAY for p in table.presses(table.board_of(1))),
+            lambda: any(p.verb == Verb.PLAY for p in table.presses(challenge)),
             what="the first move's buttons",
         )
-        board = table.board_of(1)
+        board = challenge
         await assert_board_in(table, board, "fr")
         board_version = max(p.version for p in table.presses(board))
 
@@ -147,18 +145,18 @@ async def test_a_french_server_plays_a_whole_match_on_french_boards(
         assert shown_labels(hint_prompt) == labels((await prompt_in(table, bob, "de")).layout)
         await table.click(bob, hint_prompt, Verb.PLAY, "row")
         await table.fake.wait_until(
-            lambda: moves_after(table, board_version), what="the board after Bob's hint"
+            lambda: moves_after(table, challenge, board_version), what="the board after Bob's hint"
         )
-        await assert_board_in(table, table.board_of(1), "fr")
+        await assert_board_in(table, challenge, "fr")
 
         # Bob lets his time run out: the sweeper ends the match, with no interaction to read a
         # language from.
         table.clock.advance(minutes=11)
         await table.fake.wait_until(
-            lambda: any(p.verb == Verb.REMATCH for p in table.presses(table.board_of(1))),
+            lambda: any(p.verb == Verb.REMATCH for p in table.presses(challenge)),
             what="the match to end",
         )
-        await assert_board_in(table, table.board_of(1), "fr")
+        await assert_board_in(table, challenge, "fr")
 
 
 async def test_a_german_members_secret_prompt_is_in_german(
@@ -176,7 +174,7 @@ async def test_a_german_members_secret_prompt_is_in_german(
     assert bob_prompt.content == german.content
     assert shown_labels(bob_prompt) == labels(german.layout)
     assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
-    await assert_board_in(table, table.board_of(1), "en-US")
+    await assert_board_in(table, challenge, "en-US")
     languages = app_of(table).languages
     assert await languages.member(bob.id, guild.id) == "de"
     assert await languages.member(alice.id, guild.id) == "en-US"
