@@ -46,17 +46,23 @@ async def preferred_locales(db: Db, guild_ids: Collection[int]) -> dict[int, str
 
 
 async def set_preferred_locales(db: Db, locales: Mapping[int, str], now: datetime) -> None:
-    """Store each server's preferred locale, keeping its other settings."""
-    for guild_id, locale in locales.items():
-        statement = upsert(db, GuildSettings).values(
-            guild_id=guild_id, preferred_locale=locale, updated_at=now
-        )
-        await db.execute(
-            statement.on_conflict_do_update(
-                index_elements=[GuildSettings.guild_id],
-                set_={"preferred_locale": locale, "updated_at": now},
-            )
-        )
+    """Store each server's preferred locale, keeping its other settings (one statement, however
+    many servers: a bot in thousands of servers starts with all of them)."""
+    if not locales:
+        return
+    statement = upsert(db, GuildSettings)
+    statement = statement.on_conflict_do_update(
+        index_elements=[GuildSettings.guild_id],
+        set_={
+            "preferred_locale": statement.excluded.preferred_locale,
+            "updated_at": statement.excluded.updated_at,
+        },
+    )
+    rows = [
+        {"guild_id": guild_id, "preferred_locale": locale, "updated_at": now}
+        for guild_id, locale in locales.items()
+    ]
+    await db.execute(statement, rows)
 
 
 async def member_locale(db: Db, user_id: int) -> str | None:
