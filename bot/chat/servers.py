@@ -1,8 +1,13 @@
-"""Servers the bot leaves: their matches are called off without a result.
+"""Servers the bot is in and leaves: their languages, and their matches called off without a
+result when the bot leaves.
 
 READY lists every server the bot is in (those in an outage too): matches elsewhere belong to
 servers that removed the bot while it was away. A server removed while the bot runs (or deleted)
 is told by its own event.
+
+Each server's preferred locale, its language until ``/settings language:`` chooses one, is
+stored from READY (all at once), on joining a server, when a server comes back from an outage and
+when it changes (GUILD_UPDATE): posts made with no interaction (the sweeper's) need it.
 """
 
 from __future__ import annotations
