@@ -210,3 +210,40 @@ def test_the_fake_knows_only_discords_locales(fake_discord: FakeDiscord, guild: 
     assert guild.preferred_locale == "en-US"
     fake_discord.set_preferred_locale(guild, "es-419")
     assert guild.preferred_locale == "es-419"
+
+
+async def test_dms_are_in_the_servers_language_until_the_member_uses_the_bot(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    """A tournament on a French server pairs Alice (her app in English) with Bob (in German):
+    joining it is no match of theirs, so their first DM prompts are in the server's French; once
+    Bob has hidden his Crown, his DMs are in German."""
+    table = idle_table
+    fake_discord.set_preferred_locale(guild, "fr")
+    fake_discord.set_locale(bob.user, "de")
+    organizer = owner_of(fake_discord, guild)
+    async with table.running():
+        languages = app_of(table).languages
+        answered = await table.slash(
+            organizer, "tournament create", game="crown", format="round_robin"
+        )
+        (signup,) = answered.messages
+        for player in (alice, bob):
+            join = next(c for c in signup.custom_ids if c.endswith(":join"))
+            await table.fake.wait_for_response(await table.fake.click(player, signup, join))
+        mark = table.checkpoint()
+        await table.slash(organizer, "tournament start")
+        alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
+        bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+        assert alice_prompt.content == (await prompt_in(table, alice, "fr")).content
+        assert bob_prompt.content == (await prompt_in(table, bob, "fr")).content
+        assert await languages.member(bob.id, guild.id) == "fr"
+
+        chosen = await table.click(bob, bob_prompt, Verb.SECRET, "1 1")
+        await table.fake.wait_for_response(chosen)
+        assert await languages.member(bob.id, guild.id) == "de"
+        assert await languages.member(alice.id, guild.id) == "fr"  # Alice has not played yet
