@@ -9,6 +9,7 @@ translated yet or not, and the texts already translated are checked word for wor
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -71,6 +72,18 @@ async def prompt_in(table: Table, member: FakeMember, language: str) -> Post:
         )
 
 
+@pytest.fixture
+async def french_table(
+    idle_table: Table, fake_discord: FakeDiscord, guild: FakeGuild, bob: FakeMember
+) -> AsyncIterator[Table]:
+    """The bot started on a server whose language on Discord is French; Bob's app is in
+    German."""
+    fake_discord.set_preferred_locale(guild, "fr")
+    fake_discord.set_locale(bob.user, "de")
+    async with idle_table.running():
+        yield idle_table
+
+
 def owner_of(fake: FakeDiscord, guild: FakeGuild) -> FakeMember:
     member = guild.member(fake.owner.id)
     assert member is not None
@@ -100,63 +113,54 @@ async def test_a_german_member_reads_private_answers_in_german(
 
 
 async def test_a_french_server_plays_a_whole_match_on_french_boards(
-    idle_table: Table,
-    fake_discord: FakeDiscord,
-    guild: FakeGuild,
-    alice: FakeMember,
-    bob: FakeMember,
+    french_table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
 ) -> None:
     """The server's language on Discord is French; its members' apps are in English and German.
     Every board is French, the one the sweeper posts at the time-out too."""
-    table = idle_table
-    fake_discord.set_preferred_locale(guild, "fr")
-    fake_discord.set_locale(bob.user, "de")
-    async with table.running():
-        mark = table.checkpoint()
-        answered = await table.slash(alice, "crown challenge", opponent=bob)
-        (challenge,) = answered.messages
-        assert not challenge.ephemeral
-        await assert_board_in(table, challenge, "fr")
-        assert (
-            shown_labels(challenge) != [] and await app_of(table).languages.server(guild.id) == "fr"
-        )
+    table = french_table
+    mark = table.checkpoint()
+    answered = await table.slash(alice, "crown challenge", opponent=bob)
+    (challenge,) = answered.messages
+    assert not challenge.ephemeral
+    await assert_board_in(table, challenge, "fr")
+    assert shown_labels(challenge) != [] and await app_of(table).languages.server(guild.id) == "fr"
 
-        await table.click(bob, challenge, Verb.ACCEPT)
-        alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
-        bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
-        await assert_board_in(table, challenge, "fr")
-        # DMs: Alice's in English, the language she used; Bob's in German.
-        assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
-        assert bob_prompt.content == (await prompt_in(table, bob, "de")).content
+    await table.click(bob, challenge, Verb.ACCEPT)
+    alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
+    bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+    await assert_board_in(table, challenge, "fr")
+    # DMs: Alice's in English, the language she used; Bob's in German.
+    assert alice_prompt.content == (await prompt_in(table, alice, "en-US")).content
+    assert bob_prompt.content == (await prompt_in(table, bob, "de")).content
 
-        await table.click(alice, alice_prompt, Verb.SECRET, "3 1")
-        await table.dm(bob, "2 3")
-        await table.fake.wait_until(
-            lambda: any(p.verb == Verb.PLAY for p in table.presses(challenge)),
-            what="the first move's buttons",
-        )
-        board = challenge
-        await assert_board_in(table, board, "fr")
-        board_version = max(p.version for p in table.presses(board))
+    await table.click(alice, alice_prompt, Verb.SECRET, "3 1")
+    await table.dm(bob, "2 3")
+    await table.fake.wait_until(
+        lambda: any(p.verb == Verb.PLAY for p in table.presses(challenge)),
+        what="the first move's buttons",
+    )
+    board = challenge
+    await assert_board_in(table, board, "fr")
+    board_version = max(p.version for p in table.presses(board))
 
-        mark = table.checkpoint()
-        await table.click(alice, board, Verb.PLAY, "2 2")
-        hint_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
-        assert shown_labels(hint_prompt) == labels((await prompt_in(table, bob, "de")).layout)
-        await table.click(bob, hint_prompt, Verb.PLAY, "row")
-        await table.fake.wait_until(
-            lambda: moves_after(table, challenge, board_version), what="the board after Bob's hint"
-        )
-        await assert_board_in(table, challenge, "fr")
+    mark = table.checkpoint()
+    await table.click(alice, board, Verb.PLAY, "2 2")
+    hint_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+    assert shown_labels(hint_prompt) == labels((await prompt_in(table, bob, "de")).layout)
+    await table.click(bob, hint_prompt, Verb.PLAY, "row")
+    await table.fake.wait_until(
+        lambda: moves_after(table, challenge, board_version), what="the board after Bob's hint"
+    )
+    await assert_board_in(table, challenge, "fr")
 
-        # Bob lets his time run out: the sweeper ends the match, with no interaction to read a
-        # language from.
-        table.clock.advance(minutes=11)
-        await table.fake.wait_until(
-            lambda: any(p.verb == Verb.REMATCH for p in table.presses(challenge)),
-            what="the match to end",
-        )
-        await assert_board_in(table, challenge, "fr")
+    # Bob lets his time run out: the sweeper ends the match, with no interaction to read a
+    # language from.
+    table.clock.advance(minutes=11)
+    await table.fake.wait_until(
+        lambda: any(p.verb == Verb.REMATCH for p in table.presses(challenge)),
+        what="the match to end",
+    )
+    await assert_board_in(table, challenge, "fr")
 
 
 async def test_a_german_members_secret_prompt_is_in_german(
@@ -213,7 +217,7 @@ def test_the_fake_knows_only_discords_locales(fake_discord: FakeDiscord, guild: 
 
 
 async def test_dms_are_in_the_servers_language_until_the_member_uses_the_bot(
-    idle_table: Table,
+    french_table: Table,
     fake_discord: FakeDiscord,
     guild: FakeGuild,
     alice: FakeMember,
@@ -222,28 +226,23 @@ async def test_dms_are_in_the_servers_language_until_the_member_uses_the_bot(
     """A tournament on a French server pairs Alice (her app in English) with Bob (in German):
     joining it is no match of theirs, so their first DM prompts are in the server's French; once
     Bob has hidden his Crown, his DMs are in German."""
-    table = idle_table
-    fake_discord.set_preferred_locale(guild, "fr")
-    fake_discord.set_locale(bob.user, "de")
+    table = french_table
     organizer = owner_of(fake_discord, guild)
-    async with table.running():
-        languages = app_of(table).languages
-        answered = await table.slash(
-            organizer, "tournament create", game="crown", format="round_robin"
-        )
-        (signup,) = answered.messages
-        for player in (alice, bob):
-            join = next(c for c in signup.custom_ids if c.endswith(":join"))
-            await table.fake.wait_for_response(await table.fake.click(player, signup, join))
-        mark = table.checkpoint()
-        await table.slash(organizer, "tournament start")
-        alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
-        bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
-        assert alice_prompt.content == (await prompt_in(table, alice, "fr")).content
-        assert bob_prompt.content == (await prompt_in(table, bob, "fr")).content
-        assert await languages.member(bob.id, guild.id) == "fr"
+    languages = app_of(table).languages
+    answered = await table.slash(organizer, "tournament create", game="crown", format="round_robin")
+    (signup,) = answered.messages
+    for player in (alice, bob):
+        join = next(c for c in signup.custom_ids if c.endswith(":join"))
+        await table.fake.wait_for_response(await table.fake.click(player, signup, join))
+    mark = table.checkpoint()
+    await table.slash(organizer, "tournament start")
+    alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
+    bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+    assert alice_prompt.content == (await prompt_in(table, alice, "fr")).content
+    assert bob_prompt.content == (await prompt_in(table, bob, "fr")).content
+    assert await languages.member(bob.id, guild.id) == "fr"
 
-        chosen = await table.click(bob, bob_prompt, Verb.SECRET, "1 1")
-        await table.fake.wait_for_response(chosen)
-        assert await languages.member(bob.id, guild.id) == "de"
-        assert await languages.member(alice.id, guild.id) == "fr"  # Alice has not played yet
+    chosen = await table.click(bob, bob_prompt, Verb.SECRET, "1 1")
+    await table.fake.wait_for_response(chosen)
+    assert await languages.member(bob.id, guild.id) == "de"
+    assert await languages.member(alice.id, guild.id) == "fr"  # Alice has not played yet
