@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["N_", "_", "n_", "reading"]
+__all__ = ["N_", "_", "current", "n_", "reading"]
 
 _ENGLISH = gettext.NullTranslations()
 _catalog: ContextVar[gettext.NullTranslations] = ContextVar("catalog", default=_ENGLISH)
@@ -46,3 +46,8 @@ def reading(catalog: gettext.NullTranslations) -> Iterator[None]:
         yield
     finally:
         _catalog.reset(token)
+
+
+def current() -> gettext.NullTranslations:
+    """The catalog ``_`` answers from here."""
+    return _catalog.get()

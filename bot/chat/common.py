@@ -19,6 +19,8 @@ from bot.chat.app import Parlor
 from bot.chat.components import Post
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
+from bot.i18n import _
+from bot.i18n.formats import command
 from bot.service.errors import MatchNotFound
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
@@ -50,8 +52,10 @@ def parse_duration(text: str) -> int:
     found = _DURATION.fullmatch(text.strip())
     if found is None:
         raise ValueError(
-            f"{text.strip()[:20]!r} is not a duration: write a number and a unit, "
-            "e.g. 90s, 10m, 2h or 1d."
+            _(
+                "{text} is not a duration: write a number and a unit, e.g. 90s, 10m, 2h or 1d.",
+                text=repr(text.strip()[:20]),
+            )
         )
     unit = (found["unit"] or "m")[0].lower()
     return int(found["amount"]) * _UNIT_SECONDS[unit]
@@ -90,7 +94,7 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) ->
     deletes the placeholder and is told to the member alone all the same.
     """
     work = asyncio.ensure_future(making)
-    done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+    done, _pending = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(thinking=True)
     try:
@@ -99,9 +103,9 @@ async def answer_publicly(interaction: Interaction, making: Awaitable[Shown]) ->
         log_failure("command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
-            await interaction.followup.send(FAILED, ephemeral=True)
+            await interaction.followup.send(_(FAILED), ephemeral=True)
         else:
-            await interaction.response.send_message(FAILED, ephemeral=True)
+            await interaction.response.send_message(_(FAILED), ephemeral=True)
         return
     none = discord.AllowedMentions.none()
     files = [] if file is None else [file]
@@ -270,7 +274,7 @@ class Common(commands.Cog):
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
-                "Set the organizer role or clear it, not both.", ephemeral=True
+                _("Set the organizer role or clear it, not both."), ephemeral=True
             )
             return
         given = {
@@ -293,7 +297,7 @@ class Common(commands.Cog):
             return
         if wait is not None and wait > FALLBACK_MAX:
             await interaction.response.send_message(
-                f"The queue's wait is at most {human(FALLBACK_MAX)}.", ephemeral=True
+                _("The queue's wait is at most {most}.", most=human(FALLBACK_MAX)), ephemeral=True
             )
             return
         async with self.bot.busy():
@@ -313,7 +317,11 @@ class Common(commands.Cog):
                 log.info("server %s: web pages %s", interaction.guild_id, web)
             options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
             waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
-            text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
+            text += "\n" + _(
+                "Queue ({command}): I offer to play a member after {wait} waiting.",
+                command=command("play"),
+                wait=human(waited),
+            )
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -325,22 +333,28 @@ class Common(commands.Cog):
             await tournaments.set_organizer_role(guild_id, role.id)
         if clear:
             await tournaments.clear_organizer_role(guild_id)
-            return "\n• tournament organizer role is cleared: Manage Server runs tournaments"
+            return "\n" + _(
+                "• tournament organizer role is cleared: Manage Server runs tournaments"
+            )
         role_id = await tournaments.organizer_role(guild_id)
-        return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
+        if role_id is None:
+            return ""
+        return "\n" + _("• tournament organizers: {role}", role=f"<@&{role_id}>")
 
     async def _web(self, guild_id: int, *, on: bool) -> str:
         """Turn the server's web pages on (a new link) or off; the lines that say so."""
         if on:
             token = await self.servers.open_site(guild_id)
             link = f"{self.parts.settings.web_link_base()}/s/{token}/"
-            return (
-                f"\n• web pages are on: <{link}>\n  Anyone with the link can read them; "
-                "`/settings web:off` removes them, and on again makes a new link."
+            return "\n" + _(
+                "• web pages are on: {link}\n  Anyone with the link can read them; {command} "
+                "removes them, and on again makes a new link.",
+                link=f"<{link}>",
+                command=command("settings web:off"),
             )
         if await self.servers.close_site(guild_id):
-            return "\n• web pages are off: their link no longer works"
-        return "\n• web pages were already off"
+            return "\n" + _("• web pages are off: their link no longer works")
+        return "\n" + _("• web pages were already off")
 
     async def _save_timeouts(
         self, guild_id: int, seconds: dict[str, int]
