@@ -339,17 +339,18 @@ class Common(commands.Cog):
         role_id = await tournaments.organizer_role(guild_id)
         if role_id is None:
             return ""
-        return "\n" + _("• tournament organizers: {role}", role=f"<@&{role_id}>")
+        role_mention = f"<@&{role_id}>"
+        return "\n" + _("• tournament organizers: {role}", role=role_mention)
 
     async def _web(self, guild_id: int, *, on: bool) -> str:
         """Turn the server's web pages on (a new link) or off; the lines that say so."""
         if on:
             token = await self.servers.open_site(guild_id)
-            link = f"{self.parts.settings.web_link_base()}/s/{token}/"
+            link = f"<{self.parts.settings.web_link_base()}/s/{token}/>"
             return "\n" + _(
                 "• web pages are on: {link}\n  Anyone with the link can read them; {command} "
                 "removes them, and on again makes a new link.",
-                link=f"<{link}>",
+                link=link,
                 command=command("settings web:off"),
             )
         if await self.servers.close_site(guild_id):

@@ -41,9 +41,15 @@ async def top_chart(histories: HistoryService, guild_id: int, game: str) -> disc
     A member named nowhere yet (every match of theirs ended before names were kept) shows
     by the end of their id, which the leaderboard's text beside it names in full."""
     standings = [
-        replace(standing, name=standing.name or _("Member …{end}", end=f"{user_id % 10000:04d}"))
+        replace(standing, name=standing.name or _unnamed(user_id))
         for user_id, standing in await histories.top_ratings(guild_id, game)
     ]
     title = _("{game}: top ratings", game=_(games.get(game).title))
     png = await draw(leaderboard_chart, standings, title=title, x_label=_("Rating"))
     return None if png is None else discord.File(io.BytesIO(png), filename=TOP_FILE)
+
+
+def _unnamed(user_id: int) -> str:
+    """A member without a kept name, by the last four digits of their id."""
+    end = str(user_id % 10000).zfill(4)
+    return _("Member …{end}", end=end)

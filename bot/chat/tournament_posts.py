@@ -237,7 +237,8 @@ def _table_lines(table: Sequence[TournamentStanding], view: TournamentView) -> l
         line = f"{row.rank}. {mention(row.player)} — {_points(row.points)} · {breaks}"
         reason = reasons.get(row.player)
         if reason:
-            line += f" ({_(WITHDRAWN[reason]) if reason in WITHDRAWN else _('withdrawn')})"
+            shown = _(WITHDRAWN[reason]) if reason in WITHDRAWN else _("withdrawn")
+            line += f" ({shown})"
         lines.append(line)
     return lines
 
