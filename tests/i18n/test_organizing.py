@@ -466,3 +466,36 @@ async def test_tournament_refusals_have_no_english_left(
         ]
     assert_no_english(locale, *refusals)
     assert len(set(refusals)) == len(refusals)
+
+
+async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_language(
+    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchService
+) -> None:
+    """Round 1's board opens with the pairing's French heading and who moves first, and a
+    cancelled event calls its match off in French."""
+    tournaments = TournamentService(sessions, service, clock=clock)
+    with speaking("fr"):
+        view = await tournaments.create(
+            guild_id=GUILD,
+            channel_id=1,
+            creator_id=ALICE,
+            may_organize=True,
+            game="crown",
+            format="swiss",
+        )
+        for player in (ALICE, BOB):
+            await tournaments.join(view.id, player, guild_id=GUILD)
+        await tournaments.start(view.id, ALICE, guild_id=GUILD, may_organize=True)
+        await tournaments.claim_round(view.id)
+        await tournaments.record_round(view.id, 1, 1, 77)
+        [report] = await tournaments.start_matches(view.id)
+        cancelled = await tournaments.cancel(view.id, ALICE, guild_id=GUILD, may_organize=True)
+    opening = report.public_lines()
+    assert opening[0].startswith(f"Tournoi #{view.id}, ronde 1 : <@")
+    assert opening[0].endswith("> commence.")
+    assert opening[1].startswith("Aux deux joueurs : choisissez votre secret.")
+    [called_off] = cancelled.reports
+    assert called_off.public_lines()[0] == (
+        f"Le tournoi #{view.id} a été annulé : cette partie est annulée, sans résultat."
+    )
+    assert_no_english("fr", *opening[:2], called_off.public_lines()[0])  # then the game's own
