@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["N_", "_", "n_", "read_on", "reading"]
+__all__ = ["N_", "_", "current", "n_", "read_on", "reading"]
 
 _ENGLISH = gettext.NullTranslations()
 _catalog: ContextVar[gettext.NullTranslations] = ContextVar("catalog", default=_ENGLISH)
@@ -52,3 +52,8 @@ def read_on(catalog: gettext.NullTranslations) -> None:
     """``_`` and ``n_`` answer from ``catalog`` for the rest of the current context: a task that
     serves one reader alone (the bot's handling of one interaction)."""
     _catalog.set(catalog)
+
+
+def current() -> gettext.NullTranslations:
+    """The catalog ``_`` answers from here."""
+    return _catalog.get()

@@ -22,6 +22,7 @@ from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
 from bot.chat.readers import in_server_language
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
+from bot.i18n.formats import command
 from bot.service.errors import MatchNotFound
 from bot.service.languages import Languages
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
@@ -62,8 +63,10 @@ def parse_duration(text: str) -> int:
     found = _DURATION.fullmatch(text.strip())
     if found is None:
         raise ValueError(
-            f"{text.strip()[:20]!r} is not a duration: write a number and a unit, "
-            "e.g. 90s, 10m, 2h or 1d."
+            _(
+                "{text} is not a duration: write a number and a unit, e.g. 90s, 10m, 2h or 1d.",
+                text=repr(text.strip()[:20]),
+            )
         )
     unit = (found["unit"] or "m")[0].lower()
     return int(found["amount"]) * _UNIT_SECONDS[unit]
@@ -116,9 +119,9 @@ async def answer_publicly(
         log_failure("command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
-            await interaction.followup.send(FAILED, ephemeral=True)
+            await interaction.followup.send(_(FAILED), ephemeral=True)
         else:
-            await interaction.response.send_message(FAILED, ephemeral=True)
+            await interaction.response.send_message(_(FAILED), ephemeral=True)
         return
     none = discord.AllowedMentions.none()
     files = [] if file is None else [file]
@@ -297,7 +300,7 @@ class Common(commands.Cog):
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
-                "Set the organizer role or clear it, not both.", ephemeral=True
+                _("Set the organizer role or clear it, not both."), ephemeral=True
             )
             return
         given = {
@@ -320,7 +323,7 @@ class Common(commands.Cog):
             return
         if wait is not None and wait > FALLBACK_MAX:
             await interaction.response.send_message(
-                f"The queue's wait is at most {human(FALLBACK_MAX)}.", ephemeral=True
+                _("The queue's wait is at most {most}.", most=human(FALLBACK_MAX)), ephemeral=True
             )
             return
         async with self.bot.busy():
@@ -340,7 +343,11 @@ class Common(commands.Cog):
                 log.info("server %s: web pages %s", interaction.guild_id, web)
             options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
             waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
-            text += f"\nQueue (/play): I offer to play a member after {human(waited)} waiting."
+            text += "\n" + _(
+                "Queue ({command}): I offer to play a member after {wait} waiting.",
+                command=command("play"),
+                wait=human(waited),
+            )
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)
@@ -355,9 +362,14 @@ class Common(commands.Cog):
             await tournaments.set_organizer_role(guild_id, role.id)
         if clear:
             await tournaments.clear_organizer_role(guild_id)
-            return "\n• tournament organizer role is cleared: Manage Server runs tournaments"
+            return "\n" + _(
+                "• tournament organizer role is cleared: Manage Server runs tournaments"
+            )
         role_id = await tournaments.organizer_role(guild_id)
-        return "" if role_id is None else f"\n• tournament organizers: <@&{role_id}>"
+        if role_id is None:
+            return ""
+        role_mention = f"<@&{role_id}>"
+        return "\n" + _("• tournament organizers: {role}", role=role_mention)
 
     async def _language(self, guild_id: int, choice: str | None) -> str:
         """Set the server's language (``SERVER_LANGUAGE``: back to its own on Discord); the
@@ -383,14 +395,16 @@ class Common(commands.Cog):
         """Turn the server's web pages on (a new link) or off; the lines that say so."""
         if on:
             token = await self.servers.open_site(guild_id)
-            link = f"{self.parts.settings.web_link_base()}/s/{token}/"
-            return (
-                f"\n• web pages are on: <{link}>\n  Anyone with the link can read them; "
-                "`/settings web:off` removes them, and on again makes a new link."
+            link = f"<{self.parts.settings.web_link_base()}/s/{token}/>"
+            return "\n" + _(
+                "• web pages are on: {link}\n  Anyone with the link can read them; {command} "
+                "removes them, and on again makes a new link.",
+                link=link,
+                command=command("settings web:off"),
             )
         if await self.servers.close_site(guild_id):
-            return "\n• web pages are off: their link no longer works"
-        return "\n• web pages were already off"
+            return "\n" + _("• web pages are off: their link no longer works")
+        return "\n" + _("• web pages were already off")
 
     async def _save_timeouts(
         self, guild_id: int, seconds: dict[str, int]

@@ -28,6 +28,7 @@ from bot.chat import review as review_texts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.readers import hear
+from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.history import HistoryService
 from bot.service.match_state import MAX_MATCH_ID
@@ -172,7 +173,7 @@ class AfterGame:
                 return
             except Exception:
                 log_failure("request of user %s failed", interaction.user.id)
-                await interaction.response.send_message(FAILED, ephemeral=True)
+                await interaction.response.send_message(_(FAILED), ephemeral=True)
                 return
             none = discord.AllowedMentions.none()
             if screen.file is not None or screen.embed is None:

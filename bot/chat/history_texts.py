@@ -13,8 +13,9 @@ import discord
 import games
 from bot.chat import boards
 from bot.chat.render import COLOUR, fit, jump_url, mention
+from bot.i18n import N_, _, formats
 from bot.service.history import HistoryPage, PastMatch
-from bot.service.replays import Replay
+from bot.service.replays import Replay, reason_name
 
 HISTORY = "history"
 REPLAY = "replay"
@@ -29,7 +30,7 @@ HISTORY_TEMPLATE = (
 )
 REPLAY_TEMPLATE = rf"{REPLAY}:(?P<replayed>[0-9]{{1,10}}):(?P<step>[0-9]{{1,4}}|{FILE}){TAG}"
 EMBED_DESCRIPTION_MAX = 4096
-RESULTS = {"win": "won", "loss": "lost", "draw": "drew"}
+RESULTS = {"win": N_("won"), "loss": N_("lost"), "draw": N_("drew")}
 
 Buttons = list[tuple[str, str, bool]]
 
@@ -51,35 +52,52 @@ def _tagged(custom_id: str, tag: str) -> str:
 
 def history_embed(page: HistoryPage, guild_id: int) -> discord.Embed:
     """A page of the member's finished matches, newest first, each with a link to its board."""
-    scope = f" · {games.get(page.game).title}" if page.game else ""
-    embed = discord.Embed(title=f"History{scope} · page {page.page + 1}", colour=COLOUR)
+    if page.game:
+        title = _(
+            "History · {game} · page {page}", game=_(games.get(page.game).title), page=page.page + 1
+        )
+    else:
+        title = _("History · page {page}", page=page.page + 1)
+    embed = discord.Embed(title=title, colour=COLOUR)
     if not page.matches:
-        none = "No finished matches" if page.page == 0 else "No more matches"
-        embed.description = f"{mention(page.user_id)}\n{none} in this server."
+        if page.page == 0:
+            none = _("No finished matches in this server.")
+        else:
+            none = _("No more matches in this server.")
+        embed.description = f"{mention(page.user_id)}\n{none}"
         return embed
     lines = [mention(page.user_id)]
     lines += [_history_line(match, guild_id) for match in page.matches]
     embed.description = fit("\n".join(lines), EMBED_DESCRIPTION_MAX)
-    embed.set_footer(text="Rating changes are for matches against members. /replay match:N")
+    embed.set_footer(
+        text=_(
+            "Rating changes are for matches against members. Replay one with {command}.",
+            command=formats.command("replay"),
+        )
+    )
     return embed
 
 
 def _history_line(match: PastMatch, guild_id: int) -> str:
-    opponent = "the bot" if match.vs_bot else mention(match.opponent_id)
-    how = f" ({match.end_reason})" if match.end_reason else ""
-    change = "" if match.rating_change is None else f" · {match.rating_change:+.0f}"
+    opponent = _("the bot") if match.vs_bot else mention(match.opponent_id)
+    how = f" ({reason_name(match.end_reason)})" if match.end_reason else ""
+    change = "" if match.rating_change is None else f" · {formats.signed(match.rating_change)}"
     when = "" if match.finished_at is None else f" · <t:{int(match.finished_at.timestamp())}:d>"
     link = jump_url(guild_id, match.channel_id, match.message_id)
-    return (
-        f"**#{match.id}** {games.get(match.game).title} vs {opponent}: "
-        f"{RESULTS[match.result]}{how}{change}{when} · [board]({link})"
+    line = _(
+        "**#{id}** {game} vs {opponent}: {result}",
+        id=match.id,
+        game=_(games.get(match.game).title),
+        opponent=opponent,
+        result=_(RESULTS[match.result]),
     )
+    return f"{line}{how}{change}{when} · " + _("[board]({link})", link=link)
 
 
 def history_buttons(page: HistoryPage) -> Buttons:
     return [
-        ("Prev", history_id(page.user_id, page.game, page.page - 1, "prev"), page.page == 0),
-        ("Next", history_id(page.user_id, page.game, page.page + 1, "next"), not page.more),
+        (_("Prev"), history_id(page.user_id, page.game, page.page - 1, "prev"), page.page == 0),
+        (_("Next"), history_id(page.user_id, page.game, page.page + 1, "next"), not page.more),
     ]
 
 
@@ -94,20 +112,26 @@ def replay_embed(replay: Replay, step: int) -> discord.Embed:
     names = (mention(match.players[0]), mention(match.players[1]))
     last = len(replay.steps) - 1
     embed = discord.Embed(
-        title=f"Replay · {replay.title} · match #{match.id} · step {shown.number} of {last}",
+        title=_(
+            "Replay · {game} · match #{id} · step {step} of {last}",
+            game=_(replay.title),
+            id=match.id,
+            step=shown.number,
+            last=last,
+        ),
         colour=COLOUR,
     )
     if shown.number == 0:
-        head = f"{names[0]} moves first against {names[1]}."
+        head = _("{first} moves first against {second}.", first=names[0], second=names[1])
     elif shown.seat is None:
-        head = "The match ends."
+        head = _("The match ends.")
     else:
         head = f"{names[shown.seat]}: **{shown.move}**"
     parts = [head]
     parts += [line for text in shown.events for line in boards.wrap(text)]
     parts.append(boards.draw(shown.board, names))
     if replay.secrets:
-        parts.append("Secrets: " + " ".join(replay.secrets))
+        parts.append(_("Secrets: {secrets}", secrets=" ".join(replay.secrets)))
     embed.description = fit("\n".join(parts), EMBED_DESCRIPTION_MAX)
     return embed
 
@@ -116,9 +140,9 @@ def replay_buttons(replay: Replay, step: int) -> Buttons:
     match_id, last = replay.match.id, len(replay.steps) - 1
     step = max(0, min(step, last))
     return [
-        ("First", replay_id(match_id, 0, "first"), step == 0),
-        ("Prev", replay_id(match_id, max(step - 1, 0), "prev"), step == 0),
-        ("Next", replay_id(match_id, min(step + 1, last), "next"), step == last),
-        ("Last", replay_id(match_id, last, "last"), step == last),
-        ("Download", replay_id(match_id, FILE), False),
+        (_("First"), replay_id(match_id, 0, "first"), step == 0),
+        (_("Prev"), replay_id(match_id, max(step - 1, 0), "prev"), step == 0),
+        (_("Next"), replay_id(match_id, min(step + 1, last), "next"), step == last),
+        (_("Last"), replay_id(match_id, last, "last"), step == last),
+        (_("Download"), replay_id(match_id, FILE), False),
     ]

@@ -10,9 +10,11 @@ answered, through that interaction: its token is kept here, in memory only, whil
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +26,9 @@ import games
 from bot.chat.delivery import log_failure
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import missing_permissions
-from bot.chat.readers import hear, in_server_language, locale_of
-from bot.i18n import speaking
+from bot.chat.readers import hear, in_server_language
+from bot.i18n import N_, _, n_, speaking
+from bot.i18n.formats import command
 from bot.service.errors import REFUSALS
 from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
 from bot.service.timeouts import human
@@ -39,6 +42,9 @@ Interaction = discord.Interaction[Any]
 
 TOKEN_LIFE = 14 * 60
 """Seconds an interaction's token is used for: Discord honours it 15 minutes."""
+LABELS = {"join": N_("Join"), "leave": N_("Leave"), "bot": N_("Play me instead")}
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""The bot's levels as the offer names them."""
 GAMES = [app_commands.Choice(name=games.get(name).title, value=name) for name in games.GAMES]
 
 
@@ -50,12 +56,11 @@ class QueueButton(
     private offer."""
 
     def __init__(self, verb: str, game: str = "") -> None:
-        labels = {"join": "Join", "leave": "Leave", "bot": "Play me instead"}
         styles = {"join": discord.ButtonStyle.success, "bot": discord.ButtonStyle.primary}
         custom_id = f"parlor:queue:{verb}" + (f":{game}" if game else "")
         super().__init__(
             discord.ui.Button(
-                label=labels[verb],
+                label=_(LABELS[verb]),
                 style=styles.get(verb, discord.ButtonStyle.secondary),
                 custom_id=custom_id,
             )
@@ -83,6 +88,32 @@ class QueueButton(
             await cog.play_bot(interaction)
 
 
+def offer_text(game: str, level: str) -> str:
+    """The bot's private offer to a member nobody near their rating pairs with."""
+    return _(
+        "Nobody near your rating is waiting for {game} yet. Play me at level {level} instead "
+        "(unrated), or keep waiting.",
+        game=game_title(game),
+        level=_(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level,
+    )
+
+
+def gone_text() -> str:
+    """What a member who waited the longest stay without a match is told."""
+    return _(
+        "You waited {stay} without a match, so you left the queue. Use {command} again whenever "
+        "you like.",
+        stay=human(int(STAY.total_seconds())),
+        command=command("play"),
+    )
+
+
+def _offer_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(QueueButton("bot"))
+    return view
+
+
 def queue_view(game: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(QueueButton("join", game))
@@ -90,13 +121,29 @@ def queue_view(game: str) -> discord.ui.View:
     return view
 
 
+def game_title(game: str) -> str:
+    return _(games.get(game).title)
+
+
 def queue_text(game: str, waiting: int) -> str:
-    title = games.get(game).title
-    people = "nobody is" if waiting == 0 else f"{waiting} {'is' if waiting == 1 else 'are'}"
-    return (
-        f"**{title} queue**: {people} waiting. Press Join (or use `/play game:{title}`) to be "
-        "paired with a member near your rating; the match starts here at once."
+    """The queue's public message: how many wait, and how to join."""
+    title = game_title(game)
+    if waiting == 0:
+        head = _("**{game} queue**: nobody is waiting.", game=title)
+    else:
+        head = n_(
+            "**{game} queue**: {n} is waiting.",
+            "**{game} queue**: {n} are waiting.",
+            waiting,
+            game=title,
+        )
+    how = _(
+        "Press {join} (or use {command}) to be paired with a member near your rating; the match "
+        "starts here at once.",
+        join=_(LABELS["join"]),
+        command=command("play"),
     )
+    return f"{head} {how}"
 
 
 class QueueCog(commands.Cog, name="Queue"):
@@ -132,7 +179,10 @@ class QueueCog(commands.Cog, name="Queue"):
         missing = missing_permissions(interaction)
         if missing:
             await interaction.response.send_message(
-                f"I cannot run a match in this channel: I am missing {', '.join(missing)} here.",
+                _(
+                    "I cannot run a match in this channel: I am missing {permissions} here.",
+                    permissions=", ".join(_(name) for name in missing),
+                ),
                 ephemeral=True,
             )
             return
@@ -144,12 +194,17 @@ class QueueCog(commands.Cog, name="Queue"):
             await interaction.response.send_message(str(error), ephemeral=True)
             return
         self._tokens[interaction.user.id] = (interaction, time.monotonic() + TOKEN_LIFE)
-        title = games.get(game).title
         await interaction.response.send_message(
-            f"You are waiting for {title} in this channel ({joined.waiting} waiting). I pair "
-            f"you with a member near your rating; after {human(wait)} I offer you a game "
-            f"against me. You leave the queue with Leave, when a match of yours starts, or "
-            f"after {human(int(STAY.total_seconds()))}.",
+            _(
+                "You are waiting for {game} in this channel ({waiting} waiting). I pair you with "
+                "a member near your rating; after {wait} I offer you a game against me. You "
+                "leave the queue with {leave}, when a match of yours starts, or after {stay}.",
+                game=game_title(game),
+                waiting=joined.waiting,
+                wait=human(wait),
+                leave=_(LABELS["leave"]),
+                stay=human(int(STAY.total_seconds())),
+            ),
             ephemeral=True,
         )
         await self._ensure_message(joined.spot, joined.waiting)
@@ -164,7 +219,7 @@ class QueueCog(commands.Cog, name="Queue"):
             await interaction.response.send_message(str(error), ephemeral=True)
             return
         self._tokens.pop(interaction.user.id, None)
-        await interaction.response.send_message("You left the queue.", ephemeral=True)
+        await interaction.response.send_message(_("You left the queue."), ephemeral=True)
 
     async def play_bot(self, interaction: Interaction) -> None:
         """The bot's offer, taken: a match against me in the queue's channel."""
@@ -200,12 +255,7 @@ class QueueCog(commands.Cog, name="Queue"):
                 for report in wave.reports:
                     await self.bot.delivery.deliver(report)
             for entry in gone:
-                with self._speaking_to(entry.user_id):
-                    text = (
-                        f"You waited {human(int(STAY.total_seconds()))} without a match, so you "
-                        "left the queue. Use /play again whenever you like."
-                    )
-                await self._tell(entry.user_id, text)
+                await self._tell(entry.user_id, gone_text)
             await self._offer()
             await self._refresh_messages()
         except Exception:
@@ -213,35 +263,33 @@ class QueueCog(commands.Cog, name="Queue"):
 
     async def _offer(self) -> None:
         now = time.monotonic()
-        for user, (_, until) in list(self._tokens.items()):
+        for user, (_held, until) in list(self._tokens.items()):
             if until <= now:
                 del self._tokens[user]
         for offer in await self.queue.offers(set(self._tokens)):
-            with self._speaking_to(offer.user_id):
-                view = discord.ui.View(timeout=None)
-                view.add_item(QueueButton("bot"))
-                title = games.get(offer.spot.game).title
-                text = (
-                    f"Nobody near your rating is waiting for {title} yet. Play me at level "
-                    f"{offer.level} instead (unrated), or keep waiting."
-                )
-            await self._tell(offer.user_id, text, view=view)
-
-    def _speaking_to(self, user_id: int) -> AbstractContextManager[None]:
-        """The language of a private word to a member in the queue: their client's, as their
-        last ``/play`` or Join showed it."""
-        held = self._tokens.get(user_id)
-        return speaking(locale_of(held[0]) if held is not None else None)
+            text = functools.partial(offer_text, offer.spot.game, offer.level)
+            await self._tell(offer.user_id, text, buttons=_offer_view)
 
     async def _in_server_language(self, guild_id: int) -> AbstractContextManager[None]:
         return await in_server_language(self.bot.parts.languages, guild_id)
 
-    async def _tell(self, user_id: int, text: str, **extra: Any) -> None:
+    async def _tell(
+        self,
+        user_id: int,
+        text: Callable[[], str],
+        buttons: Callable[[], discord.ui.View] | None = None,
+    ) -> None:
+        """Tell the member privately, through their last ``/play`` or Join; ``text`` (and
+        ``buttons``) are built in the language of that interaction's member."""
         held = self._tokens.get(user_id)
         if held is None:
             return
+        interaction = held[0]
+        with speaking(interaction.locale):
+            said = text()
+            view = discord.utils.MISSING if buttons is None else buttons()
         try:
-            await held[0].followup.send(text, ephemeral=True, **extra)
+            await interaction.followup.send(said, ephemeral=True, view=view)
         except discord.HTTPException:
             self._tokens.pop(user_id, None)
 

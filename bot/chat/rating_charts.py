@@ -10,6 +10,7 @@ from dataclasses import replace
 import discord
 
 import games
+from bot.i18n import _
 from bot.service.charts import draw, leaderboard_chart, rating_chart
 from bot.service.history import HistoryService
 
@@ -22,13 +23,13 @@ async def member_chart(
 ) -> discord.File | None:
     """The member's rating in each game they were rated in (or in ``game``); None without any."""
     series = await histories.rating_series(guild_id, user_id, game)
-    titled = {games.get(key).title: points for key, points in series.items()}
+    titled = {_(games.get(key).title): points for key, points in series.items()}
     png = await draw(
         rating_chart,
         titled,
-        title=f"{name}: rating",
-        y_label="Rating",
-        band_label="likely range (± 2 deviations)",
+        title=_("{name}: rating", name=name),
+        y_label=_("Rating"),
+        band_label=_("likely range (± 2 deviations)"),
         until=histories.clock(),
     )
     return None if png is None else discord.File(io.BytesIO(png), filename=MEMBER_FILE)
@@ -40,8 +41,15 @@ async def top_chart(histories: HistoryService, guild_id: int, game: str) -> disc
     A member named nowhere yet (every match of theirs ended before names were kept) shows
     by the end of their id, which the leaderboard's text beside it names in full."""
     standings = [
-        replace(standing, name=standing.name or f"Member …{user_id % 10000:04d}")
+        replace(standing, name=standing.name or _unnamed(user_id))
         for user_id, standing in await histories.top_ratings(guild_id, game)
     ]
-    png = await draw(leaderboard_chart, standings, title=f"{games.get(game).title}: top ratings")
+    title = _("{game}: top ratings", game=_(games.get(game).title))
+    png = await draw(leaderboard_chart, standings, title=title, x_label=_("Rating"))
     return None if png is None else discord.File(io.BytesIO(png), filename=TOP_FILE)
+
+
+def _unnamed(user_id: int) -> str:
+    """A member without a kept name, by the last four digits of their id."""
+    end = str(user_id % 10000).zfill(4)
+    return _("Member …{end}", end=end)

@@ -21,8 +21,10 @@ import games
 from bot.chat import boards
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot, Private, Prompt
-from bot.service.timeouts import human
+from bot.service.replays import reason_name
+from bot.service.timeouts import human, kind_name
 from games.base import Ask
 
 __all__ = ["NOT_YOUR_MATCH"]
@@ -294,11 +296,11 @@ def private_text(notice: Private) -> str:
 
 def leaderboard_embed(tables: dict[str, list[Standing]], *, compact: bool) -> discord.Embed:
     """The server's leaderboard: one game in full, or every game's top players compactly."""
-    embed = discord.Embed(title="Leaderboard", colour=COLOUR)
+    embed = discord.Embed(title=_("Leaderboard"), colour=COLOUR)
     for game, standings in tables.items():
-        name = games.get(game).title
+        name = _(games.get(game).title)
         if not standings:
-            value = "No finished matches yet."
+            value = _("No finished matches yet.")
         elif compact:
             value = "\n".join(
                 f"{s.rank}. {mention(s.user_id)} {s.line.rating} "
@@ -307,47 +309,74 @@ def leaderboard_embed(tables: dict[str, list[Standing]], *, compact: bool) -> di
             )
         else:
             value = "\n".join(
-                f"**{s.rank}.** {mention(s.user_id)} · rating {s.line.rating} · "
-                f"{s.line.wins} W {s.line.losses} L {s.line.draws} D · "
-                f"streak {_streak(s.line.streak)}"
+                _(
+                    "**{rank}.** {member} · rating {rating} · {record} · streak {streak}",
+                    rank=s.rank,
+                    member=mention(s.user_id),
+                    rating=s.line.rating,
+                    record=_record(s.line.wins, s.line.losses, s.line.draws, " "),
+                    streak=_streak(s.line.streak),
+                )
                 for s in standings
             )
         embed.add_field(name=name, value=fit(value, FIELD_VALUE_MAX), inline=False)
-    embed.set_footer(text="Ratings are Glicko-2; a ? marks a provisional rating.")
+    embed.set_footer(text=_("Ratings are Glicko-2; a ? marks a provisional rating."))
     return embed
 
 
 def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
     """A member's record: per game and overall, rating, streak, and their last 10 matches."""
-    scope = f" in {games.get(game).title}" if game else ""
-    embed = discord.Embed(title=f"Record{scope}", colour=COLOUR)
+    title = _("Record in {game}", game=_(games.get(game).title)) if game else _("Record")
+    embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = mention(record.user_id)
     if not record.lines:
-        embed.description += "\nNo finished matches yet."
+        embed.description += "\n" + _("No finished matches yet.")
     for line in record.lines:
-        name = games.get(line.game).title + (" (vs the bot)" if line.vs_bot else "")
+        name = _(games.get(line.game).title)
+        if line.vs_bot:
+            name = _("{game} (vs the bot)", game=name)
         value = (
-            f"{line.wins} W · {line.losses} L · {line.draws} D\n"
-            f"Rating {line.rating} · streak {_streak(line.streak)} · best {line.best_streak}"
+            _record(line.wins, line.losses, line.draws, " · ")
+            + "\n"
+            + _(
+                "Rating {rating} · streak {streak} · best {best}",
+                rating=line.rating,
+                streak=_streak(line.streak),
+                best=line.best_streak,
+            )
         )
         embed.add_field(name=name, value=value, inline=True)
     if record.lines and game is None:
         wins, losses, draws = record.total
-        embed.add_field(name="Overall", value=f"{wins} W · {losses} L · {draws} D", inline=False)
+        embed.add_field(name=_("Overall"), value=_record(wins, losses, draws, " · "), inline=False)
     if record.recent:
         recent = "\n".join(_recent_line(match, record.user_id) for match in record.recent)
-        embed.add_field(name="Last matches", value=fit(recent, FIELD_VALUE_MAX), inline=False)
+        embed.add_field(name=_("Last matches"), value=fit(recent, FIELD_VALUE_MAX), inline=False)
     return embed
+
+
+def _record(wins: int, losses: int, draws: int, between: str) -> str:
+    """``3 W · 1 L · 0 D`` in the reader's letters."""
+    return between.join(
+        [
+            _("{n} W", n=wins),
+            _("{n} L", n=losses),
+            _("{n} D", n=draws),
+        ]
+    )
 
 
 def _recent_line(match: RecentMatch, user_id: int) -> str:
     winner = match.winner_id
-    result = "draw" if winner is None else "win" if winner == user_id else "loss"
-    title = games.get(match.game).title
-    return (
-        f"{_date(match.finished_at)} {title} vs {mention(match.opponent_id)}: "
-        f"{result} ({match.end_reason})"
+    result = _("draw") if winner is None else _("win") if winner == user_id else _("loss")
+    line = _(
+        "{date} {game} vs {opponent}: {result}",
+        date=_date(match.finished_at),
+        game=_(games.get(match.game).title),
+        opponent=mention(match.opponent_id),
+        result=result,
     )
+    return f"{line} ({reason_name(match.end_reason)})" if match.end_reason else line
 
 
 def _date(moment: datetime | None) -> str:
@@ -356,9 +385,9 @@ def _date(moment: datetime | None) -> str:
 
 def _streak(streak: int) -> str:
     if streak > 0:
-        return f"{streak} W"
+        return _("{n} W", n=streak)
     if streak < 0:
-        return f"{-streak} L"
+        return _("{n} L", n=-streak)
     return "0"
 
 
@@ -367,23 +396,35 @@ def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
     lines = []
     for snap in snapshots:
         opponent = snap.opponent_id if snap.challenger_id == user_id else snap.challenger_id
-        state = {
-            "challenged": "challenge open",
-            "setup": "choosing secrets",
-            "active": "your move" if user_id in snap.to_act else "waiting for the other player",
-        }.get(snap.status, snap.status)
-        if snap.status == "active" and snap.asks.get(user_id) is Ask.HINT:
-            state = "your hint"
+        state = _unfinished_state(snap, user_id)
         link = jump_url(snap.guild_id, snap.channel_id, snap.message_id)
-        lines.append(
-            f"• {games.get(snap.game).title} #{snap.id} vs {mention(opponent)}: {state} · {link}"
+        line = _(
+            "• {game} #{id} vs {opponent}: {state}",
+            game=_(games.get(snap.game).title),
+            id=snap.id,
+            opponent=mention(opponent),
+            state=state,
         )
+        lines.append(f"{line} · {link}")
     if not lines:
-        return "You have no unfinished matches in this server."
+        return _("You have no unfinished matches in this server.")
     return fit("\n".join(lines))
 
 
+def _unfinished_state(snap: MatchSnapshot, user_id: int) -> str:
+    """Where an unfinished match stands for the member, as ``/games`` lists it."""
+    if snap.status == "active":
+        if snap.asks.get(user_id) is Ask.HINT:
+            return _("your hint")
+        return _("your move") if user_id in snap.to_act else _("waiting for the other player")
+    if snap.status == "challenged":
+        return _("challenge open")
+    if snap.status == "setup":
+        return _("choosing secrets")
+    return snap.status
+
+
 def settings_text(current: dict[str, int], changed: bool) -> str:
-    head = "Settings saved." if changed else "This server's timeouts:"
-    rows = [f"• {kind}: {human(seconds)}" for kind, seconds in current.items()]
+    head = _("Settings saved.") if changed else _("This server's timeouts:")
+    rows = [f"• {kind_name(kind)}: {human(seconds)}" for kind, seconds in current.items()]
     return "\n".join([head, *rows])

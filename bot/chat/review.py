@@ -12,7 +12,8 @@ from __future__ import annotations
 import discord
 
 from bot.chat.render import COLOUR, fit, mention
-from bot.service.replays import ReviewShown
+from bot.i18n import N_, _, formats, n_
+from bot.service.replays import ReviewShown, mark_name, reason_name
 from games.review import Mark, MoveReview, PlayerSummary
 
 DETAILS = "details"
@@ -30,9 +31,9 @@ MARK_SIGNS = {
     Mark.BLUNDER: "⛔",
 }
 UNITS = {
-    "moves": "moves still needed",
-    "outcome": "result under best play",
-    "chance": "chance to win",
+    "moves": N_("moves still needed"),
+    "outcome": N_("result under best play"),
+    "chance": N_("chance to win"),
 }
 
 
@@ -44,11 +45,11 @@ def page_buttons(shown: ReviewShown, move: int) -> list[tuple[str, str, bool]]:
     """``(label, custom_id, disabled)`` of the review's buttons on page ``move`` (0: summary)."""
     match_id, last = shown.match.id, len(shown.review.moves)
     if move == 0:
-        return [("Details", details_id(match_id, 1, "details"), last == 0)]
+        return [(_("Details"), details_id(match_id, 1, "details"), last == 0)]
     return [
-        ("Summary", details_id(match_id, 0, "summary"), False),
-        ("Prev", details_id(match_id, move - 1, "prev"), move <= 1),
-        ("Next", details_id(match_id, min(move + 1, last), "next"), move >= last),
+        (_("Summary"), details_id(match_id, 0, "summary"), False),
+        (_("Prev"), details_id(match_id, move - 1, "prev"), move <= 1),
+        (_("Next"), details_id(match_id, min(move + 1, last), "next"), move >= last),
     ]
 
 
@@ -63,67 +64,95 @@ def review_embed(shown: ReviewShown, move: int) -> discord.Embed:
 def summary_embed(shown: ReviewShown) -> discord.Embed:
     """Each player's skill and luck, best and worst moves, and how exact the review is."""
     review, match = shown.review, shown.match
-    embed = discord.Embed(title=f"Review · {shown.title} · match #{match.id}", colour=COLOUR)
+    embed = discord.Embed(
+        title=_("Review · {game} · match #{id}", game=_(shown.title), id=match.id), colour=COLOUR
+    )
     winner = review.outcome.winner
-    result = "A draw" if winner is None else f"{mention(match.players[winner])} won"
-    embed.description = f"{result} ({review.outcome.reason.value})."
+    reason = reason_name(review.outcome.reason.value)
+    if winner is None:
+        embed.description = _("A draw ({reason}).", reason=reason)
+    else:
+        winner_name = mention(match.players[winner])
+        embed.description = _("{player} won ({reason}).", player=winner_name, reason=reason)
     for summary in review.players:
         embed.add_field(
-            name=f"Seat {summary.seat + 1}",
+            name=_("Seat {number}", number=summary.seat + 1),
             value=fit(_player_text(shown, summary), 1024),
             inline=False,
         )
     exact = (
-        "Every value is exact."
+        _("Every value is exact.")
         if review.exact
-        else "Some values are the built-in player's estimates, not exact."
+        else _("Some values are the built-in player's estimates, not exact.")
     )
-    embed.set_footer(text=f"{exact} Press Details to walk through every move.")
+    walk = _("Press {details} to walk through every move.", details=_("Details"))
+    embed.set_footer(text=f"{exact} {walk}")
     return embed
 
 
 def _player_text(shown: ReviewShown, summary: PlayerSummary) -> str:
     moves = {move.number: move for move in shown.review.moves}
     lines = [mention(shown.match.players[summary.seat])]
-    skill = f"**{summary.skill}**" if summary.skill is not None else summary.skill_note or "-"
-    luck = f"**{summary.luck}**" if summary.luck is not None else summary.luck_note or "-"
-    lines.append(f"Skill {skill} · luck {luck}")
+    skill = _score(summary.skill, summary.skill_note)
+    luck = _score(summary.luck, summary.luck_note)
+    lines.append(_("Skill {skill} · luck {luck}", skill=skill, luck=luck))
     if summary.best_move is not None:
-        lines.append(f"Best move: {_move_line(moves[summary.best_move])}")
+        lines.append(_("Best move: {move}", move=_move_line(moves[summary.best_move])))
     if summary.worst_move is not None:
-        lines.append(f"Worst move: {_move_line(moves[summary.worst_move])}")
+        lines.append(_("Worst move: {move}", move=_move_line(moves[summary.worst_move])))
     elif summary.moves:
-        lines.append("Worst move: none, every move was best.")
-    counts = [f"{summary.count(mark)} {mark.value}" for mark in Mark if summary.count(mark)]
+        lines.append(_("Worst move: none, every move was best."))
+    counts = [
+        f"{summary.count(mark)} {mark_name(mark.value)}" for mark in Mark if summary.count(mark)
+    ]
     if counts:
         lines.append(" · ".join(counts))
     return "\n".join(lines)
 
 
+def _score(score: int | None, note: str | None) -> str:
+    """A 0-99 score in bold, or why there is none."""
+    if score is not None:
+        return f"**{score}**"
+    return _(note) if note else "-"
+
+
 def _move_line(move: MoveReview) -> str:
-    return f"#{move.number} {move.move} ({MARK_SIGNS[move.mark]} {move.mark.value})"
+    return f"#{move.number} {move.move} ({MARK_SIGNS[move.mark]} {mark_name(move.mark.value)})"
 
 
 def move_embed(shown: ReviewShown, move: MoveReview) -> discord.Embed:
     """One move: who played it, what they knew, the best moves, and its mark."""
     total = len(shown.review.moves)
     embed = discord.Embed(
-        title=f"Move {move.number} of {total} · {shown.title} · match #{shown.match.id}",
+        title=_(
+            "Move {number} of {total} · {game} · match #{id}",
+            number=move.number,
+            total=total,
+            game=_(shown.title),
+            id=shown.match.id,
+        ),
         colour=COLOUR,
     )
     who = mention(shown.match.players[move.seat])
-    embed.description = f"{who} played **{move.move}**: {MARK_SIGNS[move.mark]} {move.mark.value}."
-    embed.add_field(name="What they knew", value=fit(move.knowledge.text, 1024), inline=False)
+    embed.description = _(
+        "{player} played **{move}**: {sign} {mark}.",
+        player=who,
+        move=move.move,
+        sign=MARK_SIGNS[move.mark],
+        mark=mark_name(move.mark.value),
+    )
+    embed.add_field(name=_("What they knew"), value=fit(move.knowledge.text, 1024), inline=False)
     best = ", ".join(move.best) or "-"
     more = move.best_count - len(move.best)
     if more > 0:
-        best += f" and {more} more"
-    embed.add_field(name="Best", value=fit(best, 1024), inline=False)
-    unit = UNITS.get(shown.review.unit, shown.review.unit)
-    estimate = "" if move.exact else " (estimate)"
-    embed.add_field(
-        name="Value",
-        value=f"{unit}: best {move.before:g}, played {move.after:g}{estimate}",
-        inline=False,
-    )
+        best = n_("{best} and {n} more", "{best} and {n} more", more, best=best)
+    embed.add_field(name=_("Best"), value=fit(best, 1024), inline=False)
+    unit = _(UNITS[shown.review.unit]) if shown.review.unit in UNITS else shown.review.unit
+    values = {"best": formats.number(move.before), "played": formats.number(move.after)}
+    if move.exact:
+        value = _("{unit}: best {best}, played {played}", unit=unit, **values)
+    else:
+        value = _("{unit}: best {best}, played {played} (estimate)", unit=unit, **values)
+    embed.add_field(name=_("Value"), value=value, inline=False)
     return embed

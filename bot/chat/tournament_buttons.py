@@ -19,6 +19,7 @@ import discord
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.readers import hear
+from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
@@ -51,8 +52,8 @@ Interaction = discord.Interaction[Any]
 
 SIGNUP_TEMPLATE = r"tournament:(?P<id>[0-9]{1,20}):(?P<verb>join|leave)"
 LABELS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
 }
 
 
@@ -63,7 +64,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
         label, style = LABELS[verb]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"tournament:{tournament_id}:{verb}"
+                label=_(label), style=style, custom_id=f"tournament:{tournament_id}:{verb}"
             )
         )
         self.tournament_id = tournament_id
@@ -96,7 +97,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
                 return
             except Exception:
                 log_failure("tournament %s: a sign-up press failed", self.tournament_id)
-                await interaction.response.send_message(FAILED, ephemeral=True)
+                await interaction.response.send_message(_(FAILED), ephemeral=True)
                 return
             log.info("tournament %s: user %s pressed %s", view.id, user, self.verb)
             with await desk.in_server_language(view.guild_id):  # a public post

@@ -167,7 +167,7 @@ class TournamentDesk:
         if threads is not None:
             try:
                 thread = await message.create_thread(
-                    name=f"Tournament #{view.id} · round {number}",
+                    name=posts.thread_name(view, number),
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
                 where = thread.id

@@ -11,31 +11,55 @@ from collections.abc import Sequence
 import discord
 
 from bot.chat.render import COLOUR, COLOUR_OVER, EMBED_DESCRIPTION_MAX, fit, mention, options_text
+from bot.i18n import N_, _, formats, n_
 from bot.service.tournaments.knockout import knockout_winner
 from bot.service.tournaments.pairing import Pairing
 from bot.service.tournaments.rounds import LEFT
 from bot.service.tournaments.standings import TIEBREAKS, TournamentStanding
 from bot.service.tournaments.view import TournamentView
 
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
-SHORT = {"Buchholz": "BH", "Sonneborn-Berger": "SB", "head-to-head": "H2H"}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("Round robin"), "knockout": N_("Knockout")}
+"""Each format's name, translated where shown (``format_name``)."""
+SHORT = {"Buchholz": N_("BH"), "Sonneborn-Berger": N_("SB"), "head-to-head": N_("H2H")}
 """Tie-breaks as the table abbreviates them (its footer spells them out)."""
-WITHDRAWN = {LEFT: "left"}
+TIEBREAK_NAMES = {
+    "Buchholz": N_("Buchholz"),
+    "Sonneborn-Berger": N_("Sonneborn-Berger"),
+    "head-to-head": N_("head-to-head"),
+}
+WITHDRAWN = {LEFT: N_("left")}
 """How a withdrawal is shown (others: ``withdrawn``)."""
+
+
+def format_name(view: TournamentView) -> str:
+    return _(FORMAT_NAMES[view.format])
+
+
+def game_title(view: TournamentView) -> str:
+    return _(view.title)
 
 
 def heading(view: TournamentView) -> str:
     """``Tournament #3 · Crystal Capture · Swiss``."""
-    return f"Tournament #{view.id} · {view.title} · {FORMAT_NAMES[view.format]}"
+    return _(
+        "Tournament #{id} · {game} · {format}",
+        id=view.id,
+        game=game_title(view),
+        format=format_name(view),
+    )
 
 
 def _shape(view: TournamentView) -> str:
     """The event's format and size in a few words."""
-    parts = [FORMAT_NAMES[view.format]]
+    parts = [format_name(view)]
     if view.format == "swiss":
-        parts.append(f"{view.rounds} rounds" if view.rounds else "ceil(log2(players)) rounds")
+        parts.append(
+            n_("{n} round", "{n} rounds", view.rounds)
+            if view.rounds
+            else _("rounds set by the number of players")
+        )
     if view.max_players:
-        parts.append(f"up to {view.max_players} players")
+        parts.append(n_("up to {n} player", "up to {n} players", view.max_players))
     options = options_text(view.game, view.options)
     if options:
         parts.append(options)
@@ -43,13 +67,15 @@ def _shape(view: TournamentView) -> str:
 
 
 def _number(value: float) -> str:
-    """Points and tie-breaks as people write them: ``2``, ``1.5``."""
-    return f"{value:g}"
+    """Points and tie-breaks as the reader writes them: ``2``, ``1.5``, ``1,5``."""
+    return formats.number(value)
 
 
 def _points(value: float) -> str:
     """``1 point``, ``1.5 points``."""
-    return f"{_number(value)} point{'' if value == 1 else 's'}"
+    if value == int(value):
+        return n_("{n} point", "{n} points", int(value))
+    return _("{points} points", points=_number(value))
 
 
 # ---------------------------------------------------------------------- sign-up
@@ -58,26 +84,32 @@ def _points(value: float) -> str:
 def signup_embed(view: TournamentView) -> discord.Embed:
     """The sign-up message: the event, who created it, who has entered, what happens next."""
     names = [mention(e.user_id) for e in view.entrants]
-    listed = ", ".join(names) if names else "nobody yet"
+    listed = ", ".join(names) if names else _("nobody yet")
     if view.status == "signup":
-        state = (
-            f"Press **Join** to enter. {mention(view.creator_id)} or an organizer starts it "
-            "with `/tournament start`."
+        state = _(
+            "Press **{join}** to enter. {creator} or an organizer starts it with {command}.",
+            join=_("Join"),
+            creator=mention(view.creator_id),
+            command=formats.command("tournament start"),
         )
     elif view.status == "cancelled":
-        state = "Cancelled."
+        state = _("Cancelled.")
     else:
-        state = f"Sign-up is closed: {len(view.entrants)} players. The rounds are posted below."
+        state = n_(
+            "Sign-up is closed: {n} player. The rounds are posted below.",
+            "Sign-up is closed: {n} players. The rounds are posted below.",
+            len(view.entrants),
+        )
     description = "\n\n".join(
         [
-            f"{_shape(view)}\nCreated by {mention(view.creator_id)}.",
-            f"**Entrants ({len(names)}):** {listed}",
+            _shape(view) + "\n" + _("Created by {creator}.", creator=mention(view.creator_id)),
+            _("**Entrants ({count}):** {names}", count=len(names), names=listed),
             state,
         ]
     )
     colour = COLOUR if view.status in ("signup", "running") else COLOUR_OVER
     return discord.Embed(
-        title=f"Tournament #{view.id} · {view.title}",
+        title=_("Tournament #{id} · {game}", id=view.id, game=game_title(view)),
         description=fit(description, EMBED_DESCRIPTION_MAX),
         colour=colour,
     )
@@ -87,8 +119,24 @@ def signup_embed(view: TournamentView) -> discord.Embed:
 
 
 def round_content(view: TournamentView, number: int, *, threaded: bool) -> str:
-    where = "in the thread below" if threaded else "below"
-    return f"**{heading(view)} · round {number} of {view.rounds}**: the matches are {where}."
+    if threaded:
+        return _(
+            "**{heading} · round {number} of {rounds}**: the matches are in the thread below.",
+            heading=heading(view),
+            number=number,
+            rounds=view.rounds,
+        )
+    return _(
+        "**{heading} · round {number} of {rounds}**: the matches are below.",
+        heading=heading(view),
+        number=number,
+        rounds=view.rounds,
+    )
+
+
+def thread_name(view: TournamentView, number: int) -> str:
+    """A round's thread: ``Tournament #3 · round 2`` (Discord allows 100 characters)."""
+    return _("Tournament #{id} · round {number}", id=view.id, number=number)[:100]
 
 
 def round_embeds(view: TournamentView, number: int) -> list[discord.Embed]:
@@ -96,13 +144,13 @@ def round_embeds(view: TournamentView, number: int) -> list[discord.Embed]:
     standings after the round before."""
     pairings = [p for p in view.pairings_of(number) if p.replay == 0]
     if view.format == "knockout" and number == 1:
-        title, lines = "The bracket (seeded by rating)", _bracket_lines(view)
+        title, lines = _("The bracket (seeded by rating)"), _bracket_lines(view)
     else:
-        title, lines = f"Round {number} pairings", _pairing_lines(pairings)
+        title, lines = _("Round {number} pairings", number=number), _pairing_lines(pairings)
     embeds = [
         discord.Embed(
             title=title,
-            description=fit("\n".join(lines) or "No games this round.", EMBED_DESCRIPTION_MAX),
+            description=fit("\n".join(lines) or _("No games this round."), EMBED_DESCRIPTION_MAX),
             colour=COLOUR,
         )
     ]
@@ -114,8 +162,18 @@ def round_embeds(view: TournamentView, number: int) -> list[discord.Embed]:
 def _pairing_lines(pairings: Sequence[Pairing]) -> list[str]:
     """``1. @a v @b`` board by board (the first named moves first), then the byes."""
     played = [p for p in pairings if p.seat1 is not None]
-    lines = [f"{i}. {mention(p.seat0)} v {mention(p.seat1 or 0)}" for i, p in enumerate(played, 1)]
-    lines += [f"Bye: {mention(p.seat0)} (a win)" for p in pairings if p.seat1 is None]
+    lines = [
+        _(
+            "{board}. {first} v {second}",
+            board=i,
+            first=mention(p.seat0),
+            second=mention(p.seat1 or 0),
+        )
+        for i, p in enumerate(played, 1)
+    ]
+    lines += [
+        _("Bye: {player} (a win)", player=mention(p.seat0)) for p in pairings if p.seat1 is None
+    ]
     return lines
 
 
@@ -128,10 +186,10 @@ def _bracket_lines(view: TournamentView) -> list[str]:
     seeds = {player: seed for seed, player in enumerate(placed, start=1)}
 
     def named(slot: int | None) -> str:
-        return "bye" if slot is None else f"({seeds[slot]}) {mention(slot)}"
+        return _("bye") if slot is None else f"({seeds[slot]}) {mention(slot)}"
 
     return [
-        f"{i}. {named(first)} v {named(second)}"
+        _("{board}. {first} v {second}", board=i, first=named(first), second=named(second))
         for i, (first, second) in enumerate(zip(slots[::2], slots[1::2], strict=True), 1)
     ]
 
@@ -143,14 +201,16 @@ def standings_embed(view: TournamentView, *, through: int | None = None) -> disc
     """The table (Swiss, round robin) or the bracket's results so far (knockout)."""
     last = view.round if through is None else through
     if view.status == "signup":
-        title = f"{heading(view)} · sign-up"
-        lines = [mention(e.user_id) for e in view.entrants] or ["Nobody has entered yet."]
+        title = _("{heading} · sign-up", heading=heading(view))
+        lines = [mention(e.user_id) for e in view.entrants] or [_("Nobody has entered yet.")]
     elif view.format == "knockout":
-        title = f"{heading(view)} · results"
+        title = _("{heading} · results", heading=heading(view))
         lines = _knockout_lines(view)
     else:
-        done = "final standings" if view.status == "finished" else f"after round {last}"
-        title = f"{heading(view)} · {done}"
+        if view.status == "finished":
+            title = _("{heading} · final standings", heading=heading(view))
+        else:
+            title = _("{heading} · after round {number}", heading=heading(view), number=last)
         lines = _table_lines(view.table(last), view)
     embed = discord.Embed(
         title=title,
@@ -159,8 +219,8 @@ def standings_embed(view: TournamentView, *, through: int | None = None) -> disc
     )
     if view.status != "signup" and view.format != "knockout":
         names = TIEBREAKS[view.format]
-        legend = " · ".join(f"{SHORT[name]}: {name}" for name in names)
-        embed.set_footer(text=f"Points, then the tie-breaks. {legend}.")
+        legend = " · ".join(f"{_(SHORT[name])}: {_(TIEBREAK_NAMES[name])}" for name in names)
+        embed.set_footer(text=_("Points, then the tie-breaks. {legend}.", legend=legend))
     return embed
 
 
@@ -171,13 +231,14 @@ def _table_lines(table: Sequence[TournamentStanding], view: TournamentView) -> l
     lines = []
     for row in table:
         breaks = " · ".join(
-            f"{SHORT[name]} {_number(value)}"
+            f"{_(SHORT[name])} {_number(value)}"
             for name, value in zip(names, row.tiebreaks, strict=True)
         )
         line = f"{row.rank}. {mention(row.player)} — {_points(row.points)} · {breaks}"
         reason = reasons.get(row.player)
         if reason:
-            line += f" ({WITHDRAWN.get(reason, 'withdrawn')})"
+            shown = _(WITHDRAWN[reason]) if reason in WITHDRAWN else _("withdrawn")
+            line += f" ({shown})"
         lines.append(line)
     return lines
 
@@ -189,17 +250,18 @@ def _knockout_lines(view: TournamentView) -> list[str]:
     for number in range(1, view.round + 1):
         info = view.round_info.get(number)
         still = {p for p in (info.bracket if info else ()) if p is not None}
-        lines.append(f"**Round {number}**")
+        lines.append(_("**Round {number}**", number=number))
         for games in _matches(view, number):
             line, loser = _match_line(view, games)
             lines.append(line)
             still -= loser
         byes = [mention(p.seat0) for p in view.pairings_of(number) if p.seat1 is None]
         if byes:
-            lines.append(f"Byes: {', '.join(byes)}")
+            lines.append(_("Byes: {players}", players=", ".join(byes)))
     if view.status == "running":
         out = {e.user_id for e in view.entrants if e.withdrawn}
-        lines.append(f"**Still in:** {', '.join(mention(p) for p in sorted(still - out))}")
+        still_in = ", ".join(mention(p) for p in sorted(still - out))
+        lines.append(_("**Still in:** {players}", players=still_in))
     return lines
 
 
@@ -225,19 +287,36 @@ def _match_line(view: TournamentView, games: Sequence[Pairing]) -> tuple[str, se
     winner = knockout_winner(view.entrants, both, games)
     if winner is not None:
         loser = both[1] if winner == both[0] else both[0]
-        how = f" after {draws} draw{'s' if draws > 1 else ''}" if draws else ""
+        names = {"winner": mention(winner), "loser": mention(loser)}
         if draws >= 2 and games[-1].score0 == 0.5:
-            how = f" on rating{how}"
-        return f"{mention(winner)} beat {mention(loser)}{how}", {loser}
+            text = n_(
+                "{winner} beat {loser} on rating after {n} draw",
+                "{winner} beat {loser} on rating after {n} draws",
+                draws,
+                **names,
+            )
+        elif draws:
+            text = n_(
+                "{winner} beat {loser} after {n} draw",
+                "{winner} beat {loser} after {n} draws",
+                draws,
+                **names,
+            )
+        else:
+            text = _("{winner} beat {loser}", **names)
+        return text, {loser}
+    pair = {"first": mention(both[0]), "second": mention(both[1])}
     if not all(g.ended for g in games):
-        game = f" game {len(games)}" if len(games) > 1 else ""
-        return f"{mention(both[0])} v {mention(both[1])}: playing{game}", set()
+        if len(games) > 1:
+            return _("{first} v {second}: playing game {game}", game=len(games), **pair), set()
+        return _("{first} v {second}: playing", **pair), set()
     left = {e.user_id for e in view.entrants if e.withdrawn} & set(both)
     if len(left) == 1:
         (gone,) = left
         stays = both[1] if gone == both[0] else both[0]
-        return f"{mention(stays)} went through: {mention(gone)} withdrew", {gone}
-    return f"{mention(both[0])} v {mention(both[1])}: both withdrew", set(both)
+        text = _("{stays} went through: {gone} withdrew", stays=mention(stays), gone=mention(gone))
+        return text, {gone}
+    return _("{first} v {second}: both withdrew", **pair), set(both)
 
 
 # ---------------------------------------------------------------------- the end
@@ -246,9 +325,15 @@ def _match_line(view: TournamentView, games: Sequence[Pairing]) -> tuple[str, se
 def end_content(view: TournamentView) -> str:
     """The winner's announcement (or that the event ended without one)."""
     if view.winner_id is None:
-        return f"**{heading(view)}** is over, without a winner."
-    return f"🏆 {mention(view.winner_id)} wins **{heading(view)}**!"
+        return _("**{heading}** is over, without a winner.", heading=heading(view))
+    return _(
+        "🏆 {winner} wins **{heading}**!", winner=mention(view.winner_id), heading=heading(view)
+    )
 
 
 def cancelled_content(view: TournamentView, by: int) -> str:
-    return f"**{heading(view)}** was cancelled by {mention(by)}. Matches in play are called off."
+    return _(
+        "**{heading}** was cancelled by {member}. Matches in play are called off.",
+        heading=heading(view),
+        member=mention(by),
+    )

@@ -21,6 +21,7 @@ from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.tournament_buttons import signup_view
 from bot.chat.tournament_desk import TournamentDesk
+from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
 from bot.service.tournaments.rounds import FORMATS
 from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
@@ -36,14 +37,20 @@ TournamentNumber = app_commands.Range[int, 1, 2_000_000_000]
 NUMBER_HELP = "The tournament's number (default: the one of this channel)."
 
 NEEDED = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 """What the bot needs in a tournament's channel: to post the sign-up, rounds and standings (as
 embeds), and to start each round's thread and post its boards there."""
+
+SIGNUP_WHAT = N_("There is no tournament in sign-up in this channel: give the tournament's number.")
+UNDER_WAY_WHAT = N_(
+    "There is no tournament under way in this channel: give the tournament's number."
+)
+"""What ``/tournament start`` and ``cancel`` say when the channel has no tournament to mean."""
 
 Busy = Callable[[], AbstractAsyncContextManager[None]]
 """Marks the handling of one request, which shut-down waits for."""
@@ -101,8 +108,11 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         missing = [name for flag, name in NEEDED if not getattr(interaction.app_permissions, flag)]
         if missing:
             await interaction.response.send_message(
-                "I need these permissions in this channel to run a tournament here: "
-                f"{', '.join(missing)}.",
+                _(
+                    "I need these permissions in this channel to run a tournament here: "
+                    "{permissions}.",
+                    permissions=", ".join(_(name) for name in missing),
+                ),
                 ephemeral=True,
             )
             return
@@ -143,7 +153,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         self, interaction: Interaction, tournament: TournamentNumber | None = None
     ) -> None:
         async def work() -> TournamentView:
-            number = tournament or (await self._here(interaction, ["signup"], "in sign-up")).id
+            number = tournament or (await self._here(interaction, ["signup"], SIGNUP_WHAT)).id
             may = await self._may_organize(interaction)
             return await self.desk.service.start(
                 number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
@@ -154,8 +164,14 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             if view is None:
                 return
             await interaction.response.send_message(
-                f"Tournament #{view.id} has started with {len(view.entrants)} players: round 1 "
-                "is posted in its channel.",
+                n_(
+                    "Tournament #{id} has started with {n} player: round 1 is posted in its "
+                    "channel.",
+                    "Tournament #{id} has started with {n} players: round 1 is posted in its "
+                    "channel.",
+                    len(view.entrants),
+                    id=view.id,
+                ),
                 ephemeral=True,
             )
             await self.desk.update_signup(view)
@@ -171,7 +187,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             if tournament is not None:
                 return await self.desk.service.view(tournament, guild_id=interaction.guild_id or 0)
             statuses = ["signup", "running", "finished"]
-            return await self._here(interaction, statuses, "", newest=True)
+            return await self._here(interaction, statuses, None, newest=True)
 
         async with self.busy():
             view = await self._attempt(interaction, work)
@@ -202,9 +218,10 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             if left is None:
                 return
             view = left.tournament
-            text = f"You left tournament #{view.id}."
+            text = _("You left tournament #{id}.", id=view.id)
             if left.report is not None:
-                text += f" Your match #{left.report.match.id} is resigned."
+                resigned = _("Your match #{match} is resigned.", match=left.report.match.id)
+                text = f"{text} {resigned}"
             await interaction.response.send_message(text, ephemeral=True)
             if view.status == "signup":
                 await self.desk.update_signup(view)
@@ -219,7 +236,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         self, interaction: Interaction, tournament: TournamentNumber | None = None
     ) -> None:
         async def work() -> Any:
-            number = tournament or (await self._here(interaction, OPEN, "under way")).id
+            number = tournament or (await self._here(interaction, OPEN, UNDER_WAY_WHAT)).id
             may = await self._may_organize(interaction)
             return await self.desk.service.cancel(
                 number, interaction.user.id, guild_id=interaction.guild_id or 0, may_organize=may
@@ -233,10 +250,16 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 return
             view, count = cancelled.tournament, len(cancelled.reports)
             log.info("tournament %s cancelled by user %s", view.id, interaction.user.id)
-            called_off = f": {count} match{'es' if count > 1 else ''} called off" if count else ""
-            await interaction.followup.send(
-                f"Tournament #{view.id} is cancelled{called_off}.", ephemeral=True
-            )
+            if count:
+                said = n_(
+                    "Tournament #{id} is cancelled: {n} match called off.",
+                    "Tournament #{id} is cancelled: {n} matches called off.",
+                    count,
+                    id=view.id,
+                )
+            else:
+                said = _("Tournament #{id} is cancelled.", id=view.id)
+            await interaction.followup.send(said, ephemeral=True)
             await self.desk.announce_cancelled(view, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
@@ -254,20 +277,20 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             await _answer(interaction, str(error))
         except Exception:
             log_failure("tournament command of user %s failed", interaction.user.id)
-            await _answer(interaction, FAILED)
+            await _answer(interaction, _(FAILED))
         return None
 
     async def _here(
-        self, interaction: Interaction, statuses: Any, what: str, *, newest: bool = False
+        self, interaction: Interaction, statuses: Any, what: str | None, *, newest: bool = False
     ) -> TournamentView:
-        """The tournament of this channel (or of the channel this thread is in)."""
+        """The tournament of this channel (or of the channel this thread is in); ``what`` says
+        which one is looked for, in the refusal when there is none."""
         channel = interaction.channel
         here = {interaction.channel_id or 0}
         if isinstance(channel, discord.Thread) and channel.parent_id:
             here.add(channel.parent_id)
-        label = f"tournament {what}".strip()
         return await self.desk.service.find(
-            interaction.guild_id or 0, here, statuses, newest=newest, what=label
+            interaction.guild_id or 0, here, statuses, newest=newest, what=what
         )
 
     async def _may_organize(self, interaction: Interaction) -> bool:

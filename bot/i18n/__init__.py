@@ -23,7 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from games.words import N_, _, n_, reading
+from games.words import N_, _, current, n_, reading
 
 __all__ = [
     "DEFAULT",
@@ -32,6 +32,7 @@ __all__ = [
     "N_",
     "_",
     "catalog",
+    "current_locale",
     "n_",
     "normalise",
     "server_language",
@@ -107,3 +108,9 @@ def speaking(locale: object | None) -> Iterator[None]:
     """Texts built inside the block are in ``locale`` (normalised)."""
     with reading(catalog(normalise(locale))):
         yield
+
+
+def current_locale() -> str:
+    """The shipped locale texts are built in here (English outside ``speaking``)."""
+    language = str(current().info().get("language", ""))
+    return normalise(language.replace("_", "-"))

@@ -1,7 +1,8 @@
 """Charts for ``/stats``: a member's rating over time, and a server's top ratings, as PNG bytes.
 
 Drawing only: the caller gathers the numbers and passes every word shown (titles, axis labels,
-game titles, names), so a translation layer can give them in any language the font covers.
+game titles, names) in its reader's language; a title or legend left out is worded here, in the
+language of the caller's context, so both agree.
 Drawn with matplotlib's object API on the Agg canvas, never ``pyplot``: no global figure
 registry, no GUI backend and no global style is touched, so each call owns its ``Figure``.
 
@@ -38,6 +39,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
+from bot.i18n import _
 from bot.service.ratings import Rating, display
 
 P = ParamSpec("P")
@@ -100,10 +102,10 @@ class Standing:
 def rating_chart(
     games: Mapping[str, Sequence[RatingPoint]],
     *,
-    title: str = "Rating",
+    title: str | None = None,
     y_label: str = "",
     x_label: str = "",
-    band_label: str = "likely range",
+    band_label: str | None = None,
     until: datetime | None = None,
     size: tuple[int, int] | None = None,
 ) -> bytes | None:
@@ -122,7 +124,7 @@ def rating_chart(
     if not drawn:
         return None
     labels = [f"{_printable(name) or '?'}  {_shown(points[-1])}" for name, points in drawn.items()]
-    labels.append(_printable(band_label))
+    labels.append(_printable(_("likely range") if band_label is None else band_label))
     width, height = size or SIZE
     columns = _legend_columns(labels, width)
     if size is None:
@@ -140,7 +142,7 @@ def rating_chart(
     lone = len(everything) == len(drawn) and (until is None or until <= first)
     ax.set_ylim(*_rating_limits(everything, math.inf if lone else SETTLED_BAND))
     _date_axis(ax, first, max(until or first, *(p.at for p in everything)))
-    _label(ax, title, x_label, y_label)
+    _label(ax, _("Rating") if title is None else title, x_label, y_label)
     fig.legend(
         handles=handles,
         labels=labels,
@@ -158,7 +160,7 @@ def rating_chart(
 def leaderboard_chart(
     standings: Sequence[Standing],
     *,
-    title: str = "Top ratings",
+    title: str | None = None,
     x_label: str = "",
     size: tuple[int, int] = SIZE,
 ) -> bytes | None:
@@ -206,7 +208,7 @@ def leaderboard_chart(
     ax.set_ylim(count - 0.5, -0.5)
     ax.grid(axis="y", visible=False)
     ax.spines["left"].set_visible(False)
-    _label(ax, title, x_label, "")
+    _label(ax, _("Top ratings") if title is None else title, x_label, "")
     return _png(fig)
 
 

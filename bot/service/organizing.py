@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
+from bot.i18n import _
 from bot.service.errors import InvalidMove, WrongStatus
 from bot.service.failures import log_failure
 from bot.service.match_core import MatchCore
@@ -68,7 +69,7 @@ class Organizing(MatchCore):
         return reports
 
     async def abort_absent_guilds(
-        self, present: set[int], *, serves: Callable[[int], bool] = lambda _: True
+        self, present: set[int], *, serves: Callable[[int], bool] = lambda _guild: True
     ) -> list[Report]:
         """Call off the matches of every server the bot is not in (it was removed while away).
 
@@ -163,11 +164,19 @@ class Organizing(MatchCore):
         values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
         row.id = await repo.insert_match(session, values)
         await self._save_rest(session, loaded, now)
-        lines = [f"{pairing.heading} {self.mention(players[0])} moves first."]
+        lines = [
+            _(
+                "{heading} {player} moves first.",
+                heading=pairing.heading,
+                player=self.mention(players[0]),
+            )
+        ]
         if row.status == MatchStatus.SETUP:
             lines.append(
-                "Both players: choose your secret. I have sent you a DM "
-                f"({human(loaded.timeouts.setup)} to answer)."
+                _(
+                    "Both players: choose your secret. I have sent you a DM ({time} to answer).",
+                    time=human(loaded.timeouts.setup),
+                )
             )
         notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]
         notices.extend(self._new_prompts(loaded, {}))
@@ -182,7 +191,9 @@ class Organizing(MatchCore):
 
         def step(loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
             if loaded.row.status in OVER:
-                raise WrongStatus(f"This match is already over ({ended(loaded.row)}).")
+                raise WrongStatus(
+                    _("This match is already over ({reason}).", reason=ended(loaded.row))
+                )
             events: list[Event] = []
             if loaded.state is not None:
                 loaded.state, events = loaded.game.conclude(
@@ -200,7 +211,7 @@ class Organizing(MatchCore):
         self, loaded: LoadedMatch, user_id: int | None, now: datetime, reason: str
     ) -> list[Notice]:
         if loaded.row.status in OVER:
-            raise WrongStatus("This match is already over.")
+            raise WrongStatus(_("This match is already over."))
         self._abort(loaded, reason, now)
         loaded.log.append((None, "abort", None, {"reason": reason}))
         return []

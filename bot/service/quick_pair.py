@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.i18n import _
 from bot.service.errors import ChallengeRefused, MatchError
 from bot.service.limits import check_playing
 from bot.service.matches import MatchService
@@ -93,7 +94,7 @@ class QuickPair(MatchService):
         async with self.sessions.begin() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or (spot is not None and entry.spot != spot):
-                raise NotQueued("You are not waiting in this queue.")
+                raise NotQueued(_("You are not waiting in this queue."))
             await queue.remove(session, [user_id])
         return entry.spot
 
@@ -133,7 +134,11 @@ class QuickPair(MatchService):
                     spot.game,
                     {},
                     players,
-                    f"The queue paired {self.mention(low)} and {self.mention(high)}.",
+                    _(
+                        "The queue paired {first} and {second}.",
+                        first=self.mention(low),
+                        second=self.mention(high),
+                    ),
                 )
                 started.append(
                     await self._start_in(session, pairing, origin=MatchOrigin.QUEUE, outbox=True)
@@ -180,12 +185,12 @@ class QuickPair(MatchService):
         """Take up the bot's offer: out of the queue, and a match against the bot (unrated) in
         the queue's channel at the level for the member's rating."""
         if self.bot_user_id is None:
-            raise ChallengeRefused("I cannot play here.")
+            raise ChallengeRefused(_("I cannot play here."))
         async with self.sessions.begin() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or entry.spot.guild_id != guild_id:
                 raise NotQueued(
-                    "You are no longer waiting: you were paired, left, or waited too long."
+                    _("You are no longer waiting: you were paired, left, or waited too long.")
                 )
             await queue.remove(session, [user_id])
         return await self.challenge(

@@ -18,6 +18,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
+from bot.i18n import N_, _
+from bot.i18n.formats import moment
 from bot.service.errors import MatchNotFound, WrongStatus
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
 from db import history, site
@@ -28,13 +30,41 @@ from games.board import Board
 from games.review import Played, Review
 from games.review.replay import replay as play_again
 
-IN_PLAY = (
+IN_PLAY = N_(
     "Match #{id} is still in play: its review, replay and record open once it ends, "
     "when its secrets are no longer secret."
 )
-CALLED_OFF = "Match #{id} was called off without a result: there is nothing to look back on."
-NOT_HERE = "There is no finished match #{id} in this server."
+CALLED_OFF = N_("Match #{id} was called off without a result: there is nothing to look back on.")
+NOT_HERE = N_("There is no finished match #{id} in this server.")
 BOT_NAME = "Parlor"
+
+REASON_NAMES = {
+    "capture": N_("capture"),
+    "target": N_("target reached"),
+    "score": N_("on score"),
+    "resign": N_("resigned"),
+    "timeout": N_("out of time"),
+    "no_moves": N_("no moves left"),
+    "move_limit": N_("move limit"),
+}
+"""How a match's end reason is shown in reviews, histories and records."""
+MARK_NAMES = {
+    "best": N_("best"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+"""A review's marks, as shown."""
+
+
+def reason_name(reason: str) -> str:
+    """An end reason (``Reason`` value) as the reader reads it; an unknown one as stored."""
+    return _(REASON_NAMES[reason]) if reason in REASON_NAMES else reason
+
+
+def mark_name(mark: str) -> str:
+    """A review mark (``Mark`` value) as the reader reads it."""
+    return _(MARK_NAMES[mark]) if mark in MARK_NAMES else mark
 
 
 @dataclass(frozen=True)
@@ -148,17 +178,17 @@ class Replays:
 
 async def _finished(session: AsyncSession, guild_id: int, match_id: int) -> FinishedMatch:
     if not 0 < match_id <= MAX_MATCH_ID:
-        raise MatchNotFound(NOT_HERE.format(id=match_id))
+        raise MatchNotFound(_(NOT_HERE, id=match_id))
     status = await history.match_status(session, guild_id, match_id)
     if status is None:
-        raise MatchNotFound(NOT_HERE.format(id=match_id))
+        raise MatchNotFound(_(NOT_HERE, id=match_id))
     if status in UNFINISHED_STATUSES:
-        raise WrongStatus(IN_PLAY.format(id=match_id))
+        raise WrongStatus(_(IN_PLAY, id=match_id))
     if status != MatchStatus.FINISHED:
-        raise WrongStatus(CALLED_OFF.format(id=match_id))
+        raise WrongStatus(_(CALLED_OFF, id=match_id))
     found = await site.finished_match(session, guild_id, match_id)
     if found is None:
-        raise MatchNotFound(NOT_HERE.format(id=match_id))
+        raise MatchNotFound(_(NOT_HERE, id=match_id))
     names = await history.seat_names(session, match_id)
     actions = await site.logged_actions(session, match_id)
     return FinishedMatch(
@@ -217,7 +247,7 @@ def replay_of(match: FinishedMatch, names: Sequence[str]) -> Replay:
     secrets: tuple[str, ...] = ()
     last = played.steps[-1].after if played.steps else start
     if engine.outcome(last) is None:
-        _, ending = engine.conclude(last, played.outcome)
+        _state, ending = engine.conclude(last, played.outcome)
         events = tuple(e.render(names) for e in ending if e.public)
         steps.append(ReplayStep(len(steps), None, "", events, _board(engine, played.final)))
         secrets = tuple(e.render(names) for e in ending if e.kind == "reveal")
@@ -242,7 +272,7 @@ def plain_names(match: FinishedMatch) -> tuple[str, str]:
         elif match.vs_bot and user_id != match.challenger_id:
             shown.append(BOT_NAME)  # the bot never challenges
         else:
-            shown.append(f"Player {seat + 1}")
+            shown.append(_("Player {number}", number=seat + 1))
     return shown[0], shown[1]
 
 
@@ -252,20 +282,20 @@ def record_text(replay: Replay, review: Review) -> str:
     names = plain_names(match)
     marks = _marks(replay, review)
     lines = [
-        f"Parlor · {replay.title} · match #{match.id}",
-        f"Finished: {_when(match.finished_at)}",
-        f"Players: {names[0]} (moved first) and {names[1]}",
-        f"Options: {_options(review.options)}",
+        _("Parlor · {game} · match #{id}", game=_(replay.title), id=match.id),
+        _("Finished: {when}", when=_when(match.finished_at)),
+        _("Players: {first} (moved first) and {second}", first=names[0], second=names[1]),
+        _("Options: {options}", options=_options(review.options)),
         "",
-        "Moves:",
+        _("Moves:"),
     ]
     for step, mark in zip(replay.steps[1:], marks, strict=True):
         who = names[step.seat] if step.seat is not None else "—"
         head = f"{step.number:>3}. {who}: {step.move}" if step.move else f"{step.number:>3}."
         lines.append(f"{head}  [{mark}]" if mark else head)
         lines.extend(f"       {text}" for text in step.events)
-    lines += ["", f"Result: {_result(match, names)}"]
-    lines += [f"Secrets: {text}" for text in replay.secrets]
+    lines += ["", _("Result: {result}", result=_result(match, names))]
+    lines += [_("Secrets: {secrets}", secrets=text) for text in replay.secrets]
     for summary in review.players:
         lines.append(f"{names[summary.seat]}: {_scores(summary)}")
     return "\n".join(lines) + "\n"
@@ -277,7 +307,7 @@ def _marks(replay: Replay, review: Review) -> list[str]:
     found = []
     for seat, _ask, text in replay.match.actions:
         if pending and pending[0].seat == seat and pending[0].action == text:
-            found.append(pending.pop(0).mark.value)
+            found.append(mark_name(pending.pop(0).mark.value))
         else:
             found.append("")
     found += [""] * (len(replay.steps) - 1 - len(found))
@@ -285,23 +315,30 @@ def _marks(replay: Replay, review: Review) -> list[str]:
 
 
 def _scores(summary: reviewing.PlayerSummary) -> str:
-    skill = summary.skill_note or "" if summary.skill is None else f"skill {summary.skill}"
-    luck = summary.luck_note or "no luck score" if summary.luck is None else f"luck {summary.luck}"
+    if summary.skill is None:
+        skill = _(summary.skill_note) if summary.skill_note else ""
+    else:
+        skill = _("skill {score}", score=summary.skill)
+    if summary.luck is None:
+        luck = _(summary.luck_note) if summary.luck_note else _("no luck score")
+    else:
+        luck = _("luck {score}", score=summary.luck)
     return f"{skill}; {luck}"
 
 
 def _result(match: FinishedMatch, names: tuple[str, str]) -> str:
-    how = f" ({match.end_reason})" if match.end_reason else ""
     if match.winner_seat is None:
-        return f"a draw{how}"
-    return f"{names[match.winner_seat]} won{how}"
+        result = _("a draw")
+    else:
+        result = _("{player} won", player=names[match.winner_seat])
+    return f"{result} ({reason_name(match.end_reason)})" if match.end_reason else result
 
 
 def _options(options: Mapping[str, Any]) -> str:
     if not options:
-        return "standard"
+        return _("standard")
     return ", ".join(f"{key} {value}" for key, value in sorted(options.items()))
 
 
 def _when(at: datetime | None) -> str:
-    return "unknown" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
+    return _("unknown") if at is None else f"{moment(at)} UTC"

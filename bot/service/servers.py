@@ -9,10 +9,11 @@ from collections.abc import Mapping
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
+from bot.i18n import _
 from bot.service import stats
 from bot.service.errors import InvalidMove
 from bot.service.match_state import Clock
-from bot.service.timeouts import Timeouts, merge_timeouts
+from bot.service.timeouts import Timeouts, human, merge_timeouts
 from db import repository as repo
 from db import site
 from db.models import utcnow
@@ -94,8 +95,10 @@ class ServerService:
         if queue_fallback is not None:
             if not 0 <= queue_fallback <= FALLBACK_MAX:
                 raise InvalidMove(
-                    f"The queue's wait before the bot is offered is at most {FALLBACK_MAX // 60} "
-                    "minutes."
+                    _(
+                        "The queue's wait before the bot is offered is at most {most}.",
+                        most=human(FALLBACK_MAX),
+                    )
                 )
             values["queue_fallback"] = queue_fallback
         if threads is not None:

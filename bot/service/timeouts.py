@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.i18n import N_, _, n_
 from db.repository import ServerTimeouts
 
 MINUTE = 60
@@ -21,8 +22,13 @@ class Bounds:
         """``seconds`` if within bounds, else ``ValueError`` naming the valid range."""
         if not self.low <= seconds <= self.high:
             raise ValueError(
-                f"{name} timeout must be between {_human(self.low)} and {_human(self.high)}"
-                f" (got {_human(seconds)})."
+                _(
+                    "The {kind} timeout must be between {low} and {high} (got {got}).",
+                    kind=kind_name(name),
+                    low=_human(self.low),
+                    high=_human(self.high),
+                    got=_human(seconds),
+                )
             )
         return seconds
 
@@ -50,14 +56,25 @@ class Timeouts:
 
 def _human(seconds: int) -> str:
     if seconds % DAY == 0:
-        n, unit = seconds // DAY, "day"
-    elif seconds % 3600 == 0:
-        n, unit = seconds // 3600, "hour"
-    elif seconds % MINUTE == 0:
-        n, unit = seconds // MINUTE, "minute"
-    else:
-        n, unit = seconds, "second"
-    return f"{n} {unit}{'' if n == 1 else 's'}"
+        return n_("{n} day", "{n} days", seconds // DAY)
+    if seconds % 3600 == 0:
+        return n_("{n} hour", "{n} hours", seconds // 3600)
+    if seconds % MINUTE == 0:
+        return n_("{n} minute", "{n} minutes", seconds // MINUTE)
+    return n_("{n} second", "{n} seconds", seconds)
+
+
+KIND_NAMES = {
+    "challenge": N_("challenge"),
+    "setup": N_("setup"),
+    "turn": N_("turn"),
+    "hint": N_("hint"),
+}
+"""Each timeout's name as ``/settings`` shows it."""
+
+
+def kind_name(kind: str) -> str:
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 def human(seconds: int) -> str:

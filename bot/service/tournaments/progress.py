@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.i18n import _
 from bot.service.errors import MatchError
 from bot.service.match_state import Clock
 from bot.service.matches import MatchService
@@ -56,7 +57,7 @@ class TournamentRefused(MatchError):
 
 def no_such_tournament(tournament_id: int) -> TournamentRefused:
     """The one answer for a tournament that does not exist and for another server's."""
-    return TournamentRefused(f"There is no tournament #{tournament_id}.")
+    return TournamentRefused(_("There is no tournament #{id}.", id=tournament_id))
 
 
 class _Conflict(Exception):
@@ -167,9 +168,17 @@ class TournamentProgress:
                 if not await q.link_match(session, pairing_id, match_id):
                     raise _Taken
 
-            heading = f"Tournament #{tournament.id}, round {pairing.round}"
             if pairing.replay:
-                heading += f", game {pairing.replay + 1}"
+                heading = _(
+                    "Tournament #{id}, round {round}, game {game}:",
+                    id=tournament.id,
+                    round=pairing.round,
+                    game=pairing.replay + 1,
+                )
+            else:
+                heading = _(
+                    "Tournament #{id}, round {round}:", id=tournament.id, round=pairing.round
+                )
             try:
                 report = await self.matches.start_pairing(
                     guild_id=tournament.guild_id,
@@ -177,7 +186,7 @@ class TournamentProgress:
                     game=tournament.game,
                     options=tournament.options,
                     players=(pairing.seat0, pairing.seat1),
-                    heading=f"{heading}:",
+                    heading=heading,
                     link=link,
                     tournament_id=tournament.id,
                 )
@@ -199,7 +208,7 @@ class TournamentProgress:
             self._reposted.add(match_id)
             snap = await self.matches.snapshot(match_id)
             notices: list[Any] = [
-                Public(snap, (f"Tournament #{tournament_id}: your match.",), kind="start")
+                Public(snap, (_("Tournament #{id}: your match.", id=tournament_id),), kind="start")
             ]
             for user_id, ask in snap.asks.items():
                 if ask in (Ask.SECRET, Ask.HINT):
@@ -245,7 +254,7 @@ class TournamentProgress:
         """Run ``step`` on the tournament in one transaction, saved with the version check;
         re-run against the new state when another writer came first. With ``guild_id``, another
         server's tournament is refused exactly as one that does not exist."""
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             try:
                 async with self.sessions.begin() as session:
                     row = await q.load_tournament(
@@ -261,7 +270,7 @@ class TournamentProgress:
                 return answer
             except _Conflict:
                 continue
-        raise TournamentRefused("The tournament is busy: try again in a moment.")
+        raise TournamentRefused(_("The tournament is busy: try again in a moment."))
 
     async def _write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
         """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""

@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
+from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
 from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
@@ -57,6 +58,10 @@ class Cancelled:
     reports: list[Report]
 
 
+ONLY_TO_START = N_("Only {creator}, who created tournament #{id}, or an organizer can start it.")
+ONLY_TO_CANCEL = N_("Only {creator}, who created tournament #{id}, or an organizer can cancel it.")
+
+
 class TournamentService(TournamentProgress):
     """Tournaments over the match service's matches; each use case is one transaction."""
 
@@ -78,21 +83,27 @@ class TournamentService(TournamentProgress):
         """Open a tournament's sign-up in this channel (organizers only)."""
         if not may_organize:
             raise TournamentRefused(
-                "Only members with the Manage Server permission or the organizer role can "
-                "create a tournament."
+                _(
+                    "Only members with the Manage Server permission or the organizer role can "
+                    "create a tournament."
+                )
             )
         try:
             engine = games.get(game)
         except KeyError as error:
             raise TournamentRefused(str(error.args[0])) from None
         if format not in FORMATS:
-            raise TournamentRefused(f"Unknown format {format!r}: choose {', '.join(FORMATS)}.")
+            raise TournamentRefused(
+                _("That is not a tournament format: choose {formats}.", formats=", ".join(FORMATS))
+            )
         if rounds is not None and format != "swiss":
-            raise TournamentRefused("The number of rounds is set only for a Swiss tournament.")
+            raise TournamentRefused(_("The number of rounds is set only for a Swiss tournament."))
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentRefused(f"A Swiss tournament has 1 to {MAX_ROUNDS} rounds.")
+            raise TournamentRefused(
+                _("A Swiss tournament has 1 to {most} rounds.", most=MAX_ROUNDS)
+            )
         if max_players is not None and not 2 <= max_players <= MAX_ENTRANTS:
-            raise TournamentRefused(f"A tournament takes 2 to {MAX_ENTRANTS} players.")
+            raise TournamentRefused(_("A tournament takes 2 to {most} players.", most=MAX_ENTRANTS))
         try:
             normalised = engine.options(engine.new(dict(options or {}), 0))
         except GameError as error:
@@ -132,12 +143,12 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentRefused(f"Sign-up for tournament #{row.id} is closed.")
+                raise TournamentRefused(_("Sign-up for tournament #{id} is closed.", id=row.id))
             entrants = await q.entrants(session, row.id)
             if any(e.user_id == user_id for e in entrants):
-                raise TournamentRefused(f"You are already in tournament #{row.id}.")
+                raise TournamentRefused(_("You are already in tournament #{id}.", id=row.id))
             if len(entrants) >= (row.max_players or MAX_ENTRANTS):
-                raise TournamentRefused(f"Tournament #{row.id} is full.")
+                raise TournamentRefused(_("Tournament #{id} is full.", id=row.id))
             await q.add_entrant(session, row.id, user_id, self.clock())
             return {"updated_at": self.clock()}, None
 
@@ -155,9 +166,9 @@ class TournamentService(TournamentProgress):
                 (e for e in await q.entrants(session, row.id) if e.user_id == user_id), None
             )
             if row.status not in OPEN:
-                raise TournamentRefused(f"Tournament #{row.id} is over.")
+                raise TournamentRefused(_("Tournament #{id} is over.", id=row.id))
             if entrant is None or entrant.withdrawn is not None:
-                raise TournamentRefused(f"You are not playing in tournament #{row.id}.")
+                raise TournamentRefused(_("You are not playing in tournament #{id}.", id=row.id))
             if row.status == SIGNUP:
                 await q.remove_entrant(session, row.id, user_id)
             else:
@@ -188,12 +199,12 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentRefused(f"Tournament #{row.id} has already started.")
-            self._check_organizer(row, user_id, may_organize, "start")
+                raise TournamentRefused(_("Tournament #{id} has already started.", id=row.id))
+            self._check_organizer(row, user_id, may_organize, ONLY_TO_START)
             found = await q.entrants(session, row.id)
             if len(found) < 2:
                 raise TournamentRefused(
-                    f"Tournament #{row.id} needs at least two players to start."
+                    _("Tournament #{id} needs at least two players to start.", id=row.id)
                 )
             rating = await q.ratings(session, row.guild_id, row.game, [e.user_id for e in found])
             await q.set_ratings(session, row.id, rating)
@@ -216,8 +227,8 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status not in OPEN:
-                raise TournamentRefused(f"Tournament #{row.id} is already over.")
-            self._check_organizer(row, user_id, may_organize, "cancel")
+                raise TournamentRefused(_("Tournament #{id} is already over.", id=row.id))
+            self._check_organizer(row, user_id, may_organize, ONLY_TO_CANCEL)
             for pairing in await q.pairings(session, row.id):
                 if not pairing.ended:
                     await q.record_result(session, pairing.id, None, (False, False))
@@ -228,7 +239,10 @@ class TournamentService(TournamentProgress):
         await self._change(tournament_id, step, guild_id=guild_id)
         async with self.sessions() as session:
             unfinished = await q.unfinished_matches(session, tournament_id)
-        line = f"Tournament #{tournament_id} was cancelled: this match is called off, no result."
+        line = _(
+            "Tournament #{id} was cancelled: this match is called off, no result.",
+            id=tournament_id,
+        )
         reports = []
         for match_id in unfinished:
             try:
@@ -251,12 +265,12 @@ class TournamentService(TournamentProgress):
         *,
         entrant: int | None = None,
         newest: bool = False,
-        what: str = "tournament",
+        what: str | None = None,
     ) -> TournamentView:
         """The one tournament a command means when it names none: among the server's in
         ``statuses``, those of this channel (or, with ``entrant``, those the member plays in);
         of those, the one running if only one is, else (with ``newest``) the newest. Refused
-        when none or several are left."""
+        when none or several are left: with ``what`` (an ``N_`` message) when there is none."""
         async with self.sessions() as session:
             rows = await q.guild_tournaments(session, guild_id, statuses)
             if entrant is not None:
@@ -270,12 +284,22 @@ class TournamentService(TournamentProgress):
         elif newest and not running:
             rows = rows[:1]
         if not rows:
-            where = "you play in" if entrant is not None else "in this channel"
-            raise TournamentRefused(f"There is no {what} {where}: give the tournament's number.")
+            if what is not None:
+                raise TournamentRefused(_(what))
+            if entrant is not None:
+                raise TournamentRefused(
+                    _("There is no tournament you play in: give the tournament's number.")
+                )
+            raise TournamentRefused(
+                _("There is no tournament in this channel: give the tournament's number.")
+            )
         if len(rows) > 1:
             numbers = ", ".join(f"#{r.id}" for r in rows[:10])
             raise TournamentRefused(
-                f"There are several tournaments here ({numbers}): give the tournament's number."
+                _(
+                    "There are several tournaments here ({numbers}): give the tournament's number.",
+                    numbers=numbers,
+                )
             )
         return await self.load(rows[0].id)
 
@@ -293,13 +317,12 @@ class TournamentService(TournamentProgress):
             return await q.clear_organizer_role(session, guild_id)
 
     def _check_organizer(
-        self, row: q.TournamentRow, user_id: int, may_organize: bool, doing: str
+        self, row: q.TournamentRow, user_id: int, may_organize: bool, refusal: str
     ) -> None:
+        """Refuse a member who neither created the tournament nor organizes, with ``refusal``
+        (an ``N_`` message naming ``{creator}`` and ``{id}``)."""
         if user_id != row.creator_id and not may_organize:
-            raise TournamentRefused(
-                f"Only {self.mention(row.creator_id)}, who created tournament #{row.id}, or an "
-                f"organizer can {doing} it."
-            )
+            raise TournamentRefused(_(refusal, creator=self.mention(row.creator_id), id=row.id))
 
 
 def _check_room(open_here: list[q.TournamentRow], creator_id: int) -> None:
@@ -307,13 +330,25 @@ def _check_room(open_here: list[q.TournamentRow], creator_id: int) -> None:
     mine = [row for row in open_here if row.creator_id == creator_id]
     if len(mine) >= MAX_OPEN_PER_ORGANIZER:
         raise TournamentRefused(
-            f"You already run {len(mine)} open tournaments ({_numbers(mine)}), the most one "
-            "organizer may: finish or cancel one first."
+            n_(
+                "You already run {n} open tournament ({numbers}), the most one organizer may: "
+                "finish or cancel it first.",
+                "You already run {n} open tournaments ({numbers}), the most one organizer may: "
+                "finish or cancel one first.",
+                len(mine),
+                numbers=_numbers(mine),
+            )
         )
     if len(open_here) >= MAX_OPEN_PER_GUILD:
         raise TournamentRefused(
-            f"This server already has {len(open_here)} open tournaments ({_numbers(open_here)}), "
-            "the most a server may: finish or cancel one first."
+            n_(
+                "This server already has {n} open tournament ({numbers}), the most a server "
+                "may: finish or cancel it first.",
+                "This server already has {n} open tournaments ({numbers}), the most a server "
+                "may: finish or cancel one first.",
+                len(open_here),
+                numbers=_numbers(open_here),
+            )
         )
 
 
