@@ -50,6 +50,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.e2e
 	$(BIN)/python -m bench.chart
+	$(BIN)/python -m bench.i18n
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -20,6 +20,7 @@ import games
 from bot.chat.app import Parlor, invite_url, shard_options
 from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
 from bot.chat.command_sync import sync_commands
+from bot.chat.command_translator import CommandTranslator
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import log_failure
@@ -166,14 +167,21 @@ class App:
         client.add_listener(self.boards.on_guild_message, "on_message")
         client.add_listener(self.names.on_interaction, "on_interaction")
         client.add_listener(on_form_submit, "on_interaction")
-        for extension in EXTENSIONS:
-            await client.load_extension(extension)
-        await client.add_cog(History(self.after_game))  # built here: it holds what it uses
+        await self.load_commands()
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
             log.info("Invite link: %s", invite_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+
+    async def load_commands(self) -> None:
+        """Every slash command on the client's tree, with the translator that words them in
+        each member's client language (read when the tree is synced)."""
+        client = self.client
+        for extension in EXTENSIONS:
+            await client.load_extension(extension)
+        await client.add_cog(History(self.after_game))  # built here: it holds what it uses
+        await client.tree.set_translator(CommandTranslator())
 
     async def stop(self, deadline: float) -> None:
         self.client.remove_dynamic_items(*DYNAMIC_ITEMS, *self.after_game.items())

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import NullPool
 
+from bot.i18n import mentions
 from db.engine import create_engine, session_factory
 from db.models import Base
 
@@ -90,3 +91,12 @@ async def _run_on_server(server: URL, statement: str) -> None:
             await connection.execute(text(statement))
     finally:
         await admin.dispose()
+
+
+@pytest.fixture(autouse=True)
+def command_ids() -> Iterator[None]:
+    """Each test starts with no command IDs known: texts name commands ``/name`` until a bot of
+    the test's own syncs (``bot.i18n.mentions``)."""
+    mentions.forget()
+    yield
+    mentions.forget()

@@ -119,6 +119,15 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
 
 
+def test_i18n_renders_in_german_and_english_beside_the_e2e_cpu(tmp_path: Path) -> None:
+    out = run_bench("i18n", "--repeat", "2", "--matches", "2", cwd=tmp_path)
+    for path in ("board after a move", "refusal", "one _() with a placeholder"):
+        assert path in out
+    assert "bench.e2e flat out, 2 matches, this run" in out
+    assert "loading the German catalogs at start" in out
+    assert "target: the catalogs add at most 5% of the CPU per interaction" in out
+
+
 def test_chart_draws_every_chart_beside_an_empty_figure(tmp_path: Path) -> None:
     out = run_bench("chart", "--repeat", "1", cwd=tmp_path)
     assert "empty figure (baseline)" in out

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.chat.components import Verb
+from bot.i18n import mentions
 
 from .fake_discord import InvalidInvocation
 from .fake_discord.gateway import PRIVILEGED_INTENTS
@@ -102,6 +103,47 @@ async def test_global_commands_are_synced_only_when_they_changed(idle_table: Tab
         pass
     assert global_syncs() == 1
     assert {c["name"] for c in idle_table.fake.commands()} >= {"crown", "stats"}
+
+
+async def test_commands_are_synced_with_their_names_in_each_language(idle_table: Table) -> None:
+    """A member whose client is in German sees the commands' German names: Discord shows each
+    member the localisations synced with the commands."""
+    async with idle_table.running():
+        registered = {c["name"]: c for c in idle_table.fake.commands()}
+        # Texts name commands by Discord's mention, with the IDs Discord gave them.
+        resign_id = registered["resign"]["id"]
+        assert mentions.command("resign") == f"</resign:{resign_id}>"
+        crown_id = registered["crown"]["id"]
+        assert mentions.command("crown challenge") == f"</crown challenge:{crown_id}>"
+    crown = registered["crown"]
+    assert crown["name_localizations"]["de"] == "krone"
+    assert crown["description_localizations"]["de"].startswith("Kronenraub:")
+    challenge = subcommands(crown)["challenge"]
+    assert challenge["name_localizations"]["de"] == "herausfordern"
+    opponent = challenge["options"][0]
+    assert opponent["name_localizations"]["de"] == "gegner"
+    assert registered["resign"]["name_localizations"] == {
+        "de": "aufgeben",
+        "es-ES": "rendirse",
+        "es-419": "rendirse",
+        "fr": "abandonner",
+        "pt-BR": "desistir",
+    }
+    stats_game = registered["stats"]["options"][0]
+    choices = {c["value"]: c["name_localizations"]["de"] for c in stats_game["choices"]}
+    assert choices["crown"] == "Kronenraub"
+    assert "en-US" not in registered["resign"]["name_localizations"]
+
+
+async def test_after_a_restart_without_a_sync_commands_are_still_mentioned(
+    idle_table: Table,
+) -> None:
+    async with idle_table.running():
+        first = mentions.command("resign")
+    mentions.forget()
+    async with idle_table.running():  # the commands did not change: read, not synced
+        assert mentions.command("resign") == first
+    assert first.startswith("</resign:")
 
 
 async def test_rules_are_short_and_private(table: Table, alice: FakeMember) -> None:

@@ -348,6 +348,75 @@ async def test_command_registration_over_discord_limits_is_refused(
             },
             "Required options must be placed before non-required options",
         ),
+        (
+            {"name": "cap", "description": "d", "name_localizations": {"de": "Groß"}},
+            "Command name is invalid",
+        ),
+        (
+            {"name": "space", "description": "d", "name_localizations": {"fr": "deux mots"}},
+            "Command name is invalid",
+        ),
+        (
+            {"name": "locale", "description": "d", "name_localizations": {"xx": "ok"}},
+            "Value must be one of",
+        ),
+        (
+            {"name": "empty", "description": "d", "description_localizations": {"fr": ""}},
+            "Must be between 1 and 100 in length.",
+        ),
+        (
+            {
+                "name": "long",
+                "description": "d",
+                "options": [
+                    {
+                        "type": 3,
+                        "name": "t",
+                        "description": "d",
+                        "description_localizations": {"de": "x" * 101},
+                    }
+                ],
+            },
+            "Must be between 1 and 100 in length.",
+        ),
+        (
+            {
+                "name": "option",
+                "description": "d",
+                "options": [
+                    {"type": 3, "name": "t", "description": "d", "name_localizations": {"de": "T"}}
+                ],
+            },
+            "Command name is invalid",
+        ),
+        (
+            {
+                "name": "choice",
+                "description": "d",
+                "options": [
+                    {
+                        "type": 3,
+                        "name": "t",
+                        "description": "d",
+                        "choices": [
+                            {"name": "a", "value": "a", "name_localizations": {"de": "x" * 101}}
+                        ],
+                    }
+                ],
+            },
+            "Must be between 1 and 100 in length.",
+        ),
+        (
+            {
+                "name": "twins",
+                "description": "d",
+                "options": [
+                    {"type": 3, "name": "a", "description": "d", "name_localizations": {"de": "b"}},
+                    {"type": 3, "name": "b", "description": "d"},
+                ],
+            },
+            "Duplicate",
+        ),
     ],
 )
 async def test_invalid_command_payloads_are_refused(
@@ -363,6 +432,47 @@ async def test_invalid_command_payloads_are_refused(
     assert refused.value.code == 50035
     assert error in str(refused.value)
     assert fake_discord.commands(guild) == []
+
+
+async def test_localised_commands_are_stored_and_listed_as_discord_lists_them(
+    fake_discord: FakeDiscord, http: discord.http.HTTPClient, guild: FakeGuild
+) -> None:
+    names = {"de": "größe", "fr": "l'échelle", "hi": "आकार", "th": "ขนาด", "es-419": "tamaño"}
+    command = {
+        "name": "size",
+        "description": "The size.",
+        "name_localizations": names,
+        "description_localizations": {"de": "Die Größe."},
+        "options": [
+            {
+                "type": 3,
+                "name": "unit",
+                "description": "A unit.",
+                "name_localizations": {"de": "einheit"},
+                "choices": [
+                    {"name": "Metres", "value": "m", "name_localizations": {"de": "Meter"}}
+                ],
+            }
+        ],
+    }
+    application = fake_discord.application_id
+    stored = await http.bulk_upsert_guild_commands(application, guild.id, [command])
+    assert stored[0]["name_localizations"] == names
+
+    route = Route("GET", "/applications/{a}/guilds/{g}/commands", a=application, g=guild.id)
+    full = await http.request(route, params={"with_localizations": "true"})
+    assert full[0]["description_localizations"] == {"de": "Die Größe."}
+    assert full[0]["options"][0]["choices"][0]["name_localizations"] == {"de": "Meter"}
+    plain = await http.request(route)
+    assert "name_localizations" not in plain[0]
+    assert "name_localizations" not in plain[0]["options"][0]["choices"][0]
+    url = f"{fake_discord.api_base}/applications/{application}/guilds/{guild.id}/commands"
+    headers = {"Authorization": f"Bot {fake_discord.token}", "X-Discord-Locale": "de"}
+    async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as answer:
+        german = await answer.json()
+    assert german[0]["name_localized"] == "größe"
+    assert german[0]["description_localized"] == "Die Größe."
+    assert german[0]["options"][0]["choices"][0]["name_localized"] == "Meter"
 
 
 # -- slash commands ---------------------------------------------------------------------------

@@ -1,17 +1,20 @@
 """Application commands: Discord's rules for registering them, the registry, and invocations.
 
 Registration is checked the way Discord checks it (names, descriptions, 25 options and choices per
-level, where subcommands and groups may sit, which option types take choices, ranges or lengths),
-and an invocation is only built if Discord's own client would let a user send it.
+level, where subcommands and groups may sit, which option types take choices, ranges or lengths,
+and the same for every localised name and description), and an invocation is only built if
+Discord's own client would let a user send it. Listing the commands gives the localisation
+dictionaries only with ``with_localizations=true``, as Discord does.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import regex
 
 from .errors import (
     JSON,
@@ -42,7 +45,16 @@ ATTACHMENT = 11
 SNOWFLAKE_TYPES = frozenset({USER, CHANNEL, ROLE, MENTIONABLE, ATTACHMENT})
 CHOICE_TYPES = frozenset({STRING, INTEGER, NUMBER})
 
-NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+NAME_PATTERN = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
+"""Discord's rule for a chat-input command's or option's name, localised ones included."""
+LOCALES = frozenset(
+    {
+        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
+        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
+        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+    }
+)  # fmt: skip
+"""The locales Discord takes localisations in (its ``AvailableLocalesEnum``)."""
 NAME_MAX = 32
 DESCRIPTION_MAX = 100
 OPTIONS_MAX = 25
@@ -65,6 +77,68 @@ def check_name(errors: FormErrors, path: Sequence[str | int], name: object) -> N
         errors.add(path, "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")
 
 
+def check_localizations(
+    errors: FormErrors,
+    path: Sequence[str | int],
+    value: object,
+    check: Callable[[FormErrors, Sequence[str | int], object], None],
+) -> None:
+    """A ``name_localizations`` or ``description_localizations`` dictionary: known locales
+    only, each text checked as the field it localises (``check``)."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        errors.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    for locale, text in value.items():
+        where = (*path, locale)
+        if locale not in LOCALES:
+            errors.add(where, "BASE_TYPE_CHOICES", f"Value must be one of {sorted(LOCALES)}.")
+        else:
+            check(errors, where, text)
+
+
+def _check_description(errors: FormErrors, path: Sequence[str | int], text: object) -> None:
+    check_length(errors, path, text, minimum=1, maximum=DESCRIPTION_MAX, required=True)
+
+
+def _check_choice_name(errors: FormErrors, path: Sequence[str | int], text: object) -> None:
+    check_length(errors, path, text, minimum=1, maximum=CHOICE_NAME_MAX, required=True)
+
+
+def _check_menu_name(errors: FormErrors, path: Sequence[str | int], text: object) -> None:
+    check_length(errors, path, text, minimum=1, maximum=NAME_MAX, required=True)
+
+
+def _check_localized_duplicates(
+    siblings: Sequence[object],
+    errors: FormErrors,
+    path: tuple[str | int, ...],
+    code: str,
+    *,
+    by_type: bool = False,
+) -> None:
+    """No two siblings (of one command type, ``by_type``) share a name in any locale; a sibling
+    without a localisation is read by its default name there."""
+    nodes = [(i, n) for i, n in enumerate(siblings) if isinstance(n, dict)]
+    locales = {
+        locale
+        for _index, node in nodes
+        if isinstance(node.get("name_localizations"), dict)
+        for locale in node["name_localizations"]
+    }
+    for locale in sorted(locales):
+        seen: set[tuple[object, object]] = set()
+        for index, node in nodes:
+            names = node.get("name_localizations") or {}
+            kind = node.get("type", CHAT_INPUT) if by_type else None
+            key = (kind, names.get(locale, node.get("name")))
+            if key in seen:
+                where = (*path, index, "name_localizations", locale)
+                errors.add(where, code, "Duplicate name")
+            seen.add(key)
+
+
 def check_commands(commands: object) -> FormErrors:
     """Check a bulk overwrite (a list of commands); return the errors found, keyed by index."""
     errors = FormErrors()
@@ -85,6 +159,8 @@ def check_commands(commands: object) -> FormErrors:
         kind = command.get("type", CHAT_INPUT)
         if kind in counts:
             counts[kind] += 1
+    duplicate = "APPLICATION_COMMANDS_DUPLICATE_NAME"
+    _check_localized_duplicates(commands, errors, (), duplicate, by_type=True)
     too_many = counts[CHAT_INPUT] > CHAT_INPUT_COMMANDS_MAX or any(
         counts[kind] > CONTEXT_MENU_COMMANDS_MAX for kind in (USER_COMMAND, MESSAGE_COMMAND)
     )
@@ -108,6 +184,7 @@ def check_command(
             maximum=DESCRIPTION_MAX,
             required=True,
         )
+        _check_texts(command, errors, path)
         _check_options(command.get("options"), errors, (*path, "options"), depth=0)
         if command_text_length(command) > COMMAND_TEXT_MAX:
             message = f"Command exceeds maximum size ({COMMAND_TEXT_MAX})"
@@ -115,6 +192,12 @@ def check_command(
     elif kind in (USER_COMMAND, MESSAGE_COMMAND):
         check_length(
             errors, (*path, "name"), command.get("name"), minimum=1, maximum=NAME_MAX, required=True
+        )
+        check_localizations(
+            errors,
+            (*path, "name_localizations"),
+            command.get("name_localizations"),
+            _check_menu_name,
         )
         if command.get("description"):
             message = "Context menu commands cannot have a description"
@@ -128,11 +211,28 @@ def check_command(
         errors.add((*path, "type"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3).")
 
 
+def _check_texts(node: Mapping[str, JSON], errors: FormErrors, path: Sequence[str | int]) -> None:
+    """A chat-input command's or option's localised name and description."""
+    names, descriptions = node.get("name_localizations"), node.get("description_localizations")
+    check_localizations(errors, (*path, "name_localizations"), names, check_name)
+    check_localizations(
+        errors, (*path, "description_localizations"), descriptions, _check_description
+    )
+
+
+def _longest(node: Mapping[str, JSON], key: str) -> int:
+    """A text's length toward the size limit: its longest localisation, the default included."""
+    localized = node.get(f"{key}_localizations")
+    texts = [node.get(key) or "", *(localized.values() if isinstance(localized, dict) else ())]
+    return max(len(str(text)) for text in texts)
+
+
 def command_text_length(node: Mapping[str, JSON]) -> int:
-    """Characters of names, descriptions and choices that count toward a command's 4000."""
-    total = sum(len(node.get(key) or "") for key in ("name", "description"))
+    """Characters of names, descriptions and choices that count toward a command's 4000 (each
+    text counted in its longest language)."""
+    total = _longest(node, "name") + _longest(node, "description")
     for choice in node.get("choices") or []:
-        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
     return total + sum(command_text_length(option) for option in node.get("options") or [])
 
 
@@ -164,6 +264,8 @@ def _check_options(
             else:
                 optional_seen = True
         _check_option(option, errors, where, depth=depth)
+    duplicate = "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS"
+    _check_localized_duplicates(checked, errors, path, duplicate)
 
 
 def _check_option(
@@ -179,6 +281,7 @@ def _check_option(
         maximum=DESCRIPTION_MAX,
         required=True,
     )
+    _check_texts(option, errors, path)
     if kind not in range(SUB_COMMAND, ATTACHMENT + 1):
         errors.add((*path, "type"), "BASE_TYPE_CHOICES", "Value must be one of (1, ..., 11).")
         return
@@ -236,6 +339,12 @@ def _check_choices(
             minimum=1,
             maximum=CHOICE_NAME_MAX,
             required=True,
+        )
+        check_localizations(
+            errors,
+            (*where, "name_localizations"),
+            choice.get("name_localizations"),
+            _check_choice_name,
         )
         value = choice.get("value")
         if kind == STRING:
@@ -390,6 +499,29 @@ class CommandRegistry:
         if guild_id is not None:
             stored["guild_id"] = str(guild_id)
         return stored
+
+
+def listed(
+    commands: list[dict[str, JSON]], *, with_localizations: bool, locale: str | None
+) -> list[dict[str, JSON]]:
+    """Commands as a list request returns them: the localisation dictionaries only when asked
+    for (``with_localizations``); otherwise ``name_localized``/``description_localized`` in
+    the requester's ``locale`` (``X-Discord-Locale``) where the command has one."""
+    if with_localizations:
+        return commands
+    return [_localized(command, locale) for command in commands]
+
+
+def _localized(node: Mapping[str, JSON], locale: str | None) -> dict[str, JSON]:
+    shown = {k: v for k, v in node.items() if not k.endswith("_localizations")}
+    for key in ("name", "description"):
+        text = (node.get(f"{key}_localizations") or {}).get(locale or "")
+        if text is not None:
+            shown[f"{key}_localized"] = text
+    for key in ("options", "choices"):
+        if isinstance(node.get(key), list):
+            shown[key] = [_localized(child, locale) for child in node[key]]
+    return shown
 
 
 def invocation_options(

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from .channel_routes import ChannelRoutes
+from .commands import listed
 from .errors import (
     GENERAL_ERROR,
     INVALID_JSON,
@@ -288,7 +289,10 @@ class RestAPI:
         return None if guild is None else guild.id
 
     async def list_commands(self, request: web.Request, payload: JSON) -> web.Response:
-        return json_response(self.state.commands.commands(self._command_scope(request)))
+        commands = self.state.commands.commands(self._command_scope(request))
+        full = request.query.get("with_localizations", "").lower() in ("true", "1")
+        locale = request.headers.get("X-Discord-Locale")
+        return json_response(listed(commands, with_localizations=full, locale=locale))
 
     async def overwrite_commands(self, request: web.Request, payload: JSON) -> web.Response:
         scope = self._command_scope(request)
