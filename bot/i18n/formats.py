@@ -12,7 +12,7 @@ from babel import Locale
 from babel.dates import format_datetime
 from babel.numbers import format_decimal
 
-from bot.i18n import current_locale
+from bot.i18n import current_locale, mentions
 
 __all__ = ["command", "decimal", "moment", "number", "signed"]
 
@@ -46,5 +46,5 @@ def command(path: str) -> str:
 
     Every text names a command through a ``{command}`` placeholder filled here, so the
     command mention Discord shows in each member's language (``</tournament start:ID>``) can
-    replace it in one place."""
-    return f"`/{path}`"
+    replace it in one place: before the commands are synced it is `` `/tournament start` ``."""
+    return mentions.command(path)

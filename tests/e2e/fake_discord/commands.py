@@ -23,7 +23,7 @@ from .errors import (
     InvalidInvocation,
     not_found,
 )
-from .limits import check_length, check_list
+from .limits import LOCALES, check_length, check_list
 
 # Command types.
 CHAT_INPUT = 1
@@ -47,14 +47,6 @@ CHOICE_TYPES = frozenset({STRING, INTEGER, NUMBER})
 
 NAME_PATTERN = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 """Discord's rule for a chat-input command's or option's name, localised ones included."""
-LOCALES = frozenset(
-    {
-        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
-        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
-        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
-    }
-)  # fmt: skip
-"""The locales Discord takes localisations in (its ``AvailableLocalesEnum``)."""
 NAME_MAX = 32
 DESCRIPTION_MAX = 100
 OPTIONS_MAX = 25
