@@ -63,6 +63,12 @@ class Reach:
             holds[int(key.removeprefix(PREFIX))] = Hold(int(guild), datetime.fromisoformat(since))
         return holds
 
+    async def unfinished(self, guild_id: int, channel_id: int) -> list[int]:
+        """The channel's unfinished matches, oldest first: their boards are owed when it is
+        back."""
+        async with self.sessions() as session:
+            return await repo.channel_unfinished(session, guild_id, channel_id)
+
     async def release(self, channel_id: int) -> list[Report]:
         """The bot may post in the channel again: the time of deadlines that fell due while it
         could not is given back; the boards to post are in the reports."""

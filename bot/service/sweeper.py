@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from bot.service.deadlines import Deadlines
 from bot.service.notices import Report
+from bot.service.reach import Reach
 
 AWAY_MARGIN = timedelta(seconds=10)
 """Beyond two heartbeat intervals, how late a heartbeat may be before a shard counts as away."""
@@ -43,8 +44,11 @@ class Sweeper:
         sweep_interval: float,
         *,
         monotonic: Callable[[], float] = time.monotonic,
+        reach: Reach | None = None,
     ) -> None:
         self.service = service
+        self.reach = reach
+        """The channels out of the bot's reach, whose deadlines wait."""
         self.away_after = away_after(sweep_interval)
         self.monotonic = monotonic
         self._last: tuple[float, datetime] | None = None
@@ -70,8 +74,11 @@ class Sweeper:
         return reports
 
     async def round(self) -> list[Report]:
-        """Act on what is due, holding the deadlines of shards whose process is away."""
-        return await self.service.sweep(away=await self.service.away(self.away_after))
+        """Act on what is due, holding the deadlines of shards whose process is away and of
+        channels out of the bot's reach."""
+        away = await self.service.away(self.away_after)
+        unreachable = set(await self.reach.held()) if self.reach is not None else set()
+        return await self.service.sweep(away=away, unreachable=unreachable)
 
     def _now(self) -> tuple[float, datetime]:
         return self.monotonic(), self.service.clock()
