@@ -95,8 +95,8 @@ class ChannelReach:
 
     async def hold(self, guild_id: int, channel_id: int) -> None:
         """Hold the channel: its matches' deadlines wait, and its boards are not tried."""
-        self.held_here.add(channel_id)
         await self.reach.hold(guild_id, channel_id)
+        self.held_here.add(channel_id)
 
     def released(self, channel_id: int) -> None:
         self.held_here.discard(channel_id)

@@ -7,6 +7,7 @@ then are the players told."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -45,10 +46,11 @@ async def bury(table: Table, board: FakeMessage, who: FakeMember) -> None:
 
 
 async def lost_mid_setup(
-    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember, deny: int
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember, take: Callable[[], None]
 ) -> int:
-    """A Crown match in setup whose board is buried when the bot loses ``deny`` in the channel;
-    Alice's secret, typed by DM, is the first thing it cannot show. The checkpoint before."""
+    """A Crown match in setup whose board is buried when ``take`` takes the bot's reach in the
+    channel; Alice's secret, typed by DM, is the first thing it cannot show. The checkpoint
+    before."""
     fake = table.fake
     mark = table.checkpoint()
     await table.slash(alice, "crown challenge", opponent=bob)
@@ -56,7 +58,7 @@ async def lost_mid_setup(
     await table.click(bob, challenge, Verb.ACCEPT)
     board = await table.posted("Coin toss", after=mark)
     await bury(table, board, carol)
-    fake.set_overwrite(table.channel, fake.bot, deny=deny)
+    take()
     fake.advance_clock(16 * 60)  # the board's interaction token has expired
     await table.dm(alice, "1 1")
     assert table.app is not None
@@ -69,12 +71,53 @@ def told_off(table: Table, who: FakeMember) -> bool:
     return any("was called off" in message.text for message in table.fake.dms(who))
 
 
-@pytest.mark.parametrize("deny", [SEND_MESSAGES, VIEW_CHANNEL], ids=["send", "view"])
+class Reach:
+    """Ways a moderator takes the bot's reach in the table's channel, and gives it back."""
+
+    def __init__(self, table: Table) -> None:
+        self.fake, self.channel = table.fake, table.channel
+        self.guild = self.fake.state.guild_of(self.channel)
+
+    def deny(self, permission: int) -> tuple[Callable[[], None], Callable[[], None]]:
+        """A channel overwrite for the bot (CHANNEL_UPDATE both ways)."""
+
+        def take() -> None:
+            self.fake.set_overwrite(self.channel, self.fake.bot, deny=permission)
+
+        def give() -> None:
+            self.fake.clear_overwrite(self.channel, self.fake.bot)
+
+        return take, give
+
+    def role(self) -> tuple[Callable[[], None], Callable[[], None]]:
+        """Nobody may post in the server, then the bot's role may again (GUILD_ROLE_UPDATE)."""
+        assert self.guild is not None
+        everyone, mine = self.guild.everyone, self.fake.bot_role(self.guild)
+        granted = mine.permissions
+
+        def take() -> None:
+            self.fake.set_role_permissions(everyone, everyone.permissions & ~SEND_MESSAGES)
+            self.fake.set_role_permissions(mine, granted & ~SEND_MESSAGES)
+
+        def give() -> None:
+            self.fake.set_role_permissions(mine, granted)
+
+        return take, give
+
+
+WAYS = {
+    "send-overwrite": lambda reach: reach.deny(SEND_MESSAGES),
+    "view-overwrite": lambda reach: reach.deny(VIEW_CHANNEL),
+    "role": lambda reach: reach.role(),
+}
+
+
+@pytest.mark.parametrize("way", sorted(WAYS))
 async def test_a_channel_out_of_reach_holds_the_deadlines_and_resumes_when_it_is_back(
-    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember, deny: int
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember, way: str
 ) -> None:
-    fake = table.fake
-    mark = await lost_mid_setup(table, alice, bob, carol, deny)
+    take, give = WAYS[way](Reach(table))
+    mark = await lost_mid_setup(table, alice, bob, carol, take)
     assert table.app is not None
     service = table.app.parts.service
     [match_id] = [m.id for m in await service.unfinished(bob.id)]
@@ -86,14 +129,68 @@ async def test_a_channel_out_of_reach_holds_the_deadlines_and_resumes_when_it_is
     assert snap.status == "setup"
     assert not told_off(table, alice) and not told_off(table, bob)
 
-    # A moderator gives the permission back (CHANNEL_UPDATE): the board comes back at once.
-    fake.clear_overwrite(table.channel, fake.bot)
+    # A moderator gives the permission back: the board comes back at once.
+    give()
     back = await table.posted("I could not post here for 5 minutes", after=mark)
-    assert "Setup" in back.text or "secret" in back.text
+    assert "so the clock was reset" in back.text
     assert not table.app.channel_reach.holds(table.channel.id)
 
     # And the match goes on.
     prompt = await table.posted("Choose your secret", after=mark, where=bob)
     await table.click(bob, prompt, Verb.SECRET, "3 3")
     await table.posted("Both Crowns are placed", after=mark)
+    assert not told_off(table, alice) and not told_off(table, bob)
+
+
+async def test_a_channel_out_of_reach_for_a_whole_turn_has_its_match_called_off(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    take, _give = Reach(table).deny(VIEW_CHANNEL)
+    mark = await lost_mid_setup(table, alice, bob, carol, take)
+    assert table.app is not None
+    service = table.app.parts.service
+
+    table.clock.advance(minutes=9, seconds=59)  # the setup's 5 minutes ran out: held
+    await asyncio.sleep(0.5)
+    assert [m.status for m in await service.unfinished(bob.id)] == ["setup"]
+    assert not told_off(table, alice) and not told_off(table, bob)
+
+    table.clock.advance(seconds=2)  # a whole turn timeout (10 minutes) out of reach
+    told = await table.posted("was called off", after=mark, where=bob)
+    assert "I could not post in that channel" in told.text and "No result" in told.text
+    await table.posted("was called off", after=mark, where=alice)
+    assert await service.unfinished(bob.id) == []
+    record = await table.app.parts.servers.member_record(table.channel.guild_id or 0, alice.id)
+    assert record.lines == []
+    assert not table.app.channel_reach.holds(table.channel.id)
+
+
+async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    """Seen: a timeout whose board could not be posted was recorded as a win, and yet both
+    players were told "called off, no result"."""
+    fake = table.fake
+    mark = table.checkpoint()
+    await table.slash(alice, "crystal challenge", opponent=bob)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(bob, challenge, Verb.ACCEPT)
+    board = await table.posted("your move", after=mark)
+    await bury(table, board, carol)
+    fake.set_overwrite(table.channel, fake.bot, deny=SEND_MESSAGES)
+    await fake.wait_until(
+        lambda: not fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
+    )
+
+    # Alice's turn runs out: Bob wins, and the new board at the bottom cannot be posted.
+    table.clock.advance(minutes=10, seconds=1)
+    assert table.app is not None
+    app = table.app
+    await fake.wait_until(lambda: app.channel_reach.holds(table.channel.id), what="the hold")
+    assert await app.parts.service.unfinished(bob.id) == []
+    record = await app.parts.servers.member_record(table.channel.guild_id or 0, bob.id)
+    assert record.lines != []  # the win is recorded
+
+    table.clock.advance(minutes=10, seconds=1)  # out of reach for a whole turn: nothing left
+    await fake.wait_until(lambda: not app.channel_reach.holds(table.channel.id), what="release")
     assert not told_off(table, alice) and not told_off(table, bob)
