@@ -2,10 +2,12 @@
 
 - **At once, on a change.** Discord tells of a change that may give the bot its reach back:
   a channel's overwrites (``on_guild_channel_update``), a role's permissions
-  (``on_guild_role_update``), a thread unlocked or unarchived (``on_thread_update``), the bot's
-  own roles (``on_member_update``). Each held channel of that server whose permissions, as the
-  gateway's cache now says, let the bot post is resumed: its hold is released (the time of
-  deadlines that fell due meanwhile is given back) and the boards it owes are shown.
+  (``on_guild_role_update``), a thread unlocked (``on_thread_update``) or unarchived
+  (``on_thread_join``: discord.py drops archived threads from its cache, so one unarchived is
+  new to it), the bot's own roles (``on_member_update``). Each held channel of that server
+  whose permissions, as the gateway's cache now says, let the bot post is resumed: its hold is
+  released (the time of deadlines that fell due meanwhile is given back) and the boards it owes
+  are shown.
 - **Later, per channel, with backoff.** Every sweep, a held channel whose next try is due is
   checked the same way; a try that finds it still out of reach waits twice as long next time,
   up to ``MAX_BACKOFF``. A channel the cache does not know is tried with a request, and no
@@ -79,6 +81,7 @@ class ReachRetries:
         client.add_listener(self.on_guild_channel_update, "on_guild_channel_update")
         client.add_listener(self.on_guild_role_update, "on_guild_role_update")
         client.add_listener(self.on_thread_update, "on_thread_update")
+        client.add_listener(self.on_thread_join, "on_thread_join")
         client.add_listener(self.on_member_update, "on_member_update")
 
     async def on_guild_channel_update(
@@ -92,6 +95,9 @@ class ReachRetries:
     async def on_thread_update(self, _before: discord.Thread, after: discord.Thread) -> None:
         await self.changed(after.guild.id)
 
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        await self.changed(thread.guild.id)
+
     async def on_member_update(self, _before: discord.Member, after: discord.Member) -> None:
         if self.client.user is not None and after.id == self.client.user.id:
             await self.changed(after.guild.id)
@@ -102,7 +108,7 @@ class ReachRetries:
         try:
             held = await self.reach.reach.held()
             for channel_id, hold in held.items():
-                if hold.guild_id == guild_id and self._may_post(channel_id) is not False:
+                if hold.guild_id == guild_id and self._worth_a_try(channel_id):
                     await self.resume(channel_id, hold)
         except Exception:
             log_failure("server %s: resuming its channels out of reach failed", guild_id)
@@ -125,13 +131,8 @@ class ReachRetries:
                 continue
             backoff.wait = min(max(2 * backoff.wait, FIRST_BACKOFF), MAX_BACKOFF)
             backoff.due = now + backoff.wait
-            may_post = self._may_post(channel_id)
-            if may_post is False:
-                continue  # the cache says no: no request spent on it
-            if may_post is None and self.invalid.exhausted():
-                log.warning("channel %s: not tried again, too many invalid requests", channel_id)
-                continue
-            await self.resume(channel_id, hold)
+            if self._worth_a_try(channel_id):
+                await self.resume(channel_id, hold)
 
     async def resume(self, channel_id: int, hold: Hold) -> None:
         """Release the channel's hold and show what it owes: the boards whose deadline started
@@ -154,6 +155,15 @@ class ReachRetries:
             await self.delivery.guarded(
                 snap, "board", self.delivery.show_board(*as_shown_now(snap))
             )
+
+    def _worth_a_try(self, channel_id: int) -> bool:
+        """Whether to try the channel now: the cache says the bot may post there, or it does not
+        know the channel and this process has invalid requests to spare."""
+        may_post = self._may_post(channel_id)
+        if may_post is None and self.invalid.exhausted():
+            log.warning("channel %s: not tried again, too many invalid requests", channel_id)
+            return False
+        return may_post is not False
 
     def _may_post(self, channel_id: int) -> bool | None:
         """Whether the gateway's cache says the bot may post in the channel; ``None`` when it

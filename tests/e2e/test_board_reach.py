@@ -119,6 +119,7 @@ async def test_a_channel_out_of_reach_holds_the_deadlines_and_resumes_when_it_is
     take, give = WAYS[way](Reach(table))
     mark = await lost_mid_setup(table, alice, bob, carol, take)
     assert table.app is not None
+    assert table.app.invalid.recent() >= 1  # the refused post counts toward Discord's limit
     service = table.app.parts.service
     [match_id] = [m.id for m in await service.unfinished(bob.id)]
 

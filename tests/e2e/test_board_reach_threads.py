@@ -1,0 +1,61 @@
+"""A match in a thread a moderator locks or archives: its deadlines wait instead of the match
+being called off at once, and it goes on when the thread is opened again (THREAD_UPDATE)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import pytest
+
+from bot.chat.components import Verb
+
+from .test_board_reach import told_off
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+    from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+@pytest.fixture
+def channel(fake_discord: FakeDiscord, guild: FakeGuild) -> FakeChannel:
+    """The table is a public thread of a text channel."""
+    parent = fake_discord.add_text_channel(guild, "duels")
+    return fake_discord.add_thread(parent, "the duel")
+
+
+@pytest.mark.parametrize("state", ["locked", "archived"])
+async def test_a_thread_locked_or_archived_holds_its_match_until_it_is_opened(
+    table: Table, alice: FakeMember, bob: FakeMember, state: str
+) -> None:
+    fake, thread = table.fake, table.channel
+    mark = table.checkpoint()
+    await table.slash(alice, "crown challenge", opponent=bob)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(bob, challenge, Verb.ACCEPT)
+    await table.posted("Coin toss", after=mark)
+
+    # A moderator closes the thread; the board's interaction token has expired, so Alice's
+    # secret, typed by DM, is shown with the bot's token: refused (160005 or 50083).
+    if state == "locked":
+        fake.set_thread_state(thread, locked=True)
+    else:
+        fake.set_thread_state(thread, archived=True)
+    fake.advance_clock(16 * 60)
+    await table.dm(alice, "1 1")
+    assert table.app is not None
+    app = table.app
+    await fake.wait_until(lambda: app.channel_reach.holds(thread.id), what="the thread held")
+
+    table.clock.advance(minutes=5, seconds=1)  # Bob's secret is due: held
+    await asyncio.sleep(0.5)
+    assert [m.status for m in await app.parts.service.unfinished(bob.id)] == ["setup"]
+    assert not told_off(table, alice) and not told_off(table, bob)
+
+    fake.set_thread_state(thread, archived=False, locked=False)
+    await table.posted("I could not post here for 5 minutes", after=mark)
+    prompt = await table.posted("Choose your secret", after=mark, where=bob)
+    await table.click(bob, prompt, Verb.SECRET, "3 3")
+    await table.posted("Both Crowns are placed", after=mark)
