@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
 
 import discord
 
@@ -59,6 +60,9 @@ class ChannelReach:
         self.dms = dms
         self.call_off = call_off
         self.held_here: set[int] = set()
+        self.resuming: dict[int, datetime] = {}
+        """Channels being tried again, with when they went out of reach: refused again, the
+        hold goes on from then, so a channel never let back in is called off in the end."""
 
     def holds(self, channel_id: int) -> bool:
         """Whether the channel is out of reach now: its boards wait."""
@@ -95,7 +99,7 @@ class ChannelReach:
 
     async def hold(self, guild_id: int, channel_id: int) -> None:
         """Hold the channel: its matches' deadlines wait, and its boards are not tried."""
-        await self.reach.hold(guild_id, channel_id)
+        await self.reach.hold(guild_id, channel_id, since=self.resuming.get(channel_id))
         self.held_here.add(channel_id)
 
     def released(self, channel_id: int) -> None:

@@ -9,10 +9,11 @@
   released (the time of deadlines that fell due meanwhile is given back) and the boards it owes
   are shown.
 - **Later, per channel, with backoff.** Every sweep, a held channel whose next try is due is
-  checked the same way; a try that finds it still out of reach waits twice as long next time,
-  up to ``MAX_BACKOFF``. A channel the cache does not know is tried with a request, and no
-  request is tried once this process has spent its share of Discord's invalid requests
-  (``bot.chat.invalid_requests``).
+  checked the same way; each try waits twice as long as the one before, up to ``MAX_BACKOFF``.
+  A channel the cache does not know (an archived thread, say) is fetched, one request, and none
+  is once this process has spent its share of Discord's invalid requests
+  (``bot.chat.invalid_requests``). A resumed channel whose board is refused again is held again
+  from when it first went out of reach.
 - **In the end.** A channel out of reach for a whole turn timeout has its matches called off
   (``Reach.call_off_overdue``), and only then are their players told.
 """
@@ -42,8 +43,6 @@ FIRST_BACKOFF = 30.0
 """Seconds before a held channel is first tried again, doubled after each try that fails."""
 MAX_BACKOFF = 600.0
 """The longest wait between two tries of one channel."""
-
-Channel = discord.abc.GuildChannel | discord.Thread
 
 
 @dataclass
@@ -108,7 +107,7 @@ class ReachRetries:
         try:
             held = await self.reach.reach.held()
             for channel_id, hold in held.items():
-                if hold.guild_id == guild_id and self._worth_a_try(channel_id):
+                if hold.guild_id == guild_id and await self._worth_a_try(channel_id):
                     await self.resume(channel_id, hold)
         except Exception:
             log_failure("server %s: resuming its channels out of reach failed", guild_id)
@@ -131,50 +130,56 @@ class ReachRetries:
                 continue
             backoff.wait = min(max(2 * backoff.wait, FIRST_BACKOFF), MAX_BACKOFF)
             backoff.due = now + backoff.wait
-            if self._worth_a_try(channel_id):
+            if await self._worth_a_try(channel_id):
                 await self.resume(channel_id, hold)
 
     async def resume(self, channel_id: int, hold: Hold) -> None:
         """Release the channel's hold and show what it owes: the boards whose deadline started
         again, then every other unfinished match's board as it is now. A board refused again
         holds the channel again."""
-        reports = await self.reach.reach.release(channel_id)
-        self.reach.released(channel_id)
-        self._backoff.pop(channel_id, None)
-        shown = set()
-        for report in reports:
-            await self.delivery.deliver(report)
-            shown.add(report.match.id)
-        for match_id in await self.reach.reach.unfinished(hold.guild_id, channel_id):
-            if match_id in shown or self.reach.holds(channel_id):
-                continue
-            try:
-                snap = await self.service.snapshot(match_id)
-            except REFUSALS:
-                continue
-            await self.delivery.guarded(
-                snap, "board", self.delivery.show_board(*as_shown_now(snap))
-            )
+        self.reach.resuming[channel_id] = hold.since
+        try:
+            reports = await self.reach.reach.release(channel_id)
+            self.reach.released(channel_id)
+            self._backoff.pop(channel_id, None)
+            shown = set()
+            for report in reports:
+                await self.delivery.deliver(report)
+                shown.add(report.match.id)
+            for match_id in await self.reach.reach.unfinished(hold.guild_id, channel_id):
+                if match_id in shown or self.reach.holds(channel_id):
+                    continue
+                try:
+                    snap = await self.service.snapshot(match_id)
+                except REFUSALS:
+                    continue
+                board = self.delivery.show_board(*as_shown_now(snap))
+                await self.delivery.guarded(snap, "board", board)
+        finally:
+            del self.reach.resuming[channel_id]
 
-    def _worth_a_try(self, channel_id: int) -> bool:
-        """Whether to try the channel now: the cache says the bot may post there, or it does not
-        know the channel and this process has invalid requests to spare."""
-        may_post = self._may_post(channel_id)
-        if may_post is None and self.invalid.exhausted():
-            log.warning("channel %s: not tried again, too many invalid requests", channel_id)
-            return False
-        return may_post is not False
-
-    def _may_post(self, channel_id: int) -> bool | None:
-        """Whether the gateway's cache says the bot may post in the channel; ``None`` when it
-        does not know the channel."""
+    async def _worth_a_try(self, channel_id: int) -> bool:
+        """Whether the bot may post in the channel now, as the gateway's cache says; a channel
+        it does not know (an archived thread, say) is fetched, while this process has invalid
+        requests to spare."""
         channel = self.client.get_channel(channel_id)
+        if channel is None:
+            if self.invalid.exhausted():
+                log.warning("channel %s: not tried again, too many invalid requests", channel_id)
+                return False
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return False  # no access, or gone: a delivery or the turn timeout settles it
         if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-            return None
+            return False
         me = channel.guild.me
         if me is None:
-            return None
-        allowed = channel.permissions_for(me)
+            return False
+        try:
+            allowed = channel.permissions_for(me)
+        except discord.ClientException:
+            return False  # a thread whose parent this process does not know
         if isinstance(channel, discord.Thread):
             if channel.archived or (channel.locked and not allowed.manage_threads):
                 return False

@@ -42,14 +42,16 @@ class Reach:
         self.deadlines = deadlines
         self.sessions = matches.sessions
 
-    async def hold(self, guild_id: int, channel_id: int) -> bool:
+    async def hold(self, guild_id: int, channel_id: int, *, since: datetime | None = None) -> bool:
         """The bot may not post in the channel: hold its deadlines; whether it was reachable
-        until now."""
+        until now. ``since`` is when it went out of reach, if earlier than now (a try to post
+        there again failed: the hold goes on from when it began)."""
         now = self.matches.clock()
+        began = now if since is None else min(since, now)
         async with self.sessions.begin() as session:
             if await repo.get_meta(session, _key(channel_id)) is not None:
                 return False
-            await repo.set_meta(session, _key(channel_id), f"{guild_id} {now.isoformat()}", now)
+            await repo.set_meta(session, _key(channel_id), f"{guild_id} {began.isoformat()}", now)
         log.warning("channel %s: out of reach; its matches' deadlines are held", channel_id)
         return True
 

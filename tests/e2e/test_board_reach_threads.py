@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bot.chat.components import Verb
+from bot.chat.invalid_requests import BUDGET
 
 from .test_board_reach import told_off
 
@@ -59,3 +60,59 @@ async def test_a_thread_locked_or_archived_holds_its_match_until_it_is_opened(
     prompt = await table.posted("Choose your secret", after=mark, where=bob)
     await table.click(bob, prompt, Verb.SECRET, "3 3")
     await table.posted("Both Crowns are placed", after=mark)
+
+
+class _Monotonic:
+    """The retries' own clock, wound by the test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_thread_left_archived_is_tried_per_channel_with_backoff_within_the_budget(
+    table: Table, alice: FakeMember, bob: FakeMember
+) -> None:
+    fake, thread = table.fake, table.channel
+    assert table.app is not None
+    app = table.app
+    tick = _Monotonic()
+    app.retries.monotonic = tick
+    mark = table.checkpoint()
+    await table.slash(alice, "crown challenge", opponent=bob)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(bob, challenge, Verb.ACCEPT)
+    await table.posted("Coin toss", after=mark)
+    fake.set_thread_state(thread, archived=True)
+    fake.advance_clock(16 * 60)
+    await table.dm(alice, "1 1")
+    await fake.wait_until(lambda: app.channel_reach.holds(thread.id), what="the thread held")
+
+    def tries(since: int) -> int:
+        return table.bot_calls(since).board["GET /channels/{channel_id}"]
+
+    async def after_sweeps(seconds: float) -> None:
+        tick.now += seconds
+        await asyncio.sleep(0.4)  # a few sweeps
+
+    # Discord drops an archived thread from the gateway's cache: each try fetches it (one
+    # request), finds it archived, and waits twice as long as before (30 s, 60 s, 120 s...).
+    await after_sweeps(0)  # the first sweep that sees the hold sets the first try
+    requests = table.request_mark()
+    await after_sweeps(29)
+    assert tries(requests) == 0
+    for wait, expected in ((2, 1), (29, 1), (2, 2), (59, 2), (2, 3)):
+        await after_sweeps(wait)
+        assert tries(requests) == expected
+    assert app.channel_reach.holds(thread.id)
+    assert not told_off(table, alice) and not told_off(table, bob)
+
+    # With this process's share of invalid requests spent, nothing is tried at all.
+    for _unused in range(BUDGET):
+        app.invalid.count()
+    requests = table.request_mark()
+    await after_sweeps(1000)
+    await after_sweeps(1000)
+    assert tries(requests) == 0 and app.channel_reach.holds(thread.id)

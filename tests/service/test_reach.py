@@ -51,3 +51,19 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
     assert report.match.id == match_id and report.match.status == "aborted"
     assert report.match.end_reason == "unreachable"
     assert await reach.held() == {}
+
+
+async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
+    service: MatchService, clock: Clock
+) -> None:
+    reach = Reach(service, deadlines_for(service))
+    match_id = await crystal(service)
+    began = clock.now
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=6)
+    await reach.release(CHANNEL)  # tried again, and refused again at once
+    assert await reach.hold(GUILD, CHANNEL, since=began)
+    assert (await reach.held())[CHANNEL].since == began
+    clock.advance(minutes=4, seconds=1)  # a whole turn since it first went out of reach
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == match_id and report.match.status == "aborted"
