@@ -18,7 +18,7 @@ from .fake_discord.permissions import SEND_MESSAGES, VIEW_CHANNEL
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeMember, FakeMessage
+    from .fake_discord import FakeGuild, FakeMember, FakeMessage
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
@@ -195,3 +195,22 @@ async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
     table.clock.advance(minutes=10, seconds=1)  # out of reach for a whole turn: nothing left
     await fake.wait_until(lambda: not app.channel_reach.holds(table.channel.id), what="release")
     assert not told_off(table, alice) and not told_off(table, bob)
+
+
+async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(
+    idle_table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    """GUILD_MEMBER_UPDATE for the bot's own member comes whatever the intents."""
+    table, fake = idle_table, idle_table.fake
+    poster = fake.add_role(guild, "Posters", permissions=SEND_MESSAGES)
+    async with table.running():
+        take, _give = Reach(table).role()
+        mark = await lost_mid_setup(table, alice, bob, carol, take)
+        table.clock.advance(minutes=5, seconds=1)
+        await asyncio.sleep(0.5)
+        assert table.app is not None
+        assert [m.status for m in await table.app.parts.service.unfinished(bob.id)] == ["setup"]
+
+        fake.set_member_roles(guild, fake.bot, [fake.bot_role(guild), poster])
+        await table.posted("I could not post here for 5 minutes", after=mark)
+        assert not told_off(table, alice) and not told_off(table, bob)
