@@ -130,11 +130,12 @@ class App:
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
         )
-        self.retries = ReachRetries(
-            client, self.channel_reach, self.delivery, self.service, self.invalid
-        )
+
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
+        self.retries = ReachRetries(
+            client, self.channel_reach, self.delivery, self.redelivery, self.invalid
+        )
         self.front = Front(self.requests, self.delivery, self.boards, self.dms)
         tournaments = TournamentService(sessions, self.service, clock=clock)
         self.desk = TournamentDesk(

@@ -608,6 +608,18 @@ async def claim_deliveries(
     return found
 
 
+async def hurry_boards(
+    session: AsyncSession, guild_id: int, channel_id: int, now: datetime
+) -> None:
+    """The channel's boards still owed are due ``now``, their backoff reset: it is back."""
+    in_channel = select(Match.id).where(Match.guild_id == guild_id, Match.channel_id == channel_id)
+    await session.execute(
+        update(_OUTBOX)
+        .where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(in_channel))
+        .values(due_at=now, attempts=0)
+    )
+
+
 async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:
     await session.execute(delete(_OUTBOX).where(_OUTBOX.c.id == delivery_id))
 

@@ -32,9 +32,7 @@ from bot.chat.delivery import Delivery
 from bot.chat.failures import log_failure
 from bot.chat.invalid_requests import InvalidRequests
 from bot.chat.reach import ChannelReach
-from bot.chat.sending import as_shown_now
-from bot.service.errors import REFUSALS
-from bot.service.matches import MatchService
+from bot.chat.redelivery import Redelivery
 from bot.service.reach import Hold
 
 log = logging.getLogger(__name__)
@@ -61,7 +59,7 @@ class ReachRetries:
         client: Parlor,
         reach: ChannelReach,
         delivery: Delivery,
-        service: MatchService,
+        redelivery: Redelivery,
         invalid: InvalidRequests,
         *,
         monotonic: Callable[[], float] = time.monotonic,
@@ -69,7 +67,7 @@ class ReachRetries:
         self.client = client
         self.reach = reach
         self.delivery = delivery
-        self.service = service
+        self.redelivery = redelivery
         self.invalid = invalid
         self.monotonic = monotonic
         self._backoff: dict[int, Backoff] = {}
@@ -103,14 +101,17 @@ class ReachRetries:
 
     async def changed(self, guild_id: int) -> None:
         """Something in the server changed: resume each of its held channels the bot may post
-        in now."""
-        try:
-            held = await self.reach.reach.held()
-            for channel_id, hold in held.items():
-                if hold.guild_id == guild_id and await self._worth_a_try(channel_id):
-                    await self.resume(channel_id, hold)
-        except Exception:
-            log_failure("server %s: resuming its channels out of reach failed", guild_id)
+        in now. Shut-down waits for it, and none starts once shut-down has begun."""
+        if self.client.closing:
+            return
+        async with self.client.busy():
+            try:
+                held = await self.reach.reach.held()
+                for channel_id, hold in held.items():
+                    if hold.guild_id == guild_id and await self._worth_a_try(channel_id):
+                        await self.resume(channel_id, hold)
+            except Exception:
+                log_failure("server %s: resuming its channels out of reach failed", guild_id)
 
     async def sweep(self) -> None:
         """Every sweep: call off what stayed out of reach for a whole turn, and try again each
@@ -135,26 +136,16 @@ class ReachRetries:
 
     async def resume(self, channel_id: int, hold: Hold) -> None:
         """Release the channel's hold and show what it owes: the boards whose deadline started
-        again, then every other unfinished match's board as it is now. A board refused again
-        holds the channel again."""
+        again, then what the outbox still holds for it. A board refused again holds the channel
+        again."""
         self.reach.resuming[channel_id] = hold.since
         try:
             reports = await self.reach.reach.release(channel_id)
             self.reach.released(channel_id)
             self._backoff.pop(channel_id, None)
-            shown = set()
             for report in reports:
                 await self.delivery.deliver(report)
-                shown.add(report.match.id)
-            for match_id in await self.reach.reach.unfinished(hold.guild_id, channel_id):
-                if match_id in shown or self.reach.holds(channel_id):
-                    continue
-                try:
-                    snap = await self.service.snapshot(match_id)
-                except REFUSALS:
-                    continue
-                board = self.delivery.show_board(*as_shown_now(snap))
-                await self.delivery.guarded(snap, "board", board)
+            await self.redelivery.sweep()  # the boards it still owes, due at once now
         finally:
             del self.reach.resuming[channel_id]
 

@@ -65,21 +65,17 @@ class Reach:
             holds[int(key.removeprefix(PREFIX))] = Hold(int(guild), datetime.fromisoformat(since))
         return holds
 
-    async def unfinished(self, guild_id: int, channel_id: int) -> list[int]:
-        """The channel's unfinished matches, oldest first: their boards are owed when it is
-        back."""
-        async with self.sessions() as session:
-            return await repo.channel_unfinished(session, guild_id, channel_id)
-
     async def release(self, channel_id: int) -> list[Report]:
         """The bot may post in the channel again: the time of deadlines that fell due while it
-        could not is given back; the boards to post are in the reports."""
+        could not is given back; the boards to post are in the reports. The boards it still
+        owes there are due at once in the outbox."""
         hold = (await self.held()).get(channel_id)
         if hold is None:
             return []
         async with self.sessions.begin() as session:
             if not await repo.delete_meta(session, _key(channel_id)):
                 return []  # another process released it
+            await repo.hurry_boards(session, hold.guild_id, channel_id, self.matches.clock())
         log.info("channel %s: reachable again", channel_id)
         return await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
 

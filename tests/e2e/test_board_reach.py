@@ -214,3 +214,29 @@ async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(
         fake.set_member_roles(guild, fake.bot, [fake.bot_role(guild), poster])
         await table.posted("I could not post here for 5 minutes", after=mark)
         assert not told_off(table, alice) and not told_off(table, bob)
+
+
+async def test_a_board_owed_while_out_of_reach_is_shown_as_soon_as_it_is_back(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    fake = table.fake
+    mark = table.checkpoint()
+    await table.slash(alice, "crystal challenge", opponent=bob)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(bob, challenge, Verb.ACCEPT)
+    board = await table.posted("your move", after=mark)
+    await bury(table, board, carol)
+    take, give = Reach(table).deny(SEND_MESSAGES)
+    take()
+    await fake.wait_until(
+        lambda: not fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
+    )
+    table.clock.advance(minutes=10, seconds=1)  # Alice's turn runs out: Bob wins, unseen
+    assert table.app is not None
+    app = table.app
+    await fake.wait_until(lambda: app.channel_reach.holds(table.channel.id), what="the hold")
+
+    give()
+    end = await table.posted("ran out of time", after=mark)
+    assert end.id > board.id and f"<@{bob.id}> wins" in end.text
+    assert not told_off(table, alice) and not told_off(table, bob)
