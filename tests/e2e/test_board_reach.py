@@ -166,11 +166,12 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_has_its_match_called_off(
     assert not table.app.channel_reach.holds(table.channel.id)
 
 
-async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
+async def timed_out_unseen(
     table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
-) -> None:
-    """Seen: a timeout whose board could not be posted was recorded as a win, and yet both
-    players were told "called off, no result"."""
+) -> tuple[int, FakeMessage, Callable[[], None]]:
+    """A Crystal match whose board is buried when the bot loses Send Messages; Alice's turn runs
+    out, Bob wins, and the new board at the bottom cannot be posted. The checkpoint before, the
+    buried board, and what gives the permission back."""
     fake = table.fake
     mark = table.checkpoint()
     await table.slash(alice, "crystal challenge", opponent=bob)
@@ -178,22 +179,34 @@ async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
     await table.click(bob, challenge, Verb.ACCEPT)
     board = await table.posted("your move", after=mark)
     await bury(table, board, carol)
-    fake.set_overwrite(table.channel, fake.bot, deny=SEND_MESSAGES)
+    take, give = Reach(table).deny(SEND_MESSAGES)
+    take()
     await fake.wait_until(
         lambda: not fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
     )
-
-    # Alice's turn runs out: Bob wins, and the new board at the bottom cannot be posted.
     table.clock.advance(minutes=10, seconds=1)
+    app = table.app
+    assert app is not None
+    await fake.wait_until(lambda: app.channel_reach.holds(table.channel.id), what="the hold")
+    return mark, board, give
+
+
+async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    """Seen: a timeout whose board could not be posted was recorded as a win, and yet both
+    players were told "called off, no result"."""
+    await timed_out_unseen(table, alice, bob, carol)
     assert table.app is not None
     app = table.app
-    await fake.wait_until(lambda: app.channel_reach.holds(table.channel.id), what="the hold")
     assert await app.parts.service.unfinished(bob.id) == []
     record = await app.parts.servers.member_record(table.channel.guild_id or 0, bob.id)
     assert record.lines != []  # the win is recorded
 
     table.clock.advance(minutes=10, seconds=1)  # out of reach for a whole turn: nothing left
-    await fake.wait_until(lambda: not app.channel_reach.holds(table.channel.id), what="release")
+    await table.fake.wait_until(
+        lambda: not app.channel_reach.holds(table.channel.id), what="the release"
+    )
     assert not told_off(table, alice) and not told_off(table, bob)
 
 
@@ -219,23 +232,7 @@ async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(
 async def test_a_board_owed_while_out_of_reach_is_shown_as_soon_as_it_is_back(
     table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
 ) -> None:
-    fake = table.fake
-    mark = table.checkpoint()
-    await table.slash(alice, "crystal challenge", opponent=bob)
-    challenge = await table.posted("challenges you", after=mark)
-    await table.click(bob, challenge, Verb.ACCEPT)
-    board = await table.posted("your move", after=mark)
-    await bury(table, board, carol)
-    take, give = Reach(table).deny(SEND_MESSAGES)
-    take()
-    await fake.wait_until(
-        lambda: not fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
-    )
-    table.clock.advance(minutes=10, seconds=1)  # Alice's turn runs out: Bob wins, unseen
-    assert table.app is not None
-    app = table.app
-    await fake.wait_until(lambda: app.channel_reach.holds(table.channel.id), what="the hold")
-
+    mark, board, give = await timed_out_unseen(table, alice, bob, carol)
     give()
     end = await table.posted("ran out of time", after=mark)
     assert end.id > board.id and f"<@{bob.id}> wins" in end.text
