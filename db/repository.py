@@ -888,6 +888,24 @@ async def meta_like(session: AsyncSession, prefix: str) -> dict[str, str]:
     return {key: value for key, value in rows}
 
 
+async def played_since(
+    session: AsyncSession, match_ids: Sequence[int], since: datetime
+) -> set[int]:
+    """Which of the matches a player acted in after ``since`` (an event with a seat)."""
+    if not match_ids:
+        return set()
+    rows = await session.execute(
+        select(_EVENTS.c.match_id)
+        .where(
+            _EVENTS.c.match_id.in_(match_ids),
+            _EVENTS.c.seat.is_not(None),
+            _EVENTS.c.created_at > since,
+        )
+        .distinct()
+    )
+    return {match_id for (match_id,) in rows}
+
+
 async def last_event_at(session: AsyncSession) -> datetime | None:
     """When the newest event of any match was logged: the last moment a bot was seen working
     on this database (every use case logs one; read through the primary key)."""

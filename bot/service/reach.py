@@ -81,7 +81,11 @@ class Reach:
 
     async def call_off_overdue(self) -> list[Report]:
         """Call off the matches of every channel unreachable for longer than its server's turn
-        timeout (no result, no rating change); the reports say whom to tell."""
+        timeout (no result, no rating change); the reports say whom to tell.
+
+        A match its players went on playing meanwhile is left alone: their buttons and commands
+        answer through interactions, which need no permission in the channel. Its hold ends all
+        the same, so its deadlines run again."""
         now = self.matches.clock()
         reports: list[Report] = []
         for channel_id, hold in (await self.held()).items():
@@ -90,8 +94,11 @@ class Reach:
                 continue
             async with self.sessions.begin() as session:
                 unfinished = await repo.channel_unfinished(session, hold.guild_id, channel_id)
+                playing = await repo.played_since(session, unfinished, hold.since)
                 await repo.delete_meta(session, _key(channel_id))
             for match_id in unfinished:
+                if match_id in playing:
+                    continue
                 try:
                     reports.append(await self.matches.call_off(match_id, "unreachable"))
                 except WrongStatus:

@@ -67,3 +67,21 @@ async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
     clock.advance(minutes=4, seconds=1)  # a whole turn since it first went out of reach
     [report] = await reach.call_off_overdue()
     assert report.match.id == match_id and report.match.status == "aborted"
+
+
+async def test_a_match_played_on_through_interactions_is_not_called_off(
+    service: MatchService, clock: Clock
+) -> None:
+    """Buttons and commands answer through interactions, which need no permission in the
+    channel: a match its players go on playing is not called off with its channel's hold."""
+    reach = Reach(service, deadlines_for(service))
+    playing = await crystal(service)
+    idle = await crystal(service)
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=3)
+    await service.submit(playing, ALICE, "9")
+    clock.advance(minutes=7, seconds=1)
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == idle
+    assert (await service.snapshot(playing)).status == "active"
+    assert await reach.held() == {}  # its deadlines run again
