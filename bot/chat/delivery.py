@@ -5,7 +5,9 @@ The board's update goes where its ``InteractionRoute`` planned (``bot.chat.live_
 answer that does not carry the board goes first, since the board's update may wait on Discord's
 rate limits. A private notice goes to the member who acted in the interaction's answer (or in
 the DM they typed), to anyone else by DM; prompts by DM (``bot.chat.direct``). What was shown
-is recorded in the outbox; what was not is delivered again later (``bot.chat.redelivery``).
+is recorded in the outbox; what was not is delivered again later (``bot.chat.redelivery``). A
+board whose channel is out of the bot's reach stays owed, and the channel is held
+(``bot.chat.reach``) until it is back (``bot.chat.reach_retries``).
 """
 
 from __future__ import annotations
