@@ -291,6 +291,7 @@ class Due:
     guild_id: int
     kind: str | None
     channel_id: int = 0
+    deadline: datetime | None = None
 
 
 async def missed_deadlines(
@@ -298,7 +299,7 @@ async def missed_deadlines(
 ) -> list[Due]:
     """Unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
     rows = await session.execute(
-        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id)
+        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id, Match.deadline)
         .where(
             Match.status.in_(UNFINISHED_STATUSES),
             Match.deadline > after,
@@ -381,7 +382,13 @@ async def claim_due_match(
     transaction, still with the version check. SQLite has one writer at a time anyway.
     """
     statement = (
-        select(_MATCHES.c.id, _MATCHES.c.guild_id, _MATCHES.c.deadline_kind, _MATCHES.c.channel_id)
+        select(
+            _MATCHES.c.id,
+            _MATCHES.c.guild_id,
+            _MATCHES.c.deadline_kind,
+            _MATCHES.c.channel_id,
+            _MATCHES.c.deadline,
+        )
         .where(
             _MATCHES.c.status.in_(UNFINISHED_STATUSES),
             _MATCHES.c.deadline.is_not(None),
