@@ -97,7 +97,8 @@ class Kill:
     during: str
     """The request the bot had just made, or what it was doing."""
     unfinished: int
-    """Matches of that shard's server unfinished at the kill."""
+    """Matches of that shard's server in play at the kill; at an ending, the ending's own match
+    counts (its end is saved, not yet shown)."""
     elsewhere: int
     """Public moves logged in the other server until the process was back (logged in)."""
     playing_elsewhere: int
@@ -179,7 +180,7 @@ class ShardSoak(Soak):
                     how,
                     count,
                     during,
-                    len(PER_SERVER) - ended,
+                    len(PER_SERVER) - ended + (how == "at an ending"),
                     await self.moves(0) - elsewhere,
                     len(PER_SERVER) - over_elsewhere,
                 )
@@ -315,8 +316,9 @@ async def test_two_processes_one_killed_again_and_again_on_postgresql(
     # Nothing forfeited, called off or expired: every match ended in play.
     assert set(endings) == set(final)
     assert not [m for m, reason in endings.items() if reason in ("timeout", "unreachable")]
-    # The turns that ran out while their process was down got their time back.
-    assert soak.runaway and all(resets.get(match_id) == 1 for match_id in soak.runaway), resets
+    # The turns that ran out while their process was down got their time back, once (unless a
+    # hint typed by DM, which the other process plays, moved the match on meanwhile).
+    assert set(resets) <= soak.runaway and set(resets.values()) == {1}, (soak.runaway, resets)
     assert_played_as_seen(fake, pairs, final, logs, records)
     errors = [
         line for line in hosts[0].output().splitlines() if " ERROR " in line or "Traceback" in line
