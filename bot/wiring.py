@@ -141,6 +141,7 @@ class App:
             self.redelivery,
             self.desk.sweep,
             settings.sweep_interval,
+            upkeep=lambda: self.boards.forget_ended(self.service.in_play),
         )
         self.parts = Parts(
             settings=settings,
