@@ -1,0 +1,225 @@
+"""A thread per match (``/settings threads:on``): starting a match's thread, closing it at the
+end, and reviving one that archived while the match went on.
+
+When a match starts in a server that plays matches in threads, a public thread is started from
+its board message (the challenge that was accepted, or the first board of a queue pairing or a
+match against the bot). That message becomes a one-line heading, and the board, the calls to
+act and the result go to the thread. When the match ends the heading shows the result and the
+thread is archived. Where no thread can be started (a permission is missing, or the server has
+Discord's maximum of active threads) the match stays in its channel, and the member whose
+command hit the problem is told privately.
+
+A thread archives itself after a week without messages (``ARCHIVE_AFTER``). Editing a board in
+an archived thread fails (50083); posting in it unarchives it, unless it is locked. So the
+board of a match whose thread archived is posted anew there: ``MatchThreads.revive``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Literal
+
+import discord
+
+from bot.chat import render
+from bot.chat.live_boards import Boards
+from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS
+from bot.i18n import _
+from bot.service.match_threads import MatchThreads as ThreadPlaces
+from bot.service.notices import MatchSnapshot
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_AFTER: Literal[10080] = 10080
+"""Minutes without a message before a match's thread archives itself: a week."""
+MAX_ACTIVE_THREADS = 160006
+"""Discord's error code for a server that has its maximum of active threads."""
+NAME_MAX = 100
+SILENT = discord.AllowedMentions.none()
+
+
+class MatchThreads:
+    """Matches' own threads, for one bot process."""
+
+    def __init__(self, client: discord.Client, boards: Boards, places: ThreadPlaces) -> None:
+        self.client = client
+        self.boards = boards
+        self.places = places
+        self._settled: set[int] = set()
+        """Matches whose place this process knows to be settled: nothing to ask the database."""
+
+    async def after_board(
+        self, snap: MatchSnapshot, lines: list[str], interaction: discord.Interaction | None
+    ) -> None:
+        """After the board of ``snap`` was shown: move a match that just started to its own
+        thread, or close the thread of a match that ended. ``interaction`` is the member's
+        command or press that caused the update, if any."""
+        if snap.over:
+            self._settled.discard(snap.id)
+            thread_id = await self.places.own_thread(snap.id)
+            if thread_id is not None and thread_id == snap.channel_id:
+                await self._close(snap, thread_id)
+            return
+        if snap.status == "challenged" or snap.id in self._settled:
+            return
+        channel = self.client.get_channel(snap.channel_id)
+        board = self.boards.board_of(snap)
+        if not isinstance(channel, discord.TextChannel) or board is None:
+            return
+        self._settled.add(snap.id)
+        if await self.places.settle(snap.id):
+            await self._open(snap, lines, channel, board, interaction)
+
+    async def revive(self, snap: MatchSnapshot, lines: list[str]) -> None:
+        """Show the board of a match whose thread archived (an edit there failed with 50083):
+        post it anew, which unarchives the thread. Raises ``discord.HTTPException`` when
+        Discord refuses that too (the thread is locked, or out of reach)."""
+        log.info(
+            "match %s: its thread %s archived: posting the board anew", snap.id, snap.channel_id
+        )
+        self.boards.forget(snap.id)
+        await self.boards.show(replace(snap, message_id=None), lines, self.boards.route())
+
+    # ------------------------------------------------------------------ opening
+
+    async def _open(
+        self,
+        snap: MatchSnapshot,
+        lines: list[str],
+        channel: discord.TextChannel,
+        board: int,
+        interaction: discord.Interaction | None,
+    ) -> None:
+        allowed = channel.permissions_for(channel.guild.me)
+        missing = [
+            label
+            for label, granted in (
+                (_("Create Public Threads"), allowed.create_public_threads),
+                (_("Send Messages in Threads"), allowed.send_messages_in_threads),
+            )
+            if not granted
+        ]
+        if missing:
+            await self._tell(interaction, self._missing_text(channel, missing))
+            return
+        starter = channel.get_partial_message(board)
+        try:
+            thread = await starter.create_thread(
+                name=thread_name(snap), auto_archive_duration=ARCHIVE_AFTER
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "match %s: no thread in channel %s (HTTP %s, code %s): played in the channel",
+                snap.id,
+                channel.id,
+                error.status,
+                error.code,
+            )
+            if error.code == MAX_ACTIVE_THREADS:
+                text = _(
+                    "This server has as many active threads as Discord allows, so this match is "
+                    "played here in {channel}. Archiving some threads makes room for the next.",
+                    channel=channel.mention,
+                )
+            elif error.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                text = self._missing_text(
+                    channel, [_("Create Public Threads"), _("Send Messages in Threads")]
+                )
+            else:
+                return
+            await self._tell(interaction, text)
+            return
+        await self.places.moved(snap.id, thread.id)
+        self.boards.forget(snap.id)
+        moved = replace(snap, channel_id=thread.id, message_id=None)
+        await self.boards.show(moved, lines, self.boards.route())
+        heading = _(
+            "**{title}**: {first} vs {second}, played in the thread below.",
+            title=render.title(snap),
+            first=render.names(snap)[0],
+            second=render.names(snap)[1],
+        )
+        await self._head(starter, heading)
+
+    @staticmethod
+    def _missing_text(channel: discord.TextChannel, missing: list[str]) -> str:
+        return _(
+            "I could not start a thread for this match, so it is played here in {channel}. "
+            "A manager can give me {permissions} in this channel, or turn threads off with "
+            "`/settings threads:off`.",
+            channel=channel.mention,
+            permissions=", ".join(f"**{name}**" for name in missing),
+        )
+
+    @staticmethod
+    async def _tell(interaction: discord.Interaction | None, text: str) -> None:
+        """Tell the member whose command or press started the match, privately."""
+        if interaction is None:
+            return
+        try:
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=SILENT)
+        except discord.HTTPException as error:
+            log.info(
+                "could not tell user %s why there is no thread: HTTP %s",
+                interaction.user.id,
+                error.status,
+            )
+
+    # ------------------------------------------------------------------ closing
+
+    async def _close(self, snap: MatchSnapshot, thread_id: int) -> None:
+        """Head the thread with the match's result and archive it."""
+        thread = self.client.get_channel(thread_id)
+        if not isinstance(thread, discord.Thread):
+            try:
+                thread = await self.client.fetch_channel(thread_id)
+            except discord.HTTPException as error:
+                log.info("match %s: its thread is out of reach: HTTP %s", snap.id, error.status)
+                return
+        if not isinstance(thread, discord.Thread):
+            return
+        parent = self.client.get_partial_messageable(thread.parent_id, guild_id=snap.guild_id)
+        await self._head(parent.get_partial_message(thread_id), result_line(snap))
+        try:
+            await thread.edit(archived=True)
+        except discord.HTTPException as error:
+            log.info("match %s: its thread was not archived: HTTP %s", snap.id, error.status)
+
+    @staticmethod
+    async def _head(starter: discord.PartialMessage, text: str) -> None:
+        """Make the thread's starter message the one line ``text``."""
+        try:
+            await starter.edit(
+                content=render.fit(text),
+                embeds=[],
+                attachments=[],
+                view=None,
+                allowed_mentions=SILENT,
+            )
+        except discord.HTTPException as error:
+            log.info("the heading of thread %s was not edited: HTTP %s", starter.id, error.status)
+
+
+def thread_name(snap: MatchSnapshot) -> str:
+    """The thread's name, e.g. ``Crown · match #12``."""
+    return render.title(snap)[:NAME_MAX]
+
+
+def result_line(snap: MatchSnapshot) -> str:
+    """The heading of a finished match's thread: its title and result, on one line."""
+    first, second = render.names(snap)
+    title = render.title(snap)
+    if snap.winner_id is not None:
+        loser = next((p for p in snap.players if p != snap.winner_id), None)
+        return _(
+            "**{title}**: {winner} beat {loser}.",
+            title=title,
+            winner=render.mention(snap.winner_id),
+            loser=render.mention(loser) if loser is not None else second,
+        )
+    if snap.status == "finished":
+        return _("**{title}**: {first} and {second} drew.", title=title, first=first, second=second)
+    return _(
+        "**{title}**: {first} vs {second}, called off.", title=title, first=first, second=second
+    )
