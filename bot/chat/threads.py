@@ -16,6 +16,7 @@ board of a match whose thread archived is posted anew there: ``MatchThreads.revi
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 from typing import Literal
@@ -78,8 +79,13 @@ class MatchThreads:
         log.info(
             "match %s: its thread %s archived: posting the board anew", snap.id, snap.channel_id
         )
+        old = self.boards.board_of(snap)
         self.boards.forget(snap.id)
         await self.boards.show(replace(snap, message_id=None), lines, self.boards.route())
+        if old is not None:  # the stale board, whose buttons would only be refused
+            thread = self.client.get_partial_messageable(snap.channel_id, guild_id=snap.guild_id)
+            with contextlib.suppress(discord.HTTPException):
+                await thread.get_partial_message(old).delete()
 
     # ------------------------------------------------------------------ opening
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pytest
-
 from bot.chat.components import Verb
 
 from .fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_GUILD
@@ -19,6 +17,8 @@ if TYPE_CHECKING:
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 PUBLIC_THREAD = 11
+QUEUE_WAVE = 8.0
+"""Seconds to wait for the queue's next wave (one every 5 s)."""
 
 
 async def threads_on(table: Table, guild: FakeGuild) -> None:
@@ -71,3 +71,93 @@ async def test_a_match_is_played_in_its_own_thread_to_its_end(
     await fake.wait_until(lambda: thread.archived, what="the thread to be archived")
     assert heading.text == f"**Crystal Capture · match #1**: <@{alice.id}> beat <@{bob.id}>."
     assert len(fake.messages(table.channel)) == 1  # the channel holds the heading only
+
+
+async def test_a_queue_pairing_and_a_match_against_the_bot_get_threads_of_their_own(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    for member in (alice, bob):
+        await table.slash(member, "play", game="crystal")
+    await fake.wait_until(lambda: threads_of(table), timeout=QUEUE_WAVE, what="the pair's thread")
+    (paired,) = threads_of(table)
+    board = await thread_board(table, paired, "moves first")
+    assert f"<@{alice.id}>" in board.text and f"<@{bob.id}>" in board.text
+    starter = next(m for m in fake.messages(table.channel) if m.id == paired.id)
+    await fake.wait_until(lambda: "played in the thread below" in starter.text, what="heading")
+    assert not starter.embeds and not starter.custom_ids
+    assert paired.auto_archive_duration == 10080
+
+    answered = await table.slash(carol, "crystal challenge", opponent=fake.bot)
+    (started,) = answered.messages  # the first board, as the command's answer
+    await fake.wait_until(lambda: len(threads_of(table)) == 2, what="the bot match's thread")
+    versus = next(t for t in threads_of(table) if t.id != paired.id)
+    assert versus.id == started.id  # started from the match's first board
+    await thread_board(table, versus, "Coin toss")
+    await fake.wait_until(lambda: "played in the thread below" in started.text, what="heading")
+    assert "played in the thread below" in started.text and not started.custom_ids
+
+
+async def test_without_create_public_threads_the_match_stays_in_the_channel(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    fake.set_overwrite(table.channel, fake.bot, deny=CREATE_PUBLIC_THREADS)
+    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
+    pressed = await table.click(bob, challenge, Verb.ACCEPT)
+    notice = await fake.wait_until(
+        lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
+    )
+    assert "I could not start a thread for this match" in notice.text
+    assert "**Create Public Threads**" in notice.text
+    assert "Send Messages in Threads" not in notice.text
+    assert not threads_of(table)
+    board = await table.posted("Coin toss", after=0)
+    assert board is challenge and board.embeds  # the match goes on in the channel
+    await table.click(alice, board, Verb.PLAY, "9")
+    await table.posted("captures crystal 9", after=0)
+    assert not threads_of(table) and len(pressed.messages) == 1  # told once, not at each move
+
+
+async def test_at_the_active_thread_cap_the_match_stays_in_the_channel(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    fake.state.active_thread_cap = 1
+    fake.add_thread(table.channel, "busy")
+    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
+    pressed = await table.click(bob, challenge, Verb.ACCEPT)
+    notice = await fake.wait_until(
+        lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
+    )
+    assert "as many active threads as Discord allows" in notice.text
+    assert f"<#{table.channel.id}>" in notice.text
+    assert [t.name for t in threads_of(table)] == ["busy"]
+    board = await table.posted("Coin toss", after=0)
+    assert board is challenge and board.embeds
+
+
+async def test_a_thread_archived_mid_match_is_revived_by_the_next_board(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
+    await table.click(bob, challenge, Verb.ACCEPT)
+    await fake.wait_until(lambda: threads_of(table), what="the match's thread")
+    (thread,) = threads_of(table)
+    board = await thread_board(table, thread, "Coin toss")
+    fake.set_thread_state(thread, archived=True)  # a week without a message
+    heading = next(m for m in fake.messages(table.channel) if m.id == thread.id)
+    table.clock.advance(minutes=10, seconds=1)  # the board next changes: Alice's time runs out
+    end = await thread_board(table, thread, "ran out of time")
+    assert end is not board  # posted anew, which unarchived the thread (an edit cannot)
+    await fake.wait_until(lambda: board.deleted, what="the stale board to go")
+    assert [m.id for m in fake.messages(thread) if m.embeds] == [end.id]
+    assert f"<@{bob.id}> wins: <@{alice.id}> ran out of time." in end.text
+    await fake.wait_until(lambda: "beat" in heading.text, what="the heading's result")
+    assert heading.text == f"**Crystal Capture · match #1**: <@{bob.id}> beat <@{alice.id}>."
+    await fake.wait_until(lambda: thread.archived, what="the thread archived again")
