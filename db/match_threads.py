@@ -23,7 +23,8 @@ _MATCHES = cast(Table, Match.__table__)
 async def settle(session: AsyncSession, match_id: int) -> bool:
     """Settle the match in its channel unless it is settled already; whether this call did it
     and the match may move to a thread of its own (its server plays matches in threads, and
-    it is not a tournament's). Of two callers, exactly one gets ``True``."""
+    it is not a tournament's). Of two callers, exactly one gets ``True``. A match started in
+    another match's own thread (a rematch) takes that thread as its own."""
     claimed = await session.execute(
         update(_MATCHES)
         .where(_MATCHES.c.id == match_id, _MATCHES.c.thread_id.is_(None))
@@ -33,11 +34,18 @@ async def settle(session: AsyncSession, match_id: int) -> bool:
         return False
     row = (
         await session.execute(
-            select(Match.tournament_id, GuildSettings.threads)
+            select(Match.channel_id, Match.tournament_id, GuildSettings.threads)
             .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
             .where(Match.id == match_id)
         )
     ).one()
+    earlier = select(Match.id).where(Match.thread_id == row.channel_id, Match.id != match_id)
+    if await session.scalar(earlier.limit(1)) is not None:
+        # A rematch offered in a match's own thread: played there, and the thread's match now.
+        await session.execute(
+            update(_MATCHES).where(_MATCHES.c.id == match_id).values(thread_id=row.channel_id)
+        )
+        return False
     return row.tournament_id is None and bool(row.threads)
 
 

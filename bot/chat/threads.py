@@ -64,13 +64,25 @@ class MatchThreads:
             return
         if snap.status == "challenged" or snap.id in self._settled:
             return
-        channel = self.client.get_channel(snap.channel_id)
         board = self.boards.board_of(snap)
-        if not isinstance(channel, discord.TextChannel) or board is None:
+        if board is None:
             return
         self._settled.add(snap.id)
-        if await self.places.settle(snap.id):
+        channel = self.client.get_channel(snap.channel_id)
+        if await self.places.settle(snap.id) and isinstance(channel, discord.TextChannel):
             await self._open(snap, lines, channel, board, interaction)
+        elif channel is None:
+            await self._wake(snap)
+
+    async def _wake(self, snap: MatchSnapshot) -> None:
+        """Unarchive the archived thread a match starts in (a rematch offered on the last
+        board of a thread's match), so its players may use their commands there."""
+        try:
+            thread = await self.client.fetch_channel(snap.channel_id)
+            if isinstance(thread, discord.Thread) and thread.archived and not thread.locked:
+                await thread.edit(archived=False)
+        except discord.HTTPException as error:
+            log.info("match %s: its thread stays archived: HTTP %s", snap.id, error.status)
 
     async def revive(self, snap: MatchSnapshot, lines: list[str]) -> None:
         """Show the board of a match whose thread archived (an edit there failed with 50083):

@@ -161,3 +161,34 @@ async def test_a_thread_archived_mid_match_is_revived_by_the_next_board(
     await fake.wait_until(lambda: "beat" in heading.text, what="the heading's result")
     assert heading.text == f"**Crystal Capture · match #1**: <@{bob.id}> beat <@{alice.id}>."
     await fake.wait_until(lambda: thread.archived, what="the thread archived again")
+
+
+async def test_resign_and_a_rematch_in_the_matchs_thread(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
+    await table.click(bob, challenge, Verb.ACCEPT)
+    await fake.wait_until(lambda: threads_of(table), what="the match's thread")
+    (thread,) = threads_of(table)
+    await thread_board(table, thread, "Coin toss")
+    resigned = await fake.wait_for_response(await fake.slash(bob, thread, "resign"))
+    assert resigned.messages
+    end = await thread_board(table, thread, "resigned")
+    await fake.wait_until(lambda: thread.archived, what="the thread archived")
+    assert challenge.text == f"**Crystal Capture · match #1**: <@{alice.id}> beat <@{bob.id}>."
+
+    offer = await table.click(bob, end, Verb.REMATCH)  # pressed in the archived thread
+    rematch = await fake.wait_until(
+        lambda: next((m for m in fake.messages(thread) if "challenges you" in m.text), None),
+        what="the rematch in the thread",
+    )
+    assert offer.acknowledged
+    await table.click(alice, rematch, Verb.ACCEPT)
+    await thread_board(table, thread, "Coin toss")
+    assert threads_of(table) == [thread]  # played on in the same thread
+    await fake.wait_until(lambda: not thread.archived, what="the thread back for the rematch")
+    await fake.wait_for_response(await fake.slash(alice, thread, "resign"))
+    await fake.wait_until(lambda: thread.archived, what="the thread archived again")
+    assert challenge.text == f"**Crystal Capture · match #2**: <@{bob.id}> beat <@{alice.id}>."
