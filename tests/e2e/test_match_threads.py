@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
 from bot.chat.components import Verb
 
-from .fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_GUILD
+from .fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_GUILD, SEND_MESSAGES_IN_THREADS
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -99,20 +101,32 @@ async def test_a_queue_pairing_and_a_match_against_the_bot_get_threads_of_their_
     assert "played in the thread below" in started.text and not started.custom_ids
 
 
-async def test_without_create_public_threads_the_match_stays_in_the_channel(
-    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+@pytest.mark.parametrize(
+    ("denied", "named", "unnamed"),
+    [
+        (CREATE_PUBLIC_THREADS, "Create Public Threads", "Send Messages in Threads"),
+        (SEND_MESSAGES_IN_THREADS, "Send Messages in Threads", "Create Public Threads"),
+    ],
+)
+async def test_without_a_thread_permission_the_match_stays_in_the_channel(
+    table: Table,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+    denied: int,
+    named: str,
+    unnamed: str,
 ) -> None:
     await threads_on(table, guild)
     fake = table.fake
-    fake.set_overwrite(table.channel, fake.bot, deny=CREATE_PUBLIC_THREADS)
+    fake.set_overwrite(table.channel, fake.bot, deny=denied)
     (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
     pressed = await table.click(bob, challenge, Verb.ACCEPT)
     notice = await fake.wait_until(
         lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
     )
     assert "I could not start a thread for this match" in notice.text
-    assert "**Create Public Threads**" in notice.text
-    assert "Send Messages in Threads" not in notice.text
+    assert f"**{named}**" in notice.text and unnamed not in notice.text
     assert not threads_of(table)
     board = await table.posted("Coin toss", after=0)
     assert board is challenge and board.embeds  # the match goes on in the channel
