@@ -122,7 +122,7 @@ class App:
             self.outbox,
             call_off=self.service.call_off,
             tournament_moves_on=self._tournament_moves_on,
-            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions)),
+            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)

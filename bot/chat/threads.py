@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Literal
 
 import discord
 
 from bot.chat import render
+from bot.chat.components import Post
+from bot.chat.direct import DirectMessages
 from bot.chat.live_boards import Boards
-from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS
+from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
 from bot.service.match_threads import MatchThreads as ThreadPlaces
 from bot.service.notices import MatchSnapshot
@@ -43,10 +47,18 @@ SILENT = discord.AllowedMentions.none()
 class MatchThreads:
     """Matches' own threads, for one bot process."""
 
-    def __init__(self, client: discord.Client, boards: Boards, places: ThreadPlaces) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        boards: Boards,
+        places: ThreadPlaces,
+        dms: DirectMessages | None = None,
+    ) -> None:
         self.client = client
         self.boards = boards
         self.places = places
+        self.dms = dms
+        """For the notice of a match no member's command started (a queue pairing)."""
         self._settled: set[int] = set()
         """Matches whose place this process knows to be settled: nothing to ask the database."""
 
@@ -119,7 +131,7 @@ class MatchThreads:
             if not granted
         ]
         if missing:
-            await self._tell(interaction, self._missing_text(channel, missing))
+            await self._tell(snap, interaction, partial(self._missing_text, channel, missing))
             return
         starter = channel.get_partial_message(board)
         try:
@@ -135,18 +147,13 @@ class MatchThreads:
                 error.code,
             )
             if error.code == MAX_ACTIVE_THREADS:
-                text = _(
-                    "This server has as many active threads as Discord allows, so this match is "
-                    "played here in {channel}. Archiving some threads makes room for the next.",
-                    channel=channel.mention,
-                )
+                text = partial(self._full_text, channel)
             elif error.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
-                text = self._missing_text(
-                    channel, [_("Create Public Threads"), _("Send Messages in Threads")]
-                )
+                both = [_("Create Public Threads"), _("Send Messages in Threads")]
+                text = partial(self._missing_text, channel, both)
             else:
                 return
-            await self._tell(interaction, text)
+            await self._tell(snap, interaction, text)
             return
         await self.places.moved(snap.id, thread.id)
         self.boards.forget(snap.id)
@@ -161,6 +168,14 @@ class MatchThreads:
         await self._head(starter, heading)
 
     @staticmethod
+    def _full_text(channel: discord.TextChannel) -> str:
+        return _(
+            "This server has as many active threads as Discord allows, so this match is "
+            "played here in {channel}. Archiving some threads makes room for the next.",
+            channel=channel.mention,
+        )
+
+    @staticmethod
     def _missing_text(channel: discord.TextChannel, missing: list[str]) -> str:
         return _(
             "I could not start a thread for this match, so it is played here in {channel}. "
@@ -170,19 +185,29 @@ class MatchThreads:
             permissions=", ".join(f"**{name}**" for name in missing),
         )
 
-    @staticmethod
-    async def _tell(interaction: discord.Interaction | None, text: str) -> None:
-        """Tell the member whose command or press started the match, privately."""
-        if interaction is None:
+    async def _tell(
+        self,
+        snap: MatchSnapshot,
+        interaction: discord.Interaction | None,
+        text: Callable[[], str],
+    ) -> None:
+        """Tell the member whose command or press started the match, privately; without one
+        (a queue pairing), its players by DM."""
+        if interaction is not None:
+            try:
+                await interaction.followup.send(text(), ephemeral=True, allowed_mentions=SILENT)
+            except discord.HTTPException as error:
+                log.info("match %s: the thread notice failed: HTTP %s", snap.id, error.status)
             return
-        try:
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=SILENT)
-        except discord.HTTPException as error:
-            log.info(
-                "could not tell user %s why there is no thread: HTTP %s",
-                interaction.user.id,
-                error.status,
-            )
+        if self.dms is None:
+            return
+        for user_id in snap.players:
+            if self.dms.is_me(user_id):
+                continue
+            with await self.dms.speaking_to(user_id, snap.guild_id):
+                post = Post(text())
+            with contextlib.suppress(discord.HTTPException):
+                await self.dms.send_dm(user_id, post, nonce=nonce(snap.id, -2, "thread", user_id))
 
     # ------------------------------------------------------------------ closing
 

@@ -154,6 +154,23 @@ async def test_at_the_active_thread_cap_the_match_stays_in_the_channel(
     assert board is challenge and board.embeds
 
 
+async def test_a_queue_pairing_without_a_thread_tells_its_players_by_dm(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    await threads_on(table, guild)
+    fake = table.fake
+    fake.state.active_thread_cap = 0
+    for member in (alice, bob):
+        await table.slash(member, "play", game="crystal")
+    for member in (alice, bob):
+        notice = await fake.wait_for_message(
+            member, lambda m: "active threads" in m.text, after=0, timeout=QUEUE_WAVE
+        )
+        assert f"<#{table.channel.id}>" in notice.text
+    board = await table.posted("moves first", after=0)
+    assert board.embeds and not threads_of(table)
+
+
 async def test_a_thread_archived_mid_match_is_revived_by_the_next_board(
     table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
 ) -> None:
