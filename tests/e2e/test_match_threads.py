@@ -14,7 +14,7 @@ from .fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_GUILD, SEND_
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeChannel, FakeGuild, FakeMember, FakeMessage
+    from .fake_discord import FakeChannel, FakeGuild, FakeInteraction, FakeMember, FakeMessage
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
@@ -41,6 +41,19 @@ async def thread_board(table: Table, thread: FakeChannel, text: str) -> FakeMess
     return await table.fake.wait_for_message(
         thread, lambda m: bool(m.embeds) and text in m.text, after=0, edited=True
     )
+
+
+async def accepted_without_thread(
+    table: Table, challenger: FakeMember, opponent: FakeMember
+) -> tuple[FakeMessage, FakeInteraction, FakeMessage]:
+    """A challenge accepted where no thread can be started: the challenge, the press, and the
+    private notice the member who pressed Accept gets."""
+    (challenge,) = (await table.slash(challenger, "crystal challenge", opponent=opponent)).messages
+    pressed = await table.click(opponent, challenge, Verb.ACCEPT)
+    notice = await table.fake.wait_until(
+        lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
+    )
+    return challenge, pressed, notice
 
 
 async def test_a_match_is_played_in_its_own_thread_to_its_end(
@@ -120,11 +133,7 @@ async def test_without_a_thread_permission_the_match_stays_in_the_channel(
     await threads_on(table, guild)
     fake = table.fake
     fake.set_overwrite(table.channel, fake.bot, deny=denied)
-    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
-    pressed = await table.click(bob, challenge, Verb.ACCEPT)
-    notice = await fake.wait_until(
-        lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
-    )
+    challenge, pressed, notice = await accepted_without_thread(table, alice, bob)
     assert "I could not start a thread for this match" in notice.text
     assert f"**{named}**" in notice.text and unnamed not in notice.text
     assert not threads_of(table)
@@ -142,14 +151,10 @@ async def test_at_the_active_thread_cap_the_match_stays_in_the_channel(
     fake = table.fake
     fake.state.active_thread_cap = 1
     fake.add_thread(table.channel, "busy")
-    (challenge,) = (await table.slash(alice, "crystal challenge", opponent=bob)).messages
-    pressed = await table.click(bob, challenge, Verb.ACCEPT)
-    notice = await fake.wait_until(
-        lambda: next((m for m in pressed.messages if m.ephemeral), None), what="the notice"
-    )
+    challenge, pressed, notice = await accepted_without_thread(table, alice, bob)
     assert "as many active threads as Discord allows" in notice.text
     assert f"<#{table.channel.id}>" in notice.text
-    assert [t.name for t in threads_of(table)] == ["busy"]
+    assert [t.name for t in threads_of(table)] == ["busy"] and len(pressed.messages) == 1
     board = await table.posted("Coin toss", after=0)
     assert board is challenge and board.embeds
 
