@@ -31,6 +31,7 @@ from bot.chat.live_boards import Boards
 from bot.chat.parts import Parts
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
+from bot.chat.threads import MatchThreads
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
@@ -38,6 +39,7 @@ from bot.service.deadlines import Deadlines
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_state import Clock
+from bot.service.match_threads import MatchThreads as ThreadPlaces
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
 from bot.service.replays import Replays
@@ -120,6 +122,7 @@ class App:
             self.outbox,
             call_off=self.service.call_off,
             tournament_moves_on=self._tournament_moves_on,
+            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)

@@ -30,6 +30,7 @@ from bot.chat.sending import (
     UNREACHABLE,
     nonce,
 )
+from bot.chat.threads import MatchThreads
 from bot.service.errors import REFUSALS
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
@@ -67,12 +68,15 @@ class Delivery:
         *,
         call_off: Callable[[int, str], Awaitable[Report]],
         tournament_moves_on: Callable[[int], Awaitable[None]],
+        threads: MatchThreads | None = None,
     ) -> None:
         self.boards = boards
         self.dms = dms
         self.outbox = outbox
         self.call_off = call_off
         self.tournament_moves_on = tournament_moves_on
+        self.threads = threads
+        """Matches' own threads, when a server plays each match in one."""
         self._in_flight: Counter[int] = Counter()
 
     async def deliver(
@@ -118,13 +122,18 @@ class Delivery:
             # First: the board's own update may wait on Discord's rate limits.
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
             await self._guarded(snap, "answer", answer)
-        shown = True
+        shown = on_board = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
-            shown &= await self._guarded(snap, "board", self.show_board(snap, lines, route))
+            on_board = await self._guarded(snap, "board", self.show_board(snap, lines, route))
+            shown &= on_board
         if exchange is not None and riding:
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
             await self._guarded(snap, "answer", answer)
+        if publics and on_board and self.threads is not None:
+            interaction = exchange.interaction if exchange is not None else None
+            threading = self.threads.after_board(snap, lines, interaction)
+            await self._guarded(snap, "thread", threading)
         sent: list[Private | Prompt] = []
         for notice in report.notices:
             if isinstance(notice, Public) or self.dms.is_me(notice.user_id):
@@ -179,7 +188,12 @@ class Delivery:
         """Update the board; when its channel is out of reach, call the match off and tell the
         players privately."""
         try:
-            await self.boards.show(snap, lines, route or self.boards.route())
+            try:
+                await self.boards.show(snap, lines, route or self.boards.route())
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED or self.threads is None:
+                    raise
+                await self.threads.revive(snap, lines)
         except discord.HTTPException as error:
             if error.code not in UNREACHABLE:
                 raise

@@ -223,6 +223,12 @@ class Boards:
         known = [i for i in (snap.message_id, self._posted.get(snap.id)) if i is not None]
         return max(known) if known else None
 
+    def forget(self, match_id: int) -> None:
+        """Forget the match's board message and the interaction that could edit it: its next
+        update posts a new board (the match moved to its thread, or its thread archived)."""
+        self._handles.pop(match_id, None)
+        self._posted.pop(match_id, None)
+
     def facts(self, snap: MatchSnapshot, exchange: Exchange | None) -> Facts:
         board = self.board_of(snap)
         handle = self._handles.get(snap.id)
