@@ -34,6 +34,7 @@ from bot.chat.reach import ChannelReach
 from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
+from bot.chat.threads import MatchThreads
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
@@ -41,6 +42,7 @@ from bot.service.deadlines import Deadlines
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_state import Clock
+from bot.service.match_threads import MatchThreads as ThreadPlaces
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
@@ -129,6 +131,7 @@ class App:
             self.outbox,
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
+            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
@@ -155,6 +158,7 @@ class App:
             self.retries,
             self.desk.sweep,
             settings.sweep_interval,
+            upkeep=lambda: self.boards.forget_ended(self.service.in_play),
         )
         self.parts = Parts(
             settings=settings,

@@ -283,6 +283,10 @@ async def get_events(session: AsyncSession, match_id: int) -> list[MatchEvent]:
     return list(rows)
 
 
+IN_CHUNK = 500
+"""Ids per ``IN (...)`` list in one statement."""
+
+
 @dataclass(frozen=True, slots=True)
 class Due:
     """A match whose deadline is due, with what says which shard's downtime holds it."""
@@ -291,6 +295,7 @@ class Due:
     guild_id: int
     kind: str | None
     channel_id: int = 0
+    deadline: datetime | None = None
 
 
 async def missed_deadlines(
@@ -298,7 +303,7 @@ async def missed_deadlines(
 ) -> list[Due]:
     """Unfinished matches whose deadline fell in ``(after, until]``, oldest first."""
     rows = await session.execute(
-        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id)
+        select(Match.id, Match.guild_id, Match.deadline_kind, Match.channel_id, Match.deadline)
         .where(
             Match.status.in_(UNFINISHED_STATUSES),
             Match.deadline > after,
@@ -308,6 +313,33 @@ async def missed_deadlines(
         .limit(limit)
     )
     return [Due(*row) for row in rows]
+
+
+async def in_play(
+    session: AsyncSession, match_ids: Collection[int], channel_ids: Collection[int]
+) -> tuple[set[int], set[int]]:
+    """Of ``match_ids``, those unfinished; of ``channel_ids``, those holding an unfinished match
+    (read in chunks, so that no statement carries too many parameters)."""
+    live: set[int] = set()
+    busy: set[int] = set()
+    matches, channels = sorted(match_ids), sorted(channel_ids)
+    for start in range(0, len(matches), IN_CHUNK):
+        chunk = matches[start : start + IN_CHUNK]
+        live |= set(
+            await session.scalars(
+                select(Match.id).where(Match.id.in_(chunk), Match.status.in_(UNFINISHED_STATUSES))
+            )
+        )
+    for start in range(0, len(channels), IN_CHUNK):
+        chunk = channels[start : start + IN_CHUNK]
+        busy |= set(
+            await session.scalars(
+                select(Match.channel_id)
+                .where(Match.channel_id.in_(chunk), Match.status.in_(UNFINISHED_STATUSES))
+                .distinct()
+            )
+        )
+    return live, busy
 
 
 async def move_deadline(
@@ -381,7 +413,13 @@ async def claim_due_match(
     transaction, still with the version check. SQLite has one writer at a time anyway.
     """
     statement = (
-        select(_MATCHES.c.id, _MATCHES.c.guild_id, _MATCHES.c.deadline_kind, _MATCHES.c.channel_id)
+        select(
+            _MATCHES.c.id,
+            _MATCHES.c.guild_id,
+            _MATCHES.c.deadline_kind,
+            _MATCHES.c.channel_id,
+            _MATCHES.c.deadline,
+        )
         .where(
             _MATCHES.c.status.in_(UNFINISHED_STATUSES),
             _MATCHES.c.deadline.is_not(None),

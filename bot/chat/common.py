@@ -274,6 +274,7 @@ class Common(commands.Cog):
         "60s (at most 10m).",
         language="The language of boards and announcements here (members' own answers stay "
         "in their app's language).",
+        threads="on: each match is played in its own thread; off: in the channel.",
     )
     @app_commands.choices(
         web=[
@@ -281,6 +282,10 @@ class Common(commands.Cog):
             app_commands.Choice(name="off", value="off"),
         ],
         language=LANGUAGE_CHOICES,
+        threads=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ],
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -297,6 +302,7 @@ class Common(commands.Cog):
         web: str | None = None,
         queue_wait: app_commands.Range[str, 1, 20] | None = None,
         language: str | None = None,
+        threads: str | None = None,
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
@@ -341,13 +347,24 @@ class Common(commands.Cog):
             if web is not None:
                 text += await self._web(interaction.guild_id or 0, on=web == "on")
                 log.info("server %s: web pages %s", interaction.guild_id, web)
-            options = await self.servers.set_options(interaction.guild_id or 0, queue_fallback=wait)
+            options = await self.servers.set_options(
+                interaction.guild_id or 0,
+                queue_fallback=wait,
+                threads=None if threads is None else threads == "on",
+            )
             waited = FALLBACK_DEFAULT if options.queue_fallback is None else options.queue_fallback
             text += "\n" + _(
                 "Queue ({command}): I offer to play a member after {wait} waiting.",
                 command=command("play"),
                 wait=human(waited),
             )
+            text += "\n" + (
+                _("Threads: each match is played in its own thread.")
+                if options.threads
+                else _("Threads: off, matches are played in their channel.")
+            )
+            if threads is not None:
+                log.info("server %s: threads %s", interaction.guild_id, threads)
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)

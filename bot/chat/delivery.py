@@ -24,7 +24,8 @@ from bot.chat.failures import FAILED, log_failure
 from bot.chat.live_boards import Boards, InteractionRoute
 from bot.chat.parts import Actor
 from bot.chat.reach import ChannelReach, OutOfReach
-from bot.chat.sending import UNREACHABLE
+from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
+from bot.chat.threads import MatchThreads
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 
@@ -62,12 +63,15 @@ class Delivery:
         *,
         reach: ChannelReach,
         tournament_moves_on: Callable[[int], Awaitable[None]],
+        threads: MatchThreads | None = None,
     ) -> None:
         self.boards = boards
         self.dms = dms
         self.outbox = outbox
         self.reach = reach
         self.tournament_moves_on = tournament_moves_on
+        self.threads = threads
+        """Matches' own threads, when a server plays each match in one."""
         self._in_flight: Counter[int] = Counter()
 
     async def deliver(
@@ -113,13 +117,18 @@ class Delivery:
             # First: the board's own update may wait on Discord's rate limits.
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
             await self.guarded(snap, "answer", answer)
-        shown = True
+        shown = on_board = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
-            shown &= await self.guarded(snap, "board", self.show_board(snap, lines, route))
+            on_board = await self.guarded(snap, "board", self.show_board(snap, lines, route))
+            shown &= on_board
         if exchange is not None and riding:
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
             await self.guarded(snap, "answer", answer)
+        if publics and on_board and self.threads is not None:
+            interaction = exchange.interaction if exchange is not None else None
+            threading = self.threads.after_board(snap, lines, interaction)
+            await self.guarded(snap, "thread", threading)
         sent: list[Private | Prompt] = []
         for notice in report.notices:
             if isinstance(notice, Public) or self.dms.is_me(notice.user_id):
@@ -175,12 +184,18 @@ class Delivery:
     ) -> None:
         """Update the board. Raises ``OutOfReach`` when its channel is out of reach: held before
         and nothing but the bot's token would carry it (then nothing is tried: an interaction's
-        response still may), or refused now (``ChannelReach.lost`` holds it). A channel that is
-        gone has its match called off, and nothing is owed."""
+        response still may), or refused now (``ChannelReach.lost`` holds it). An archived
+        thread is revived first (``MatchThreads.revive``: a post unarchives it); one that cannot
+        be is held. A channel that is gone has its match called off, and nothing is owed."""
         if (route is None or route.exchange is None) and self.reach.holds(snap.channel_id):
             raise OutOfReach(snap.channel_id)
         try:
-            await self.boards.show(snap, lines, route or self.boards.route())
+            try:
+                await self.boards.show(snap, lines, route or self.boards.route())
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED or self.threads is None:
+                    raise
+                await self.threads.revive(snap, lines)
         except discord.HTTPException as error:
             if error.code not in UNREACHABLE:
                 raise

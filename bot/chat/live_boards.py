@@ -7,6 +7,10 @@ carrying that out on Discord.
   gateway's message events: a board with ``BURIED_AFTER`` messages below it is buried.
 - **The post budget.** Bot-token re-posts per channel, kept below Discord's limit.
 
+What is kept per match and per channel is forgotten once no match there is in play any more,
+whichever process ended it (``forget_ended``, from the sweep), so memory follows the matches in
+play, not every match and channel ever seen.
+
 An ``InteractionRoute`` is built from an interaction's facts before its use case runs; the
 service asks it, inside the use case's transaction, whether the board rides on the interaction's
 own response (then no outbox entry is needed), and the plan it decided then is carried out.
@@ -20,6 +24,7 @@ import logging
 import time
 import weakref
 from collections import deque
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -105,6 +110,21 @@ class ChannelActivity:
         """How many messages seen in the channel came after ``message_id``."""
         return sum(1 for seen in self._recent.get(channel_id, ()) if seen > message_id)
 
+    @property
+    def channels(self) -> set[int]:
+        """The channels with messages kept."""
+        return set(self._recent)
+
+    def forget(self, channel_ids: Collection[int], before: int) -> None:
+        """Forget the messages of ``channel_ids`` older than the message id ``before``: no
+        board there needs them (later ones are kept: a board may have come meanwhile)."""
+        for channel_id in channel_ids:
+            kept = [seen for seen in self._recent.get(channel_id, ()) if seen >= before]
+            if kept:
+                self._recent[channel_id] = deque(kept, maxlen=self.KEPT)
+            else:
+                self._recent.pop(channel_id, None)
+
 
 class PostBudget:
     """Bot-token posts per channel within a sliding window, kept below Discord's limit."""
@@ -131,6 +151,17 @@ class PostBudget:
             return False
         self._sent[channel_id].append(time.monotonic())
         return True
+
+    @property
+    def channels(self) -> int:
+        """How many channels have a window kept."""
+        return len(self._sent)
+
+    def forget_spent(self) -> None:
+        """Forget the channels whose window holds no post any more."""
+        for channel_id in list(self._sent):
+            if not self._recent(channel_id):
+                del self._sent[channel_id]
 
 
 class InteractionRoute:
@@ -191,6 +222,12 @@ class Boards:
         ids grow with time)."""
         known = [i for i in (snap.message_id, self._posted.get(snap.id)) if i is not None]
         return max(known) if known else None
+
+    def forget(self, match_id: int) -> None:
+        """Forget the match's board message and the interaction that could edit it: its next
+        update posts a new board (the match moved to its thread, or its thread archived)."""
+        self._handles.pop(match_id, None)
+        self._posted.pop(match_id, None)
 
     def facts(self, snap: MatchSnapshot, exchange: Exchange | None) -> Facts:
         board = self.board_of(snap)
@@ -380,10 +417,40 @@ class Boards:
 
     # ------------------------------------------------------------------ upkeep
 
-    def _forget_expired_tokens(self) -> None:
+    def held(self) -> dict[str, int]:
+        """How much this process keeps in memory: matches and channels, by what for."""
+        return {
+            "handles": len(self._handles),
+            "shown": len(self._shown),
+            "posted": len(self._posted),
+            "locks": len(self._locks),
+            "activity": len(self.activity.channels),
+            "budget": self.budget.channels,
+        }
+
+    async def forget_ended(
+        self,
+        in_play: Callable[[Collection[int], Collection[int]], Awaitable[tuple[set[int], set[int]]]],
+    ) -> None:
+        """Forget what is kept of matches no longer in play, and of channels without a match
+        in play, wherever those matches ended (here, or in another process: a deadline, a
+        typed DM). ``in_play`` says which of the matches and channels are still in play."""
+        before = discord.utils.time_snowflake(discord.utils.utcnow())
+        matches = set(self._shown) | set(self._handles) | set(self._posted)
+        channels = self.activity.channels
+        live, busy = await in_play(matches, channels)
+        for ended in matches - live:
+            self._shown.pop(ended, None)
+            self._handles.pop(ended, None)
+            self._posted.pop(ended, None)
+        self.activity.forget(channels - busy, before)
+        self.budget.forget_spent()
+        self._forget_expired_tokens(force=True)
+
+    def _forget_expired_tokens(self, *, force: bool = False) -> None:
         """Drop the handles whose token has expired: a token is kept only while it is valid."""
         now = time.monotonic()
-        if now - self._pruned < PRUNE_EVERY:
+        if now - self._pruned < PRUNE_EVERY and not force:
             return
         self._pruned = now
         for match_id, handle in list(self._handles.items()):

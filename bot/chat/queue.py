@@ -14,6 +14,7 @@ import functools
 import logging
 import re
 import time
+import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
@@ -155,7 +156,10 @@ class QueueCog(commands.Cog, name="Queue"):
         self._tokens: dict[int, tuple[Interaction, float]] = {}
         """Member -> the interaction of their last ``/play`` or Join, and when it stops being
         used. Memory only: a token is never stored or logged."""
-        self._posting: dict[tuple[int, str], asyncio.Lock] = {}
+        self._posting: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """A lock per queue message being posted, gone once nobody holds it."""
         self.waves = tasks.loop(seconds=WAVE_EVERY.total_seconds())(self._tick)
         self.waves.before_loop(bot.wait_until_ready)
 
@@ -231,7 +235,9 @@ class QueueCog(commands.Cog, name="Queue"):
 
     async def _ensure_message(self, spot: Spot, waiting: int) -> None:
         """Post the queue's message if it has none; the waves keep its count up to date."""
-        lock = self._posting.setdefault((spot.channel_id, spot.game), asyncio.Lock())
+        lock = self._posting.get((spot.channel_id, spot.game))
+        if lock is None:
+            lock = self._posting[spot.channel_id, spot.game] = asyncio.Lock()
         async with lock:
             board = await self.queue.board(spot)
             if board.message_id is not None:

@@ -145,6 +145,7 @@ class ReachRetries:
             self._backoff.pop(channel_id, None)
             for report in reports:
                 await self.delivery.deliver(report)
+            await self.reach.reach.hurry(hold.guild_id, channel_id)
             await self.redelivery.sweep()  # the boards it still owes, due at once now
         finally:
             del self.reach.resuming[channel_id]

@@ -1,5 +1,6 @@
 """The sweep loop of one bot process: passed deadlines, the outbox's overdue deliveries, and the
-tournaments with something left to do, every ``sweep_interval`` seconds once the bot is ready.
+tournaments with something left to do, every ``sweep_interval`` seconds once the bot is ready;
+about once a minute, the memory kept of matches no longer in play is let go (``upkeep``).
 
 Before each round the process checks it still holds its shards (``bot.fleet``); when another
 process took them while this one was cut off, the bot stops itself. The heartbeat that says this
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 from discord.ext import tasks
@@ -24,6 +26,13 @@ from bot.fleet import Fleet, FleetRefused
 from bot.service.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
+
+UPKEEP_EVERY = 60.0
+"""Seconds between two upkeeps: forgetting what is kept in memory of ended matches."""
+
+
+async def _nothing() -> None:
+    return None
 
 
 class Sweeps:
@@ -39,6 +48,8 @@ class Sweeps:
         retries: ReachRetries,
         tournaments: Callable[[], Awaitable[None]],
         interval: float,
+        *,
+        upkeep: Callable[[], Awaitable[None]] = _nothing,
     ) -> None:
         self.client = client
         self.fleet = fleet
@@ -47,6 +58,10 @@ class Sweeps:
         self.redelivery = redelivery
         self.retries = retries
         self.tournaments = tournaments
+        self.upkeep = upkeep
+        self._upkeep_every = max(1, math.ceil(UPKEEP_EVERY / interval))
+        """Rounds between two upkeeps (counted in rounds: the loop's own clock)."""
+        self._rounds = 0
         self.loop = tasks.loop(seconds=interval)(self._sweep)
         self.loop.before_loop(client.wait_until_ready)
         self.heartbeats = tasks.loop(seconds=interval)(self._heartbeat)
@@ -93,6 +108,12 @@ class Sweeps:
         await self.retries.sweep()
         await self.redelivery.sweep()
         await self.tournaments()
+        self._rounds += 1
+        if self._rounds % self._upkeep_every == 0:
+            try:
+                await self.upkeep()
+            except Exception:
+                log_failure("forgetting what is kept of ended matches failed")
         return len(reports)
 
     async def _heartbeat(self) -> None:

@@ -9,7 +9,7 @@ its full time again (``extend_missed``): nobody can act while the bot is down.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -57,22 +57,37 @@ class Deadlines(MatchCore):
         """The gateway shard a server's events arrive on (Discord's formula)."""
         return (guild_id >> 22) % self.shard_count
 
-    def _held_by(self, due: repo.Due, away: set[int]) -> bool:
-        """Whether a deadline waits because a shard that must hear its answer is away: its
-        server's, and for a secret asked by DM shard 0's too, where DMs arrive."""
-        return self.shard_of(due.guild_id) in away or (due.kind == "setup" and 0 in away)
+    def _answered_on(self, due: repo.Due) -> set[int]:
+        """The shards that must hear a deadline's answer: its server's, and for a secret asked
+        by DM shard 0's too, where DMs arrive."""
+        shards = {self.shard_of(due.guild_id)}
+        if due.kind == "setup":
+            shards.add(0)
+        return shards
+
+    def _unheard(self, due: repo.Due, heard: Mapping[int, datetime]) -> bool:
+        """Whether a shard that must hear the deadline's answer was not heard since it passed:
+        its process may have been down at the deadline, so nobody could answer in time."""
+        passed = due.deadline
+        return passed is not None and any(
+            shard not in heard or heard[shard] < passed for shard in self._answered_on(due)
+        )
 
     async def sweep(
         self,
         limit: int = 100,
         *,
-        away: set[int] | None = None,
+        heard: Mapping[int, datetime] | None = None,
         unreachable: Collection[int] = (),
     ) -> list[Report]:
         """Act on every deadline that has passed (up to ``limit`` matches): expire, abort,
-        forfeit or hint automatically. A deadline whose shard is ``away`` (its process is down,
-        so nobody there could answer), or whose channel is ``unreachable`` (the bot may not post
-        there now), is held until it is back.
+        forfeit or hint automatically.
+
+        With ``heard``, when each shard's process was last heard (``heard()``), a deadline is
+        held until its shard was heard at or after it: a process that is down, or restarting,
+        or just back and still giving back the time it was away, forfeits nothing in its
+        servers, however recent its last heartbeat. A deadline whose channel is
+        ``unreachable`` (the bot may not post there now) is held until it is back.
 
         Safe to run from several processes at once: each match is claimed in the transaction
         that acts on it, passing over matches another transaction holds, and saved with the
@@ -85,7 +100,7 @@ class Deadlines(MatchCore):
         while len(tried) < limit:
             claimed = len(tried)
             try:
-                report = await self._expire_next(tried, away or set(), unreachable)
+                report = await self._expire_next(tried, heard, unreachable)
             except (AlreadyPlayed, WrongStatus, Conflict):
                 continue  # a last-second move got there first
             except Exception:
@@ -96,12 +111,15 @@ class Deadlines(MatchCore):
             if report is None:
                 if len(tried) == claimed:
                     break
-                continue  # held: its shard is away
+                continue  # held: its shard was not heard since, or its channel is out of reach
             reports.append(report)
         return reports
 
     async def _expire_next(
-        self, tried: list[int], away: set[int], unreachable: Collection[int] = ()
+        self,
+        tried: list[int],
+        heard: Mapping[int, datetime] | None,
+        unreachable: Collection[int] = (),
     ) -> Report | None:
         """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
         transaction; ``None`` when no match is due, or the one claimed is held."""
@@ -111,7 +129,7 @@ class Deadlines(MatchCore):
             if due is None:
                 return None
             tried.append(due.match_id)
-            if self._held_by(due, away) or due.channel_id in unreachable:
+            if (heard is not None and self._unheard(due, heard)) or due.channel_id in unreachable:
                 return None
             match = await self._read(session, due.match_id, for_update=True)
             notices = await self._apply(session, match, None, None, self._expire, now)
@@ -156,15 +174,14 @@ class Deadlines(MatchCore):
         note = f"{self.mention(loaded.players[seat])} did not answer in time, so I chose for them."
         return [prefix(n, note) for n in notices]
 
-    async def beat(self) -> dict[int, datetime | None]:
-        """Record that this process's shards are up now; each one's heartbeat before this.
+    async def last_heard(self) -> dict[int, datetime | None]:
+        """When each of this process's shards was last up, before this process.
 
-        A shard without one takes the old single heartbeat of an earlier release, or else the
-        newest event of any match: an upgrade from a release that kept no heartbeat gives back
-        the time it was down. An empty database has nothing before now.
+        A shard without a heartbeat of its own takes the old single heartbeat of an earlier
+        release, or else the newest event of any match: an upgrade from a release that kept no
+        heartbeat gives back the time it was down. An empty database has nothing before now.
         """
-        now = self.clock()
-        async with self.sessions.begin() as session:
+        async with self.sessions() as session:
             stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
             fallback: datetime | None = None
             if any(_key(shard) not in stored for shard in self.shards):
@@ -174,8 +191,6 @@ class Deadlines(MatchCore):
                     if legacy is not None
                     else await repo.last_event_at(session)
                 )
-            for shard in self.shards:
-                await repo.set_meta(session, _key(shard), now.isoformat(), now)
         return {
             shard: datetime.fromisoformat(stored[_key(shard)])
             if _key(shard) in stored
@@ -183,28 +198,36 @@ class Deadlines(MatchCore):
             for shard in self.shards
         }
 
-    async def away(self, away_after: timedelta) -> set[int]:
-        """The shards whose heartbeat is older than ``away_after``, or that never had one while
-        another shard did: their process is down, so their servers' deadlines are held."""
+    async def beat(self) -> None:
+        """Record that this process's shards are up now."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            for shard in self.shards:
+                await repo.set_meta(session, _key(shard), now.isoformat(), now)
+
+    async def heard(self) -> dict[int, datetime]:
+        """When each shard's process was last heard: now for this process's own shards (it is
+        running this), the stored heartbeat for the others'. A shard never heard is missing."""
         async with self.sessions() as session:
             stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
         now = self.clock()
-        seen = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
-                for key, value in stored.items()}  # fmt: skip
-        return {
-            shard
-            for shard in range(self.shard_count)
-            if shard not in self.shards and (shard not in seen or now - seen[shard] > away_after)
-        }
+        heard = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
+                 for key, value in stored.items()}  # fmt: skip
+        return heard | dict.fromkeys(self.shards, now)
 
     async def resume(self, away_after: timedelta) -> list[Report]:
         """At start: give fresh time to every deadline of this process's shards that passed
-        while they were away (their last heartbeat older than ``away_after``). Records the
-        heartbeat anew."""
+        while they were away (their last heartbeat older than ``away_after``), then record the
+        heartbeat anew.
+
+        In that order: another process's sweep holds those deadlines until this shard is heard
+        after them, so the heartbeat may only be recorded once their time is given back.
+        """
         reports: list[Report] = []
-        for shard, previous in (await self.beat()).items():
+        for shard, previous in (await self.last_heard()).items():
             if previous is not None and self.clock() - previous > away_after:
                 reports += await self.extend_missed(previous, {shard})
+        await self.beat()
         return reports
 
     async def extend_missed(self, since: datetime, shards: set[int] | None = None) -> list[Report]:
@@ -221,7 +244,7 @@ class Deadlines(MatchCore):
             missed = await repo.missed_deadlines(session, since, now)
         reports = []
         for due in missed:
-            if not self._held_by(due, away):
+            if self._answered_on(due).isdisjoint(away):
                 continue  # another shard's server: its own process gives its time back
             try:
                 report = await self._extend(due.match_id, since, now)

@@ -309,6 +309,14 @@ class MatchService(Organizing):
             self._in_guild(match_id, guild_id), user_id, None, self._resign, board
         )
 
+    async def in_play(
+        self, match_ids: Collection[int], channel_ids: Collection[int]
+    ) -> tuple[set[int], set[int]]:
+        """Of ``match_ids``, those not over; of ``channel_ids``, those with a match not over
+        (whichever process ended the others): what a process may forget of the rest."""
+        async with self.sessions() as session:
+            return await repo.in_play(session, match_ids, channel_ids)
+
     async def snapshot(self, match_id: int, *, guild_id: int | None = None) -> MatchSnapshot:
         """The match as anyone may see it (in ``guild_id``, when asked from a server)."""
         async with self.sessions() as session:

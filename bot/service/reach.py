@@ -67,17 +67,21 @@ class Reach:
 
     async def release(self, channel_id: int) -> list[Report]:
         """The bot may post in the channel again: the time of deadlines that fell due while it
-        could not is given back; the boards to post are in the reports. The boards it still
-        owes there are due at once in the outbox."""
+        could not is given back; the boards to post are in the reports."""
         hold = (await self.held()).get(channel_id)
         if hold is None:
             return []
         async with self.sessions.begin() as session:
             if not await repo.delete_meta(session, _key(channel_id)):
                 return []  # another process released it
-            await repo.hurry_boards(session, hold.guild_id, channel_id, self.matches.clock())
         log.info("channel %s: reachable again", channel_id)
         return await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
+
+    async def hurry(self, guild_id: int, channel_id: int) -> None:
+        """The channel is back: the boards it still owes are due at once in the outbox (once the
+        release's own boards are shown, so that none shows an older state over theirs)."""
+        async with self.sessions.begin() as session:
+            await repo.hurry_boards(session, guild_id, channel_id, self.matches.clock())
 
     async def call_off_overdue(self) -> list[Report]:
         """Call off the matches of every channel unreachable for longer than its server's turn

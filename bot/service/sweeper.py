@@ -7,9 +7,10 @@ heartbeats that did not happen, never a round that took long (posting many board
 start, a shard's heartbeat older than ``away_after`` means it was away since then; while running,
 a heartbeat that comes that much later than the one before (the database was unreachable, the
 process was suspended) means the same. Either way every deadline of that shard's servers that
-fell due in the gap starts again (``Deadlines.extend_missed``). A round holds the deadlines of
-shards whose process is away: another process never forfeits the matches of servers it cannot
-hear.
+fell due in the gap starts again (``Deadlines.extend_missed``), before the heartbeat is recorded.
+A round holds each deadline of another shard's servers until that shard's process was heard at
+or after it: another process never forfeits the matches of servers nobody could hear, be their
+process down, restarting, or just back and still giving back the time it was away.
 """
 
 from __future__ import annotations
@@ -74,11 +75,11 @@ class Sweeper:
         return reports
 
     async def round(self) -> list[Report]:
-        """Act on what is due, holding the deadlines of shards whose process is away and of
-        channels out of the bot's reach."""
-        away = await self.service.away(self.away_after)
+        """Act on what is due, holding the deadlines of shards not heard since they passed and
+        of channels out of the bot's reach."""
+        heard = await self.service.heard()
         unreachable = set(await self.reach.held()) if self.reach is not None else set()
-        return await self.service.sweep(away=away, unreachable=unreachable)
+        return await self.service.sweep(heard=heard, unreachable=unreachable)
 
     def _now(self) -> tuple[float, datetime]:
         return self.monotonic(), self.service.clock()

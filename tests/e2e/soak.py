@@ -3,9 +3,9 @@ database as the test's harness reads it.
 
 ``Host`` keeps one ``python -m bot`` at a time on the same database: ``kill`` ends it with
 SIGKILL (nothing of it runs after), ``start`` runs a new one and waits until it is logged in.
-``Ledger`` reads the database the processes share, from the test's side: whose turn it is and
-what each seat played. Members never see the ledger; a soak drives them with it and asserts on
-what they saw.
+``Ledger`` (SQLite) and ``PostgresLedger`` read the database the processes share, from the
+test's side: whose turn it is and what each seat played. Members never see the ledger; a soak
+drives them with it and asserts on what they saw.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 import games
 from games.base import Ask, Seat
@@ -161,6 +164,18 @@ class Logged:
     """The action as the engine writes it (``2 3``, ``row``, ``7``)."""
 
 
+class Reads(Protocol):
+    """What a soak's driver reads of the database the bot processes share."""
+
+    async def match(self, match_id: int) -> Seen: ...
+
+    async def played(self, match_id: int) -> list[Logged]: ...
+
+    async def progress(self) -> tuple[int, int]: ...
+
+    async def logged(self, ask: Ask) -> int: ...
+
+
 class Ledger:
     """Reads the bot's SQLite database from the test's side, in a thread (the fake Discord runs
     in the test's event loop and must not wait for a query). Reads only."""
@@ -236,3 +251,88 @@ class Ledger:
         finally:
             db.close()
         return True
+
+
+class PostgresLedger:
+    """Reads the bot processes' PostgreSQL database from the test's side, on a small pool of
+    its own (asyncpg: no query blocks the fake Discord's event loop). Reads only."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_async_engine(url, pool_size=4, max_overflow=0)
+        self._seats: dict[int, tuple[int, ...]] = {}
+        """Seats never change once assigned: read once per match."""
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def _rows(self, sql: str, **params: object) -> list[Any]:
+        async with self.engine.connect() as connection:
+            return list((await connection.execute(text(sql), params)).all())
+
+    async def match(self, match_id: int) -> Seen:
+        rows = await self._rows(
+            "SELECT game, status, version, state, winner_seat FROM matches WHERE id = :id",
+            id=match_id,
+        )
+        assert rows, f"no match #{match_id} in the database"
+        ((game, status, version, state, winner_seat),) = rows
+        seats = self._seats.get(match_id)
+        if seats is None:
+            found = await self._rows(
+                "SELECT user_id FROM match_players WHERE match_id = :id ORDER BY seat", id=match_id
+            )
+            seats = tuple(user_id for (user_id,) in found)
+            if seats:
+                self._seats[match_id] = seats
+        stored = json.loads(state) if isinstance(state, str) else state
+        return Seen(
+            id=match_id,
+            game=game,
+            status=status,
+            version=version,
+            state=None if stored is None else games.get(game).load(stored),
+            seats=seats,
+            winner_seat=winner_seat,
+        )
+
+    async def played(self, match_id: int) -> list[Logged]:
+        """The match's logged actions, in order."""
+        rows = await self._rows(
+            "SELECT seat, kind, payload FROM match_events "
+            "WHERE match_id = :id AND kind LIKE 'action:%' ORDER BY seq",
+            id=match_id,
+        )
+        return [
+            Logged(
+                seat,
+                kind.removeprefix("action:"),
+                (json.loads(payload) if isinstance(payload, str) else payload)["action"],
+            )
+            for seat, kind, payload in rows
+        ]
+
+    async def progress(self, guild_id: int | None = None) -> tuple[int, int]:
+        """How many actions the matches (of ``guild_id``, or all) have logged, and how many
+        matches are over."""
+        where = "" if guild_id is None else " AND m.guild_id = :guild"
+        ((actions,),) = await self._rows(
+            "SELECT count(*) FROM match_events e JOIN matches m ON m.id = e.match_id "
+            f"WHERE e.kind LIKE 'action:%'{where}",
+            guild=guild_id,
+        )
+        ((over,),) = await self._rows(
+            f"SELECT count(*) FROM matches m WHERE m.status IN ('finished', 'aborted'){where}",
+            guild=guild_id,
+        )
+        return int(actions), int(over)
+
+    async def logged(self, ask: Ask, guild_id: int | None = None) -> int:
+        """How many actions answering ``ask`` the matches (of ``guild_id``, or all) logged."""
+        where = "" if guild_id is None else " AND m.guild_id = :guild"
+        ((count,),) = await self._rows(
+            "SELECT count(*) FROM match_events e JOIN matches m ON m.id = e.match_id "
+            f"WHERE e.kind = :kind{where}",
+            kind=f"action:{ask.value}",
+            guild=guild_id,
+        )
+        return int(count)

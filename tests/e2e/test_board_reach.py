@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import discord
 import pytest
 
 from bot.chat.components import Verb
@@ -59,6 +60,15 @@ async def lost_mid_setup(
     board = await table.posted("Coin toss", after=mark)
     await bury(table, board, carol)
     take()
+    bot = table.bot
+    assert bot is not None
+
+    def seen_by_the_bot() -> bool:
+        place = bot.get_channel(table.channel.id)
+        assert isinstance(place, discord.TextChannel)
+        return not place.permissions_for(place.guild.me).send_messages
+
+    await fake.wait_until(seen_by_the_bot, what="the bot to see the change")
     fake.advance_clock(16 * 60)  # the board's interaction token has expired
     await table.dm(alice, "1 1")
     assert table.app is not None

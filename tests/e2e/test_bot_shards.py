@@ -19,23 +19,19 @@ import os
 import re
 import signal
 import sys
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select, text, update
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.chat.components import Press, Verb
-from bot.fleet import SHARD
 from db.models import Match, MatchEvent, MatchStatus, utcnow
-from tests.conftest import TEST_DATABASE_URL_VARIABLE
 
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from .postgres import own_database, shard_free, url_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARDS = 2
@@ -55,28 +51,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 async def database() -> AsyncIterator[AsyncEngine]:
-    """An empty database of this test's own on the PostgreSQL server: the bots create the
-    schema, as in production. The engine is the test's, to read and to wind deadlines."""
-    server_url = os.environ.get(TEST_DATABASE_URL_VARIABLE)
-    if not server_url or make_url(server_url).get_backend_name() != "postgresql":
-        pytest.skip(f"needs a PostgreSQL server ({TEST_DATABASE_URL_VARIABLE})")
-    server = make_url(server_url)
-    name = f"parlor_shards_{uuid.uuid4().hex}"
-    admin = create_async_engine(server, poolclass=NullPool, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as connection:
-        await connection.execute(text(f'CREATE DATABASE "{name}"'))
-    engine = create_async_engine(server.set(database=name), poolclass=NullPool)
-    try:
+    """An empty database of this test's own on the PostgreSQL server."""
+    async with own_database("parlor_shards") as engine:
         yield engine
-    finally:
-        await engine.dispose()
-        async with admin.connect() as connection:
-            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        await admin.dispose()
-
-
-def url_of(engine: AsyncEngine) -> str:
-    return engine.url.render_as_string(hide_password=False)
 
 
 # ---------------------------------------------------------------------- the processes
@@ -577,19 +554,3 @@ async def a_killed_process_is_replaced(
             .where(Match.status == MatchStatus.FINISHED)
         )
     assert finished == 2
-
-
-async def shard_free(database: AsyncEngine, shard: int) -> None:
-    """Wait until the server has ended the killed process's session, and with it its lock on
-    the shard (at once on one machine; a service manager restarts after a pause anyway)."""
-    held = text(
-        "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database"
-        " WHERE l.locktype = 'advisory' AND l.classid = :class AND l.objid = :shard"
-        " AND l.granted AND d.datname = current_database()"
-    )
-    for _ in range(200):
-        async with database.connect() as connection:
-            if not await connection.scalar(held, {"class": SHARD, "shard": shard}):
-                return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"shard {shard} stayed locked after its process was killed")

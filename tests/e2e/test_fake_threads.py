@@ -207,3 +207,47 @@ async def test_guild_create_carries_the_active_threads_the_bot_can_see(
         assert refused.value.code == 50001
         fetched = await client.fetch_channel(archived.id)
         assert isinstance(fetched, discord.Thread) and fetched.archived
+
+
+async def test_a_server_at_its_active_thread_cap_starts_no_more(
+    fake_discord: FakeDiscord, channel: FakeChannel, bot: ThreadBot
+) -> None:
+    fake_discord.state.active_thread_cap = 1
+    text = bot.text(channel)
+    first = await (await text.send("one")).create_thread(name="one", auto_archive_duration=10080)
+    assert fake_discord.state.channel(first.id).auto_archive_duration == 10080
+    second = await text.send("two")
+    for attempt in (
+        second.create_thread(name="two"),
+        text.create_thread(name="two", type=discord.ChannelType.public_thread),
+    ):
+        with pytest.raises(discord.HTTPException) as refused:
+            await attempt
+        assert (refused.value.status, refused.value.code) == (400, 160006)
+    # An archived thread leaves room; posting in it again needs that room back.
+    thread = fake_discord.state.channel(first.id)
+    await first.edit(archived=True)
+    third = await second.create_thread(name="two")
+    with pytest.raises(discord.HTTPException) as refused:
+        await first.send("wake up")
+    assert refused.value.code == 160006
+    assert thread.archived
+    await third.edit(archived=True)
+    await first.send("wake up")
+    assert not thread.archived
+
+
+async def test_a_thread_takes_only_discords_archive_durations(
+    fake_discord: FakeDiscord, channel: FakeChannel, bot: ThreadBot
+) -> None:
+    opener = await bot.text(channel).send("here")
+    route = discord.http.Route(
+        "POST",
+        "/channels/{channel_id}/messages/{message_id}/threads",
+        channel_id=channel.id,
+        message_id=opener.id,
+    )
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot.http.request(route, json={"name": "t", "auto_archive_duration": 120})
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert not any(c.is_thread for c in fake_discord.state.channels.values())

@@ -51,7 +51,7 @@ from .fake_discord import (
     FakeMessage,
     RecordedRequest,
 )
-from .soak import Host, Ledger, Logged, Seen
+from .soak import Host, Ledger, Logged, Reads, Seen
 
 SEED = 20260101
 """Seeds everything the soak draws: Crowns, moves, hints, pauses and the kill moments."""
@@ -133,6 +133,8 @@ class Player:
     rng: random.Random
     crown: Cell | None = None
     """The cell they hide their Crown on (Capture the Crown)."""
+    think: tuple[float, float] = THINK
+    """Seconds they pause after each move (drawn)."""
     match_id: int = 0
     seat: int = 0
     tried: list[Move] = field(default_factory=list)
@@ -157,7 +159,7 @@ class Soak:
         self,
         fake: FakeDiscord,
         host: Host,
-        ledger: Ledger,
+        ledger: Reads,
         rng: random.Random,
     ) -> None:
         self.fake = fake
@@ -171,13 +173,17 @@ class Soak:
 
     # ------------------------------------------------------------------ sending a move
 
+    def host_for(self, player: Player, ask: str) -> Host:
+        """The bot process that answers ``player``'s moves answering ``ask``."""
+        return self.host
+
     async def attempt(self, player: Player, move: Move, *, ending: bool = False) -> None:
         """Send ``move`` until some answer comes, as a member does when the bot seems gone;
         ``ending``: the move ends the match."""
         if move not in player.tried:
             player.tried.append(move)
         for _ in range(ATTEMPTS):
-            await self.host.up.wait()
+            await self.host_for(player, move[0]).up.wait()
             answer = await self.send(player, move, ending=ending)
             if answer is None:
                 player.unanswered += 1
@@ -194,7 +200,7 @@ class Soak:
         ask, text, _ = move
         if ask == Ask.ACTION:
             return await self.command(player, text, ending=ending)
-        return await self.typed(player, text)
+        return await self.typed(player, ask, text)
 
     async def command(self, player: Player, text: str, *, ending: bool) -> str | None:
         """The move as a slash command in the match's channel; the answer's text. ``ending``:
@@ -204,23 +210,25 @@ class Soak:
             name, options = "crown attack", {"row": row, "col": col}
         else:
             name, options = "crystal take", {"crystal": int(text)}
-        generation = self.host.generation
+        host = self.host_for(player, Ask.ACTION.value)
+        generation = host.generation
         try:
             interaction = await self.fake.slash(player.member, player.channel, name, **options)
         except TimeoutError:  # no gateway connection took it: the bot is down
             return None
         if ending and player.member.id not in {sent.user.id for sent in self.endings}:
             self.endings.append(interaction)
-        if not await self.answered(lambda: interaction.answered, generation):
+        if not await self.answered(lambda: interaction.answered, host, generation):
             player.silences.append(f"/{name} {options}")
             return None
         if not interaction.answered:
             return None
         return "\n".join(message.text for message in interaction.messages)
 
-    async def typed(self, player: Player, text: str) -> str | None:
+    async def typed(self, player: Player, ask: str, text: str) -> str | None:
         """The move typed in the member's DM with the bot; the bot's reply."""
-        generation = self.host.generation
+        host = self.host_for(player, ask)
+        generation = host.generation
         mark = self.fake.checkpoint()
         try:
             await self.fake.dm(player.member, text)
@@ -233,18 +241,18 @@ class Soak:
                     return message
             return None
 
-        if not await self.answered(lambda: reply() is not None, generation):
+        if not await self.answered(lambda: reply() is not None, host, generation):
             player.silences.append(f"DM {text!r}")
             return None
         found = reply()
         return None if found is None else found.content
 
-    async def answered(self, condition: Callable[[], bool], generation: int) -> bool:
-        """Wait until ``condition`` holds or the process spoken to is gone; ``False`` when a
-        running bot let ``ANSWER_WAIT`` pass."""
+    async def answered(self, condition: Callable[[], bool], host: Host, generation: int) -> bool:
+        """Wait until ``condition`` holds or the process spoken to (``host``'s ``generation``)
+        is gone; ``False`` when a running bot let ``ANSWER_WAIT`` pass."""
         try:
             await self.fake.wait_until(
-                lambda: condition() or self.host.generation != generation,
+                lambda: condition() or host.generation != generation,
                 timeout=ANSWER_WAIT,
                 what="an answer",
             )
@@ -253,6 +261,13 @@ class Soak:
         return True
 
     # ------------------------------------------------------------------ playing
+
+    async def play_all(self, players: list[Player]) -> None:
+        """Crowns typed by DM first, then every move, each member at their own pace."""
+        secret = frozenset({Ask.SECRET})
+        await asyncio.gather(*(self.play(p, secret) for p in players if p.game == "crown"))
+        moves = frozenset({Ask.ACTION, Ask.HINT})
+        await asyncio.gather(*(self.play(p, moves) for p in players))
 
     async def play(self, player: Player, asks: frozenset[Ask]) -> None:
         """Act whenever the match asks the player for one of ``asks``; return once it is over
@@ -270,10 +285,13 @@ class Soak:
                 continue
             move = choose(player, seen, asked)
             await self.attempt(player, move, ending=ends(seen, player, move))
-            await asyncio.sleep(player.rng.uniform(*THINK))
+            await asyncio.sleep(player.rng.uniform(*player.think))
 
     async def killer(self, moments: list[Moment]) -> None:
-        """Kill the bot at each moment and start it again after a drawn time down."""
+        """Kill the bot at each moment and start it again after a drawn time down (on the
+        SQLite ``Ledger``, whose thread waits to kill at a commit)."""
+        ledger = self.ledger
+        assert isinstance(ledger, Ledger)
         for moment in moments:
             if moment.ending:
                 ending = await self.ending(moment.ending)
@@ -281,7 +299,7 @@ class Soak:
                 await self.host.kill()
             elif moment.at_once:
                 during = "a commit"
-                await self.host.kill(partial(self.ledger.wait_logged, moment.ask, moment.count))
+                await self.host.kill(partial(ledger.wait_logged, moment.ask, moment.count))
             else:
                 await self.logged(moment.ask, moment.count)
                 during = await self.next_request()
@@ -431,15 +449,20 @@ def record_line(message: FakeMessage, title: str) -> str:
 
 
 def seat_players(
-    fake: FakeDiscord, guild: FakeGuild, rng: random.Random
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    rng: random.Random,
+    played: tuple[str, ...] = PAIRS,
+    prefix: str = "",
 ) -> list[tuple[Player, Player]]:
-    """Two new members for each match, in a channel of its own; Crown players get a Crown."""
+    """Two new members for each match of ``played``, in a channel of its own; Crown players
+    get a Crown. ``prefix`` starts the members' names."""
     pairs = []
-    for number, game in enumerate(PAIRS, 1):
+    for number, game in enumerate(played, 1):
         channel = fake.add_text_channel(guild, f"{game}-{number}")
         two = []
         for side in "ab":
-            member = fake.add_member(guild, fake.add_user(f"{game}{number}{side}"))
+            member = fake.add_member(guild, fake.add_user(f"{prefix}{game}{number}{side}"))
             player = Player(member, channel, game, random.Random(rng.random()))
             if game == "crown":
                 player.crown = (rng.randint(1, 3), rng.randint(1, 3))
@@ -485,6 +508,41 @@ async def challenge(fake: FakeDiscord, challenger: Player, opponent: Player) -> 
     return parsed.match_id
 
 
+async def challenge_all(
+    fake: FakeDiscord, ledger: Reads, pairs: list[tuple[Player, Player]]
+) -> None:
+    """Every pair's challenge and accept at once; each player learns their match and seat."""
+    ids = await asyncio.gather(*(challenge(fake, a, b) for a, b in pairs))
+    for (a, b), match_id in zip(pairs, ids, strict=True):
+        seen = await ledger.match(match_id)
+        for player in (a, b):
+            player.match_id = match_id
+            player.seat = seen.seats.index(player.member.id)
+
+
+async def boards_end(fake: FakeDiscord, players: list[Player]) -> None:
+    """Wait until every player's board shows the end of their match."""
+
+    def all_ended() -> bool:
+        shown = [board(fake, player) for player in players]
+        return all(b is not None and ends_match(b.payload()) for b in shown)
+
+    await fake.wait_until(all_ended, timeout=OUTBOX_WAIT, what="every board to show its end")
+
+
+async def stats(
+    fake: FakeDiscord, asking: dict[int, tuple[Player, FakeChannel]]
+) -> dict[int, FakeMessage]:
+    """Each player's own ``/stats``, asked in the channel given, by member id."""
+    records = {}
+    for member_id, (player, lobby) in asking.items():
+        shown = await fake.wait_for_response(
+            await fake.slash(player.member, lobby, "stats", user=player.member)
+        )
+        records[member_id] = shown.messages[0]
+    return records
+
+
 async def test_matches_survive_kill_9_at_random_moments(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -501,41 +559,19 @@ async def test_matches_survive_kill_9_at_random_moments(
     ledger = Ledger(tmp_path / "parlor.db")
     soak = Soak(fake, host, ledger, rng)
 
-    async def play() -> None:
-        secret = frozenset({Ask.SECRET})
-        await asyncio.gather(*(soak.play(p, secret) for p in players if p.game == "crown"))
-        moves = frozenset({Ask.ACTION, Ask.HINT})
-        await asyncio.gather(*(soak.play(p, moves) for p in players))
-
     try:
         async with asyncio.timeout(SOAK_LIMIT):
             # Challenges and accepts, the bot left alone.
-            ids = await asyncio.gather(*(challenge(fake, a, b) for a, b in pairs))
-            for (a, b), match_id in zip(pairs, ids, strict=True):
-                seen = await ledger.match(match_id)
-                for player in (a, b):
-                    player.match_id = match_id
-                    player.seat = seen.seats.index(player.member.id)
+            await challenge_all(fake, ledger, pairs)
             # Crowns typed by DM, then play, while the bot is killed again and again.
             async with asyncio.TaskGroup() as group:
                 group.create_task(soak.killer(moments))
-                group.create_task(play())
+                group.create_task(soak.play_all(players))
         final = {player.match_id: await ledger.match(player.match_id) for player in players}
         logs = {match_id: await ledger.played(match_id) for match_id in final}
-
         # What the kills interrupted is redelivered: every board comes to show its end.
-        def all_ended() -> bool:
-            shown = [board(fake, player) for player in players]
-            return all(b is not None and ends_match(b.payload()) for b in shown)
-
-        await fake.wait_until(all_ended, timeout=OUTBOX_WAIT, what="every board to show its end")
-
-        records = {}
-        for player in players:
-            shown = await fake.wait_for_response(
-                await fake.slash(player.member, lobby, "stats", user=player.member)
-            )
-            records[player.member.id] = shown.messages[0]
+        await boards_end(fake, players)
+        records = await stats(fake, {player.member.id: (player, lobby) for player in players})
     finally:
         ledger.close()
         await host.close()
@@ -547,6 +583,21 @@ async def test_matches_survive_kill_9_at_random_moments(
     silences = {player.mention: player.silences for player in players if player.silences}
     assert not silences, f"unanswered by a running bot: {silences}\n{host.output()}"
 
+    assert_played_as_seen(fake, pairs, final, logs, records)
+
+
+def assert_played_as_seen(
+    fake: FakeDiscord,
+    pairs: list[tuple[Player, Player]],
+    final: dict[int, Seen],
+    logs: dict[int, list[Logged]],
+    records: dict[int, FakeMessage],
+) -> None:
+    """What the members saw, against what their matches logged: every match finished in play;
+    every move seen accepted is logged once, and nothing is logged that was not sent; every
+    board shows its result, nothing was posted twice, ``/stats`` (``records``) agrees; no
+    Crown's cell, and no 👑, in public before the board that ends its match."""
+    players = [player for pair in pairs for player in pair]
     for player in players:
         seen = final[player.match_id]
         # Every match finished in play.

@@ -87,8 +87,9 @@ class TournamentProgress:
         self.sessions = sessions
         self.matches = matches
         self.clock = clock
-        self._reposted: set[int] = set()
-        """Matches whose never-posted board this process posted again (at most once each)."""
+        self._reposted: dict[int, set[int]] = {}
+        """Tournament -> its matches whose never-posted board this process posted again (at
+        most once each); only those still unposted are kept."""
 
     def mention(self, user_id: int) -> str:
         return self.matches.mention(user_id)
@@ -201,11 +202,14 @@ class TournamentProgress:
         before = self.clock() - UNPOSTED_AFTER
         async with self.sessions() as session:
             found = await q.unposted_matches(session, tournament_id, before)
+        reposted = self._reposted.pop(tournament_id, set()) & set(found)
+        if found:
+            self._reposted[tournament_id] = reposted
         reports = []
         for match_id in found:
-            if match_id in self._reposted:
+            if match_id in reposted:
                 continue
-            self._reposted.add(match_id)
+            reposted.add(match_id)
             snap = await self.matches.snapshot(match_id)
             notices: list[Any] = [
                 Public(snap, (_("Tournament #{id}: your match.", id=tournament_id),), kind="start")

@@ -92,6 +92,8 @@ class ChannelRoutes:
         if not channel.is_thread:
             raise NotModelled("editing a channel that is not a thread")
         changes = payload if isinstance(payload, dict) else {}
+        if channel.archived and changes.get("archived") is False:
+            self.state.check_thread_room(channel.guild_id or 0)
         edit_thread(channel, changes, permissions=permissions, user_id=self.state.bot.id)
         self.state.notify()
         self.gateway.thread_updated(channel)
@@ -133,6 +135,8 @@ class ChannelRoutes:
         else:
             check_new_message(channel, permissions, payload if isinstance(payload, dict) else {})
         unarchives = channel.is_thread and check_post(channel, permissions)
+        if unarchives:
+            self.state.check_thread_room(channel.guild_id or 0)
         sent = self.state.sent_with_nonce(channel, payload)
         if sent is not None:
             # Discord's enforce_nonce: the same nonce again within minutes answers with the
@@ -194,6 +198,7 @@ class ChannelRoutes:
         name, duration, kind = check_thread_fields(payload, with_type=True)
         needed = CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
         require(permissions, needed)
+        self.state.check_thread_room(parent.guild_id or 0)
         thread = self.state.add_thread(
             parent, name, owner=self.state.bot, kind=kind, auto_archive_duration=duration
         )
@@ -209,6 +214,7 @@ class ChannelRoutes:
         if message.id in self.state.channels:
             message_text = "A thread has already been created for this message"
             raise APIError(400, THREAD_ALREADY_CREATED, message_text)
+        self.state.check_thread_room(parent.guild_id or 0)
         thread = self.state.add_thread(
             parent,
             name,

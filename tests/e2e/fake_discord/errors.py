@@ -34,6 +34,7 @@ INVALID_JSON = 50109
 REPLY_WITHOUT_HISTORY = 160002
 THREAD_ALREADY_CREATED = 160004
 THREAD_LOCKED = 160005
+MAX_ACTIVE_THREADS = 160006
 
 
 class APIError(Exception):
@@ -84,6 +85,11 @@ def invalid_webhook_token() -> APIError:
 def thread_archived() -> APIError:
     """The 400 Discord answers an operation an archived thread does not allow."""
     return APIError(400, THREAD_ARCHIVED, "Thread is archived")
+
+
+def too_many_threads() -> APIError:
+    """The 400 Discord answers a thread started or unarchived at the server's active-thread cap."""
+    return APIError(400, MAX_ACTIVE_THREADS, "Maximum number of active threads reached")
 
 
 def thread_locked() -> APIError:

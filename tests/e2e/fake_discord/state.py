@@ -21,6 +21,7 @@ from .errors import (
     UNKNOWN_MESSAGE,
     UNKNOWN_USER,
     not_found,
+    too_many_threads,
 )
 from .limits import EPHEMERAL, LOADING, MESSAGE_FIELDS, check_locale
 from .permissions import (
@@ -51,6 +52,9 @@ from .records import (
 )
 from .shards import Shard
 
+ACTIVE_THREAD_CAP = 1000
+"""Discord's cap on a server's active threads (160006 beyond it)."""
+
 
 class DiscordState:
     """Every record of the fake, created with fresh snowflakes; changes wake :meth:`wait_until`."""
@@ -66,6 +70,8 @@ class DiscordState:
         self.application_id = self.bot.id
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.owner.id: self.owner}
         self.guilds: dict[int, FakeGuild] = {}
+        self.active_thread_cap = ACTIVE_THREAD_CAP
+        """Active (unarchived) threads a server may hold; a test lowers it to reach the cap."""
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
         self._nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
@@ -230,6 +236,15 @@ class DiscordState:
         self.channels[thread.id] = thread
         self.notify()
         return thread
+
+    def active_threads(self, guild_id: int) -> int:
+        """How many of the server's threads are active (not archived)."""
+        return sum(not thread.archived for thread in self.guilds[guild_id].threads.values())
+
+    def check_thread_room(self, guild_id: int) -> None:
+        """Refuse (160006) one more active thread in a server at its cap."""
+        if self.active_threads(guild_id) >= self.active_thread_cap:
+            raise too_many_threads()
 
     def set_overwrite(self, channel: FakeChannel, overwrite: Overwrite | None, target: int) -> None:
         """Set ``channel``'s overwrite for the role or member ``target`` (``None`` removes it)."""

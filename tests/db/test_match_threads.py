@@ -1,0 +1,64 @@
+"""Settling where a match is played (``db.match_threads``): once per match, a thread only where
+the server plays matches in threads, never for a tournament's match; a rematch in a match's own
+thread takes that thread as its own."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.match_threads import IN_CHANNEL, move_to_thread, own_thread, settle
+from db.models import Match, MatchStatus
+from db.server_options import set_server_options
+from tests.db.test_repository import GUILD, NOW, Sessions, add_match
+
+THREAD = 9_000
+
+
+async def settled(sessions: Sessions, match_id: int) -> bool:
+    async with sessions.begin() as session:
+        return await settle(session, match_id)
+
+
+async def threads_on(sessions: Sessions) -> None:
+    async with sessions.begin() as session:
+        await set_server_options(session, GUILD, NOW, threads=True)
+
+
+async def test_a_match_settles_in_its_channel_once_and_without_threads_stays_there(
+    sessions: Sessions,
+) -> None:
+    match = await add_match(sessions, status=MatchStatus.ACTIVE)
+    assert not await settled(sessions, match.id)  # threads are off
+    await threads_on(sessions)
+    assert not await settled(sessions, match.id)  # settled already: it does not move mid-match
+    async with sessions() as session:
+        assert await own_thread(session, match.id) is None
+
+
+async def test_with_threads_on_one_caller_moves_the_match_to_its_thread(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    await threads_on(sessions)
+    match = await add_match(sessions, status=MatchStatus.ACTIVE, message_id=77)
+    results = await asyncio.gather(*(settled(sessions, match.id) for _unused in range(3)))
+    assert sorted(results) == [False, False, True]  # on both databases, exactly one wins
+    async with sessions.begin() as session:
+        assert await own_thread(session, match.id) is None  # IN_CHANNEL until it moves
+        await move_to_thread(session, match.id, THREAD)
+    async with sessions() as session:
+        assert await own_thread(session, match.id) == THREAD
+    rematch = await add_match(sessions, status=MatchStatus.ACTIVE, channel_id=THREAD)
+    assert not await settled(sessions, rematch.id)  # already in a thread: it stays there
+    async with sessions() as session:
+        assert await own_thread(session, rematch.id) == THREAD
+
+
+async def test_a_tournament_match_stays_where_its_round_is(sessions: Sessions) -> None:
+    await threads_on(sessions)
+    match = await add_match(sessions, status=MatchStatus.ACTIVE, tournament_id=5)
+    assert not await settled(sessions, match.id)
+    async with sessions() as session:
+        found = await session.get(Match, match.id)
+        assert found is not None and found.thread_id == IN_CHANNEL
