@@ -21,7 +21,7 @@ import games
 from bot.chat import boards
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service.notices import MatchSnapshot, Private, Prompt
 from bot.service.timeouts import human
 from games.base import Ask
@@ -183,11 +183,29 @@ def options_text(game: str, options: dict[str, Any]) -> str:
     engine = games.get(game)
     defaults = engine.options(engine.new({}, 0))
     shown = [
-        f"{key.replace('_', ' ')}: {_option_value(value)}"
+        f"{_option_name(key)}: {_option_value(value)}"
         for key, value in options.items()
         if value != defaults.get(key)
     ]
     return " · ".join(shown)
+
+
+OPTION_NAMES = {
+    "hints": N_("hints"),
+    "size": N_("size"),
+    "hidden": N_("hidden"),
+    "digits": N_("digits"),
+    "length": N_("length"),
+    "max_guesses": N_("max guesses"),
+}
+"""The games' options as a board's footer names them (translated where shown)."""
+
+OPTION_VALUES = {"defender": N_("defender"), "auto": N_("auto")}
+"""Option values that are words (translated where shown)."""
+
+
+def _option_name(key: str) -> str:
+    return _(OPTION_NAMES[key]) if key in OPTION_NAMES else key.replace("_", " ")
 
 
 def _option_value(value: Any) -> str:
@@ -195,6 +213,8 @@ def _option_value(value: Any) -> str:
         return _("yes")
     if value is False:
         return _("no")
+    if isinstance(value, str) and value in OPTION_VALUES:
+        return _(OPTION_VALUES[value])
     return str(value)
 
 
