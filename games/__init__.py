@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from games.base import AnyGame
+from games.base import TELLERS, AnyGame
 
 
 def _find_games() -> dict[str, AnyGame]:
@@ -19,6 +19,7 @@ def _find_games() -> dict[str, AnyGame]:
         game: AnyGame | None = getattr(module, "GAME", None)
         if game is not None:
             found[game.name] = game
+            TELLERS[game.name] = game.tell
     return dict(sorted(found.items()))
 
 

@@ -8,10 +8,12 @@ the state, so a match replays exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from games.worded import Worded
 
 if TYPE_CHECKING:
     from games.board import Board
@@ -97,28 +99,53 @@ class Ask(StrEnum):
     """A public move on the seat's turn."""
 
 
+Teller = Callable[["Event", tuple[str, str]], str]
+"""How a game words one of its events (``Game.tell``)."""
+
+TELLERS: dict[str, Teller] = {}
+"""Each game's ``tell``, by the game's short name: ``games`` fills it as it finds the games."""
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, worded for its audience.
+    """Something that happened: its ``kind`` and its facts (``data``), worded when shown.
 
-    ``audience`` is ``None`` for everyone, or the one seat allowed to read it. ``text`` names
-    players through the placeholders ``{p0}`` and ``{p1}`` (seat 0 and seat 1), filled by
-    ``render``. ``data`` carries the same facts as JSON for renderers and the event log; a
-    public event's ``data`` holds nothing secret.
+    ``audience`` is ``None`` for everyone, or the one seat allowed to read it. ``data`` carries
+    the facts as JSON; a public event's ``data`` holds nothing secret. ``game`` names the game
+    whose ``tell`` words the event, in the reader's language, when it is shown (``render``).
+    ``said`` is the text an earlier release stored instead (players as ``{p0}`` and ``{p1}``):
+    what an event that cannot be worded from its data shows.
     """
 
     kind: str
-    text: str
+    said: str = ""
     audience: Seat | None = None
     data: Mapping[str, JSON] = field(default_factory=dict)
+    game: str = ""
 
     @property
     def public(self) -> bool:
         return self.audience is None
 
     def render(self, names: Sequence[str]) -> str:
-        """The text with each seat's placeholder replaced by ``names[seat]``."""
-        return self.text.format(p0=names[0], p1=names[1])
+        """The event in words, naming the players ``names`` (by seat), in the language of the
+        moment; the result is ``Worded``: a screen words it again for its own reader."""
+        shown = (str(names[0]), str(names[1]))
+        return Worded(lambda: self._words(shown))
+
+    @property
+    def text(self) -> str:
+        """The event in words, with the players as ``{p0}`` and ``{p1}``."""
+        return self._words(("{p0}", "{p1}"))
+
+    def _words(self, names: tuple[str, str]) -> str:
+        tell = TELLERS.get(self.game)
+        if tell is not None:
+            try:
+                return tell(self, names)
+            except (KeyError, TypeError, ValueError, IndexError):
+                pass  # an event stored by an earlier release, without these facts
+        return self.said.format(p0=names[0], p1=names[1]) if self.said else self.kind
 
 
 S = TypeVar("S")
@@ -155,14 +182,24 @@ class Game(Protocol[S, A, V]):
 
     name: str
     """Short name: module, slash command group, database value, button prefix."""
-    title: str
-    """Display name, e.g. "Capture the Crown"."""
+
+    @property
+    def title(self) -> str:
+        """Display name in the reader's language, e.g. "Capture the Crown"."""
+        ...
+
     has_secrets: bool
     """True when the game starts with a setup phase of private choices."""
-    rules: str
-    """The short rules, in a few lines of Discord markdown."""
-    commands: tuple[tuple[str, str], ...]
-    """What a player types, as (answer, what it does): the help ``parlor play`` prints."""
+
+    @property
+    def rules(self) -> str:
+        """The short rules in the reader's language, in a few lines of Discord markdown."""
+        ...
+
+    @property
+    def commands(self) -> tuple[tuple[str, str], ...]:
+        """What a player types, as (answer, what it does): the help ``parlor play`` prints."""
+        ...
 
     def new(self, options: Mapping[str, JSON], seed: int) -> S:
         """A new game. Raises ``InvalidOptions`` for an unknown or out-of-range option."""
@@ -224,6 +261,11 @@ class Game(Protocol[S, A, V]):
     def board(self, view: V) -> Board:
         """The board ``view``'s viewer sees (``games.board``): drawn from the view alone, so it
         shows no secret the view does not hold. ``games.board.text`` prints it plainly."""
+        ...
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        """``event`` in words, in the reader's language, naming the players ``names``: worded
+        from its kind and data alone. Raises ``KeyError`` when its data lacks a fact."""
         ...
 
     def word(self, action: A) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from games.words import N_, _
+
 Seat = int
 """A seat, 0 or 1 (``games.base.Seat``, which imports this module for its protocol)."""
 
@@ -48,16 +50,23 @@ class Mark(StrEnum):
 
 
 MEANINGS: dict[Mark, str] = {
-    Mark.HIDDEN: "hidden",
-    Mark.MISS: "miss",
-    Mark.HIT: "captured",
-    Mark.CROWN: "Crown",
-    Mark.RULED_OUT: "ruled out by hints",
-    Mark.TRAP: "trap",
-    Mark.SPRUNG: "trap went off",
+    Mark.HIDDEN: N_("hidden"),
+    Mark.MISS: N_("miss"),
+    Mark.HIT: N_("captured"),
+    Mark.CROWN: N_("Crown"),
+    Mark.RULED_OUT: N_("ruled out by hints"),
+    Mark.TRAP: N_("trap"),
+    Mark.SPRUNG: N_("trap went off"),
 }
-"""What a mark means, for a board's key. Marks left out need no key: an empty cell, a value, and
-the seat marks, which the key gives by player instead."""
+"""What a mark means, for a board's key (translated where shown: ``meaning``). Marks left out
+need no key: an empty cell, a value, and the seat marks, which the key gives by player
+instead."""
+
+
+def meaning(mark: Mark) -> str:
+    """What ``mark`` means, in the reader's language."""
+    return _(MEANINGS[mark])
+
 
 SEAT_MARKS = frozenset({Mark.TAKEN, Mark.AGENT, Mark.FLAG})
 """Marks drawn in their seat's colour: a key names the player beside them."""
@@ -76,8 +85,8 @@ EMPTY = Cell()
 
 Row = tuple[Cell, ...]
 
-NONE_YET = "(none yet)"
-"""What a grid without rows (a list of guesses, say) shows."""
+NONE_YET = N_("(none yet)")
+"""What a grid without rows (a list of guesses, say) shows (translated where shown)."""
 
 
 @dataclass(frozen=True)
@@ -147,9 +156,11 @@ def grid(
     )
 
 
-def whose(seat: Seat, viewer: Seat | None) -> str:
-    """``Your`` for the viewer's own, else ``{p0}'s``: how a title names an owner."""
-    return "Your" if seat == viewer else f"{{p{seat}}}'s"
+def whose(seat: Seat, viewer: Seat | None, yours: str, theirs: str) -> str:
+    """How a title names an owner: ``yours`` (``_("Your Crown")``) for the viewer's own, else
+    ``theirs`` (``_("{player}'s Crown", ...)``) with ``{player}`` as ``{p0}`` or ``{p1}``, which
+    the screen fills with the name."""
+    return _(yours) if seat == viewer else _(theirs, player="{p" + str(seat) + "}")
 
 
 # --- plain text ------------------------------------------------------------------------------
@@ -189,22 +200,17 @@ def text(board: Board, names: tuple[str, str] = ("Player 1", "Player 2")) -> str
         if shown.title:
             lines.append(f"{shown.title}:".format(p0=names[0], p1=names[1]))
         if not shown.rows:
-            lines.append(NONE_YET)
+            lines.append(_(NONE_YET))
         width = max((len(cell_text(cell)) for cell in shown.cells), default=1)
         for index, row in enumerate(shown.rows):
             cells = " ".join(f"[{cell_text(cell):^{width}}]" for cell in row)
             note = shown.note(index)
             lines.append(f"{cells}  {note}" if note else cells)
-    keyed = [f"{LETTERS[mark]} {MEANINGS[mark]}" for mark in board.keyed_marks()]
+    keyed = [f"{LETTERS[mark]} {meaning(mark)}" for mark in board.keyed_marks()]
     if keyed:
         lines.append(", ".join(keyed))
     lines.extend(line.format(p0=names[0], p1=names[1]) for line in board.lines)
     return "\n".join(lines)
-
-
-def plural(count: int, word: str, words: str) -> str:
-    """``1 trap``, ``2 traps``."""
-    return f"{count} {word if count == 1 else words}"
 
 
 def per_seat(texts: Iterable[str]) -> str:

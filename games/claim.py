@@ -32,7 +32,9 @@ from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, off_grid_text, on_grid
 from games.options import unknown_option
-from games.text import end_text, player, quoted
+from games.text import end_words, player, quoted
+from games.worded import Translated, TranslatedHelp, Worded
+from games.words import N_, _
 
 SIZES = (3, 4)
 
@@ -125,7 +127,7 @@ class View:
         return _totals(self.claims)
 
 
-RULES = (
+RULES = N_(
     "**Number Claim**\n"
     "A 3x3 grid holds the numbers 1-9 in a random arrangement. Players take turns claiming "
     "one unclaimed number. When all are claimed, the higher total wins.\n"
@@ -139,12 +141,13 @@ RULES = (
 
 class ClaimGame:
     name = "claim"
-    title = "Number Claim"
     has_secrets = False
-    rules = RULES
-    commands: tuple[tuple[str, str], ...] = (
-        ("number", "claim that number, e.g. 7"),
-        ("row column", "claim the number in a cell, e.g. 2 3 (only way when hidden)"),
+
+    title = Translated(N_("Number Claim"))
+    rules = Translated(RULES)
+    commands = TranslatedHelp(
+        ("number", N_("claim that number, e.g. 7")),
+        ("row column", N_("claim the number in a cell, e.g. 2 3 (only way when hidden)")),
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
@@ -211,14 +214,15 @@ class ClaimGame:
         row, col = _cell(state, index)
         value = state.grid[index]
         total = sum(state.grid[i] for i in claims[seat::2])
-        where = _where(state, index)
-        text = (
-            f"{player(seat)} claims {where}: {value}. Total {total}."
-            if state.options.hidden
-            else f"{player(seat)} claims {value} at {where}. Total {total}."
-        )
-        data = {"seat": seat, "row": row, "col": col, "value": value, "total": total}
-        events = [Event("claim", text, data=data)]
+        data = {
+            "seat": seat,
+            "row": row,
+            "col": col,
+            "value": value,
+            "total": total,
+            "hidden": state.options.hidden,
+        }
+        events = [Event("claim", data=data, game=self.name)]
         after = evolve(state, claims=claims)
         if len(claims) < len(state.grid):
             return after, events
@@ -272,14 +276,44 @@ class ClaimGame:
 
     def word(self, action: Action) -> str:
         if isinstance(action, ClaimCell):
-            return f"claim {cell_text((action.row, action.col))}"
-        return f"claim {action.value}"
+            cell = cell_text((action.row, action.col))
+            return Worded(lambda: _("claim {cell}", cell=cell))
+        return Worded(lambda: _("claim {number}", number=action.value))
 
     def is_secret(self, text: str) -> bool:
         return False
 
     def prompt(self, state: State, seat: Seat) -> str:
-        return "select a cell (row column)" if state.options.hidden else "select a number"
+        if state.options.hidden:
+            return Worded(lambda: _("select a cell (row column)"))
+        return Worded(lambda: _("select a number"))
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        data, kind = event.data, event.kind
+        if kind == "claim":
+            shown = {
+                "player": names[data["seat"]],
+                "cell": cell_text((data["row"], data["col"])),
+                "number": data["value"],
+                "total": data["total"],
+            }
+            if data["hidden"]:
+                return _("{player} claims {cell}: {number}. Total {total}.", **shown)
+            return _("{player} claims {number} at {cell}. Total {total}.", **shown)
+        if kind == "end":
+            if data["reason"] != Reason.SCORE:
+                return end_words(data, names)
+            totals = data["totals"]
+            high, low = max(totals), min(totals)
+            if data["winner"] is None:
+                return _("Draw: {high} to {low}.", high=high, low=low)
+            return _(
+                "{winner} wins: {high} to {low}.", winner=names[data["winner"]], high=high, low=low
+            )
+        if kind == "reveal":
+            shown_grid = " / ".join(" ".join(str(v) for v in row) for row in data["grid"])
+            return _("The grid was {grid}.", grid=shown_grid)
+        raise KeyError(kind)
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -305,12 +339,11 @@ class ClaimGame:
         """End the game: the result, an "end" event and, when numbers were hidden, the grid."""
         ended = evolve(state, result=outcome)
         totals = _state_totals(ended)
-        events.append(end_event(outcome, _end_text(outcome, totals), totals=list(totals)))
+        events.append(end_event(self.name, outcome, totals=list(totals)))
         if state.options.hidden:
             size = state.options.size
             rows = [list(state.grid[r * size : (r + 1) * size]) for r in range(size)]
-            shown = " / ".join(" ".join(str(v) for v in row) for row in rows)
-            events.append(reveal_event([f"The grid was {shown}"], grid=rows))
+            events.append(reveal_event(self.name, grid=rows))
         return ended, events
 
 
@@ -425,12 +458,3 @@ def _totals(claims: Sequence[Claimed]) -> tuple[int, int]:
 
 def _state_totals(state: State) -> tuple[int, int]:
     return _totals(_history(state))
-
-
-def _end_text(outcome: Outcome, totals: tuple[int, int]) -> str:
-    if outcome.reason is not Reason.SCORE:
-        return end_text(outcome)
-    score = f"{max(totals)} to {min(totals)}"
-    if outcome.winner is None:
-        return f"Draw: {score}."
-    return f"{player(outcome.winner)} wins: {score}."

@@ -36,7 +36,9 @@ from games.grid import cell_text as cell_text
 from games.grid import load_cell, off_grid_text
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted
+from games.text import end_words, joined_facts, quoted
+from games.worded import Translated, TranslatedHelp, Worded
+from games.words import N_, _
 
 Cell: TypeAlias = grid.Cell
 """(row, column), each 1-3."""
@@ -48,11 +50,15 @@ SIZE = 3
 CELLS: tuple[Cell, ...] = grid.cells(SIZE)
 HINT_MODES: tuple[HintMode, ...] = ("defender", "auto")
 
-_RELATION_WORDS: dict[Relation, str] = {
-    "greater": "greater than",
-    "less": "less than",
-    "equal": "equal to",
+_HINT_WORDS: dict[tuple[Axis, Relation], str] = {
+    ("row", "greater"): N_("row is greater than {value}"),
+    ("row", "less"): N_("row is less than {value}"),
+    ("row", "equal"): N_("row is equal to {value}"),
+    ("column", "greater"): N_("column is greater than {value}"),
+    ("column", "less"): N_("column is less than {value}"),
+    ("column", "equal"): N_("column is equal to {value}"),
 }
+"""A hint in words (translated where shown): what the Crown's row or column is."""
 _AXIS_WORDS: dict[str, Axis] = {
     "row": "row",
     "r": "row",
@@ -139,8 +145,8 @@ class HintAction:
 
     @property
     def sentence(self) -> str:
-        """The hint in words: ``row is greater than 2``."""
-        return f"{self.axis} is {_RELATION_WORDS[self.relation]} {self.value}"
+        """The hint in words, in the reader's language: ``row is greater than 2``."""
+        return hint_words(self.axis, self.relation, self.value)
 
     def holds_for(self, cell: Cell) -> bool:
         """Whether a Crown on ``cell`` agrees with this hint."""
@@ -156,6 +162,11 @@ class HintAction:
 
 
 CrownAction: TypeAlias = PlaceCrown | Attack | HintAction
+
+
+def hint_words(axis: Axis, relation: Relation, value: int) -> str:
+    """A hint in the reader's language: ``row is greater than 2``."""
+    return _(_HINT_WORDS[(axis, relation)], value=value)
 
 
 def true_hints(crown: Cell, attacked: Cell) -> tuple[HintAction, HintAction]:
@@ -266,7 +277,7 @@ class CrownView:
 # --- the game ------------------------------------------------------------------------------
 
 
-RULES = (
+RULES = N_(
     "**Capture the Crown**\n"
     "Each player hides a Crown on their own 3x3 grid, in secret. Then you take turns "
     "attacking a cell of the other player's grid.\n"
@@ -283,12 +294,13 @@ class CrownGame:
     """Capture the Crown (docs/rules.md "Capture the Crown")."""
 
     name = "crown"
-    title = "Capture the Crown"
     has_secrets = True
-    rules = RULES
-    commands: tuple[tuple[str, str], ...] = (
-        ("row column", "place your Crown, unseen, or attack that cell, e.g. 2 3"),
-        ("row or column", "after a miss on your grid, the hint you give"),
+
+    title = Translated(N_("Capture the Crown"))
+    rules = Translated(RULES)
+    commands = TranslatedHelp(
+        ("row column", N_("place your Crown, unseen, or attack that cell, e.g. 2 3")),
+        ("row or column", N_("after a miss on your grid, the hint you give")),
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> CrownState:
@@ -359,7 +371,7 @@ class CrownGame:
     def conclude(self, state: CrownState, outcome: Outcome) -> tuple[CrownState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, end_text(outcome))
+        return self._finish(state, outcome)
 
     def on_deadline(self, state: CrownState, seat: Seat) -> HintAction | None:
         """A defender out of time gives ``auto_hint``; an attacker forfeits."""
@@ -405,17 +417,17 @@ class CrownGame:
         owners = SEATS if view.seat is None else (view.seat, other(view.seat))
         return Board(
             tuple(
-                board.grid(f"{board.whose(owner, view.seat)} Crown", SIZE, _marker(view, owner))
+                board.grid(
+                    board.whose(owner, view.seat, N_("Your Crown"), N_("{player}'s Crown")),
+                    SIZE,
+                    _marker(view, owner),
+                )
                 for owner in owners
             )
         )
 
     def word(self, action: CrownAction) -> str:
-        if isinstance(action, HintAction):
-            return action.sentence
-        if isinstance(action, PlaceCrown):
-            return f"Crown at {cell_text(action.cell)}"
-        return f"attack {cell_text(action.cell)}"
+        return Worded(lambda: _word(action))
 
     def is_secret(self, text: str) -> bool:
         return False
@@ -423,10 +435,54 @@ class CrownGame:
     def prompt(self, state: CrownState, seat: Seat) -> str:
         asked = self.ask(state, seat)
         if asked is Ask.SECRET:
-            return "place your Crown (row column)"
+            return Worded(lambda: _("place your Crown (row column)"))
         if asked is Ask.HINT:
-            return "choose a hint"
-        return "enter attack coordinates (row column)"
+            return Worded(lambda: _("choose a hint"))
+        return Worded(lambda: _("enter attack coordinates (row column)"))
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        data = event.data
+        kind = event.kind
+        if kind == "secret_set" and event.audience is not None:
+            return _("Your Crown is at {cell}.", cell=cell_text(load_cell(data["cell"])))
+        if kind == "secret_set":
+            return _("{player} has placed their Crown.", player=names[data["seat"]])
+        if kind == "start":
+            return _("Both Crowns are placed. {player} attacks first.", player=names[0])
+        if kind == "attack":
+            shown = {"player": names[data["seat"]], "cell": cell_text(load_cell(data["cell"]))}
+            if data["hit"]:
+                return _("{player} attacks {cell}: Hit.", **shown)
+            return _("{player} attacks {cell}: Miss.", **shown)
+        if kind == "hint":
+            hint = hint_words(data["axis"], data["relation"], data["value"])
+            if data["automatic"]:
+                return _(
+                    "{player}'s hint (automatic): the Crown's {hint}.",
+                    player=names[data["seat"]],
+                    hint=hint,
+                )
+            return _("{player}'s hint: the Crown's {hint}.", player=names[data["seat"]], hint=hint)
+        if kind == "end":
+            if data["reason"] == Reason.CAPTURE and data["winner"] is not None:
+                winner = data["winner"]
+                return _(
+                    "{winner} wins: {loser}'s Crown is captured at {cell}.",
+                    winner=names[winner],
+                    loser=names[other(winner)],
+                    cell=cell_text(load_cell(data["cell"])),
+                )
+            return end_words(data, names)
+        if kind == "reveal":
+            return joined_facts(
+                [
+                    _("{player}'s Crown was at {cell}", player=name, cell=cell_text(load_cell(c)))
+                    if c is not None
+                    else _("{player} had not placed a Crown", player=name)
+                    for name, c in zip(names, data["crowns"], strict=True)
+                ]
+            )
+        raise KeyError(kind)
 
     def dump(self, state: CrownState) -> dict[str, JSON]:
         return {
@@ -473,16 +529,16 @@ class CrownGame:
         _check_on_grid(cell)
         placed = evolve(state, crowns=with_seat(state.crowns, seat, cell))
         events = [
-            Event("secret_set", f"{player(seat)} has placed their Crown.", data={"seat": seat}),
+            Event("secret_set", data={"seat": seat}, game=self.name),
             Event(
                 "secret_set",
-                f"Your Crown is at {cell_text(cell)}.",
                 audience=seat,
                 data={"seat": seat, "cell": list(cell)},
+                game=self.name,
             ),
         ]
         if not _in_setup(placed):
-            events.append(Event("start", "Both Crowns are placed. {p0} attacks first."))
+            events.append(Event("start", game=self.name))
         return placed, events
 
     def _attack(self, state: CrownState, seat: Seat, cell: Cell) -> tuple[CrownState, list[Event]]:
@@ -498,21 +554,11 @@ class CrownGame:
         record = AttackRecord(cell=cell, hit=hit)
         attacks = _with_record(state.attacks, seat, record)
         attacked = evolve(state, attacks=attacks)
-        result = "Hit" if hit else "Miss"
         events = [
-            Event(
-                "attack",
-                f"{player(seat)} attacks {cell_text(cell)}: {result}.",
-                data={"seat": seat, "cell": list(cell), "hit": hit},
-            )
+            Event("attack", data={"seat": seat, "cell": list(cell), "hit": hit}, game=self.name)
         ]
         if hit:
-            won, end_events = self._finish(
-                attacked,
-                Outcome(seat, Reason.CAPTURE),
-                f"{player(seat)} wins: {player(defender)}'s Crown is captured at "
-                f"{cell_text(cell)}.",
-            )
+            won, end_events = self._finish(attacked, Outcome(seat, Reason.CAPTURE), cell=list(cell))
             return won, events + end_events
         if state.options.hints == "auto":
             hinted, hint_events = self._give_hint(
@@ -531,27 +577,20 @@ class CrownGame:
         records = state.attacks[attacker]
         done = evolve(records[-1], hint=hint)
         attacks = _with_record(state.attacks, attacker, done, replace_last=True)
-        how = " (automatic)" if automatic else ""
         event = Event(
             "hint",
-            f"{player(other(attacker))}'s hint{how}: the Crown's {hint.sentence}.",
             data={"seat": other(attacker), **hint.dump(), "automatic": automatic},
+            game=self.name,
         )
         return evolve(state, attacks=attacks), [event]
 
     def _finish(
-        self, state: CrownState, outcome: Outcome, why: str
+        self, state: CrownState, outcome: Outcome, **facts: JSON
     ) -> tuple[CrownState, list[Event]]:
         reveal = reveal_event(
-            (
-                f"{player(seat)}'s Crown was at {cell_text(cell)}"
-                if cell is not None
-                else f"{player(seat)} had not placed a Crown"
-                for seat, cell in zip(SEATS, state.crowns, strict=True)
-            ),
-            crowns=[None if cell is None else list(cell) for cell in state.crowns],
+            self.name, crowns=[None if cell is None else list(cell) for cell in state.crowns]
         )
-        return evolve(state, outcome=outcome), [end_event(outcome, why), reveal]
+        return evolve(state, outcome=outcome), [end_event(self.name, outcome, **facts), reveal]
 
     def _parse_hint(self, state: CrownState, text: str) -> HintAction:
         axis = _AXIS_WORDS.get(text.strip().lower())
@@ -592,6 +631,14 @@ def _result_words(record: AttackRecord) -> str:
     if record.hint is None:
         return "Miss."
     return f"Miss; the hint was: {record.hint.sentence}."
+
+
+def _word(action: CrownAction) -> str:
+    if isinstance(action, HintAction):
+        return action.sentence
+    if isinstance(action, PlaceCrown):
+        return _("Crown at {cell}", cell=cell_text(action.cell))
+    return _("attack {cell}", cell=cell_text(action.cell))
 
 
 # --- the board -----------------------------------------------------------------------------

@@ -30,7 +30,9 @@ from games.base import (
 from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome
 from games.options import check_no_options
-from games.text import end_text, player, quoted
+from games.text import end_words, player, quoted
+from games.worded import Translated, TranslatedHelp, Worded
+from games.words import N_, _, n_
 
 TARGET = 15
 CRYSTALS = tuple(range(1, 10))
@@ -101,7 +103,7 @@ class View:
         return _points(self.captures)
 
 
-RULES = (
+RULES = N_(
     "**Crystal Capture**\n"
     "Crystals 1-9 lie in a shared pool; both players start at 0 points. On your turn take one"
     " crystal that does not take you over 15. Reaching exactly **15** wins at once.\n"
@@ -114,10 +116,13 @@ RULES = (
 
 class CrystalGame:
     name = "crystal"
-    title = "Crystal Capture"
     has_secrets = False
-    rules = RULES
-    commands: tuple[tuple[str, str], ...] = (("number", "capture that crystal, e.g. 4"),)
+
+    title = Translated(N_("Crystal Capture"))
+    rules = Translated(RULES)
+    commands = TranslatedHelp(
+        ("number", N_("capture that crystal, e.g. 4")),
+    )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
         check_no_options(options, self.title, f"the pool is always 1-9 and the target {TARGET}")
@@ -171,8 +176,8 @@ class CrystalGame:
         events = [
             Event(
                 "capture",
-                f"{player(seat)} captures crystal {crystal}: {points} points.",
                 data={"seat": seat, "crystal": crystal, "points": points},
+                game=self.name,
             )
         ]
         if points == TARGET:
@@ -181,13 +186,7 @@ class CrystalGame:
         for turn in (other(seat), seat):
             if _capturable(after, turn):
                 return evolve(after, turn=turn), events
-            events.append(
-                Event(
-                    "pass",
-                    f"{player(turn)} cannot capture without going over {TARGET} and passes.",
-                    data={"seat": turn},
-                )
-            )
+            events.append(Event("pass", data={"seat": turn}, game=self.name))
         return _finish(after, Outcome(None, Reason.NO_MOVES), events)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -222,22 +221,66 @@ class CrystalGame:
 
         rows = tuple(tuple(cell(c) for c in CRYSTALS[i : i + 3]) for i in range(0, 9, 3))
         crystals = board.Grid(
-            f"Crystals (exactly {TARGET} wins)", rows, coordinates=False, takeable=True
+            _("Crystals (exactly {target} wins)", target=TARGET),
+            rows,
+            coordinates=False,
+            takeable=True,
         )
         points = tuple(
-            f"{player(seat)}: {board.plural(view.points[seat], 'point', 'points')}"
+            n_(
+                "{player}: {n} point",
+                "{player}: {n} points",
+                view.points[seat],
+                player=player(seat),
+            )
             for seat in SEATS
         )
         return Board((crystals,), points)
 
     def word(self, action: Capture) -> str:
-        return f"crystal {action.crystal}"
+        return Worded(lambda: _("crystal {number}", number=action.crystal))
 
     def is_secret(self, text: str) -> bool:
         return False
 
     def prompt(self, state: State, seat: Seat) -> str:
-        return "choose a crystal to capture"
+        return Worded(lambda: _("choose a crystal to capture"))
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        data, kind = event.data, event.kind
+        if kind == "capture":
+            return n_(
+                "{player} captures crystal {crystal}: {n} point.",
+                "{player} captures crystal {crystal}: {n} points.",
+                data["points"],
+                player=names[data["seat"]],
+                crystal=data["crystal"],
+            )
+        if kind == "pass":
+            return _(
+                "{player} cannot capture without going over {target} and passes.",
+                player=names[data["seat"]],
+                target=TARGET,
+            )
+        if kind == "end":
+            winner, reason = data["winner"], data["reason"]
+            if winner is None and reason == Reason.NO_MOVES:
+                first, second = data["points"]
+                return _(
+                    "Draw: neither player can capture without going over {target} "
+                    "({first} to {second}).",
+                    target=TARGET,
+                    first=first,
+                    second=second,
+                )
+            if winner is not None and reason == Reason.TARGET:
+                return _(
+                    "{winner} wins with exactly {target} points.",
+                    winner=names[winner],
+                    target=TARGET,
+                )
+            return end_words(data, names)
+        raise KeyError(kind)
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -277,16 +320,5 @@ def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State,
     """End the game with ``outcome`` and announce it. Nothing is hidden, so nothing to reveal."""
     ended = evolve(state, result=outcome)
     points = ended.points
-    events.append(end_event(outcome, _end_text(outcome, points), points=list(points)))
+    events.append(end_event(GAME.name, outcome, points=list(points)))
     return ended, events
-
-
-def _end_text(outcome: Outcome, points: tuple[int, int]) -> str:
-    if outcome.winner is None and outcome.reason is Reason.NO_MOVES:
-        return (
-            f"Draw: neither player can capture without going over {TARGET} "
-            f"({points[0]} to {points[1]})."
-        )
-    if outcome.winner is not None and outcome.reason is Reason.TARGET:
-        return f"{player(outcome.winner)} wins with exactly {TARGET} points."
-    return end_text(outcome)

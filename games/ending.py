@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from games.base import JSON, Event, Outcome
 
 
-def end_event(outcome: Outcome, text: str, **facts: JSON) -> Event:
-    """The public ``end`` event: ``text``, with the outcome and any ``facts`` as its data."""
-    return Event("end", text, data={**outcome.dump(), **facts})
+def end_event(game: str, outcome: Outcome, **facts: JSON) -> Event:
+    """The public ``end`` event of ``game``: the outcome and any ``facts`` as its data."""
+    return Event("end", data={**outcome.dump(), **facts}, game=game)
 
 
-def reveal_event(facts: Iterable[str], **secrets: JSON) -> Event:
-    """The public ``reveal`` event: ``facts`` in one sentence, with the ``secrets`` as its data."""
-    return Event("reveal", f"{'; '.join(facts)}.", data=secrets)
+def reveal_event(game: str, **secrets: JSON) -> Event:
+    """The public ``reveal`` event of ``game``: the ``secrets`` as its data."""
+    return Event("reveal", data=secrets, game=game)
 
 
 def dump_outcome(outcome: Outcome | None) -> JSON:

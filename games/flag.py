@@ -36,7 +36,9 @@ from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, cells_text, load_cell, off_grid_text
 from games.options import check_no_options
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted
+from games.text import end_words, joined_facts, player, quoted
+from games.worded import Translated, TranslatedHelp, Worded
+from games.words import N_, _, n_
 
 SIZE = 5
 TRAPS = 2
@@ -136,7 +138,7 @@ class View:
     result: Outcome | None
 
 
-RULES = (
+RULES = N_(
     "**Flag Chase**\n"
     "A 5x5 grid; the first player's flag and agent start at (1,1), the second's at (5,5). On "
     "your turn do exactly one thing:\n"
@@ -151,13 +153,14 @@ RULES = (
 
 class FlagGame:
     name = "flag"
-    title = "Flag Chase"
     has_secrets = True
-    rules = RULES
     """Traps are secret, but placed during play: there is no setup phase."""
-    commands: tuple[tuple[str, str], ...] = (
-        ("MOVE row column", "move your agent next door, e.g. MOVE 2 2"),
-        ("TRAP", "hide a trap: the cell is then asked unseen"),
+
+    title = Translated(N_("Flag Chase"))
+    rules = Translated(RULES)
+    commands = TranslatedHelp(
+        ("MOVE row column", N_("move your agent next door, e.g. MOVE 2 2")),
+        ("TRAP", N_("hide a trap: the cell is then asked unseen")),
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
@@ -255,18 +258,27 @@ class FlagGame:
             return board.Cell(Mark.SPRUNG) if at in went_off else board.EMPTY
 
         lines = [
-            f"{player(seat)}: {board.plural(view.traps_left[seat], 'trap', 'traps')} left"
+            n_(
+                "{player}: {n} trap left",
+                "{player}: {n} traps left",
+                view.traps_left[seat],
+                player=player(seat),
+            )
             for seat in SEATS
         ]
         own = own_traps(view)
         if own is not None:
             lines.append(own)
-        lines.append(f"Actions: {view.actions} of {view.action_limit}")
+        lines.append(
+            _("Actions: {played} of {limit}", played=view.actions, limit=view.action_limit)
+        )
         return Board((board.grid("", SIZE, cell),), tuple(lines))
 
     def word(self, action: Action) -> str:
-        where = cell_text((action.row, action.col))
-        return f"trap at {where}" if isinstance(action, Trap) else f"move to {where}"
+        cell = cell_text((action.row, action.col))
+        if isinstance(action, Trap):
+            return Worded(lambda: _("trap at {cell}", cell=cell))
+        return Worded(lambda: _("move to {cell}", cell=cell))
 
     def is_secret(self, text: str) -> bool:
         """A trap: its cell is the secret."""
@@ -274,7 +286,43 @@ class FlagGame:
         return bool(words) and words[0] == "trap"
 
     def prompt(self, state: State, seat: Seat) -> str:
-        return "enter MOVE row column, or TRAP to hide a trap"
+        return Worded(lambda: _("enter MOVE row column, or TRAP to hide a trap"))
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        data, kind = event.data, event.kind
+        if kind == "move":
+            cell = cell_text((data["row"], data["col"]))
+            return _("{player} moves to {cell}.", player=names[data["seat"]], cell=cell)
+        if kind == "trap_triggered":
+            return _(
+                "Trap triggered at {cell}! {player}'s agent returns to their flag at {home}.",
+                cell=cell_text((data["row"], data["col"])),
+                player=names[data["seat"]],
+                home=cell_text(FLAGS[data["seat"]]),
+            )
+        if kind == "trap" and event.audience is not None:
+            return _("Trap placed at {cell}.", cell=cell_text((data["row"], data["col"])))
+        if kind == "trap":
+            return n_(
+                "{player} placed a trap ({n} left).",
+                "{player} placed a trap ({n} left).",
+                data["left"],
+                player=names[data["seat"]],
+            )
+        if kind == "end":
+            return _end_words(data, names)
+        if kind == "reveal":
+            return joined_facts(
+                [
+                    _(
+                        "{player}'s hidden traps: {cells}",
+                        player=name,
+                        cells=cells_text(load_cell(c) for c in cells) or _("none"),
+                    )
+                    for name, cells in zip(names, data["traps"], strict=True)
+                ]
+            )
+        raise KeyError(kind)
 
     def dump(self, state: State) -> dict[str, JSON]:
         return {
@@ -358,13 +406,7 @@ def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
 def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
     """Step ``seat``'s agent to ``cell``, springing an opponent's trap there (its own, if one is
     there too, stays where it is)."""
-    events = [
-        Event(
-            "move",
-            f"{player(seat)} moves to {cell_text(cell)}.",
-            data={"seat": seat, "row": cell[0], "col": cell[1]},
-        )
-    ]
+    events = [Event("move", data={"seat": seat, "row": cell[0], "col": cell[1]}, game=GAME.name)]
     owner = other(seat)
     if cell not in state.traps[owner]:
         return evolve(state, agents=with_seat(state.agents, seat, cell)), events
@@ -372,9 +414,8 @@ def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:
     events.append(
         Event(
             "trap_triggered",
-            f"Trap triggered at {cell_text(cell)}! {player(seat)}'s agent returns to their flag "
-            f"at {cell_text(home)}.",
             data={"seat": seat, "owner": owner, "row": cell[0], "col": cell[1]},
+            game=GAME.name,
         )
     )
     remaining = tuple(t for t in state.traps[owner] if t != cell)
@@ -393,16 +434,12 @@ def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event
     )
     left = after.traps_left(seat)
     events = [
+        Event("trap", data={"seat": seat, "left": left}, game=GAME.name),
         Event(
             "trap",
-            f"{player(seat)} placed a trap ({left} left).",
-            data={"seat": seat, "left": left},
-        ),
-        Event(
-            "trap",
-            f"Trap placed at {cell_text(cell)}.",
             audience=seat,
             data={"row": cell[0], "col": cell[1], "left": left},
+            game=GAME.name,
         ),
     ]
     return after, events
@@ -411,15 +448,9 @@ def _place_trap(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event
 def _finish(state: State, outcome: Outcome, events: list[Event]) -> tuple[State, list[Event]]:
     """End the game: the result, an "end" event, and every trap still hidden, revealed."""
     ended = evolve(state, result=outcome)
-    events.append(end_event(outcome, _end_text(outcome)))
+    events.append(end_event(GAME.name, outcome))
     events.append(
-        reveal_event(
-            (
-                f"{player(seat)}'s hidden traps: {cells_text(state.traps[seat]) or 'none'}"
-                for seat in SEATS
-            ),
-            traps=[[list(cell) for cell in cells] for cells in state.traps],
-        )
+        reveal_event(GAME.name, traps=[[list(cell) for cell in cells] for cells in state.traps])
     )
     return ended, events
 
@@ -435,19 +466,23 @@ def _neighbours(cell: Cell) -> list[Cell]:
     ]
 
 
-def _end_text(outcome: Outcome) -> str:
-    winner = outcome.winner
-    if winner is None and outcome.reason is Reason.MOVE_LIMIT:
-        return f"Draw: {ACTION_LIMIT} actions played without a capture."
-    if winner is None and outcome.reason is Reason.NO_MOVES:
-        return "Draw: neither player can act."
-    if winner is not None and outcome.reason is Reason.CAPTURE:
-        return f"{player(winner)} captures the flag at {cell_text(FLAGS[other(winner)])} and wins!"
-    return end_text(outcome)
+def _end_words(data: Mapping[str, JSON], names: tuple[str, str]) -> str:
+    winner, reason = data["winner"], data["reason"]
+    if winner is None and reason == Reason.MOVE_LIMIT:
+        return _("Draw: {limit} actions played without a capture.", limit=ACTION_LIMIT)
+    if winner is None and reason == Reason.NO_MOVES:
+        return _("Draw: neither player can act.")
+    if winner is not None and reason == Reason.CAPTURE:
+        return _(
+            "{winner} captures the flag at {cell} and wins!",
+            winner=names[winner],
+            cell=cell_text(FLAGS[other(winner)]),
+        )
+    return end_words(data, names)
 
 
 def own_traps(view: View) -> str | None:
     """The viewer's own traps in play, ``Your traps: (3,4)``; ``None`` for the public or none."""
     if view.seat is None or not view.traps[view.seat]:
         return None
-    return f"Your traps: {cells_text(view.traps[view.seat] or ())}."
+    return _("Your traps: {cells}.", cells=cells_text(view.traps[view.seat] or ()))

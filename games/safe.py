@@ -35,7 +35,9 @@ from games.board import Board, Mark
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
-from games.text import end_text, player, quoted
+from games.text import end_words, joined_facts, player, quoted
+from games.worded import Translated, TranslatedHelp, Worded
+from games.words import N_, _, n_
 
 Code: TypeAlias = tuple[int, ...]
 """A code or a guess: ``length`` digits, each 1 to ``digits``."""
@@ -59,7 +61,7 @@ def exact_matches(guess: Code, code: Code) -> int:
 
 def feedback_text(exact: int) -> str:
     """The feedback as the rule book words it: ``1 exact match``, ``2 exact matches``."""
-    return f"{exact} exact match" if exact == 1 else f"{exact} exact matches"
+    return n_("{n} exact match", "{n} exact matches", exact)
 
 
 # --- options and actions -------------------------------------------------------------------
@@ -107,7 +109,7 @@ class Options:
     @property
     def shape(self) -> str:
         """The code shape in words: ``3 digits, each 1-3``."""
-        return f"{self.length} digits, each 1-{self.digits}"
+        return _("{length} digits, each 1-{largest}", length=self.length, largest=self.digits)
 
     @property
     def example(self) -> str:
@@ -171,7 +173,7 @@ class CodeActions(Sequence[_A], Generic[_A]):
             raise IndexError("code index out of range")
         rest = index % size
         digits = []
-        for _ in range(self.options.length):
+        for _place in range(self.options.length):
             rest, digit = divmod(rest, self.options.digits)
             digits.append(digit + 1)
         return self.kind(tuple(reversed(digits)))
@@ -262,7 +264,7 @@ class SafeView:
 # --- the game ------------------------------------------------------------------------------
 
 
-RULES = (
+RULES = N_(
     "**Safe Cracker**\n"
     "Each player sets a secret code: 3 digits, each 1-3, repeats allowed. Then you take turns"
     " guessing the other code; the answer is how many digits are right and in the right "
@@ -277,11 +279,12 @@ class SafeGame:
     """Safe Cracker (docs/rules.md "Safe Cracker")."""
 
     name = "safe"
-    title = "Safe Cracker"
     has_secrets = True
-    rules = RULES
-    commands: tuple[tuple[str, str], ...] = (
-        ("digits", "set your code, unseen, or guess the other code, e.g. 123"),
+
+    title = Translated(N_("Safe Cracker"))
+    rules = Translated(RULES)
+    commands = TranslatedHelp(
+        ("digits", N_("set your code, unseen, or guess the other code, e.g. 123")),
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> SafeState:
@@ -340,7 +343,7 @@ class SafeGame:
     def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
         if state.outcome is not None:
             raise GameOver("The game is already over.")
-        return self._finish(state, outcome, end_text(outcome))
+        return self._finish(state, outcome)
 
     def view(self, state: SafeState, viewer: Seat | None) -> SafeView:
         over = state.outcome is not None
@@ -360,7 +363,7 @@ class SafeGame:
         options = view.options
         grids = tuple(
             board.Grid(
-                f"{board.whose(seat, view.seat)} guesses",
+                board.whose(seat, view.seat, N_("Your guesses"), N_("{player}'s guesses")),
                 tuple(
                     tuple(board.Cell(Mark.NUMBER, None, digit) for digit in record.code)
                     for record in view.guesses[seat]
@@ -370,28 +373,81 @@ class SafeGame:
             )
             for seat in SEATS
         )
-        lines = [f"Codes: {options.shape}"]
+        lines = [_("Codes: {shape}", shape=options.shape)]
         if options.max_guesses is not None:
-            lines.append(f"Guesses: {options.max_guesses} each")
+            lines.append(_("Guesses: {limit} each", limit=options.max_guesses))
         lines.extend(
-            f"{board.whose(seat, view.seat)} code: {code_text(code)}"
+            _("Your code: {code}", code=code_text(code))
+            if seat == view.seat
+            else _("{player}'s code: {code}", player=player(seat), code=code_text(code))
             for seat, code in zip(SEATS, view.codes, strict=True)
             if code is not None
         )
         return Board(grids, tuple(lines))
 
     def word(self, action: SafeAction) -> str:
-        verb = "code" if isinstance(action, SetCode) else "guess"
-        return f"{verb} {code_text(action.code)}"
+        code = code_text(action.code)
+        if isinstance(action, SetCode):
+            return Worded(lambda: _("code {code}", code=code))
+        return Worded(lambda: _("guess {code}", code=code))
 
     def is_secret(self, text: str) -> bool:
         return False
 
     def prompt(self, state: SafeState, seat: Seat) -> str:
-        shape = f"{state.options.length} digits from 1-{state.options.digits}"
+        length, largest = state.options.length, state.options.digits
         if _in_setup(state):
-            return f"set your code ({shape})"
-        return f"enter your guess ({shape})"
+            return Worded(
+                lambda: _(
+                    "set your code ({length} digits from 1-{largest})",
+                    length=length,
+                    largest=largest,
+                )
+            )
+        return Worded(
+            lambda: _(
+                "enter your guess ({length} digits from 1-{largest})",
+                length=length,
+                largest=largest,
+            )
+        )
+
+    def tell(self, event: Event, names: tuple[str, str]) -> str:
+        data, kind = event.data, event.kind
+        if kind == "secret_set" and event.audience is not None:
+            return _("Your code is {code}.", code=code_text(data["code"]))
+        if kind == "secret_set":
+            return _("{player} has set their code.", player=names[data["seat"]])
+        if kind == "start":
+            started = _("Both codes are set. {player} guesses first.", player=names[0])
+            limit = data["max_guesses"]
+            if limit is None:
+                return started
+            return started + " " + _("Each player has {limit} guesses.", limit=limit)
+        if kind == "guess":
+            said = _(
+                "{player} guesses {code}: {feedback}.",
+                player=names[data["seat"]],
+                code=code_text(data["guess"]),
+                feedback=feedback_text(data["exact"]),
+            )
+            return (
+                said + " " + _("The safe is cracked!")
+                if data["exact"] == len(data["guess"])
+                else said
+            )
+        if kind == "end":
+            return _end_words(data, names)
+        if kind == "reveal":
+            return joined_facts(
+                [
+                    _("{player}'s code was {code}", player=name, code=code_text(code))
+                    if code is not None
+                    else _("{player} had not set a code", player=name)
+                    for name, code in zip(names, data["codes"], strict=True)
+                ]
+            )
+        raise KeyError(kind)
 
     def dump(self, state: SafeState) -> dict[str, JSON]:
         return {
@@ -427,18 +483,17 @@ class SafeGame:
     def _set_code(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
         done = evolve(state, codes=with_seat(state.codes, seat, code))
         events = [
-            Event("secret_set", f"{player(seat)} has set their code.", data={"seat": seat}),
+            Event("secret_set", data={"seat": seat}, game=self.name),
             Event(
                 "secret_set",
-                f"Your code is {code_text(code)}.",
                 audience=seat,
                 data={"seat": seat, "code": list(code)},
+                game=self.name,
             ),
         ]
         if not _in_setup(done):
             limit = state.options.max_guesses
-            each = "" if limit is None else f" Each player has {limit} guesses."
-            events.append(Event("start", f"Both codes are set. {player(0)} guesses first.{each}"))
+            events.append(Event("start", data={"max_guesses": limit}, game=self.name))
         return done, events
 
     def _guess(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
@@ -451,54 +506,59 @@ class SafeGame:
         events = [
             Event(
                 "guess",
-                f"{player(seat)} guesses {code_text(code)}: {feedback_text(exact)}."
-                + (" The safe is cracked!" if cracked else ""),
                 data={"seat": seat, "guess": list(code), "exact": exact},
+                game=self.name,
             )
         ]
         if cracked:
-            finished, end_events = self._finish(
-                guessed,
-                Outcome(seat, Reason.CAPTURE),
-                f"{player(seat)} wins: {player(other(seat))}'s code is cracked.",
-            )
+            finished, end_events = self._finish(guessed, Outcome(seat, Reason.CAPTURE))
             return finished, events + end_events
         limit = state.options.max_guesses
         if limit is not None and all(len(records) == limit for records in guessed.guesses):
-            outcome, why = _score_result(guessed.guesses)
-            finished, end_events = self._finish(guessed, outcome, why)
+            outcome, best = _score_result(guessed.guesses)
+            finished, end_events = self._finish(guessed, outcome, best=list(best))
             return finished, events + end_events
         return guessed, events
 
     def _finish(
-        self, state: SafeState, outcome: Outcome, why: str
+        self, state: SafeState, outcome: Outcome, **facts: JSON
     ) -> tuple[SafeState, list[Event]]:
         reveal = reveal_event(
-            (
-                f"{player(seat)}'s code was {code_text(code)}"
-                if code is not None
-                else f"{player(seat)} had not set a code"
-                for seat, code in zip(SEATS, state.codes, strict=True)
-            ),
-            codes=[None if code is None else list(code) for code in state.codes],
+            self.name, codes=[None if code is None else list(code) for code in state.codes]
         )
-        return evolve(state, outcome=outcome), [end_event(outcome, why), reveal]
+        return evolve(state, outcome=outcome), [end_event(self.name, outcome, **facts), reveal]
 
 
-def _score_result(guesses: Guesses) -> tuple[Outcome, str]:
-    """The result when every guess is used: the best single guess wins, equal is a draw."""
+def _score_result(guesses: Guesses) -> tuple[Outcome, tuple[int, int]]:
+    """The result when every guess is used: the best single guess wins, equal is a draw.
+    Each player's best guess comes with it."""
     best = (best_guess(guesses[0]), best_guess(guesses[1]))
     if best[0] == best[1]:
-        return (
-            Outcome(None, Reason.SCORE),
-            f"Draw: both players' best guess had {feedback_text(best[0])}.",
+        return Outcome(None, Reason.SCORE), best
+    return Outcome(0 if best[0] > best[1] else 1, Reason.SCORE), best
+
+
+def _end_words(data: Mapping[str, JSON], names: tuple[str, str]) -> str:
+    winner, reason = data["winner"], data["reason"]
+    if winner is not None and reason == Reason.CAPTURE:
+        return _(
+            "{winner} wins: {loser}'s code is cracked.",
+            winner=names[winner],
+            loser=names[other(winner)],
         )
-    winner = 0 if best[0] > best[1] else 1
-    return (
-        Outcome(winner, Reason.SCORE),
-        f"{player(winner)} wins on score: best guess {feedback_text(best[winner])} "
-        f"against {feedback_text(best[other(winner)])}.",
-    )
+    if reason == Reason.SCORE:
+        best = data["best"]
+        if winner is None:
+            return _(
+                "Draw: both players' best guess had {feedback}.", feedback=feedback_text(best[0])
+            )
+        return _(
+            "{winner} wins on score: best guess {feedback} against {other}.",
+            winner=names[winner],
+            feedback=feedback_text(best[winner]),
+            other=feedback_text(best[other(winner)]),
+        )
+    return end_words(data, names)
 
 
 def _parse_code(options: Options, text: str) -> Code:

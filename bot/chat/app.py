@@ -28,12 +28,13 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
     embed_links=True,
     read_message_history=True,
     attach_files=True,
 )
-"""All the bot needs in a channel (files: the rating charts); nothing more is asked for in the
-invite."""
+"""All the bot needs in a channel (files: the rating charts; public threads: a thread per match
+and tournament rounds); nothing more is asked for in the invite."""
 
 CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging

@@ -17,7 +17,8 @@ import unicodedata
 from collections.abc import Iterable
 
 from games.base import SEATS
-from games.board import MEANINGS, NONE_YET, Board, Cell, Grid, Mark
+from games.board import NONE_YET, Board, Cell, Grid, Mark, meaning
+from games.words import _
 
 EMOJI: dict[Mark, str] = {
     Mark.EMPTY: "⬜",
@@ -83,12 +84,12 @@ def grid_lines(grid: Grid, names: tuple[str, str]) -> list[str]:
     """A grid: its title, then its rows (the latest ``MAX_ROWS`` of a list), each with its note."""
     lines = [f"{fill(grid.title, names)}:"] if grid.title else []
     if not grid.rows:
-        return [*lines, NONE_YET]
+        return [*lines, _(NONE_YET)]
     squares = grid.takeable
     gap = " " if squares else ""
     first = 0 if grid.coordinates else max(0, len(grid.rows) - MAX_ROWS)
     if first:
-        lines.append(f"… {first} earlier")
+        lines.append(_("… {n} earlier", n=first))
     for index in range(first, len(grid.rows)):
         row = gap.join(cell_emoji(cell, grid, squares) for cell in grid.rows[index])
         note = grid.note(index)
@@ -104,7 +105,7 @@ def key(board: Board, names: tuple[str, str]) -> list[str]:
         marks = board.seat_marks(seat)
         if marks:
             entries.append("".join(SEAT_EMOJI[mark][seat] for mark in marks) + f" {names[seat]}")
-    entries += [f"{EMOJI[mark]} {MEANINGS[mark]}" for mark in board.keyed_marks()]
+    entries += [f"{EMOJI[mark]} {meaning(mark)}" for mark in board.keyed_marks()]
     return joined(entries, " · ")
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.chat.components import Layout, Press
 from bot.chat.game_cog import Interaction
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class Drawing:
 
     def secret_hint(self, snap: MatchSnapshot) -> str:
         """How to answer the setup ask, for its prompt."""
-        return "Press a button, or type your answer here."
+        return _("Press a button, or type your answer here.")
 
     def own_secrets(self, view: Any) -> str | None:
         """What the member's own view holds that only they may see, in one line."""

@@ -21,11 +21,12 @@ import games
 from bot.chat import boards
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service.notices import MatchSnapshot, Private, Prompt
 from bot.service.replays import reason_name
 from bot.service.timeouts import human, kind_name
 from games.base import Ask
+from games.worded import again
 
 __all__ = ["NOT_YOUR_MATCH"]
 
@@ -56,7 +57,11 @@ def fit(text: str, limit: int = CONTENT_MAX) -> str:
 
 
 def title(snap: MatchSnapshot) -> str:
-    return f"{games.get(snap.game).title} · match #{snap.id}"
+    return _("{game} · match #{id}", game=games.get(snap.game).title, id=snap.id)
+
+
+def mention_channel(channel_id: int) -> str:
+    return f"<#{channel_id}>"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
@@ -76,14 +81,17 @@ def names(snap: MatchSnapshot) -> tuple[str, str]:
 def _deadline_text(snap: MatchSnapshot) -> str | None:
     if snap.deadline is None or snap.over:
         return None
-    stamp = int(snap.deadline.timestamp())
-    what = {
-        "challenge": "The challenge expires",
-        "setup": "Secrets are due",
-        "turn": "The move is due",
-        "hint": "The hint is due",
-    }.get(snap.deadline_kind or "", "Due")
-    return f"⏳ {what} <t:{stamp}:R>."
+    when = f"<t:{int(snap.deadline.timestamp())}:R>"
+    kind = snap.deadline_kind or ""
+    if kind == "challenge":
+        return _("⏳ The challenge expires {when}.", when=when)
+    if kind == "setup":
+        return _("⏳ Secrets are due {when}.", when=when)
+    if kind == "turn":
+        return _("⏳ The move is due {when}.", when=when)
+    if kind == "hint":
+        return _("⏳ The hint is due {when}.", when=when)
+    return _("⏳ Due {when}.", when=when)
 
 
 # ---------------------------------------------------------------------- the board
@@ -95,31 +103,32 @@ def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
 
     It is the match's board from the start: accepting turns it into the first board.
     """
+    text = fit("\n".join(map(again, lines)))
+    accept = Button(_("Accept"), press(snap, Verb.ACCEPT), discord.ButtonStyle.success)
+    withdraw = Button(_("Withdraw"), press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary)
     if snap.open_challenge:
-        accept = Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success)
-        withdraw = Button("Withdraw", press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary)
-        return Post(fit("\n".join(lines)), layout=((accept, withdraw),))
-    layout: Layout = (
-        (
-            Button("Accept", press(snap, Verb.ACCEPT), discord.ButtonStyle.success),
-            Button("Decline", press(snap, Verb.DECLINE), discord.ButtonStyle.danger),
-            Button("Withdraw", press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary),
-        ),
-    )
-    return Post(fit("\n".join(lines)), layout=layout, ping=(snap.opponent_id,))
+        return Post(text, layout=((accept, withdraw),))
+    decline = Button(_("Decline"), press(snap, Verb.DECLINE), discord.ButtonStyle.danger)
+    layout: Layout = ((accept, decline, withdraw),)
+    return Post(text, layout=layout, ping=(snap.opponent_id,))
 
 
 def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     """The challenge once declined, withdrawn or expired: what happened, no buttons."""
-    title = games.get(snap.game).title
+    shown = {"challenger": mention(snap.challenger_id), "game": games.get(snap.game).title}
     head = (
-        f"{mention(snap.challenger_id)} challenged {mention(snap.opponent_id)} to "
-        f"{title} (match #{snap.id})."
+        _(
+            "{challenger} challenged {opponent} to {game} (match #{id}).",
+            opponent=mention(snap.opponent_id),
+            id=snap.id,
+            **shown,
+        )
         if not snap.open_challenge
-        else f"{mention(snap.challenger_id)} posted an open challenge to {title} "
-        f"(match #{snap.id})."
+        else _(
+            "{challenger} posted an open challenge to {game} (match #{id}).", id=snap.id, **shown
+        )
     )
-    return Post(fit("\n".join((head, *lines))))
+    return Post(fit("\n".join((head, *map(again, lines)))))
 
 
 def board_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
@@ -150,7 +159,7 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     if lines:
         parts.append(last_text(lines))
     if snap.history:
-        parts.append("\n".join(f"· {line}" for line in snap.history))
+        parts.append("\n".join(f"· {again(line)}" for line in snap.history))
     deadline = _deadline_text(snap)
     if deadline:
         parts.append(deadline)
@@ -165,7 +174,8 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
 
 def last_text(lines: Sequence[str]) -> str:
     """``**Last:**`` and what just happened, an event a line, each broken to a phone's width."""
-    shown = [f"**Last:** {lines[0]}", *lines[1:]]
+    said = [again(line) for line in lines]
+    shown = [_("**Last:** {event}", event=said[0]), *said[1:]]
     return "\n".join(row for line in shown for row in boards.wrap(line))
 
 
@@ -174,18 +184,38 @@ def options_text(game: str, options: dict[str, Any]) -> str:
     engine = games.get(game)
     defaults = engine.options(engine.new({}, 0))
     shown = [
-        f"{key.replace('_', ' ')}: {_option_value(value)}"
+        f"{_option_name(key)}: {_option_value(value)}"
         for key, value in options.items()
         if value != defaults.get(key)
     ]
     return " · ".join(shown)
 
 
+OPTION_NAMES = {
+    "hints": N_("hints"),
+    "size": N_("size"),
+    "hidden": N_("hidden"),
+    "digits": N_("digits"),
+    "length": N_("length"),
+    "max_guesses": N_("max guesses"),
+}
+"""The games' options as a board's footer names them (translated where shown)."""
+
+OPTION_VALUES = {"defender": N_("defender"), "auto": N_("auto")}
+"""Option values that are words (translated where shown)."""
+
+
+def _option_name(key: str) -> str:
+    return _(OPTION_NAMES[key]) if key in OPTION_NAMES else key.replace("_", " ")
+
+
 def _option_value(value: Any) -> str:
     if value is True:
-        return "yes"
+        return _("yes")
     if value is False:
-        return "no"
+        return _("no")
+    if isinstance(value, str) and value in OPTION_VALUES:
+        return _(OPTION_VALUES[value])
     return str(value)
 
 
@@ -195,22 +225,27 @@ def _call_to_act(snap: MatchSnapshot) -> str | None:
         return None
     asks = {uid: snap.asks.get(uid) for uid in snap.to_act}
     if all(ask is Ask.SECRET for ask in asks.values()):
-        who = " and ".join(mention(uid) for uid in snap.to_act)
-        return f"Waiting for {who} to choose a secret (by DM)."
+        if len(snap.to_act) == 2:
+            return _(
+                "Waiting for {first} and {second} to choose a secret (by DM).",
+                first=mention(snap.to_act[0]),
+                second=mention(snap.to_act[1]),
+            )
+        return _("Waiting for {member} to choose a secret (by DM).", member=mention(snap.to_act[0]))
     (uid,) = snap.to_act[:1]
     if asks[uid] is Ask.HINT:
-        return f"{mention(uid)}, choose the hint you give (by DM)."
-    return f"{mention(uid)}, your move."
+        return _("{member}, choose the hint you give (by DM).", member=mention(uid))
+    return _("{member}, your move.", member=mention(uid))
 
 
 def rematch_layout(snap: MatchSnapshot) -> Layout:
     """A Rematch button, unless the challenge was never accepted; and Review once finished."""
     if not snap.players:
         return ()
-    rematch = Button("Rematch", press(snap, Verb.REMATCH), discord.ButtonStyle.primary)
+    rematch = Button(_("Rematch"), press(snap, Verb.REMATCH), discord.ButtonStyle.primary)
     if snap.status != "finished":
         return ((rematch,),)
-    return ((rematch, Button("Review", press(snap, Verb.REVIEW))),)
+    return ((rematch, Button(_("Review"), press(snap, Verb.REVIEW))),)
 
 
 def move_layout(snap: MatchSnapshot) -> Layout:
@@ -236,11 +271,18 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
     """
     snap = prompt.match
     opponent = next((uid for uid in snap.players if uid != prompt.user_id), snap.opponent_id)
-    title = f"{games.get(snap.game).title}, match #{snap.id}"
     lines = [
-        f"**{title}** against {mention(opponent)} in **{server}**, <#{snap.channel_id}> "
-        f"([board]({board}))",
-        prompt.text,
+        _(
+            "**{game}, match #{id}** against {opponent} in **{server}**, {channel} "
+            "([board]({link}))",
+            game=games.get(snap.game).title,
+            id=snap.id,
+            opponent=mention(opponent),
+            server=server,
+            channel=mention_channel(snap.channel_id),
+            link=board,
+        ),
+        again(prompt.text),
     ]
     own = drawing(snap.game).own_secrets(prompt.view)
     if own:
@@ -254,10 +296,10 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
 
 def _typed_hint(prompt: Prompt) -> str:
     if prompt.ask is Ask.HINT:
-        return "Press a button, or type `row` or `column` here."
+        return _("Press a button, or type `row` or `column` here.")
     if prompt.ask is Ask.SECRET:
         return drawing(prompt.match.game).secret_hint(prompt.match)
-    return "Press a button, or type your answer here."
+    return _("Press a button, or type your answer here.")
 
 
 def prompt_layout(prompt: Prompt) -> Layout:
@@ -265,7 +307,9 @@ def prompt_layout(prompt: Prompt) -> Layout:
     if prompt.ask is Ask.HINT:
         return (
             tuple(
-                Button(label[:80], press(snap, Verb.PLAY, action), discord.ButtonStyle.primary)
+                Button(
+                    again(label)[:80], press(snap, Verb.PLAY, action), discord.ButtonStyle.primary
+                )
                 for label, action in prompt.choices
             ),
         )
@@ -277,18 +321,27 @@ def prompt_layout(prompt: Prompt) -> Layout:
 def dm_refused_post(prompt: Prompt) -> Post:
     """The channel message for a member whose DMs are closed: a button to answer privately here."""
     snap = prompt.match
-    what = "the hint you give" if prompt.ask is Ask.HINT else "your secret"
-    text = (
-        f"{mention(prompt.user_id)}, I could not send you a DM (your DMs are closed to me). "
-        f"Press the button to choose {what} here; only you will see it."
-    )
-    label = "Choose my hint" if prompt.ask is Ask.HINT else "Choose my secret"
+    member = mention(prompt.user_id)
+    if prompt.ask is Ask.HINT:
+        text = _(
+            "{member}, I could not send you a DM (your DMs are closed to me). Press the button "
+            "to choose the hint you give here; only you will see it.",
+            member=member,
+        )
+        label = _("Choose my hint")
+    else:
+        text = _(
+            "{member}, I could not send you a DM (your DMs are closed to me). Press the button "
+            "to choose your secret here; only you will see it.",
+            member=member,
+        )
+        label = _("Choose my secret")
     layout: Layout = ((Button(label, press(snap, Verb.ASK), discord.ButtonStyle.primary),),)
     return Post(text, layout=layout, ping=(prompt.user_id,))
 
 
 def private_text(notice: Private) -> str:
-    return fit(f"Match #{notice.match.id}: {notice.text}")
+    return fit(_("Match #{id}: {text}", id=notice.match.id, text=again(notice.text)))
 
 
 # ---------------------------------------------------------------------- stats and lists

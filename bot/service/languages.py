@@ -74,6 +74,9 @@ class Languages:
         self.max_age = max_age
         self.monotonic = monotonic
         self._servers: dict[int, tuple[str, float]] = {}
+        self._changes = 0
+        """How many times a server's language was changed here: a read that a change overtook
+        is not kept, or a server would read its old language for a minute."""
         """Server -> its language for public posts, and when it was read."""
         self._preferred: dict[int, str | None] = {}
         """Server -> the preferred locale stored for it, as this process knows it."""
@@ -88,11 +91,17 @@ class Languages:
         cached = self._servers.get(guild_id)
         if cached is not None and self.monotonic() - cached[1] < self.max_age:
             return cached[0]
+        changes = self._changes
         async with self.sessions() as session:
             chosen, preferred = await stored.server_language(session, guild_id)
         language = server_language(chosen, preferred)
-        self._servers[guild_id] = (language, self.monotonic())
+        if changes == self._changes:
+            self._servers[guild_id] = (language, self.monotonic())
         return language
+
+    def _forget(self, guild_id: int) -> None:
+        self._changes += 1
+        self._servers.pop(guild_id, None)
 
     async def chosen(self, guild_id: int) -> str | None:
         """The language chosen with ``/settings language:`` (``None``: the server's default)."""
@@ -107,7 +116,7 @@ class Languages:
             raise ValueError(f"{language!r} is not a shipped language")
         async with self.sessions.begin() as session:
             await stored.choose_language(session, guild_id, language, self.clock())
-        self._servers.pop(guild_id, None)
+        self._forget(guild_id)
         return await self.server(guild_id)
 
     async def preferred(self, locales: Mapping[int, str | None]) -> int:
@@ -127,7 +136,7 @@ class Languages:
                 await stored.set_preferred_locales(session, changed, self.clock())
             for guild, locale in changed.items():
                 self._preferred[guild] = locale
-                self._servers.pop(guild, None)
+                self._forget(guild)
         return len(changed)
 
     # ------------------------------------------------------------------ members

@@ -39,6 +39,7 @@ from bot.service.match_state import (
     check_version,
     default_mention,
     deliveries,
+    history_lines,
     no_names,
     recent_texts,
     row_values,
@@ -420,7 +421,7 @@ class MatchCore:
             return ()
         p0, p1 = self._names(loaded)
         earlier = loaded.stored.get("recent") or []
-        return tuple(text.format(p0=p0, p1=p1) for text in earlier[-4:])
+        return history_lines(loaded.row.game, earlier[-4:], (p0, p1))
 
 
 Finder = Callable[[AsyncConnection], Awaitable[LoadedMatch]]

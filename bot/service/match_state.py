@@ -24,7 +24,7 @@ DELIVERY_GRACE = timedelta(seconds=15)
 """How long a use case's own process has to deliver what it must show before the outbox's
 deliverer (in any process) does."""
 RECENT = 8
-"""Public event texts a match keeps for its board's log (the board lists the last few)."""
+"""Public events a match keeps for its board's log (the board lists the last few)."""
 MAX_MATCH_ID = 2**31 - 1
 """The largest id a match can have (a 32-bit column on PostgreSQL)."""
 ALREADY_PLAYED = "That was already played: the match has moved on. Use the latest board."
@@ -148,15 +148,39 @@ def deliveries(
     return rows
 
 
-def recent_texts(match: LoadedMatch) -> list[str]:
-    """The match's recent public event texts once this use case's are added."""
+def recent_texts(match: LoadedMatch) -> list[Any]:
+    """The match's recent public events once this use case's are added, as the board's log
+    keeps them: each as its kind, its data and its English text (``recent_entry``).
+
+    An earlier release kept only the text (players as ``{p0}``/``{p1}``): such entries stay
+    as they are, and ``history_lines`` shows them as they were said."""
     earlier = match.row.recent or []
     added = [
-        payload["text"]
-        for _seat, _kind, audience, payload in match.log
-        if audience is None and payload.get("text")
+        recent_entry(kind, payload)
+        for _seat, kind, audience, payload in match.log
+        if audience is None and "data" in payload and not kind.startswith("action:")
     ]
     return [*earlier, *added][-RECENT:]
+
+
+def recent_entry(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A public event as the board's log keeps it: its kind and data, worded when shown, and
+    its English text for a reader that cannot word it."""
+    return {"kind": kind, "data": payload["data"], "text": payload.get("text", "")}
+
+
+def history_lines(game: str, entries: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
+    """The board's log lines from the entries ``recent_texts`` kept, naming the players:
+    each worded by ``game`` in the language of the moment (``Worded``: a screen words it again
+    for its reader), or an earlier release's text as it was stored."""
+    return tuple(_history_line(game, entry, names) for entry in entries)
+
+
+def _history_line(game: str, entry: Any, names: Sequence[str]) -> str:
+    if isinstance(entry, str):
+        return entry.format(p0=names[0], p1=names[1])
+    event = Event(entry["kind"], entry.get("text", ""), None, entry.get("data") or {}, game)
+    return event.render(names)
 
 
 def row_values(row: repo.MatchRow) -> dict[str, Any]:

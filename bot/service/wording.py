@@ -7,6 +7,7 @@ from typing import Any
 
 from db import repository as repo
 from games.base import AnyGame, Ask
+from games.worded import Worded, again
 
 
 def not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
@@ -25,8 +26,12 @@ def not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
 
 def choice_label(engine: AnyGame, action: Any) -> str:
     """A private choice as its button says it, worded by its game: ``Row is greater than 2``."""
-    words = engine.word(action)
-    return words[:1].upper() + words[1:]
+
+    def capitalised() -> str:
+        words = again(engine.word(action))
+        return words[:1].upper() + words[1:]
+
+    return Worded(capitalised)
 
 
 def describe_options(engine: AnyGame, options: Mapping[str, Any]) -> str:

@@ -13,7 +13,8 @@ from typing import Any
 
 from bot.terminal.names import Names
 from games.base import SEATS, AnyGame
-from games.board import LETTERS, MEANINGS, NONE_YET, Board, Cell, Grid, Mark
+from games.board import LETTERS, NONE_YET, Board, Cell, Grid, Mark, meaning
+from games.words import _
 
 Lines = list[str]
 
@@ -101,7 +102,7 @@ def beside(left: Lines, right: Lines) -> Lines:
 def _grid_block(grid: Grid, names: Names) -> Lines:
     title = [_fill(grid.title, names)] if grid.title else []
     if not grid.rows:
-        return [*title, NONE_YET]
+        return [*title, _(NONE_YET)]
     marks = [[letters(cell, names) for cell in row] for row in grid.rows]
     widest = grid.digits + 2 if grid.takeable else grid.digits
     if grid.coordinates:
@@ -124,7 +125,7 @@ def _key(shown: Board, names: Names) -> str:
             tags = {letters(Cell(mark, seat, 0), names).split()[-1] for mark in marks}
             entries.append(f"{'/'.join(sorted(tags))} {names[seat]}")
     for mark in shown.keyed_marks():
-        entries.append(f"{'*' if mark is Mark.TRAP else LETTERS[mark]} {MEANINGS[mark]}")
+        entries.append(f"{'*' if mark is Mark.TRAP else LETTERS[mark]} {meaning(mark)}")
     return KEY_GAP.join(entries)
 
 

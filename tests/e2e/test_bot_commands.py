@@ -75,7 +75,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert "scope=bot+applications.commands" in invite
     # View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files (the
     # rating charts), Read Message History
-    assert "permissions=274878024704" in invite
+    assert "permissions=309237763072" in invite
 
 
 async def test_a_dev_guild_gets_the_commands_at_once_and_nothing_global(

@@ -156,7 +156,7 @@ async def play_crystal(table: Table, alice: FakeMember, bob: FakeMember) -> None
     assert f"<@{bob.id}>, your move." in took.content
     mark = table.checkpoint()
     await table.slash(bob, "crystal take", crystal=1)
-    took = await table.posted("captures crystal 1: 1 points", after=mark)
+    took = await table.posted("captures crystal 1: 1 point.", after=mark)
     # Alice, on 9, may take 2-6 only: 1 and 9 are gone, 7 and 8 would pass 15.
     assert {p.arg for p in table.presses(took)} == {"2", "3", "4", "5", "6"}
     mark = table.checkpoint()

@@ -81,7 +81,19 @@ async def french_table(
     fake_discord.set_preferred_locale(guild, "fr")
     fake_discord.set_locale(bob.user, "de")
     async with idle_table.running():
+        await stored_as(idle_table, guild.id, "fr")
         yield idle_table
+
+
+async def stored_as(table: Table, guild_id: int, language: str) -> None:
+    """Wait until the bot has stored the server's locale, which it does once it is ready
+    (a command in the moment before that reads English)."""
+    languages = app_of(table).languages
+    for _attempt in range(100):
+        if await languages.server(guild_id) == language:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the server's language never became {language}")
 
 
 def owner_of(fake: FakeDiscord, guild: FakeGuild) -> FakeMember:

@@ -57,6 +57,11 @@ def test_every_message_is_translated(locale: str) -> None:
         else:
             english = placeholders(" ".join(message_id) if isinstance(message_id, tuple) else key)
             forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+            if isinstance(message_id, tuple) and len(forms) != catalog.num_plurals:
+                # Babel's plural rule for the language decides which form a number reads.
+                problems.append(
+                    f"{len(forms)} plural forms, {locale} has {catalog.num_plurals}: {key!r}"
+                )
             for form in map(str, forms):
                 # A singular form may say "one" instead of "{n}".
                 got = placeholders(form)

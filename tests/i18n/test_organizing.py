@@ -369,7 +369,8 @@ async def test_a_french_review_and_history_read_french(shown: Shown) -> None:
         page = history_texts.history_embed(shown.page, GUILD)
         labels = shown.labels()
         record = render.record_embed(shown.record, game=None)
-    assert summary.title == f"Analyse · {shown.review.title} · partie #{shown.match_id}"
+        title = _(shown.review.title)
+    assert summary.title == f"Analyse · {title} · partie #{shown.match_id}"
     assert summary.description == f"<@{ALICE}> a gagné (capture)."
     assert (page.title or "").startswith("Historique · page 1")
     assert "contre" in (page.description or "") and "gagnée" in (page.description or "")
@@ -381,7 +382,8 @@ async def test_a_french_review_and_history_read_french(shown: Shown) -> None:
 async def test_the_record_file_is_written_in_the_readers_language(shown: Shown) -> None:
     with speaking("de"):
         german = record_text(shown.replay, shown.review.review)
-    assert german.startswith(f"Parlor · {shown.replay.title} · Partie #{shown.match_id}\n")
+        title = _(shown.replay.title)
+    assert german.startswith(f"Parlor · {title} · Partie #{shown.match_id}\n")
     assert "Spieler: Alice (hat begonnen) und Bob" in german
     assert "Ergebnis: Alice hat gewonnen (Eroberung)" in german
 

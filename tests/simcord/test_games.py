@@ -181,7 +181,7 @@ async def test_crystal_capture(table: Table, alice: Member, bob: Member) -> None
     assert board.content == f"{bob.mention}, your move."
     assert (await bob.play("crystal take", crystal=1)).id == board.id
     board = table.now(board)
-    assert last_event(board) == f"{bob.mention} captures crystal 1: 1 points."
+    assert last_event(board) == f"{bob.mention} captures crystal 1: 1 point."
     # Alice, on 9, may take 2-6 only: 1 and 9 are gone, 7 and 8 would pass 15, and say so.
     assert labels(board) == ["2", "3", "4", "5", "6"]
     assert [button.label for button in buttons(board) if button.disabled] == [

@@ -98,7 +98,7 @@ async def test_after_fifteen_minutes_the_board_is_edited_with_the_bot_token(
     await alice.press(board, "9")
     await table.let_time_pass(minutes=15)
     assert (await bob.play("crystal take", crystal=1)).id == board.id
-    assert last_event(table.now(board)) == f"{bob.mention} captures crystal 1: 1 points."
+    assert last_event(table.now(board)) == f"{bob.mention} captures crystal 1: 1 point."
     assert bot_token_calls(table) == [f"PATCH /channels/{table.channel.id}/messages/{board.id}"]
     await alice.press(table.now(board), "2")
     assert last_event(table.now(board)) == f"{alice.mention} captures crystal 2: 11 points."
@@ -121,7 +121,7 @@ async def test_a_buried_board_is_posted_again_below(
     assert [message.content for message in chat] == [f"chat {turn}" for turn in range(5)]
     assert reposted.id == moved.response.id != board.id  # the press's answer; the old one is gone
     assert reposted.content == f"{alice.mention}, your move."
-    assert last_event(reposted) == f"{bob.mention} captures crystal 1: 1 points."
+    assert last_event(reposted) == f"{bob.mention} captures crystal 1: 1 point."
     assert "Crystal Capture · match #1" in text_of(reposted)
     callback = [r for r in table.env.http_requests if r.path.endswith("/callback")][-1]
     assert mentions_allowed(callback.json) == [str(alice.id)]

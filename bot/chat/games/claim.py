@@ -10,6 +10,7 @@ from discord import app_commands
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class ClaimDrawing(Drawing):
                 value = view.grid[index]
                 owner = owners[index]
                 if owner is not None:
-                    label = f"{value} · taken"
+                    label = _("{number} · taken", number=value)
                     noop = press(snap, Verb.NOOP, f"{row} {col}")
                     buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
                 elif view.hidden:

@@ -9,6 +9,7 @@ from discord import app_commands
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.crown import SIZE
 
@@ -65,7 +66,7 @@ class CrownDrawing(Drawing):
         )
 
     def secret_hint(self, snap: MatchSnapshot) -> str:
-        return "Press a cell, or type it here as `row col`, e.g. `2 3`."
+        return _("Press a cell, or type it here as `row col`, e.g. `2 3`.")
 
 
 DRAWING = CrownDrawing()

@@ -10,6 +10,7 @@ from discord import app_commands
 from bot.chat.components import Button, Layout, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, challenge_command
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.crystal import CRYSTALS, TARGET
 
@@ -41,9 +42,9 @@ class CrystalDrawing(Drawing):
         buttons = []
         for crystal in CRYSTALS:
             if crystal not in view.pool:
-                label, allowed = f"{crystal} · taken", False
+                label, allowed = _("{number} · taken", number=crystal), False
             elif crystal > room:
-                label, allowed = f"{crystal} · over {TARGET}", False
+                label, allowed = _("{number} · over {target}", number=crystal, target=TARGET), False
             else:
                 label, allowed = str(crystal), True
             verb = Verb.PLAY if allowed else Verb.NOOP

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+import games
 from bot.chat.components import Button, Layout, Post, Press, Verb, press
 from bot.chat.drawing import Drawing, parlor
 from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
+from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
 from bot.service.notices import MatchSnapshot
 from games.flag import SIZE, View, own_traps
@@ -42,12 +44,12 @@ class Flag(
         prompt = await self.bot.service.prompt(match_id, interaction.user.id)
         view = prompt.view
         if not view.traps_left[view.seat]:
-            raise InvalidMove("You have placed both your traps: move your agent instead.")
+            raise InvalidMove(_("You have placed both your traps: move your agent instead."))
         picker = DRAWING.trap_picker(prompt.match, view)
         if await self.bot.delivery.send_dm(interaction.user.id, picker):
-            return Post("I sent you the trap cell picker by DM.")
-        closed = "I cannot DM you (your DMs are closed), so pick the cell here.\n"
-        return Post(closed + picker.content, layout=picker.layout)
+            return Post(_("I sent you the trap cell picker by DM."))
+        closed = _("I cannot DM you (your DMs are closed), so pick the cell here.")
+        return Post(f"{closed}\n{picker.content}", layout=picker.layout)
 
 
 ARROWS = {
@@ -78,7 +80,7 @@ class FlagDrawing(Drawing):
             for d_col in (-1, 0, 1):
                 if (d_row, d_col) == (0, 0):
                     left = view.traps_left[seat]
-                    label = f"Trap ({left} left)"
+                    label = _("Trap ({n} left)", n=left)
                     verb = Verb.TRAP if left else Verb.NOOP
                     buttons.append(
                         Button(
@@ -123,7 +125,9 @@ class FlagDrawing(Drawing):
         async def picker() -> Post:
             prompt = await parlor(interaction).service.prompt(press.match_id, interaction.user.id)
             if prompt.match.version != press.version:
-                raise AlreadyPlayed("That board is out of date: use the buttons on the latest one.")
+                raise AlreadyPlayed(
+                    _("That board is out of date: use the buttons on the latest one.")
+                )
             return self.trap_picker(prompt.match, prompt.view)
 
         await parlor(interaction).delivery.show(interaction, picker, stale=press)
@@ -142,11 +146,13 @@ class FlagDrawing(Drawing):
                 cell = (row, col)
                 arg = f"TRAP {row} {col}"
                 if cell in own:
-                    buttons.append(Button("your trap", press(snap, Verb.NOOP, arg), disabled=True))
+                    buttons.append(
+                        Button(_("your trap"), press(snap, Verb.NOOP, arg), disabled=True)
+                    )
                 elif cell in view.flags:
-                    buttons.append(Button("flag", press(snap, Verb.NOOP, arg), disabled=True))
+                    buttons.append(Button(_("flag"), press(snap, Verb.NOOP, arg), disabled=True))
                 elif cell in blocked:
-                    buttons.append(Button("agent", press(snap, Verb.NOOP, arg), disabled=True))
+                    buttons.append(Button(_("agent"), press(snap, Verb.NOOP, arg), disabled=True))
                 else:
                     buttons.append(
                         Button(
@@ -155,14 +161,16 @@ class FlagDrawing(Drawing):
                     )
             rows.append(tuple(buttons))
         left = view.traps_left[seat]
-        text = (
-            f"**Flag Chase, match #{snap.id}**: pick the cell for a trap ({left} left). "
-            "Nobody else sees this."
+        text = _(
+            "**{game}, match #{id}**: pick the cell for a trap ({n} left). Nobody else sees this.",
+            game=games.get(snap.game).title,
+            id=snap.id,
+            n=left,
         )
         own_line = self.own_secrets(view)
         if own_line:
             text += f"\n{own_line}"
-        text += "\nIn a DM you may also type it, e.g. `TRAP 3 4`."
+        text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
         return Post(text, layout=tuple(rows))
 
 

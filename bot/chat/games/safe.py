@@ -11,6 +11,7 @@ from bot.chat.components import Button, Layout, Press, Verb, press
 from bot.chat.drawing import Drawing
 from bot.chat.forms import answer_form, open_form
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.safe import Options
 
@@ -43,15 +44,17 @@ class Safe(
 
 class SafeDrawing(Drawing):
     def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        return ((Button("Guess", press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
+        return ((Button(_("Guess"), press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
 
     def secret_picker(self, snap: MatchSnapshot) -> Layout:
-        return ((Button("Set my code", press(snap, Verb.CODE), discord.ButtonStyle.primary),),)
+        return ((Button(_("Set my code"), press(snap, Verb.CODE), discord.ButtonStyle.primary),),)
 
     def secret_hint(self, snap: MatchSnapshot) -> str:
         code = Options.from_mapping(snap.options)
-        return (
-            f"Press **Set my code**, or type your code here: {code.shape}, e.g. `{code.example}`."
+        return _(
+            "Press **Set my code**, or type your code here: {shape}, e.g. `{example}`.",
+            shape=code.shape,
+            example=code.example,
         )
 
     async def open(self, interaction: Interaction, press: Press) -> bool:
@@ -62,9 +65,9 @@ class SafeDrawing(Drawing):
         guess = press.verb == Verb.GUESS
         form = answer_form(
             press,
-            title="Guess the code" if guess else "Set your secret code",
-            label="Your guess" if guess else "Your code (only you see it)",
-            placeholder="digits only, e.g. 213",
+            title=_("Guess the code") if guess else _("Set your secret code"),
+            label=_("Your guess") if guess else _("Your code (only you see it)"),
+            placeholder=_("digits only, e.g. 213"),
         )
         await open_form(interaction, press, form)
         return True
