@@ -1,5 +1,6 @@
-"""A match in a thread a moderator locks or archives: its deadlines wait instead of the match
-being called off at once, and it goes on when the thread is opened again (THREAD_UPDATE)."""
+"""A match in a thread a moderator locks, or archives and locks (so that a post cannot revive
+it): its deadlines wait instead of the match being called off at once, and it goes on when the
+thread is opened again (THREAD_UPDATE)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def channel(fake_discord: FakeDiscord, guild: FakeGuild) -> FakeChannel:
     return fake_discord.add_thread(parent, "the duel")
 
 
-@pytest.mark.parametrize("state", ["locked", "archived"])
+@pytest.mark.parametrize("state", ["locked", "archived-and-locked"])
 async def test_a_thread_locked_or_archived_holds_its_match_until_it_is_opened(
     table: Table, alice: FakeMember, bob: FakeMember, state: str
 ) -> None:
@@ -39,11 +40,9 @@ async def test_a_thread_locked_or_archived_holds_its_match_until_it_is_opened(
     await table.posted("Coin toss", after=mark)
 
     # A moderator closes the thread; the board's interaction token has expired, so Alice's
-    # secret, typed by DM, is shown with the bot's token: refused (160005 or 50083).
-    if state == "locked":
-        fake.set_thread_state(thread, locked=True)
-    else:
-        fake.set_thread_state(thread, archived=True)
+    # secret, typed by DM, is shown with the bot's token: refused (160005, or 50083 for the
+    # post that would revive an archived thread, since it is locked too).
+    fake.set_thread_state(thread, archived=state != "locked", locked=True)
     fake.advance_clock(16 * 60)
     await table.dm(alice, "1 1")
     assert table.app is not None
@@ -72,7 +71,7 @@ class _Monotonic:
         return self.now
 
 
-async def test_a_thread_left_archived_is_tried_per_channel_with_backoff_within_the_budget(
+async def test_a_thread_left_archived_and_locked_is_tried_with_backoff_within_the_budget(
     table: Table, alice: FakeMember, bob: FakeMember
 ) -> None:
     fake, thread = table.fake, table.channel
@@ -85,7 +84,7 @@ async def test_a_thread_left_archived_is_tried_per_channel_with_backoff_within_t
     challenge = await table.posted("challenges you", after=mark)
     await table.click(bob, challenge, Verb.ACCEPT)
     await table.posted("Coin toss", after=mark)
-    fake.set_thread_state(thread, archived=True)
+    fake.set_thread_state(thread, archived=True, locked=True)
     fake.advance_clock(16 * 60)
     await table.dm(alice, "1 1")
     await fake.wait_until(lambda: app.channel_reach.holds(thread.id), what="the thread held")
