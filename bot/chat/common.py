@@ -239,12 +239,17 @@ class Common(commands.Cog):
     async def _only_match_here(self, interaction: Interaction) -> int:
         here = await self._unfinished(interaction, channel_only=True)
         if not here:
-            raise MatchNotFound("You have no unfinished match in this channel.")
+            raise MatchNotFound(_("You have no unfinished match in this channel."))
         if len(here) > 1:
             names = ", ".join(sorted({games.get(s.game).name for s in here}))
             raise MatchNotFound(
-                f"You have {len(here)} unfinished matches in this channel ({names}): "
-                "say which with the game option, e.g. /resign game:crown."
+                _(
+                    "You have {n} unfinished matches in this channel ({games}): say which with "
+                    "the game option, e.g. {command}.",
+                    n=len(here),
+                    games=names,
+                    command=command("resign game:crown"),
+                )
             )
         return here[0].id
 

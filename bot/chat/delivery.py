@@ -30,6 +30,7 @@ from bot.chat.sending import (
     UNREACHABLE,
     nonce,
 )
+from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
@@ -37,6 +38,14 @@ from bot.service.outbox import Outbox
 __all__ = ["FAILED", "Actor", "Delivery", "MessageActor", "log_failure"]
 
 log = logging.getLogger(__name__)
+
+OUT_OF_REACH = {
+    MISSING_ACCESS: N_("I can no longer see that channel"),
+    MISSING_PERMISSIONS: N_("I am no longer allowed to post there"),
+    THREAD_ARCHIVED: N_("its thread was archived"),
+}
+"""Why a match's channel is out of reach, by Discord's error code (translated where shown)."""
+CHANNEL_GONE = N_("that channel is gone")
 
 
 class MessageActor:
@@ -204,13 +213,13 @@ class Delivery:
     @staticmethod
     def _called_off(snap: MatchSnapshot, error: discord.HTTPException) -> str:
         """What a player is told of a match called off because its channel is out of reach."""
-        why = {
-            MISSING_ACCESS: "I can no longer see that channel",
-            MISSING_PERMISSIONS: "I am no longer allowed to post there",
-            THREAD_ARCHIVED: "its thread was archived",
-        }.get(error.code, "that channel is gone")
-        text = (
-            f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
-            f"{why}. No result, and no rating changed."
+        why = _(OUT_OF_REACH.get(error.code, CHANNEL_GONE))
+        channel = f"<#{snap.channel_id}>"
+        return _(
+            "Match #{id} ({title}) in {channel} was called off: {why}. No result, and no rating "
+            "changed.",
+            id=snap.id,
+            title=render.title(snap),
+            channel=channel,
+            why=why,
         )
-        return text

@@ -39,6 +39,7 @@ from bot.chat.sending import (
     nonce,
     on_private_message,
 )
+from bot.i18n import _
 from bot.service.languages import Languages
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
@@ -333,7 +334,7 @@ class Boards:
                 if response.is_done():
                     if interaction.type is discord.InteractionType.application_command:
                         # The deferred "thinking" answer is private: fill it in, then post.
-                        await interaction.edit_original_response(content="Posted below.")
+                        await interaction.edit_original_response(content=_("Posted below."))
                     followup = await interaction.followup.send(wait=True, **kwargs)
                     message_id = followup.id
                     original = False
