@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+import games
 from bot.chat import render
 from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
@@ -216,10 +217,10 @@ class Delivery:
         why = _(OUT_OF_REACH.get(error.code, CHANNEL_GONE))
         channel = f"<#{snap.channel_id}>"
         return _(
-            "Match #{id} ({title}) in {channel} was called off: {why}. No result, and no rating "
+            "Match #{id} ({game}) in {channel} was called off: {why}. No result, and no rating "
             "changed.",
             id=snap.id,
-            title=render.title(snap),
+            game=games.get(snap.game).title,
             channel=channel,
             why=why,
         )

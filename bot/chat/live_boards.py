@@ -43,6 +43,7 @@ from bot.i18n import _
 from bot.service.languages import Languages
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
+from games.worded import again
 
 log = logging.getLogger(__name__)
 
@@ -244,10 +245,11 @@ class Boards:
                 facts = self.facts(snap, route.exchange)
                 decided = plan(facts)
             with language:
+                said = [again(line) for line in lines]  # the lines in the server's language
                 if snap.status == "challenged":
-                    post = render.challenge_post(snap, lines)
+                    post = render.challenge_post(snap, said)
                 else:
-                    post = render.board_post(snap, lines)
+                    post = render.board_post(snap, said)
             try:
                 await self._carry_out(snap, post, facts, decided, route.exchange)
             except discord.HTTPException as error:

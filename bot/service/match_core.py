@@ -328,8 +328,11 @@ class MatchCore:
         if len(seats) != 1:
             return _("Nothing is asked of you right now: wait for the other player.")
         who = self.mention(loaded.players[seats[0]])
-        if loaded.game.ask(loaded.state, seats[0]) is Ask.HINT:
+        ask = loaded.game.ask(loaded.state, seats[0])
+        if ask is Ask.HINT:
             return _("It is not your turn: it is {member}'s turn to choose a hint.", member=who)
+        if ask is Ask.SECRET:
+            return _("It is not your turn: {member} is still choosing a secret.", member=who)
         return _("It is not your turn: it is {member}'s turn to move.", member=who)
 
     def _notices(
