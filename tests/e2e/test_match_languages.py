@@ -82,3 +82,26 @@ async def test_match_lines_and_prompts_read_in_their_readers_language(
     await table.dm(bob, "2 3")
     reply = await table.dm(bob, "#1 1 1")
     assert reply.content == f"Du bist nicht dran: {alice.mention} wählt noch ein Geheimnis."
+
+
+async def test_a_german_members_secret_form_fits_discord(
+    table: Table, fake_discord: FakeDiscord, alice: FakeMember, bob: FakeMember
+) -> None:
+    """Bob's app is in German: the form his Safe Cracker prompt opens is worded for him, and
+    Discord's limits on a form's title and field hold (the fake checks them as Discord does)."""
+    fake_discord.set_locale(bob.user, "de")
+    mark = table.checkpoint()
+    (challenge,) = (await table.slash(alice, "safe challenge", opponent=bob)).messages
+    await table.click(bob, challenge, Verb.ACCEPT)
+    prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
+    assert prompt.content.count("Wähle dein Geheimnis für ") == 1
+    opened = await table.click(bob, prompt, Verb.CODE)
+    await table.fake.wait_for_response(opened)
+    assert opened.modal is not None
+    (field,) = opened.modal_text_inputs
+    assert 0 < len(str(opened.modal["title"])) <= 45
+    assert 0 < len(str(field["label"])) <= 45
+    await table.fake.submit_modal(
+        bob, opened, opened.modal["custom_id"], {field["custom_id"]: "213"}
+    )
+    await table.posted("has set their code", after=mark)
