@@ -77,18 +77,19 @@ def _range_text(kind: str) -> str:
     return f"{human(bounds.low)} to {human(bounds.high)}"
 
 
-COMMON_RULES = (
-    "Challenges expire after a while; secrets are asked by DM (or privately in the channel when "
-    "your DMs are closed); a player who runs out of time on their turn loses. `/resign` gives up."
-)
-"""What every game shares, shown under each game's rules."""
-
-
 def rules_text(game: str, commands_: list[Any]) -> str:
     """The short rules of ``game``, the commands of its group, and what every game shares."""
-    listed = ", ".join(f"`/{game} {command.name}`" for command in commands_)
-    commands_line = f"\nCommands: {listed}, or the board's buttons." if listed else ""
-    return f"{games.get(game).rules}\n{commands_line}\n\n{COMMON_RULES}"
+    listed = ", ".join(command(f"{game} {each.name}") for each in commands_)
+    commands_line = (
+        "\n" + _("Commands: {commands}, or the board's buttons.", commands=listed) if listed else ""
+    )
+    shared = _(
+        "Challenges expire after a while; secrets are asked by DM (or privately in the channel "
+        "when your DMs are closed); a player who runs out of time on their turn loses. {command} "
+        "gives up.",
+        command=command("resign"),
+    )
+    return f"{games.get(game).rules}\n{commands_line}\n\n{shared}"
 
 
 Shown = tuple[discord.Embed, discord.File | None]

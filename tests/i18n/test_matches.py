@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.chat import render
 from bot.chat.answers import done_text
+from bot.chat.common import rules_text
 from bot.chat.delivery import Delivery
 from bot.chat.sending import MISSING_ACCESS
 from bot.i18n import LOCALES, LOCALES_DIR, speaking
@@ -300,3 +301,11 @@ async def test_what_the_discord_side_says_of_a_match_fits_and_is_translated(
     if locale == "fr":
         assert texts[1].startswith("La partie n° 1 (")
         assert "je ne vois plus ce salon" in texts[1]
+
+
+def test_the_rules_name_commands_in_the_readers_language() -> None:
+    with speaking("de"):
+        text = rules_text("crown", [])
+    assert text.endswith("verliert. Mit `/resign` gibst du auf.")
+    with speaking("fr"):
+        assert "`/resign` permet d'abandonner." in rules_text("safe", [])
