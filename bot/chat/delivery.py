@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-import games
 from bot.chat import render
+from bot.chat.called_off import called_off_text
 from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import FAILED, log_failure
@@ -31,7 +31,6 @@ from bot.chat.sending import (
     UNREACHABLE,
     nonce,
 )
-from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
@@ -39,14 +38,6 @@ from bot.service.outbox import Outbox
 __all__ = ["FAILED", "Actor", "Delivery", "MessageActor", "log_failure"]
 
 log = logging.getLogger(__name__)
-
-OUT_OF_REACH = {
-    MISSING_ACCESS: N_("I can no longer see that channel"),
-    MISSING_PERMISSIONS: N_("I am no longer allowed to post there"),
-    THREAD_ARCHIVED: N_("its thread was archived"),
-}
-"""Why a match's channel is out of reach, by Discord's error code (translated where shown)."""
-CHANNEL_GONE = N_("that channel is gone")
 
 
 class MessageActor:
@@ -214,13 +205,9 @@ class Delivery:
     @staticmethod
     def _called_off(snap: MatchSnapshot, error: discord.HTTPException) -> str:
         """What a player is told of a match called off because its channel is out of reach."""
-        why = _(OUT_OF_REACH.get(error.code, CHANNEL_GONE))
-        channel = f"<#{snap.channel_id}>"
-        return _(
-            "Match #{id} ({game}) in {channel} was called off: {why}. No result, and no rating "
-            "changed.",
-            id=snap.id,
-            game=games.get(snap.game).title,
-            channel=channel,
-            why=why,
-        )
+        why = {
+            MISSING_ACCESS: "hidden",
+            MISSING_PERMISSIONS: "forbidden",
+            THREAD_ARCHIVED: "archived",
+        }.get(error.code, "gone")
+        return called_off_text(snap, why)
