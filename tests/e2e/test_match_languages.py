@@ -69,7 +69,7 @@ async def test_match_lines_and_prompts_read_in_their_readers_language(
     assert "Le défi expire dans 5 minutes." in challenge.text
 
     await table.click(bob, challenge, Verb.ACCEPT)
-    await table.posted(f"{bob.mention} a accepté. Pile ou face :", after=mark)
+    await table.posted(f"{bob.mention} a accepté.", after=mark)
     bob_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=bob)
     alice_prompt = await table.posted(lambda m: bool(m.buttons), after=mark, where=alice)
     assert "Wähle dein Geheimnis für " in bob_prompt.content

@@ -25,7 +25,7 @@ from bot.chat.answers import done_text
 from bot.chat.common import rules_text
 from bot.chat.delivery import Delivery
 from bot.chat.sending import MISSING_ACCESS
-from bot.i18n import LOCALES, LOCALES_DIR, speaking
+from bot.i18n import LOCALES, LOCALES_DIR, read_catalog, speaking
 from bot.service.errors import REFUSALS
 from bot.service.matches import MatchService
 from bot.service.notices import Prompt, Report
@@ -55,22 +55,19 @@ def words(text: str) -> set[str]:
 @cache
 def english_only(locale: str) -> frozenset[str]:
     """The words of the English messages of ``matches.po`` that no translation of ``locale``
-    uses, less the games' titles (the games' catalogs word those)."""
+    uses in any of its catalogs (French says "match nul"), less the games' titles."""
     with (LOCALES_DIR / locale / "matches.po").open("rb") as handle:
-        catalog = read_po(handle, locale=locale.replace("-", "_"))
-    english: set[str] = set()
-    translated: set[str] = set()
-    for message in catalog:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for said in ids:
-            english |= words(str(said))
-        for translation in strings:
-            translated |= words(str(translation))
+        ours = read_po(handle, locale=locale.replace("-", "_"))
+    english = {w for message in ours if message.id for w in said(message.id)}
+    translated = {w for m in read_catalog(locale) if m.id for w in said(m.string)}
     titles = {w for engine in games.GAMES.values() for w in words(engine.title)}
     return frozenset(english - translated - titles)
+
+
+def said(text: str | tuple[str, ...] | list[str] | None) -> set[str]:
+    """The words of a message or of all its plural forms."""
+    forms = text if isinstance(text, tuple | list) else (text or "",)
+    return {w for form in forms for w in words(str(form))}
 
 
 def assert_no_english(locale: str, texts: list[str]) -> None:
