@@ -18,7 +18,6 @@ from bot.chat import render
 from bot.chat.components import Layout, Post, Verb
 from bot.i18n import speaking
 from db.languages import server_language
-from tests.e2e.test_match_languages import the_server_speaks
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -82,7 +81,6 @@ async def french_table(
     fake_discord.set_preferred_locale(guild, "fr")
     fake_discord.set_locale(bob.user, "de")
     async with idle_table.running():
-        await the_server_speaks(idle_table, "fr")  # stored from the server's GUILD_CREATE
         yield idle_table
 
 
