@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.chat import render
+from bot.chat.called_off import called_off_text
 from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import FAILED, log_failure
@@ -219,12 +220,8 @@ class Delivery:
     def _called_off(snap: MatchSnapshot, error: discord.HTTPException) -> str:
         """What a player is told of a match called off because its channel is out of reach."""
         why = {
-            MISSING_ACCESS: "I can no longer see that channel",
-            MISSING_PERMISSIONS: "I am no longer allowed to post there",
-            THREAD_ARCHIVED: "its thread was archived",
-        }.get(error.code, "that channel is gone")
-        text = (
-            f"Match #{snap.id} ({render.title(snap)}) in <#{snap.channel_id}> was called off: "
-            f"{why}. No result, and no rating changed."
-        )
-        return text
+            MISSING_ACCESS: "hidden",
+            MISSING_PERMISSIONS: "forbidden",
+            THREAD_ARCHIVED: "archived",
+        }.get(error.code, "gone")
+        return called_off_text(snap, why)
