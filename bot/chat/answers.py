@@ -19,6 +19,7 @@ import discord
 from bot.chat import render
 from bot.chat.components import Post
 from bot.chat.sending import Interaction, message_kwargs, on_private_message
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 ACK_WITHIN = 1.5
@@ -103,7 +104,7 @@ class Exchange:
             if on_private_message(interaction) and interaction.message is not None:
                 # A DM picker or private prompt that has done its job: keep its text, drop its
                 # buttons, and add what came of it.
-                done = text or f"Done: {board_url}"
+                done = text or _("Done: {board}", board=board_url)
                 content = render.fit(f"{interaction.message.content}\n\n{done}")
                 await response.edit_message(content=content, view=None)
                 return
@@ -117,5 +118,5 @@ class Exchange:
 
 def done_text(snap: MatchSnapshot, board: str) -> str:
     if snap.status == "challenged":
-        return f"Challenge posted: {board}"
-    return f"Played: {board}"
+        return _("Challenge posted: {board}", board=board)
+    return _("Played: {board}", board=board)

@@ -18,6 +18,7 @@ from bot.chat.failures import FAILED, log_failure
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.parts import ClientDelivery, Parts
 from bot.chat.readers import hear
+from bot.i18n import N_, _
 from bot.service.matches import MatchService
 from bot.settings import Settings
 
@@ -39,11 +40,11 @@ and tournament rounds); nothing more is asked for in the invite."""
 CLOSE_GRACE = 8.0
 """Seconds shut-down waits for the sweep and the requests in progress to finish: with logging
 out and closing the database, a stop takes under 10 s (a container's default grace)."""
-RESTARTING = "Parlor is restarting: try again in a moment."
+RESTARTING = N_("Parlor is restarting: try again in a moment.")
 """The answer to a request that arrives once shut-down has begun."""
-NOT_A_MEMBER = "That user is not a member of this server."
+NOT_A_MEMBER = N_("That user is not a member of this server.")
 """A member option (an opponent, a record to show) naming someone outside the server."""
-NOT_A_MEMBER_TO_CHALLENGE = (
+NOT_A_MEMBER_TO_CHALLENGE = N_(
     "That user is not a member of this server: challenge a member here, or me."
 )
 
@@ -98,7 +99,7 @@ class ParlorTree(app_commands.CommandTree["Parlor"]):
         hear(interaction)  # the command, and its answers, in the member's language
         if not self.client.closing:
             return True
-        await interaction.response.send_message(RESTARTING, ephemeral=True)
+        await interaction.response.send_message(_(RESTARTING), ephemeral=True)
         return False
 
 
@@ -177,17 +178,17 @@ class Parlor(commands.AutoShardedBot):
     ) -> None:
         """Answer a slash command that failed before or outside the match service, privately."""
         if isinstance(error, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for this command."
+            text = _("You need the Manage Server permission for this command.")
         elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "This command works in a server channel, not in DMs."
+            text = _("This command works in a server channel, not in DMs.")
         elif _not_a_member(error):
             command = interaction.command
             challenge = command is not None and command.name == "challenge"
-            text = NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER
+            text = _(NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER)
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log_failure("command of user %s failed", interaction.user.id, error=cause)
-            text = FAILED
+            text = _(FAILED)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -202,7 +203,7 @@ class Parlor(commands.AutoShardedBot):
         component = interaction.type is discord.InteractionType.component
         if self.closing and component and not interaction.response.is_done():
             hear(interaction)
-            await interaction.response.send_message(RESTARTING, ephemeral=True)
+            await interaction.response.send_message(_(RESTARTING), ephemeral=True)
 
     async def close(self) -> None:
         """Stop taking requests, let those in progress finish, log out, release the database.

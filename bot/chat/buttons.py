@@ -31,6 +31,7 @@ from bot.chat.game_cog import Interaction
 from bot.chat.games import drawing
 from bot.chat.readers import hear
 from bot.chat.render import prompt_post
+from bot.i18n import _
 from bot.service.notices import BoardRoute, Report
 from games.base import Ask
 
@@ -151,7 +152,7 @@ class ShownButton(_PressButton, template=NOOP_TEMPLATE):
     """
 
     async def callback(self, interaction: Interaction) -> None:
-        await interaction.response.send_message("That button does nothing.", ephemeral=True)
+        await interaction.response.send_message(_("That button does nothing."), ephemeral=True)
 
 
 class AnsweredElsewhere(_PressButton, template=REVIEW_TEMPLATE):

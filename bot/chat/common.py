@@ -77,18 +77,19 @@ def _range_text(kind: str) -> str:
     return f"{human(bounds.low)} to {human(bounds.high)}"
 
 
-COMMON_RULES = (
-    "Challenges expire after a while; secrets are asked by DM (or privately in the channel when "
-    "your DMs are closed); a player who runs out of time on their turn loses. `/resign` gives up."
-)
-"""What every game shares, shown under each game's rules."""
-
-
 def rules_text(game: str, commands_: list[Any]) -> str:
     """The short rules of ``game``, the commands of its group, and what every game shares."""
-    listed = ", ".join(f"`/{game} {command.name}`" for command in commands_)
-    commands_line = f"\nCommands: {listed}, or the board's buttons." if listed else ""
-    return f"{games.get(game).rules}\n{commands_line}\n\n{COMMON_RULES}"
+    listed = ", ".join(command(f"{game} {each.name}") for each in commands_)
+    commands_line = (
+        "\n" + _("Commands: {commands}, or the board's buttons.", commands=listed) if listed else ""
+    )
+    shared = _(
+        "Challenges expire after a while; secrets are asked by DM (or privately in the channel "
+        "when your DMs are closed); a player who runs out of time on their turn loses. {command} "
+        "gives up.",
+        command=command("resign"),
+    )
+    return f"{games.get(game).rules}\n{commands_line}\n\n{shared}"
 
 
 Shown = tuple[discord.Embed, discord.File | None]
@@ -239,12 +240,17 @@ class Common(commands.Cog):
     async def _only_match_here(self, interaction: Interaction) -> int:
         here = await self._unfinished(interaction, channel_only=True)
         if not here:
-            raise MatchNotFound("You have no unfinished match in this channel.")
+            raise MatchNotFound(_("You have no unfinished match in this channel."))
         if len(here) > 1:
             names = ", ".join(sorted({games.get(s.game).name for s in here}))
             raise MatchNotFound(
-                f"You have {len(here)} unfinished matches in this channel ({names}): "
-                "say which with the game option, e.g. /resign game:crown."
+                _(
+                    "You have {n} unfinished matches in this channel ({games}): say which with "
+                    "the game option, e.g. {command}.",
+                    n=len(here),
+                    games=names,
+                    command=command("resign game:crown"),
+                )
             )
         return here[0].id
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.service.notices import MatchSnapshot
-
-NOT_YOUR_MATCH = "This is not your match: only its two players can act in it."
+from bot.service.wording import NOT_YOUR_MATCH as NOT_YOUR_MATCH
 
 
 class Verb:

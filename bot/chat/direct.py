@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
+from dataclasses import replace
 
 import discord
 
@@ -17,8 +18,10 @@ from bot.chat.components import Post
 from bot.chat.live_boards import Boards
 from bot.chat.readers import in_dm_language, in_server_language
 from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
+from bot.i18n import _
 from bot.service.languages import Languages
 from bot.service.notices import Private, Prompt
+from games.worded import again
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ class DirectMessages:
 
     def server_name(self, guild_id: int) -> str:
         guild = self.client.get_guild(guild_id)
-        return guild.name if guild else f"server {guild_id}"
+        return guild.name if guild else _("server {id}", id=guild_id)
 
     def is_me(self, user_id: int) -> bool:
         """Whether ``user_id`` is the bot's own user: it plays its seat inside the service."""
@@ -62,15 +65,16 @@ class DirectMessages:
 
     async def tell_text(self, match_id: int, version: int, user_id: int, text: str) -> None:
         """DM a private notice kept in the outbox (its snapshot is gone)."""
-        post = Post(render.fit(f"Match #{match_id}: {text}"))
+        post = Post(render.fit(_("Match #{id}: {text}", id=match_id, text=text)))
         await self.send_dm(user_id, post, nonce=nonce(match_id, version, "private", user_id))
 
     async def ask(self, prompt: Prompt) -> None:
         """Ask a member by DM; in the channel, with a button, when their DMs are closed."""
         snap = prompt.match
         with await self.speaking_to(prompt.user_id, snap.guild_id):
+            asked = replace(prompt, text=again(prompt.text))  # worded again for its reader
             post = render.prompt_post(
-                prompt, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
+                asked, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
             )
         key = nonce(snap.id, snap.version, "prompt", prompt.user_id)
         if await self.send_dm(prompt.user_id, post, nonce=key):

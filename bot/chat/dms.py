@@ -19,10 +19,11 @@ from bot.chat.delivery import MessageActor
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
 from bot.chat.readers import hear_dm
+from bot.i18n import N_, _
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
 
-RESTARTING = "Parlor is restarting: send your answer again in a moment."
+RESTARTING = N_("Parlor is restarting: send your answer again in a moment.")
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class TypedAnswers(commands.Cog):
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
         if self.bot.closing:
-            await message.channel.send(RESTARTING)
+            await message.channel.send(_(RESTARTING))
             return
         async with self.bot.busy():
             await hear_dm(self.parts.languages, message.author.id)
@@ -80,14 +81,18 @@ class TypedAnswers(commands.Cog):
             return
         except Exception:
             log_failure("typed DM answer of user %s failed", user_id)
-            await message.channel.send(FAILED)
+            await message.channel.send(_(FAILED))
             return
         actor = MessageActor(message)
         await self.parts.delivery.deliver(report, actor=actor)
         if not actor.told:
             snap = report.match
             await message.channel.send(
-                f"Played in match #{snap.id}: {self.parts.places.board_url(snap)}"
+                _(
+                    "Played in match #{id}: {board}",
+                    id=snap.id,
+                    board=self.parts.places.board_url(snap),
+                )
             )
 
     async def _waiting_match(self, user_id: int) -> int:
@@ -96,11 +101,17 @@ class TypedAnswers(commands.Cog):
         if len(waiting) == 1:
             return waiting[0].id
         if not waiting:
-            raise MatchNotFound("None of your matches is waiting for an answer from you right now.")
+            raise MatchNotFound(
+                _("None of your matches is waiting for an answer from you right now.")
+            )
         listed = "; ".join(f"#{s.id} {games.get(s.game).title}" for s in waiting)
         raise MatchNotFound(
-            f"Several matches wait for you ({listed}): start your answer with the match "
-            f"number, e.g. `#{waiting[0].id} 2 3`."
+            _(
+                "Several matches wait for you ({matches}): start your answer with the match "
+                "number, e.g. `#{id} 2 3`.",
+                matches=listed,
+                id=waiting[0].id,
+            )
         )
 
 

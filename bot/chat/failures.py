@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import sys
 
+from bot.i18n import N_
+
 log = logging.getLogger("bot.chat")
 
-FAILED = "Something went wrong on my side and nothing was played. Please try again."
+FAILED = N_("Something went wrong on my side and nothing was played. Please try again.")
+"""Translated where it is shown: ``_(FAILED)``."""
 
 
 def log_failure(what: str, *args: object, error: BaseException | None = None) -> None:

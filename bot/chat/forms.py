@@ -18,6 +18,7 @@ from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import Interaction
 from bot.chat.readers import hear
+from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
 from games.base import Ask
@@ -54,11 +55,11 @@ async def open_form(interaction: Interaction, press: Press, form: discord.ui.Mod
         return
     wanted = Ask.ACTION if move else Ask.SECRET
     if user not in snap.players:
-        refusal: str | None = NOT_YOUR_MATCH
+        refusal: str | None = _(NOT_YOUR_MATCH)
     elif snap.asks.get(user) is not wanted:
-        refusal = "That form is not for you right now: nothing is asked of you there."
+        refusal = _("That form is not for you right now: nothing is asked of you there.")
     elif move and snap.version != press.version:
-        refusal = "That board is out of date: use the buttons on the latest one."
+        refusal = _("That board is out of date: use the buttons on the latest one.")
     else:
         refusal = None
     if refusal is not None:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 import games
 from bot.chat.app import Parlor
+from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
 from bot.service.notices import BoardRoute, Report
 from games.players import Level
@@ -98,13 +99,15 @@ def missing_permissions(interaction: Interaction) -> list[str]:
     channel = interaction.channel
     in_thread = isinstance(channel, discord.Thread)
     needed = {
-        "View Channel": have.view_channel,
-        "Send Messages in Threads" if in_thread else "Send Messages": (
+        N_("View Channel"): have.view_channel,
+        N_("Send Messages in Threads") if in_thread else N_("Send Messages"): (
             have.send_messages_in_threads if in_thread else have.send_messages
         ),
-        "Embed Links": have.embed_links,
-        "Read Message History": have.read_message_history,
+        N_("Embed Links"): have.embed_links,
+        N_("Read Message History"): have.read_message_history,
     }
+    # English names, as Discord's settings call them; ``_(name)`` reads them in the member's
+    # language, as their client shows them.
     return [name for name, granted in needed.items() if not granted]
 
 
@@ -134,9 +137,16 @@ class GameCog(commands.GroupCog):
         missing = missing_permissions(interaction)
         if missing:
             await interaction.response.send_message(
-                "I cannot run a match in this channel: I am missing the permission"
-                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} here. Ask a server "
-                "manager to grant it, or challenge in another channel.",
+                n_(
+                    "I cannot run a match in this channel: I am missing the permission "
+                    "{permissions} here. Ask a server manager to grant it, or challenge in "
+                    "another channel.",
+                    "I cannot run a match in this channel: I am missing the permissions "
+                    "{permissions} here. Ask a server manager to grant them, or challenge in "
+                    "another channel.",
+                    len(missing),
+                    permissions=", ".join(_(name) for name in missing),
+                ),
                 ephemeral=True,
             )
             return
@@ -171,7 +181,7 @@ class GameCog(commands.GroupCog):
         """Submit ``text`` to the caller's match of this game here (typed: no version check);
         the match is found in the move's own transaction."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise WrongStatus("Matches are played in a server channel.")
+            raise WrongStatus(_("Matches are played in a server channel."))
         return await self.parts.service.play_in_channel(
             interaction.guild_id,
             interaction.channel_id,
@@ -185,7 +195,7 @@ class GameCog(commands.GroupCog):
         """The caller's unfinished match of this game in this channel (for what is not a move:
         the trap picker)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise WrongStatus("Matches are played in a server channel.")
+            raise WrongStatus(_("Matches are played in a server channel."))
         return await self.parts.service.find_match(
             interaction.guild_id, interaction.channel_id, self.game, interaction.user.id
         )

@@ -18,6 +18,7 @@ from bot.chat.failures import FAILED, log_failure
 from bot.chat.live_boards import Boards, InteractionRoute
 from bot.chat.render import NOT_YOUR_MATCH
 from bot.chat.sending import Interaction
+from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.matches import MatchService
 from bot.service.notices import Report
@@ -64,7 +65,7 @@ class Interactions:
                     return None
                 except Exception:
                     log_failure("request of user %s failed", interaction.user.id)
-                    await exchange.answer_privately(FAILED)
+                    await exchange.answer_privately(_(FAILED))
                     return None
                 await self.delivery.deliver(report, route=route)
                 return report
@@ -89,7 +90,7 @@ class Interactions:
                     return
                 except Exception:
                     log_failure("request of user %s failed", interaction.user.id)
-                    await exchange.answer_privately(FAILED)
+                    await exchange.answer_privately(_(FAILED))
                     return
                 await exchange.answer_privately(post)
 
@@ -105,7 +106,7 @@ class Interactions:
             except REFUSALS:
                 return str(error)
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
-                return NOT_YOUR_MATCH
+                return _(NOT_YOUR_MATCH)
         return str(error)
 
     async def _refresh(self, exchange: Exchange, press: Press | None) -> bool:

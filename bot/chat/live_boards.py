@@ -44,9 +44,11 @@ from bot.chat.sending import (
     nonce,
     on_private_message,
 )
+from bot.i18n import _
 from bot.service.languages import Languages
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
+from games.worded import again
 
 log = logging.getLogger(__name__)
 
@@ -280,10 +282,11 @@ class Boards:
                 facts = self.facts(snap, route.exchange)
                 decided = plan(facts)
             with language:
+                said = [again(line) for line in lines]  # the lines in the server's language
                 if snap.status == "challenged":
-                    post = render.challenge_post(snap, lines)
+                    post = render.challenge_post(snap, said)
                 else:
-                    post = render.board_post(snap, lines)
+                    post = render.board_post(snap, said)
             try:
                 await self._carry_out(snap, post, facts, decided, route.exchange)
             except discord.HTTPException as error:
@@ -370,7 +373,7 @@ class Boards:
                 if response.is_done():
                     if interaction.type is discord.InteractionType.application_command:
                         # The deferred "thinking" answer is private: fill it in, then post.
-                        await interaction.edit_original_response(content="Posted below.")
+                        await interaction.edit_original_response(content=_("Posted below."))
                     followup = await interaction.followup.send(wait=True, **kwargs)
                     message_id = followup.id
                     original = False

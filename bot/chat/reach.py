@@ -22,6 +22,7 @@ from datetime import datetime
 import discord
 
 from bot.chat import render
+from bot.chat.called_off import called_off_text
 from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
 from bot.chat.sending import THREAD_ARCHIVED, UNKNOWN_CHANNEL, nonce
@@ -111,20 +112,29 @@ class ChannelReach:
             report = await self.call_off(snap.id, "unreachable")
         except REFUSALS:
             return  # it ended meanwhile: it was not called off
-        await self.tell_called_off(report.match)
+        await self._tell(report.match, lambda: called_off_text(report.match, "gone"))
 
     async def tell_called_off(self, snap: MatchSnapshot) -> None:
-        """DM each player of a match that was called off because its channel is out of reach."""
+        """DM each player of a match that was called off because its channel stayed out of
+        reach for a whole turn timeout."""
+
+        def text() -> str:
+            return _(
+                "Match #{match} ({title}) in <#{channel}> was called off: I could not post "
+                "in that channel. No result, and no rating changed.",
+                match=snap.id,
+                title=render.title(snap),
+                channel=snap.channel_id,
+            )
+
+        await self._tell(snap, text)
+
+    async def _tell(self, snap: MatchSnapshot, text: Callable[[], str]) -> None:
+        """DM each player ``text()``, written in their language."""
         for user_id in snap.members:
             if self.dms.is_me(user_id):
                 continue
             with await self.dms.speaking_to(user_id, snap.guild_id):
-                text = _(
-                    "Match #{match} ({title}) in <#{channel}> was called off: I could not post "
-                    "in that channel. No result, and no rating changed.",
-                    match=snap.id,
-                    title=render.title(snap),
-                    channel=snap.channel_id,
-                )
+                post = Post(text())
             key = nonce(snap.id, -1, "off", user_id)
-            await self.dms.send_dm(user_id, Post(text), nonce=key)
+            await self.dms.send_dm(user_id, post, nonce=key)

@@ -15,16 +15,18 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.i18n import N_, _
 from bot.service.errors import AlreadyPlayed, WrongStatus
 from bot.service.failures import log_failure
 from bot.service.match_core import MatchCore
 from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
 from bot.service.timeouts import human
-from bot.service.wording import describe_options
+from bot.service.wording import describe_options, together
 from db import repository as repo
 from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Outcome, Reason, other
+from games.worded import Worded
 
 log = logging.getLogger(__name__)
 
@@ -138,17 +140,27 @@ class Deadlines(MatchCore):
     def _expire(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER or row.deadline is None or row.deadline > now:
-            raise WrongStatus("Nothing is due on this match.")
+            raise WrongStatus(_("Nothing is due on this match."))
         kind = row.deadline_kind
         if kind == "challenge":
             self._abort(loaded, "expired", now)
             loaded.log.append((None, "expire", None, {}))
+            challenger, opponent = self.mention(row.challenger_id), self.mention(row.opponent_id)
             line = (
-                f"The challenge from {self.mention(row.challenger_id)} to "
-                f"{self.mention(row.opponent_id)} expired without an answer."
+                Worded(
+                    lambda: _(
+                        "The challenge from {challenger} to {opponent} expired without an answer.",
+                        challenger=challenger,
+                        opponent=opponent,
+                    )
+                )
                 if row.opponent_id != OPEN_OPPONENT
-                else f"The open challenge from {self.mention(row.challenger_id)} expired: "
-                "nobody took it."
+                else Worded(
+                    lambda: _(
+                        "The open challenge from {challenger} expired: nobody took it.",
+                        challenger=challenger,
+                    )
+                )
             )
             return [Public(self._snapshot(loaded), (line,), kind="expired")]
         if kind == "setup":
@@ -157,9 +169,12 @@ class Deadlines(MatchCore):
             self._abort(loaded, "timeout", now)
             loaded.log.append((None, "abort", None, {"timeout": True}))
             loaded.record(events)
-            line = (
-                f"Setup timed out: {' and '.join(missing)} did not choose a secret in time. "
-                "The match is called off; no result."
+            line = Worded(
+                lambda: _(
+                    "Setup timed out: {members} did not choose a secret in time. The match is "
+                    "called off; no result.",
+                    members=together(missing),
+                )
             )
             snap = self._snapshot(loaded)
             return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
@@ -171,7 +186,10 @@ class Deadlines(MatchCore):
         new_state, events = loaded.game.apply(loaded.state, seat, action)
         loaded.log.append((seat, "deadline", None, {}))
         notices = self._played(loaded, seat, action, new_state, events, now)
-        note = f"{self.mention(loaded.players[seat])} did not answer in time, so I chose for them."
+        member = self.mention(loaded.players[seat])
+        note = Worded(
+            lambda: _("{member} did not answer in time, so I chose for them.", member=member)
+        )
         return [prefix(n, note) for n in notices]
 
     async def last_heard(self) -> dict[int, datetime | None]:
@@ -303,29 +321,90 @@ class Deadlines(MatchCore):
     def _clock_reset_lines(
         self, loaded: LoadedMatch, gone: timedelta, allowed: timedelta, *, away: bool = True
     ) -> tuple[str, ...]:
-        row = loaded.row
-        given = human(int(allowed.total_seconds()))
-        minutes = human(max(1, round(gone.total_seconds() / 60)) * 60)
-        reset = (
-            f"I was away for {minutes}, so the clock was reset:"
-            if away
-            else f"I could not post here for {minutes}, so the clock was reset:"
-        )
-        if row.deadline_kind == "challenge":
-            what = f"{loaded.game.title}{describe_options(loaded.game, row.options or {})}"
-            challenge = (
-                f"{self.mention(row.opponent_id)}, {self.mention(row.challenger_id)} challenges "
-                f"you to {what}."
-                if row.opponent_id != OPEN_OPPONENT
-                else f"{self.mention(row.challenger_id)} posts an open challenge to {what}."
+        row, game = loaded.row, loaded.game
+        allowed_seconds = int(allowed.total_seconds())
+        gone_seconds = max(1, round(gone.total_seconds() / 60)) * 60
+        kind = row.deadline_kind
+        if kind == "challenge":
+            challenger, opponent = self.mention(row.challenger_id), self.mention(row.opponent_id)
+            options, opponent_id = dict(row.options or {}), row.opponent_id
+
+            def challenge() -> str:
+                what = f"{game.title}{describe_options(game, options)}"
+                if opponent_id != OPEN_OPPONENT:
+                    return _(
+                        "{opponent}, {challenger} challenges you to {game}.",
+                        opponent=opponent,
+                        challenger=challenger,
+                        game=what,
+                    )
+                return _(
+                    "{challenger} posts an open challenge to {game}.",
+                    challenger=challenger,
+                    game=what,
+                )
+
+            return (
+                Worded(challenge),
+                Worded(lambda: _reset(kind, away, gone_seconds, allowed_seconds, "")),
             )
-            return (challenge, f"{reset} the challenge expires in {given}.")
-        seats = sorted(loaded.game.to_act(loaded.state))
-        who = " and ".join(self.mention(loaded.players[s]) for s in seats)
-        if row.deadline_kind == "setup":
-            return (f"{reset} {who} {'has' if len(seats) == 1 else 'have'} {given} to choose.",)
-        doing = "choose the hint" if row.deadline_kind == "hint" else "move"
-        return (f"{reset} {who} has {given} to {doing}.",)
+        seats = sorted(game.to_act(loaded.state))
+        names = [self.mention(loaded.players[s]) for s in seats]
+        return (
+            Worded(
+                lambda: _reset(
+                    kind, away, gone_seconds, allowed_seconds, together(names), len(names)
+                )
+            ),
+        )
+
+
+RESETS = {
+    ("challenge", True): N_(
+        "I was away for {minutes}, so the clock was reset: the challenge expires in {time}."
+    ),
+    ("challenge", False): N_(
+        "I could not post here for {minutes}, so the clock was reset: the challenge expires in "
+        "{time}."
+    ),
+    ("setups", True): N_(
+        "I was away for {minutes}, so the clock was reset: {members} have {time} to choose."
+    ),
+    ("setups", False): N_(
+        "I could not post here for {minutes}, so the clock was reset: {members} have {time} to "
+        "choose."
+    ),
+    ("setup", True): N_(
+        "I was away for {minutes}, so the clock was reset: {member} has {time} to choose."
+    ),
+    ("setup", False): N_(
+        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to "
+        "choose."
+    ),
+    ("hint", True): N_(
+        "I was away for {minutes}, so the clock was reset: {member} has {time} to choose the hint."
+    ),
+    ("hint", False): N_(
+        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to "
+        "choose the hint."
+    ),
+    ("turn", True): N_(
+        "I was away for {minutes}, so the clock was reset: {member} has {time} to move."
+    ),
+    ("turn", False): N_(
+        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to move."
+    ),
+}
+"""The line saying a deadline's clock was reset, by its kind (``setups``: two players) and
+whether the bot was away (else it could not post)."""
+
+
+def _reset(kind: str | None, away: bool, gone: int, allowed: int, who: str, many: int = 1) -> str:
+    """The line that says the clock of a ``kind`` deadline was reset after ``gone`` seconds
+    (``away``: the bot was down; else it could not post), with ``allowed`` seconds for ``who``."""
+    key = "setups" if kind == "setup" and many > 1 else kind
+    line = RESETS.get((key or "turn", away), RESETS["turn", away])
+    return _(line, minutes=human(gone), time=human(allowed), member=who, members=who)
 
 
 def _key(shard: int) -> str:

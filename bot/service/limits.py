@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.i18n import _
+from bot.i18n.formats import command
 from bot.service.errors import ChallengeRefused
 from db import repository as repo
 
@@ -28,36 +30,57 @@ def check_challenge(load: repo.MemberLoad, *, vs_bot: bool, open_challenge: bool
         return
     if load.open_challenges >= MAX_OPEN_CHALLENGES:
         raise ChallengeRefused(
-            f"You already have {MAX_OPEN_CHALLENGES} open challenges: wait for an answer or "
-            "withdraw one first."
+            _(
+                "You already have {n} open challenges: wait for an answer or withdraw one first.",
+                n=MAX_OPEN_CHALLENGES,
+            )
         )
     if load.sent_to_opponent >= MAX_PAIR_CHALLENGES:
         minutes = int(PAIR_WINDOW.total_seconds() // 60)
         if open_challenge:
             raise ChallengeRefused(
-                f"You have posted {MAX_PAIR_CHALLENGES} open challenges in the last {minutes} "
-                "minutes that nobody took: try /play to be paired, or wait a moment."
+                _(
+                    "You have posted {n} open challenges in the last {minutes} minutes that "
+                    "nobody took: try {command} to be paired, or wait a moment.",
+                    n=MAX_PAIR_CHALLENGES,
+                    minutes=minutes,
+                    command=command("play"),
+                )
             )
         raise ChallengeRefused(
-            f"You have challenged this member {MAX_PAIR_CHALLENGES} times in the last "
-            f"{minutes} minutes without a match: give them a moment."
+            _(
+                "You have challenged this member {n} times in the last {minutes} minutes "
+                "without a match: give them a moment.",
+                n=MAX_PAIR_CHALLENGES,
+                minutes=minutes,
+            )
         )
 
 
-def check_playing(load: repo.MemberLoad, doing: str = "") -> None:
-    """Refuse a member already playing ``MAX_PLAYING`` matches (``doing`` ends the sentence:
-    " before you accept")."""
-    if load.playing >= MAX_PLAYING:
-        ending = doing or " first"
+def check_playing(load: repo.MemberLoad, *, accepting: bool = False) -> None:
+    """Refuse a member already playing ``MAX_PLAYING`` matches (``accepting``: a challenge
+    they would accept)."""
+    if load.playing < MAX_PLAYING:
+        return
+    if accepting:
         raise ChallengeRefused(
-            f"You are already playing {MAX_PLAYING} matches: finish or resign one{ending}."
+            _(
+                "You are already playing {n} matches: finish or resign one before you accept.",
+                n=MAX_PLAYING,
+            )
         )
+    raise ChallengeRefused(
+        _("You are already playing {n} matches: finish or resign one first.", n=MAX_PLAYING)
+    )
 
 
 def check_channel(posted: int) -> None:
     """Refuse an open challenge in a channel that took its share this minute."""
     if posted >= CHANNEL_OPEN_CHALLENGES:
         raise ChallengeRefused(
-            f"This channel has had {CHANNEL_OPEN_CHALLENGES} open challenges in the last minute: "
-            "accept one of them, or try again in a moment."
+            _(
+                "This channel has had {n} open challenges in the last minute: accept one of "
+                "them, or try again in a moment.",
+                n=CHANNEL_OPEN_CHALLENGES,
+            )
         )

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 import games
+from bot.i18n import _
 from bot.service import stats
 from bot.service.errors import AlreadyPlayed, MatchNotFound
 from bot.service.languages import Languages
@@ -48,13 +49,14 @@ from bot.service.match_state import (
 )
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prompt, Public, Report
 from bot.service.timeouts import Timeouts, merge_timeouts
-from bot.service.wording import choice_label
+from bot.service.wording import NO_MATCH, choice_label
 from db import history, queue
 from db import repository as repo
 from db.engine import bound_engine
 from db.models import MatchStatus, utcnow
 from games.base import Ask, Event, Outcome, Seat, other
 from games.players import DEFAULT_LEVEL, player_for
+from games.worded import Worded
 
 
 class MatchCore:
@@ -104,7 +106,7 @@ class MatchCore:
         the caller named the version it saw (a button does): then it is answered "already
         played". ``board`` says whether the caller's own response will carry the board.
         """
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             try:
                 now = self.clock()
                 async with self._transaction() as connection:
@@ -115,8 +117,8 @@ class MatchCore:
                 return self._report(match, notices)
             except Conflict:
                 if expected_version is not None:
-                    raise AlreadyPlayed(ALREADY_PLAYED) from None
-        raise AlreadyPlayed("The match is busy: try again in a moment.")
+                    raise AlreadyPlayed(_(ALREADY_PLAYED)) from None
+        raise AlreadyPlayed(_("The match is busy: try again in a moment."))
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -175,10 +177,10 @@ class MatchCore:
 
     async def _read(self, db: repo.Db, match_id: int, *, for_update: bool = False) -> LoadedMatch:
         if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
-            raise MatchNotFound(f"There is no match #{match_id}.")
+            raise MatchNotFound(_(NO_MATCH, id=match_id))
         found = await repo.load_match(db, match_id, for_update=for_update)
         if found is None:
-            raise MatchNotFound(f"There is no match #{match_id}.")
+            raise MatchNotFound(_(NO_MATCH, id=match_id))
         return self._match(found)
 
     def _match(self, found: repo.MatchContext) -> LoadedMatch:
@@ -325,11 +327,14 @@ class MatchCore:
     def _whose_turn(self, loaded: LoadedMatch) -> str:
         seats = sorted(loaded.game.to_act(loaded.state))
         if len(seats) != 1:
-            return "Nothing is asked of you right now: wait for the other player."
+            return _("Nothing is asked of you right now: wait for the other player.")
         who = self.mention(loaded.players[seats[0]])
         ask = loaded.game.ask(loaded.state, seats[0])
-        doing = "choose a hint" if ask is Ask.HINT else "move"
-        return f"It is not your turn: it is {who}'s turn to {doing}."
+        if ask is Ask.HINT:
+            return _("It is not your turn: it is {member}'s turn to choose a hint.", member=who)
+        if ask is Ask.SECRET:
+            return _("It is not your turn: {member} is still choosing a secret.", member=who)
+        return _("It is not your turn: it is {member}'s turn to move.", member=who)
 
     def _notices(
         self, loaded: LoadedMatch, events: Sequence[Event], asks_before: Mapping[Seat, Ask]
@@ -365,11 +370,25 @@ class MatchCore:
         if ask is Ask.HINT:
             actions = engine.legal_actions(state, seat)
             choices = tuple((choice_label(engine, a), str(a)) for a in actions)
-            text = f"Your opponent {opponent} missed. Choose the hint you give."
+            text = Worded(
+                lambda: _(
+                    "Your opponent {opponent} missed. Choose the hint you give.", opponent=opponent
+                )
+            )
         elif ask is Ask.SECRET:
-            text = f"Choose your secret for {engine.title} against {opponent}."
+            text = Worded(
+                lambda: _(
+                    "Choose your secret for {game} against {opponent}.",
+                    game=engine.title,
+                    opponent=opponent,
+                )
+            )
         else:
-            text = f"Your move in {engine.title} against {opponent}."
+            text = Worded(
+                lambda: _(
+                    "Your move in {game} against {opponent}.", game=engine.title, opponent=opponent
+                )
+            )
         snap = self._snapshot(loaded)
         return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
 

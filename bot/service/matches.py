@@ -18,6 +18,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 import games
+from bot.i18n import _
+from bot.i18n.formats import command
 from bot.service.errors import (
     ChallengeRefused,
     InvalidMove,
@@ -46,12 +48,20 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Prompt, Public, Report
 from bot.service.organizing import Organizing
 from bot.service.timeouts import human
-from bot.service.wording import describe_options, ended, not_what_was_asked
+from bot.service.wording import (
+    NO_LONGER_OPEN,
+    NO_MATCH,
+    NOT_YOUR_MATCH,
+    describe_options,
+    ended,
+    not_what_was_asked,
+)
 from db import open_challenges
 from db import repository as repo
 from db.models import OPEN_OPPONENT, MatchOrigin, MatchStatus
 from games.base import Ask, Event, GameError, Outcome, Reason, other
 from games.players import DEFAULT_LEVEL, LEVELS
+from games.worded import Worded
 
 log = logging.getLogger(__name__)
 
@@ -85,16 +95,24 @@ class MatchService(Organizing):
             opponent_id = OPEN_OPPONENT
         vs_bot = self.bot_user_id is not None and opponent_id == self.bot_user_id
         if opponent_id == challenger_id:
-            raise ChallengeRefused("You cannot challenge yourself: pick another member.")
+            raise ChallengeRefused(_("You cannot challenge yourself: pick another member."))
         if opponent_is_bot and not vs_bot:
             raise ChallengeRefused(
-                "Bot accounts cannot play: challenge a member of this server, or me for a "
-                "match against the built-in player."
+                _(
+                    "Bot accounts cannot play: challenge a member of this server, or me for a "
+                    "match against the built-in player."
+                )
             )
         if level is not None and level not in LEVELS:
-            raise InvalidMove(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
+            raise InvalidMove(
+                _(
+                    "Unknown level {level}: choose one of {levels}.",
+                    level=repr(level),
+                    levels=", ".join(LEVELS),
+                )
+            )
         if level is not None and not vs_bot:
-            raise InvalidMove("A level applies only to a match against me, the bot.")
+            raise InvalidMove(_("A level applies only to a match against me, the bot."))
         seed = self.seeds()
         try:
             normalised = engine.options(engine.new(dict(options or {}), seed))
@@ -142,19 +160,28 @@ class MatchService(Organizing):
                 await repo.add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept, board)
-        what = f"{engine.title}{describe_options(engine, normalised)}"
-        expires = f"The challenge expires in {human(timeouts.challenge)}."
-        if is_open:
-            line = (
-                f"{self.mention(challenger_id)} posts an open challenge to {what}: anyone may "
-                f"accept, the first to press Accept plays. {expires}"
+        challenger, opponent = self.mention(challenger_id), self.mention(opponent_id)
+
+        def line() -> str:
+            what = f"{engine.title}{describe_options(engine, normalised)}"
+            if is_open:
+                return _(
+                    "{challenger} posts an open challenge to {game}: anyone may accept, the "
+                    "first to press Accept plays. The challenge expires in {time}.",
+                    challenger=challenger,
+                    game=what,
+                    time=human(timeouts.challenge),
+                )
+            return _(
+                "{opponent}, {challenger} challenges you to {game}. The challenge expires in "
+                "{time}.",
+                opponent=opponent,
+                challenger=challenger,
+                game=what,
+                time=human(timeouts.challenge),
             )
-        else:
-            line = (
-                f"{self.mention(opponent_id)}, {self.mention(challenger_id)} challenges you to "
-                f"{what}. {expires}"
-            )
-        return Report(snap, [Public(snap, (line,), kind="challenge")])
+
+        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")])
 
     async def accept(
         self,
@@ -175,7 +202,7 @@ class MatchService(Organizing):
             )
             if row.status == MatchStatus.CHALLENGED and taker:
                 load = await repo.member_load(connection, user_id, None, self.clock())
-                check_playing(load, " before you accept")
+                check_playing(load, accepting=True)
             return loaded
 
         return await self._run(find, user_id, None, self._accept, board)
@@ -219,11 +246,11 @@ class MatchService(Organizing):
             loaded = await self._read(session, match_id)
         row = loaded.row
         if guild_id is not None and row.guild_id != guild_id:
-            raise MatchNotFound(f"There is no match #{match_id}.")
+            raise MatchNotFound(_(NO_MATCH, id=match_id))
         if row.status not in OVER:
-            raise WrongStatus("A rematch can be offered once this match is over.")
+            raise WrongStatus(_("A rematch can be offered once this match is over."))
         if user_id not in (row.challenger_id, row.opponent_id):
-            raise NotYourMatch("Only the two players of this match can ask for a rematch.")
+            raise NotYourMatch(_("Only the two players of this match can ask for a rematch."))
         opponent = row.opponent_id if user_id == row.challenger_id else row.challenger_id
         return await self.challenge(
             guild_id=row.guild_id,
@@ -291,7 +318,7 @@ class MatchService(Organizing):
         async def find(connection: AsyncConnection) -> LoadedMatch:
             loaded = await self._read(connection, match_id, for_update=True)
             if loaded.row.guild_id != guild_id:
-                raise MatchNotFound(f"There is no match #{match_id}.")
+                raise MatchNotFound(_(NO_MATCH, id=match_id))
             return loaded
 
         return find
@@ -328,11 +355,11 @@ class MatchService(Organizing):
             loaded = _in(await self._read(session, match_id), guild_id)
         seat = loaded.seat(user_id)
         if seat is None:
-            raise NotYourMatch("This is not your match: only its two players can act in it.")
+            raise NotYourMatch(_(NOT_YOUR_MATCH))
         if loaded.row.status in OVER:
-            raise WrongStatus("This match is over.")
+            raise WrongStatus(_("This match is over."))
         if seat not in loaded.game.to_act(loaded.state):
-            raise NotYourTurn("Nothing is asked of you right now: the other player is to act.")
+            raise NotYourTurn(_("Nothing is asked of you right now: the other player is to act."))
         ask = loaded.game.ask(loaded.state, seat)
         return self._prompt(loaded, seat, ask)
 
@@ -351,8 +378,11 @@ class MatchService(Organizing):
         engine = games.get(game)
         if not found:
             raise MatchNotFound(
-                f"You have no {engine.title} match in this channel: start one with "
-                f"/{game} challenge."
+                _(
+                    "You have no {game} match in this channel: start one with {command}.",
+                    game=engine.title,
+                    command=command(f"{game} challenge"),
+                )
             )
         if len(found) == 1:
             return found[0]
@@ -360,8 +390,12 @@ class MatchService(Organizing):
         if len(mine) == 1:
             return mine[0]
         raise MatchNotFound(
-            f"You have {len(found)} {engine.title} matches in this channel: use the buttons on "
-            "the board of the one you mean."
+            _(
+                "You have {n} {game} matches in this channel: use the buttons on the board of "
+                "the one you mean.",
+                n=len(found),
+                game=engine.title,
+            )
         )
 
     async def unfinished(self, user_id: int, guild_id: int | None = None) -> list[MatchSnapshot]:
@@ -383,19 +417,27 @@ class MatchService(Organizing):
         )
         if row.origin == MatchOrigin.OPEN and taken:
             raise WrongStatus(
-                f"{self.mention(row.opponent_id)} took this challenge first: it is taken."
+                _(
+                    "{member} took this challenge first: it is taken.",
+                    member=self.mention(row.opponent_id),
+                )
             )
-        require_status(row, MatchStatus.CHALLENGED, "This challenge is no longer open.")
+        require_status(row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
         if row.opponent_id == OPEN_OPPONENT and user_id is not None:
             if user_id == row.challenger_id:
                 raise NotYourMatch(
-                    "This is your own open challenge: another member may accept it, and you "
-                    "may withdraw it."
+                    _(
+                        "This is your own open challenge: another member may accept it, and "
+                        "you may withdraw it."
+                    )
                 )
             row.opponent_id = user_id
         if user_id != row.opponent_id:
             raise NotYourMatch(
-                f"Only {self.mention(row.opponent_id)} can accept or decline this challenge."
+                _(
+                    "Only {member} can accept or decline this challenge.",
+                    member=self.mention(row.opponent_id),
+                )
             )
         first = random.Random(row.seed).randrange(2)
         loaded.players = (
@@ -410,19 +452,40 @@ class MatchService(Organizing):
         self._advance(loaded, timeouts, now)
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
         first_name = self.mention(loaded.players[0])
-        if row.vs_bot:
-            member = self.mention(row.challenger_id)
-            opening, asked = f"{member} plays me at level {row.bot_level}.", member
-        else:
-            opening, asked = f"{self.mention(user_id)} accepted.", "Both players"
-        lines = [f"{opening} Coin toss: {first_name} moves first."]
+        member = self.mention(row.challenger_id if row.vs_bot else user_id)
+        vs_bot, level = row.vs_bot, row.bot_level
+
+        def opening() -> str:
+            if vs_bot:
+                return _(
+                    "{member} plays me at level {level}. Coin toss: {player} moves first.",
+                    member=member,
+                    level=level,
+                    player=first_name,
+                )
+            return _(
+                "{member} accepted. Coin toss: {player} moves first.",
+                member=member,
+                player=first_name,
+            )
+
+        def choose() -> str:
+            if vs_bot:
+                return _(
+                    "{member}: choose your secret. I have sent you a DM ({time} to answer).",
+                    member=member,
+                    time=human(timeouts.setup),
+                )
+            return _(
+                "Both players: choose your secret. I have sent you a DM ({time} to answer).",
+                time=human(timeouts.setup),
+            )
+
+        lines: list[str] = [Worded(opening)]
         notices: list[Notice] = []
         lines += self._render(loaded, bot_events, None)
         if row.status == MatchStatus.SETUP:
-            lines.append(
-                f"{asked}: choose your secret. I have sent you a DM "
-                f"({human(timeouts.setup)} to answer)."
-            )
+            lines.append(Worded(choose))
         notices.insert(0, Public(self._snapshot(loaded), tuple(lines), kind="start"))
         notices.extend(self._new_prompts(loaded, {}))
         return notices
@@ -430,7 +493,7 @@ class MatchService(Organizing):
     def _decline(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         if loaded.row.opponent_id == OPEN_OPPONENT:
             raise NotYourMatch(
-                "Nobody declines an open challenge: leave it, and it expires by itself."
+                _("Nobody declines an open challenge: leave it, and it expires by itself.")
             )
         opponent = self.mention(loaded.row.opponent_id)
         return self._close_challenge(
@@ -439,8 +502,8 @@ class MatchService(Organizing):
             loaded.row.opponent_id,
             now,
             "declined",
-            refusal=f"Only {opponent} can accept or decline this challenge.",
-            line=f"{opponent} declined the challenge.",
+            refusal=_("Only {member} can accept or decline this challenge.", member=opponent),
+            line=Worded(lambda: _("{member} declined the challenge.", member=opponent)),
         )
 
     def _withdraw(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
@@ -451,8 +514,8 @@ class MatchService(Organizing):
             loaded.row.challenger_id,
             now,
             "withdrawn",
-            refusal=f"Only {challenger} can withdraw this challenge.",
-            line=f"{challenger} withdrew the challenge.",
+            refusal=_("Only {member} can withdraw this challenge.", member=challenger),
+            line=Worded(lambda: _("{member} withdrew the challenge.", member=challenger)),
         )
 
     def _close_challenge(
@@ -467,7 +530,7 @@ class MatchService(Organizing):
         line: str,
     ) -> list[Notice]:
         """End an open challenge without a match (declined or withdrawn by ``allowed`` only)."""
-        require_status(loaded.row, MatchStatus.CHALLENGED, "This challenge is no longer open.")
+        require_status(loaded.row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
         if user_id != allowed:
             raise NotYourMatch(refusal)
         self._abort(loaded, reason, now)
@@ -484,12 +547,16 @@ class MatchService(Organizing):
     ) -> list[Notice]:
         row, engine = loaded.row, loaded.game
         if row.status == MatchStatus.CHALLENGED:
-            raise WrongStatus("This match has not started: the challenge must be accepted first.")
+            raise WrongStatus(
+                _("This match has not started: the challenge must be accepted first.")
+            )
         if row.status in OVER:
-            raise WrongStatus(f"This match is over ({ended(row)}): start a new one.")
+            raise WrongStatus(
+                _("This match is over ({reason}): start a new one.", reason=ended(row))
+            )
         seat = loaded.seat(user_id)
         if seat is None:
-            raise NotYourMatch("This is not your match: only its two players can act in it.")
+            raise NotYourMatch(_(NOT_YOUR_MATCH))
         state = loaded.state
         if seat not in engine.to_act(state):
             raise NotYourTurn(self._whose_turn(loaded))
@@ -506,9 +573,9 @@ class MatchService(Organizing):
     def _resign(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER:
-            raise WrongStatus(f"This match is already over ({ended(row)}).")
+            raise WrongStatus(_("This match is already over ({reason}).", reason=ended(row)))
         if user_id not in (row.challenger_id, row.opponent_id):
-            raise NotYourMatch("This is not your match: only its two players can resign it.")
+            raise NotYourMatch(_("This is not your match: only its two players can resign it."))
         if row.status in (MatchStatus.CHALLENGED, MatchStatus.SETUP):
             events: list[Event] = []
             if loaded.state is not None:
@@ -519,7 +586,12 @@ class MatchService(Organizing):
             loaded.row.called_off_by = user_id
             loaded.log.append((None, "abort", None, {"by": user_id}))
             loaded.record(events)
-            line = f"{self.mention(user_id)} called the match off before it started. No result."
+            member = self.mention(user_id)
+            line = Worded(
+                lambda: _(
+                    "{member} called the match off before it started. No result.", member=member
+                )
+            )
             snap = self._snapshot(loaded)
             return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
         seat = loaded.seat(user_id)
@@ -534,5 +606,5 @@ def _in(loaded: LoadedMatch, guild_id: int | None) -> LoadedMatch:
     """``loaded``, unless it belongs to another server than the one asked from: then it is
     answered as if it did not exist."""
     if guild_id is not None and loaded.row.guild_id != guild_id:
-        raise MatchNotFound(f"There is no match #{loaded.row.id}.")
+        raise MatchNotFound(_(NO_MATCH, id=loaded.row.id))
     return loaded

@@ -24,6 +24,7 @@ from bot.service.wording import ended
 from db import repository as repo
 from db.models import MatchOrigin, MatchStatus
 from games.base import Event, GameError, Outcome, Reason
+from games.worded import Worded, again
 
 log = logging.getLogger(__name__)
 
@@ -164,18 +165,20 @@ class Organizing(MatchCore):
         values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
         row.id = await repo.insert_match(session, values)
         await self._save_rest(session, loaded, now)
-        lines = [
-            _(
-                "{heading} {player} moves first.",
-                heading=pairing.heading,
-                player=self.mention(players[0]),
+        heading, first, setup = pairing.heading, self.mention(players[0]), loaded.timeouts.setup
+        lines: list[str] = [
+            Worded(
+                lambda: _("{heading} {player} moves first.", heading=again(heading), player=first)
             )
         ]
         if row.status == MatchStatus.SETUP:
             lines.append(
-                _(
-                    "Both players: choose your secret. I have sent you a DM ({time} to answer).",
-                    time=human(loaded.timeouts.setup),
+                Worded(
+                    lambda: _(
+                        "Both players: choose your secret. I have sent you a DM ({time} to "
+                        "answer).",
+                        time=human(setup),
+                    )
                 )
             )
         notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]

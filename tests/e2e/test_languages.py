@@ -64,9 +64,9 @@ def moves_after(table: Table, board: FakeMessage, version: int) -> bool:
 async def prompt_in(table: Table, member: FakeMember, language: str) -> Post:
     """Match #1's prompt to ``member`` as the bot writes it in ``language``."""
     app = app_of(table)
-    prompt = await app.service.prompt(1, member.id)
-    snap = prompt.match
-    with speaking(language):
+    with speaking(language):  # the prompt's own words too, as the DM words them again
+        prompt = await app.service.prompt(1, member.id)
+        snap = prompt.match
         return render.prompt_post(
             prompt, server=app.dms.server_name(snap.guild_id), board=app.boards.board_url(snap)
         )

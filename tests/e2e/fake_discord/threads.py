@@ -39,7 +39,9 @@ def check_thread_fields(payload: JSON, *, with_type: bool) -> tuple[str, int, in
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
         length = f"Must be between 1 and {NAME_MAX} in length."
         errors.add(("name",), "BASE_TYPE_BAD_LENGTH", length)
-    duration = body.get("auto_archive_duration", 1440)
+    duration = body.get("auto_archive_duration")
+    if duration is None:  # the spec allows null: the default, a day
+        duration = 1440
     if duration not in ARCHIVE_DURATIONS:
         errors.add(
             ("auto_archive_duration",),

@@ -1,0 +1,303 @@
+"""The match flow reads in German and French with no English left, and fits Discord's limits in
+every language: challenges, refusals, the lines a board shows, DM prompts, timeouts.
+
+A text "has English left" when it holds a word of an English message of ``matches.po`` that no
+translation of that language uses (``Herausforderung`` is German, ``challenge`` is not). Game
+titles and engine events are worded by the games' catalogs, so only what the match flow words
+itself is read here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from functools import cache
+
+import pytest
+from babel.messages.pofile import read_po
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.chat import render
+from bot.chat.answers import done_text
+from bot.chat.called_off import called_off_text
+from bot.chat.common import rules_text
+from bot.i18n import LOCALES, LOCALES_DIR, read_catalog, speaking
+from bot.service.errors import REFUSALS
+from bot.service.matches import MatchService
+from bot.service.notices import Prompt, Report
+from games.base import Ask
+from games.worded import Worded, again
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, deadlines_for
+
+READ = ("de", "fr")
+"""The languages read for English left over."""
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+COMMAND = re.compile(r"`/[^`]+`|</[^>]+>")
+"""A command named in a text: Discord shows a command mention in each member's language."""
+MENTION = re.compile(r"<[@#]!?\d+>")
+WORD = re.compile(r"[^\W\d_]{4,}")
+
+CONTENT_MAX = 2000
+LABEL_MAX = 80
+EMBED_MAX = 6000
+PARLOR = 99
+
+
+def words(text: str) -> set[str]:
+    text = COMMAND.sub(" ", MENTION.sub(" ", text))
+    return {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
+
+
+@cache
+def english_only(locale: str) -> frozenset[str]:
+    """The words of the English messages of ``matches.po`` that no translation of ``locale``
+    uses in any of its catalogs (French says "match nul"), less the games' titles."""
+    with (LOCALES_DIR / locale / "matches.po").open("rb") as handle:
+        ours = read_po(handle, locale=locale.replace("-", "_"))
+    english = {w for message in ours if message.id for w in said(message.id)}
+    translated = {w for m in read_catalog(locale) if m.id for w in said(m.string)}
+    titles = {w for engine in games.GAMES.values() for w in words(engine.title)}
+    return frozenset(english - translated - titles)
+
+
+def said(text: str | tuple[str, ...] | list[str] | None) -> set[str]:
+    """The words of a message or of all its plural forms."""
+    forms = text if isinstance(text, tuple | list) else (text or "",)
+    return {w for form in forms for w in words(str(form))}
+
+
+def assert_no_english(locale: str, texts: list[str]) -> None:
+    for text in texts:
+        left = words(text) & english_only(locale)
+        assert not left, f"English in {locale}: {sorted(left)} in {text!r}"
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
+    return MatchService(
+        sessions,
+        clock=clock,
+        seeds=lambda: 1,
+        mention=lambda uid: f"<@{uid}>",
+        bot_user_id=PARLOR,
+    )
+
+
+async def refused(step: Awaitable[object]) -> str:
+    try:
+        await step
+    except REFUSALS as error:
+        return str(error)
+    raise AssertionError("the request was not refused")
+
+
+class Flow:
+    """A match flow run in the language of the caller's context: what its members are told
+    (refusals), what its boards show (public lines) and what it asks by DM (prompts)."""
+
+    def __init__(self, service: MatchService, clock: Clock) -> None:
+        self.service, self.clock = service, clock
+        self.refusals: list[str] = []
+        self.reports: list[Report] = []
+
+    async def refuse(self, step: Callable[[], Awaitable[object]]) -> None:
+        self.refusals.append(await refused(step()))
+
+    async def report(self, step: Awaitable[Report]) -> Report:
+        report = await step
+        self.reports.append(report)
+        return report
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for report in self.reports for line in report.public_lines()]
+
+    @property
+    def prompts(self) -> list[Prompt]:
+        return [n for report in self.reports for n in report.notices if isinstance(n, Prompt)]
+
+    async def run(self) -> Flow:
+        service = self.service
+
+        def challenge(opponent: int | None = BOB, **more: object) -> Awaitable[Report]:
+            return service.challenge(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                challenger_id=ALICE,
+                opponent_id=opponent,
+                game="crown",
+                **more,  # type: ignore[arg-type]
+            )
+
+        await self.refuse(lambda: challenge(ALICE))
+        await self.refuse(lambda: challenge(CAROL, opponent_is_bot=True))
+        await self.refuse(lambda: challenge(level="hard"))
+        await self.refuse(lambda: challenge(PARLOR, level="wizard"))
+        await self.refuse(lambda: service.snapshot(404))
+        await self.refuse(lambda: service.find_match(GUILD, CHANNEL, "crown", ALICE))
+
+        declined = (await self.report(challenge())).match.id
+        await self.refuse(lambda: service.accept(declined, CAROL))
+        await self.refuse(lambda: service.withdraw(declined, BOB))
+        await self.refuse(lambda: service.submit(declined, ALICE, "1 1"))
+        await self.refuse(lambda: service.rematch(declined, ALICE))
+        await self.report(service.decline(declined, BOB))
+        await self.refuse(lambda: service.accept(declined, BOB))
+        await self.refuse(lambda: service.resign(declined, ALICE))
+        await self.refuse(lambda: service.rematch(declined, CAROL))
+
+        withdrawn = (await self.report(challenge(None))).match.id
+        await self.refuse(lambda: service.decline(withdrawn, BOB))
+        await self.refuse(lambda: service.accept(withdrawn, ALICE))
+        await self.report(service.withdraw(withdrawn, ALICE))
+
+        match_id = (await self.report(challenge())).match.id
+        await self.report(service.accept(match_id, BOB))
+        await self.refuse(lambda: service.prompt(match_id, CAROL))
+        await self.refuse(lambda: service.submit(match_id, CAROL, "1 1"))
+        await self.refuse(lambda: service.submit(match_id, ALICE, "1 1", answering=(Ask.ACTION,)))
+        await self.report(service.submit(match_id, ALICE, "1 1"))
+        await self.refuse(lambda: service.prompt(match_id, ALICE))
+        await self.report(service.submit(match_id, BOB, "3 3"))
+        await self.refuse(lambda: service.submit(match_id, BOB, "2 2"))
+        await self.report(service.submit(match_id, ALICE, "2 2"))
+        await self.refuse(lambda: service.submit(match_id, ALICE, "2 3"))
+        await self.refuse(lambda: service.submit(match_id, BOB, "row", answering=(Ask.SECRET,)))
+        self.clock.advance(minutes=3)  # Bob's hint is late: I choose it for him
+        self.reports += await deadlines_for(service).sweep()
+        await self.report(service.resign(match_id, BOB))
+        await self.refuse(lambda: service.resign(match_id, ALICE))
+        await self.refuse(lambda: service.submit(match_id, ALICE, "1 2"))
+
+        called_off = (await self.report(challenge())).match.id
+        await self.report(service.accept(called_off, BOB))
+        await self.report(service.resign(called_off, ALICE))
+
+        timed_out = (await self.report(challenge())).match.id
+        await self.report(service.accept(timed_out, BOB))
+        expired = (await self.report(challenge(None))).match.id
+        self.clock.advance(minutes=6)
+        self.reports += await deadlines_for(service).sweep()
+        assert (await service.snapshot(expired)).status == "aborted"
+        assert (await service.snapshot(timed_out)).status == "aborted"
+        return self
+
+
+async def flow_in(locale: str, service: MatchService, clock: Clock) -> Flow:
+    with speaking(locale):
+        return await Flow(service, clock).run()
+
+
+def shown(flow: Flow) -> list[str]:
+    """Every text the flow words itself, as its reader sees it, worded in the current
+    language: refusals, prompts and the board's lines it words (those the engines' events word
+    are the games' catalogs')."""
+    prompts = [again(p.text) for p in flow.prompts]
+    lines = [again(line) for line in flow.lines if isinstance(line, Worded)]
+    return [*flow.refusals, *lines, *prompts]
+
+
+@pytest.mark.parametrize("locale", READ)
+async def test_the_match_flow_has_no_english_left(
+    locale: str, service: MatchService, clock: Clock
+) -> None:
+    flow = await flow_in(locale, service, clock)
+    assert len(flow.refusals) > 20 and flow.lines and flow.prompts
+    with speaking(locale):
+        assert_no_english(locale, shown(flow))
+
+
+def test_the_check_finds_english() -> None:
+    with pytest.raises(AssertionError, match="challenge"):
+        assert_no_english("de", ["<@11> declined the challenge."])
+    assert_no_english("de", ["<@11> hat die Herausforderung abgelehnt."])
+
+
+async def test_a_german_member_is_refused_in_german(service: MatchService, clock: Clock) -> None:
+    flow = await flow_in("de", service, clock)
+    assert "Du kannst dich nicht selbst herausfordern: Wähle ein anderes Mitglied." in (
+        flow.refusals
+    )
+    assert "Es gibt keine Partie #404." in flow.refusals
+    assert any(r.startswith("Diese Partie ist vorbei (aufgegeben)") for r in flow.refusals)
+
+
+async def test_board_lines_and_prompts_are_worded_again_for_their_reader(
+    service: MatchService, clock: Clock
+) -> None:
+    """The service words a board's lines and a DM prompt when it saves the use case, in the
+    language of the member who acted; each screen words them again for its own reader."""
+    flow = await flow_in("en-US", service, clock)
+    line = flow.reports[0].public_lines()[0]
+    assert line.startswith("<@22>, <@11> challenges you to ")
+    with speaking("fr"):
+        assert again(line).startswith("<@22>, <@11> te défie à ")
+    with speaking("de"):
+        prompt = again(flow.prompts[0].text)
+    assert prompt.startswith("Wähle dein Geheimnis für ") and " gegen <@" in prompt
+    assert "did not answer in time, so I chose for them" in " ".join(flow.lines)
+    with speaking("pt-BR"):
+        assert any("não respondeu a tempo" in again(line) for line in flow.lines)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_match_flow_fits_discord_in_every_language(
+    locale: str, service: MatchService, clock: Clock
+) -> None:
+    flow = await flow_in(locale, service, clock)
+    with speaking(locale):
+        for text in shown(flow):
+            assert 0 < len(text) <= CONTENT_MAX
+        for report in flow.reports:
+            snap = report.match
+            lines = report.public_lines()
+            post = (
+                render.challenge_post(snap, lines)
+                if snap.status == "challenged"
+                else render.board_post(snap, lines)
+            )
+            assert len(post.content) <= CONTENT_MAX
+            assert post.embed is None or len(post.embed) <= EMBED_MAX
+            for row in post.layout:
+                for button in row:
+                    assert 0 < len(button.label) <= LABEL_MAX, button.label
+        for prompt in flow.prompts:
+            post = render.prompt_post(prompt, server="A server", board="https://discord.com/x")
+            assert 0 < len(post.content) <= CONTENT_MAX
+            for row in post.layout:
+                for button in row:
+                    assert 0 < len(button.label) <= LABEL_MAX, button.label
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_what_the_discord_side_says_of_a_match_fits_and_is_translated(
+    locale: str, service: MatchService, clock: Clock
+) -> None:
+    flow = await flow_in("en-US", service, clock)
+    snap = flow.reports[0].match
+    with speaking(locale):
+        texts = [
+            done_text(snap, "https://discord.com/channels/1/2/3"),
+            called_off_text(snap, "hidden"),
+        ]
+    for text in texts:
+        assert 0 < len(text) <= CONTENT_MAX
+    if locale in READ:
+        assert_no_english(locale, texts)
+    if locale == "fr":
+        assert texts[1].startswith("La partie n° 1 (")
+        assert "je ne vois plus ce salon" in texts[1]
+
+
+def test_the_rules_name_commands_in_the_readers_language() -> None:
+    with speaking("de"):
+        text = rules_text("crown", [])
+    assert text.endswith("verliert. Mit `/resign` gibst du auf.")
+    with speaking("fr"):
+        assert "`/resign` permet d'abandonner." in rules_text("safe", [])
