@@ -28,6 +28,7 @@ from .errors import (
 from .events import PRIVILEGED_INTENT_FLAGS
 from .gateway import Gateway
 from .interaction_routes import InteractionRoutes
+from .invalid_requests import InvalidRequests
 from .ratelimits import VIA, RateLimiter
 from .records import FakeGuild
 from .replies import NotModelled, Route, json_response, no_content, snowflake, top_level_resource
@@ -57,6 +58,8 @@ class RestAPI:
         """``http://127.0.0.1:PORT``; set once the server listens."""
         self.unavailable = 0
         """REST requests still to answer 503, as in an outage (the gateway is not affected)."""
+        self.invalid = InvalidRequests(state.clock)
+        """The invalid answers (401, 403, 429) counted toward Discord's ban."""
 
     def routes(self) -> list[Route]:
         commands = [
@@ -113,6 +116,11 @@ class RestAPI:
             record = self.state.record_request(
                 request.method, path, request.query, None, route=route.path, bot_token=bot_token
             )
+            banned = self.invalid.ban()
+            if banned is not None:  # Cloudflare answers before the API
+                record.status = banned.status
+                self.state.notify()
+                return banned
             if self.unavailable:  # an outage: answered before any limit counts the request
                 self.unavailable -= 1
                 outage = json_response(UNAVAILABLE, status=503)
@@ -148,6 +156,7 @@ class RestAPI:
             response.headers["Via"] = VIA
             response.headers.update(admission.headers)
             record.status = response.status
+            self.invalid.answered(response.status, response.headers.get("X-RateLimit-Scope"))
             self.state.notify()
             return response
 
