@@ -27,8 +27,11 @@ from bot.chat.failures import log_failure
 from bot.chat.front import Front
 from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.interactions import Interactions
+from bot.chat.invalid_requests import InvalidRequests
 from bot.chat.live_boards import Boards
 from bot.chat.parts import Parts
+from bot.chat.reach import ChannelReach
+from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
 from bot.chat.threads import MatchThreads
@@ -42,6 +45,7 @@ from bot.service.match_state import Clock
 from bot.service.match_threads import MatchThreads as ThreadPlaces
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
+from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
@@ -69,7 +73,8 @@ class App:
     """One bot process: its client and every part around it.
 
     ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them); an engine
-    given is left open at the end, one made here is disposed of.
+    given is left open at the end, one made here is disposed of. ``invalid`` counts the invalid
+    requests the client gets (its ``http_trace``).
     """
 
     def __init__(
@@ -80,8 +85,10 @@ class App:
         engine: AsyncEngine | None = None,
         clock: Clock = utcnow,
         seeds: Callable[[], int] | None = None,
+        invalid: InvalidRequests | None = None,
     ) -> None:
         self.client = client
+        self.invalid = invalid or InvalidRequests()
         self.settings = settings
         self._owns_engine = engine is None
         self.engine = engine or create_engine(settings.database_url)
@@ -116,16 +123,22 @@ class App:
         self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.dms = DirectMessages(client, self.boards, self.languages)
+        self.reach = Reach(self.service, self.deadlines)
+        self.channel_reach = ChannelReach(self.reach, self.dms, call_off=self.service.call_off)
         self.delivery = Delivery(
             self.boards,
             self.dms,
             self.outbox,
-            call_off=self.service.call_off,
+            reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
             threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
+
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
         self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
+        self.retries = ReachRetries(
+            client, self.channel_reach, self.delivery, self.redelivery, self.invalid
+        )
         self.front = Front(self.requests, self.delivery, self.boards, self.dms)
         tournaments = TournamentService(sessions, self.service, clock=clock)
         self.desk = TournamentDesk(
@@ -139,9 +152,10 @@ class App:
         self.sweeps = Sweeps(
             client,
             self.fleet,
-            Sweeper(self.deadlines, settings.sweep_interval),
+            Sweeper(self.deadlines, settings.sweep_interval, reach=self.reach),
             self.delivery,
             self.redelivery,
+            self.retries,
             self.desk.sweep,
             settings.sweep_interval,
             upkeep=lambda: self.boards.forget_ended(self.service.in_play),
@@ -171,6 +185,7 @@ class App:
         client.add_listener(self.boards.on_guild_message, "on_message")
         client.add_listener(self.names.on_interaction, "on_interaction")
         client.add_listener(on_form_submit, "on_interaction")
+        self.retries.listen()
         await self.load_commands()
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
@@ -213,5 +228,6 @@ def build(
     **options: Any,
 ) -> App:
     """A bot process for ``settings``; ``options`` go to the discord.py client."""
-    client = Parlor(**shard_options(settings), **options)
-    return App(client, settings, engine=engine, clock=clock, seeds=seeds)
+    invalid = InvalidRequests()
+    client = Parlor(**shard_options(settings), http_trace=invalid.trace(), **options)
+    return App(client, settings, engine=engine, clock=clock, seeds=seeds, invalid=invalid)

@@ -646,6 +646,18 @@ async def claim_deliveries(
     return found
 
 
+async def hurry_boards(
+    session: AsyncSession, guild_id: int, channel_id: int, now: datetime
+) -> None:
+    """The channel's boards still owed are due ``now``, their backoff reset: it is back."""
+    in_channel = select(Match.id).where(Match.guild_id == guild_id, Match.channel_id == channel_id)
+    await session.execute(
+        update(_OUTBOX)
+        .where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(in_channel))
+        .values(due_at=now, attempts=0)
+    )
+
+
 async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:
     await session.execute(delete(_OUTBOX).where(_OUTBOX.c.id == delivery_id))
 
@@ -912,6 +924,24 @@ async def meta_like(session: AsyncSession, prefix: str) -> dict[str, str]:
         select(BotMeta.key, BotMeta.value).where(BotMeta.key.startswith(prefix, autoescape=True))
     )
     return {key: value for key, value in rows}
+
+
+async def played_since(
+    session: AsyncSession, match_ids: Sequence[int], since: datetime
+) -> set[int]:
+    """Which of the matches a player acted in after ``since`` (an event with a seat)."""
+    if not match_ids:
+        return set()
+    rows = await session.execute(
+        select(_EVENTS.c.match_id)
+        .where(
+            _EVENTS.c.match_id.in_(match_ids),
+            _EVENTS.c.seat.is_not(None),
+            _EVENTS.c.created_at > since,
+        )
+        .distinct()
+    )
+    return {match_id for (match_id,) in rows}
 
 
 async def last_event_at(session: AsyncSession) -> datetime | None:

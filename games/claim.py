@@ -181,30 +181,46 @@ class ClaimGame:
         if cell := _CELL.fullmatch(body):
             row, col = int(cell.group(1)), int(cell.group(2))
             if not on_grid((row, col), opts.size):
-                raise InvalidInput(f"{off_grid_text(quoted(text), opts.size)}, e.g. '2 3'.")
+                raise InvalidInput(off_grid_text(quoted(text), opts.size, "2 3"))
             if opts.hidden:
                 return ClaimCell(row, col)
             return ClaimNumber(state.grid[_index(opts.size, row, col)])
         if _NUMBER.fullmatch(body):
             if opts.hidden:
                 raise InvalidInput(
-                    f"The numbers are hidden in this game, so {quoted(text)} cannot be claimed: "
-                    f"claim a cell as 'row col', rows and columns 1-{opts.size}, e.g. '2 3'."
+                    _(
+                        "The numbers are hidden in this game, so {text} cannot be claimed: "
+                        "claim a cell as 'row col', rows and columns 1-{size}, e.g. '2 3'.",
+                        text=quoted(text),
+                        size=opts.size,
+                    )
                 )
             value = int(body)
             if not 1 <= value <= opts.cells:
                 raise InvalidInput(
-                    f"{quoted(text)} is not on the grid: the numbers are 1-{opts.cells}."
+                    _(
+                        "{number} is not on the grid: the numbers are 1-{largest}.",
+                        number=quoted(text),
+                        largest=opts.cells,
+                    )
                 )
             return ClaimNumber(value)
         if opts.hidden:
             raise InvalidInput(
-                f"{quoted(text)} cannot be read: claim a cell as 'row col', "
-                f"rows and columns 1-{opts.size}, e.g. '2 3'."
+                _(
+                    "{text} cannot be read: claim a cell as 'row col', "
+                    "rows and columns 1-{size}, e.g. '2 3'.",
+                    text=quoted(text),
+                    size=opts.size,
+                )
             )
         raise InvalidInput(
-            f"{quoted(text)} cannot be read: claim a number 1-{opts.cells} (e.g. '7') "
-            f"or the cell holding it as 'row col' (e.g. '2 3')."
+            _(
+                "{text} cannot be read: claim a number 1-{largest} (e.g. '7') "
+                "or the cell holding it as 'row col' (e.g. '2 3').",
+                text=quoted(text),
+                largest=opts.cells,
+            )
         )
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
@@ -238,7 +254,7 @@ class ClaimGame:
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:
-            raise GameOver("This game is already over.")
+            raise GameOver(_("This game is already over."))
         return self._finish(state, outcome, [])
 
     def view(self, state: State, viewer: Seat | None) -> View:
@@ -360,9 +376,11 @@ def new_with_grid(
     opts = _read_options(options or {})
     cells = tuple(value for row in grid for value in row)
     if len(grid) != opts.size or any(len(row) != opts.size for row in grid):
-        raise InvalidOptions(f"The grid must have {opts.size} rows of {opts.size} numbers.")
+        raise InvalidOptions(_("The grid must have {size} rows of {size} numbers.", size=opts.size))
     if sorted(cells) != list(range(1, opts.cells + 1)):
-        raise InvalidOptions(f"The grid must hold each number 1-{opts.cells} exactly once.")
+        raise InvalidOptions(
+            _("The grid must hold each number 1-{largest} exactly once.", largest=opts.cells)
+        )
     return State(seed=seed, options=opts, grid=cells)
 
 
@@ -371,15 +389,18 @@ def _read_options(raw: Mapping[str, JSON]) -> Options:
     unknown = unknown_option(raw, {"size", "hidden"})
     if unknown is not None:
         raise InvalidOptions(
-            f"Number Claim has no option {unknown!r}: its options are "
-            f"'size' (3 or 4) and 'hidden' (true or false)."
+            _(
+                "Number Claim has no option {option}: its options are "
+                "'size' (3 or 4) and 'hidden' (true or false).",
+                option=repr(unknown),
+            )
         )
     size = raw.get("size", Options.size)
     if type(size) is not int or size not in SIZES:
-        raise InvalidOptions(f"The size must be 3 or 4, not {size!r}.")
+        raise InvalidOptions(_("The size must be 3 or 4, not {given}.", given=repr(size)))
     hidden = raw.get("hidden", Options.hidden)
     if type(hidden) is not bool:
-        raise InvalidOptions(f"'hidden' must be true or false, not {hidden!r}.")
+        raise InvalidOptions(_("'hidden' must be true or false, not {given}.", given=repr(hidden)))
     return Options(size=size, hidden=hidden)
 
 
@@ -389,9 +410,9 @@ def _turn(state: State) -> Seat:
 
 def _check_turn(state: State, seat: Seat) -> None:
     if state.result:
-        raise GameOver("This game is over: nothing more can be claimed.")
+        raise GameOver(_("This game is over: nothing more can be claimed."))
     if seat != _turn(state):
-        raise NotYourTurn("It is not your turn: the other player is to claim.")
+        raise NotYourTurn(_("It is not your turn: the other player is to claim."))
 
 
 def _claimed_cell(state: State, action: Action) -> int:
@@ -400,25 +421,39 @@ def _claimed_cell(state: State, action: Action) -> int:
     if isinstance(action, ClaimNumber):
         if opts.hidden:
             raise IllegalAction(
-                "The numbers are hidden in this game: claim a cell as 'row col', e.g. '2 3'."
+                _("The numbers are hidden in this game: claim a cell as 'row col', e.g. '2 3'.")
             )
         if action.value not in state.grid:
             raise IllegalAction(
-                f"{action.value} is not on the grid: the numbers are 1-{opts.cells}."
+                _(
+                    "{number} is not on the grid: the numbers are 1-{largest}.",
+                    number=action.value,
+                    largest=opts.cells,
+                )
             )
         index = state.grid.index(action.value)
     else:
         if not on_grid((action.row, action.col), opts.size):
-            raise IllegalAction(f"{off_grid_text(cell_text((action.row, action.col)), opts.size)}.")
+            raise IllegalAction(off_grid_text(cell_text((action.row, action.col)), opts.size))
         index = _index(opts.size, action.row, action.col)
     if index in state.claims:
         if opts.hidden:
             free = ", ".join(_where(state, i) for i in _unclaimed(state))
             raise IllegalAction(
-                f"{_where(state, index)} is already claimed; unclaimed cells: {free}."
+                _(
+                    "{cell} is already claimed; unclaimed cells: {free}.",
+                    cell=_where(state, index),
+                    free=free,
+                )
             )
         free = ", ".join(str(v) for v in sorted(state.grid[i] for i in _unclaimed(state)))
-        raise IllegalAction(f"{state.grid[index]} is already claimed; unclaimed numbers: {free}.")
+        raise IllegalAction(
+            _(
+                "{number} is already claimed; unclaimed numbers: {free}.",
+                number=state.grid[index],
+                free=free,
+            )
+        )
     return index
 
 

@@ -68,7 +68,6 @@ _AXIS_WORDS: dict[str, Axis] = {
 }
 _CELL_TEXT = re.compile(r"([0-9]{1,3})\s*[,\s-]\s*([0-9]{1,3})|([0-9])([0-9])")
 _VERB = re.compile(r"^(?:attack|place)\s+", re.IGNORECASE)
-_CELL_HELP = "write the row then the column, each 1-3, e.g. '2 3'"
 
 
 def _relation(value: int, attacked: int) -> Relation:
@@ -94,15 +93,20 @@ class Options:
         unknown = unknown_option(options, {"hints"})
         if unknown is not None:
             raise InvalidOptions(
-                f"Unknown option {unknown!r} for Capture the Crown: the only option is "
-                "'hints' ('defender' or 'auto')."
+                _(
+                    "Unknown option {option} for Capture the Crown: the only option is "
+                    "'hints' ('defender' or 'auto').",
+                    option=repr(unknown),
+                )
             )
         hints = options.get("hints", "defender")
         if hints == "defender":
             return cls("defender")
         if hints == "auto":
             return cls("auto")
-        raise InvalidOptions(f"Option 'hints' must be 'defender' or 'auto', not {hints!r}.")
+        raise InvalidOptions(
+            _("Option 'hints' must be 'defender' or 'auto', not {given}.", given=repr(hints))
+        )
 
     def dump(self) -> dict[str, JSON]:
         return {"hints": self.hints}
@@ -353,15 +357,18 @@ class CrownGame:
         asked = self.ask(state, seat)
         if asked is Ask.SECRET:
             if not isinstance(action, PlaceCrown):
-                raise IllegalAction(f"Place your Crown first: {_CELL_HELP}.")
+                raise IllegalAction(_("Place your Crown first: {help}.", help=_cell_help()))
             return self._place(state, seat, action.cell)
         if asked is Ask.HINT:
             if not isinstance(action, HintAction):
-                raise IllegalAction("Choose your hint first: 'row' or 'column'.")
+                raise IllegalAction(_("Choose your hint first: 'row' or 'column'."))
             return self._give_hint(state, action, automatic=False)
         if not isinstance(action, Attack):
             raise IllegalAction(
-                f"Your Crown is placed; attack a cell of the other player's grid: {_CELL_HELP}."
+                _(
+                    "Your Crown is placed; attack a cell of the other player's grid: {help}.",
+                    help=_cell_help(),
+                )
             )
         return self._attack(state, seat, action.cell)
 
@@ -370,7 +377,7 @@ class CrownGame:
 
     def conclude(self, state: CrownState, outcome: Outcome) -> tuple[CrownState, list[Event]]:
         if state.outcome is not None:
-            raise GameOver("The game is already over.")
+            raise GameOver(_("The game is already over."))
         return self._finish(state, outcome)
 
     def on_deadline(self, state: CrownState, seat: Seat) -> HintAction | None:
@@ -387,7 +394,7 @@ class CrownGame:
         """
         attacker = _hint_pending_from(state)
         if attacker is None or state.outcome is not None:
-            raise IllegalAction("No hint is awaited.")
+            raise IllegalAction(_("No hint is awaited."))
         records = state.attacks[attacker]
         column, row = self._hint_choices(state)
 
@@ -508,14 +515,14 @@ class CrownGame:
 
     def _check_may_act(self, state: CrownState, seat: Seat) -> None:
         if state.outcome is not None:
-            raise GameOver("The game is over.")
+            raise GameOver(_("The game is over."))
         if seat in self.to_act(state):
             return
         if _in_setup(state):
-            raise NotYourTurn("You have already placed your Crown.")
+            raise NotYourTurn(_("You have already placed your Crown."))
         if _hint_pending_from(state) == seat:
-            raise NotYourTurn("It is not your turn: the other player is choosing a hint.")
-        raise NotYourTurn("It is not your turn: the other player is to act.")
+            raise NotYourTurn(_("It is not your turn: the other player is choosing a hint."))
+        raise NotYourTurn(_("It is not your turn: the other player is to act."))
 
     def _hint_choices(self, state: CrownState) -> tuple[HintAction, ...]:
         attacker = _hint_pending_from(state)
@@ -546,8 +553,12 @@ class CrownGame:
         for record in state.attacks[seat]:
             if record.cell == cell:
                 raise IllegalAction(
-                    f"You already attacked {cell_text(cell)}: {_result_words(record)} "
-                    "Choose a cell you have not attacked."
+                    _(
+                        "You already attacked {cell}: {result} "
+                        "Choose a cell you have not attacked.",
+                        cell=cell_text(cell),
+                        result=_result_words(record),
+                    )
                 )
         defender = other(seat)
         hit = state.crowns[defender] == cell
@@ -571,7 +582,7 @@ class CrownGame:
         self, state: CrownState, hint: HintAction, *, automatic: bool
     ) -> tuple[CrownState, list[Event]]:
         if hint not in self._hint_choices(state):
-            raise IllegalAction("That is not one of your hints: choose 'row' or 'column'.")
+            raise IllegalAction(_("That is not one of your hints: choose 'row' or 'column'."))
         attacker = _hint_pending_from(state)
         assert attacker is not None  # _hint_choices is empty otherwise
         records = state.attacks[attacker]
@@ -595,7 +606,9 @@ class CrownGame:
     def _parse_hint(self, state: CrownState, text: str) -> HintAction:
         axis = _AXIS_WORDS.get(text.strip().lower())
         if axis is None:
-            raise InvalidInput(f"{quoted(text)} is not a hint: answer 'row' or 'column'.")
+            raise InvalidInput(
+                _("{text} is not a hint: answer 'row' or 'column'.", text=quoted(text))
+            )
         column, row = self._hint_choices(state)
         return row if axis == "row" else column
 
@@ -609,28 +622,33 @@ def _with_record(
 
 def _check_on_grid(cell: Cell) -> None:
     if cell not in CELLS:
-        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
+        raise IllegalAction(off_grid_text(cell_text(cell), SIZE))
 
 
 def _parse_cell(text: str) -> Cell:
     body = _VERB.sub("", text.strip()).strip("()[] ")
     if not body:
-        raise InvalidInput(f"Enter a cell: {_CELL_HELP}.")
+        raise InvalidInput(_("Enter a cell: {help}.", help=_cell_help()))
     match = _CELL_TEXT.fullmatch(body)
     if match is None:
-        raise InvalidInput(f"{quoted(text)} is not a cell: {_CELL_HELP}.")
+        raise InvalidInput(_("{text} is not a cell: {help}.", text=quoted(text), help=_cell_help()))
     row, col = (int(part) for part in match.groups() if part is not None)
     if (row, col) not in CELLS:
-        raise InvalidInput(f"{off_grid_text(quoted(text), SIZE)}, e.g. '2 3'.")
+        raise InvalidInput(off_grid_text(quoted(text), SIZE, "2 3"))
     return (row, col)
 
 
 def _result_words(record: AttackRecord) -> str:
     if record.hit:
-        return "Hit."
+        return _("Hit.")
     if record.hint is None:
-        return "Miss."
-    return f"Miss; the hint was: {record.hint.sentence}."
+        return _("Miss.")
+    return _("Miss; the hint was: {hint}.", hint=record.hint.sentence)
+
+
+def _cell_help() -> str:
+    """How to type a cell, in the reader's language."""
+    return _("write the row then the column, each 1-3, e.g. '2 3'")
 
 
 def _word(action: CrownAction) -> str:

@@ -125,7 +125,11 @@ class CrystalGame:
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
-        check_no_options(options, self.title, f"the pool is always 1-9 and the target {TARGET}")
+        check_no_options(
+            options,
+            self.title,
+            _("the pool is always 1-9 and the target {target}", target=TARGET),
+        )
         return State(seed=seed)
 
     def options(self, state: State) -> dict[str, JSON]:
@@ -146,31 +150,52 @@ class CrystalGame:
         read = _CAPTURE.fullmatch(text.strip().lower())
         if read is None:
             raise InvalidInput(
-                f"{quoted(text)} cannot be read: type the number of a crystal, 1-9, e.g. '4'."
+                _(
+                    "{text} cannot be read: type the number of a crystal, 1-9, e.g. '4'.",
+                    text=quoted(text),
+                )
             )
         crystal = int(read.group(1))
         if crystal not in CRYSTALS:
-            raise InvalidInput(f"There is no crystal {crystal}: the crystals are numbered 1-9.")
+            raise InvalidInput(
+                _("There is no crystal {crystal}: the crystals are numbered 1-9.", crystal=crystal)
+            )
         return Capture(crystal)
 
     def apply(self, state: State, seat: Seat, action: Capture) -> tuple[State, list[Event]]:
         if state.result:
-            raise GameOver("This game is over: nothing more can be captured.")
+            raise GameOver(_("This game is over: nothing more can be captured."))
         if seat != state.turn:
-            raise NotYourTurn("It is not your turn: the other player is to capture.")
+            raise NotYourTurn(_("It is not your turn: the other player is to capture."))
         crystal = action.crystal
         allowed = ", ".join(map(str, _capturable(state, seat)))
         if crystal not in CRYSTALS:
-            raise IllegalAction(f"There is no crystal {crystal}: you can capture {allowed}.")
+            raise IllegalAction(
+                _(
+                    "There is no crystal {crystal}: you can capture {allowed}.",
+                    crystal=crystal,
+                    allowed=allowed,
+                )
+            )
         if crystal not in state.pool:
             raise IllegalAction(
-                f"Crystal {crystal} has already been captured: you can capture {allowed}."
+                _(
+                    "Crystal {crystal} has already been captured: you can capture {allowed}.",
+                    crystal=crystal,
+                    allowed=allowed,
+                )
             )
         points = state.points[seat] + crystal
         if points > TARGET:
             raise IllegalAction(
-                f"Crystal {crystal} would take you to {points}, over {TARGET}: "
-                f"you can capture {allowed}."
+                _(
+                    "Crystal {crystal} would take you to {points}, over {target}: "
+                    "you can capture {allowed}.",
+                    crystal=crystal,
+                    points=points,
+                    target=TARGET,
+                    allowed=allowed,
+                )
             )
         after = evolve(state, captures=(*state.captures, Captured(seat, crystal)))
         events = [
@@ -197,7 +222,7 @@ class CrystalGame:
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:
-            raise GameOver("This game is already over.")
+            raise GameOver(_("This game is already over."))
         return _finish(state, outcome, [])
 
     def view(self, state: State, viewer: Seat | None) -> View:

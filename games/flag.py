@@ -164,7 +164,11 @@ class FlagGame:
     )
 
     def new(self, options: Mapping[str, JSON], seed: int) -> State:
-        check_no_options(options, self.title, f"the grid is always 5x5 with {TRAPS} traps each")
+        check_no_options(
+            options,
+            self.title,
+            _("the grid is always 5x5 with {traps} traps each", traps=TRAPS),
+        )
         return State(seed=seed)
 
     def options(self, state: State) -> dict[str, JSON]:
@@ -185,19 +189,23 @@ class FlagGame:
         read = _ACTION.fullmatch(text.strip().lower())
         if read is None:
             raise InvalidInput(
-                f"{quoted(text)} cannot be read: type 'MOVE r c' or 'TRAP r c' with rows and "
-                f"columns 1-{SIZE}, e.g. 'MOVE 2 2'."
+                _(
+                    "{text} cannot be read: type 'MOVE r c' or 'TRAP r c' with rows and "
+                    "columns 1-{size}, e.g. 'MOVE 2 2'.",
+                    text=quoted(text),
+                    size=SIZE,
+                )
             )
         verb, row, col = read.group(1), int(read.group(2)), int(read.group(3))
         if not grid.on_grid((row, col), SIZE):
-            raise InvalidInput(f"{off_grid_text(quoted(text), SIZE)}, e.g. 'MOVE 2 2'.")
+            raise InvalidInput(off_grid_text(quoted(text), SIZE, "MOVE 2 2"))
         return Trap(row, col) if verb == "trap" else Move(row, col)
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
         if state.result:
-            raise GameOver("This game is over: nothing more can be played.")
+            raise GameOver(_("This game is over: nothing more can be played."))
         if seat != state.turn:
-            raise NotYourTurn("It is not your turn: the other player is to act.")
+            raise NotYourTurn(_("It is not your turn: the other player is to act."))
         cell = (action.row, action.col)
         if isinstance(action, Move):
             _check_move(state, seat, cell)
@@ -222,7 +230,7 @@ class FlagGame:
 
     def conclude(self, state: State, outcome: Outcome) -> tuple[State, list[Event]]:
         if state.result:
-            raise GameOver("This game is already over.")
+            raise GameOver(_("This game is already over."))
         return _finish(state, outcome, [])
 
     def view(self, state: State, viewer: Seat | None) -> View:
@@ -373,16 +381,31 @@ def _check_move(state: State, seat: Seat, cell: Cell) -> None:
     """
     here = state.agents[seat]
     if not grid.on_grid(cell, SIZE):
-        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
+        raise IllegalAction(off_grid_text(cell_text(cell), SIZE))
     if cell not in _neighbours(here):
         allowed = cells_text([(a.row, a.col) for a in _legal(state, seat) if isinstance(a, Move)])
+        if not allowed:
+            raise IllegalAction(
+                _(
+                    "{cell} is not next to your agent at {here}: it can move to no cell now.",
+                    cell=cell_text(cell),
+                    here=cell_text(here),
+                )
+            )
         raise IllegalAction(
-            f"{cell_text(cell)} is not next to your agent at {cell_text(here)}: "
-            f"it can move to {allowed or 'no cell now'}."
+            _(
+                "{cell} is not next to your agent at {here}: it can move to {allowed}.",
+                cell=cell_text(cell),
+                here=cell_text(here),
+                allowed=allowed,
+            )
         )
     if cell == state.agents[other(seat)]:
         raise IllegalAction(
-            f"The other agent is at {cell_text(cell)}: two agents may not share a cell."
+            _(
+                "The other agent is at {cell}: two agents may not share a cell.",
+                cell=cell_text(cell),
+            )
         )
 
 
@@ -392,15 +415,19 @@ def _check_trap(state: State, seat: Seat, cell: Cell) -> None:
     The opponent's traps are no obstacle: refusing a cell because one is there would reveal it.
     """
     if not state.traps_left(seat):
-        raise IllegalAction("You have placed both your traps: move your agent instead.")
+        raise IllegalAction(_("You have placed both your traps: move your agent instead."))
     if not grid.on_grid(cell, SIZE):
-        raise IllegalAction(f"{off_grid_text(cell_text(cell), SIZE)}.")
+        raise IllegalAction(off_grid_text(cell_text(cell), SIZE))
     if cell in FLAGS:
-        raise IllegalAction(f"{cell_text(cell)} holds a flag: traps may not go on a flag.")
+        raise IllegalAction(
+            _("{cell} holds a flag: traps may not go on a flag.", cell=cell_text(cell))
+        )
     if cell in state.agents:
-        raise IllegalAction(f"An agent is at {cell_text(cell)}: traps may not go under an agent.")
+        raise IllegalAction(
+            _("An agent is at {cell}: traps may not go under an agent.", cell=cell_text(cell))
+        )
     if cell in state.traps[seat]:
-        raise SecretRefusal(f"You already have a trap at {cell_text(cell)}.")
+        raise SecretRefusal(_("You already have a trap at {cell}.", cell=cell_text(cell)))
 
 
 def _move(state: State, seat: Seat, cell: Cell) -> tuple[State, list[Event]]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TypeAlias
 
 from games.base import JSON
+from games.words import _
 
 Cell: TypeAlias = tuple[int, int]
 """(row, column), each counted from 1."""
@@ -37,9 +38,18 @@ def cells_text(cells: Iterable[Cell]) -> str:
     return ", ".join(map(cell_text, cells))
 
 
-def off_grid_text(shown: str, size: int) -> str:
-    """The refusal of a cell (or input) ``shown`` outside the grid, without its final stop."""
-    return f"{shown} is off the grid: rows and columns are 1-{size}"
+def off_grid_text(shown: str, size: int, example: str | None = None) -> str:
+    """The refusal of a cell (or input) ``shown`` outside the grid, in the reader's language,
+    with an ``example`` of what to type when given: ``'4 1' is off the grid: rows and columns
+    are 1-3, e.g. '2 3'.``"""
+    if example is None:
+        return _("{shown} is off the grid: rows and columns are 1-{size}.", shown=shown, size=size)
+    return _(
+        "{shown} is off the grid: rows and columns are 1-{size}, e.g. '{example}'.",
+        shown=shown,
+        size=size,
+        example=example,
+    )
 
 
 def load_cell(data: JSON) -> Cell:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from games.base import JSON, InvalidOptions
+from games.words import _
 
 
 def unknown_option(options: Mapping[str, JSON], known: Collection[str]) -> str | None:
@@ -16,8 +17,16 @@ def unknown_option(options: Mapping[str, JSON], known: Collection[str]) -> str |
 def check_no_options(options: Mapping[str, JSON], title: str, fixed: str) -> None:
     """Raise ``InvalidOptions`` if a game without options (``title``) was given any.
 
-    ``fixed`` says what the options would have changed, e.g. "the grid is always 5x5".
+    ``fixed`` says, in the reader's language, what the options would have changed, e.g.
+    "the grid is always 5x5".
     """
     name = unknown_option(options, ())
     if name is not None:
-        raise InvalidOptions(f"{title} has no options (got {name!r}): {fixed}.")
+        raise InvalidOptions(
+            _(
+                "{title} has no options (got {option}): {fixed}.",
+                title=title,
+                option=repr(name),
+                fixed=fixed,
+            )
+        )

@@ -71,8 +71,13 @@ def _int_option(options: Mapping[str, JSON], key: str, default: int, valid: rang
     value = options.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value not in valid:
         raise InvalidOptions(
-            f"Option {key!r} must be a whole number from {valid.start} to {valid.stop - 1}, "
-            f"not {value!r}."
+            _(
+                "Option {option} must be a whole number from {least} to {most}, not {given}.",
+                option=repr(key),
+                least=valid.start,
+                most=valid.stop - 1,
+                given=repr(value),
+            )
         )
     return value
 
@@ -91,8 +96,11 @@ class Options:
         unknown = unknown_option(options, {"digits", "length", "max_guesses"})
         if unknown is not None:
             raise InvalidOptions(
-                f"Unknown option {unknown!r} for Safe Cracker: the options are 'digits' "
-                "(3-9), 'length' (3-6) and 'max_guesses' (1-50, or none for no limit)."
+                _(
+                    "Unknown option {option} for Safe Cracker: the options are 'digits' "
+                    "(3-9), 'length' (3-6) and 'max_guesses' (1-50, or none for no limit).",
+                    option=repr(unknown),
+                )
             )
         limit = options.get("max_guesses")
         return cls(
@@ -321,16 +329,22 @@ class SafeGame:
         self._check_may_act(state, seat)
         if not state.options.is_code(action.code):
             raise IllegalAction(
-                f"That is not a code of this game: a code is {state.options.shape}, "
-                f"e.g. '{state.options.example}'."
+                _(
+                    "That is not a code of this game: a code is {shape}, e.g. '{example}'.",
+                    shape=state.options.shape,
+                    example=state.options.example,
+                )
             )
         if _in_setup(state):
             if not isinstance(action, SetCode):
-                raise IllegalAction(f"Set your code first: {state.options.shape}.")
+                raise IllegalAction(_("Set your code first: {shape}.", shape=state.options.shape))
             return self._set_code(state, seat, action.code)
         if not isinstance(action, Guess):
             raise IllegalAction(
-                f"Your code is set; guess the other player's code: {state.options.shape}."
+                _(
+                    "Your code is set; guess the other player's code: {shape}.",
+                    shape=state.options.shape,
+                )
             )
         return self._guess(state, seat, action.code)
 
@@ -342,7 +356,7 @@ class SafeGame:
 
     def conclude(self, state: SafeState, outcome: Outcome) -> tuple[SafeState, list[Event]]:
         if state.outcome is not None:
-            raise GameOver("The game is already over.")
+            raise GameOver(_("The game is already over."))
         return self._finish(state, outcome)
 
     def view(self, state: SafeState, viewer: Seat | None) -> SafeView:
@@ -473,12 +487,12 @@ class SafeGame:
 
     def _check_may_act(self, state: SafeState, seat: Seat) -> None:
         if state.outcome is not None:
-            raise GameOver("The game is over.")
+            raise GameOver(_("The game is over."))
         if seat in self.to_act(state):
             return
         if _in_setup(state):
-            raise NotYourTurn("You have already set your code.")
-        raise NotYourTurn("It is not your turn: the other player is to act.")
+            raise NotYourTurn(_("You have already set your code."))
+        raise NotYourTurn(_("It is not your turn: the other player is to act."))
 
     def _set_code(self, state: SafeState, seat: Seat, code: Code) -> tuple[SafeState, list[Event]]:
         done = evolve(state, codes=with_seat(state.codes, seat, code))
@@ -563,18 +577,30 @@ def _end_words(data: Mapping[str, JSON], names: tuple[str, str]) -> str:
 
 def _parse_code(options: Options, text: str) -> Code:
     shown = quoted(text)
-    help_text = f"a code is {options.shape}, e.g. '{options.example}'"
+    help_text = _(
+        "a code is {shape}, e.g. '{example}'", shape=options.shape, example=options.example
+    )
     body = _SEPARATORS.sub("", text.strip())
     if not body:
-        raise InvalidInput(f"Enter a code: {help_text}.")
+        raise InvalidInput(_("Enter a code: {help}.", help=help_text))
     if not body.isascii() or not body.isdigit():
-        raise InvalidInput(f"{shown} is not a code: {help_text}.")
+        raise InvalidInput(_("{text} is not a code: {help}.", text=shown, help=help_text))
     if len(body) != options.length:
-        raise InvalidInput(f"{shown} has {len(body)} digits: {help_text}.")
+        raise InvalidInput(
+            n_(
+                "{text} has {n} digit: {help}.",
+                "{text} has {n} digits: {help}.",
+                len(body),
+                text=shown,
+                help=help_text,
+            )
+        )
     code = tuple(int(d) for d in body)
     if not options.is_code(code):
         wrong = next(d for d in code if not 1 <= d <= options.digits)
-        raise InvalidInput(f"{shown} has the digit {wrong}: {help_text}.")
+        raise InvalidInput(
+            _("{text} has the digit {digit}: {help}.", text=shown, digit=wrong, help=help_text)
+        )
     return code
 
 

@@ -5,12 +5,13 @@ The board's update goes where its ``InteractionRoute`` planned (``bot.chat.live_
 answer that does not carry the board goes first, since the board's update may wait on Discord's
 rate limits. A private notice goes to the member who acted in the interaction's answer (or in
 the DM they typed), to anyone else by DM; prompts by DM (``bot.chat.direct``). What was shown
-is recorded in the outbox; what was not is delivered again later (``bot.chat.redelivery``).
+is recorded in the outbox; what was not is delivered again later (``bot.chat.redelivery``). A
+board whose channel is out of the bot's reach stays owed, and the channel is held
+(``bot.chat.reach``) until it is back (``bot.chat.reach_retries``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -18,21 +19,13 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.chat import render
-from bot.chat.called_off import called_off_text
-from bot.chat.components import Post
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.live_boards import Boards, InteractionRoute
 from bot.chat.parts import Actor
-from bot.chat.sending import (
-    MISSING_ACCESS,
-    MISSING_PERMISSIONS,
-    THREAD_ARCHIVED,
-    UNREACHABLE,
-    nonce,
-)
+from bot.chat.reach import ChannelReach, OutOfReach
+from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
 from bot.chat.threads import MatchThreads
-from bot.service.errors import REFUSALS
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 
@@ -57,8 +50,9 @@ class MessageActor:
 class Delivery:
     """Delivers reports, for one bot process.
 
-    ``call_off`` ends a match whose channel is out of reach; ``tournament_moves_on`` is given
-    the tournament of a report whose match ended one of its pairings.
+    ``reach`` decides what a channel out of reach means for its matches;
+    ``tournament_moves_on`` is given the tournament of a report whose match ended one of its
+    pairings.
     """
 
     def __init__(
@@ -67,14 +61,14 @@ class Delivery:
         dms: DirectMessages,
         outbox: Outbox,
         *,
-        call_off: Callable[[int, str], Awaitable[Report]],
+        reach: ChannelReach,
         tournament_moves_on: Callable[[int], Awaitable[None]],
         threads: MatchThreads | None = None,
     ) -> None:
         self.boards = boards
         self.dms = dms
         self.outbox = outbox
-        self.call_off = call_off
+        self.reach = reach
         self.tournament_moves_on = tournament_moves_on
         self.threads = threads
         """Matches' own threads, when a server plays each match in one."""
@@ -122,19 +116,19 @@ class Delivery:
         if exchange is not None and not riding:
             # First: the board's own update may wait on Discord's rate limits.
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
-            await self._guarded(snap, "answer", answer)
+            await self.guarded(snap, "answer", answer)
         shown = on_board = True
         if publics:
             lines = [line for notice in publics for line in notice.lines]
-            on_board = await self._guarded(snap, "board", self.show_board(snap, lines, route))
+            on_board = await self.guarded(snap, "board", self.show_board(snap, lines, route))
             shown &= on_board
         if exchange is not None and riding:
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
-            await self._guarded(snap, "answer", answer)
+            await self.guarded(snap, "answer", answer)
         if publics and on_board and self.threads is not None:
             interaction = exchange.interaction if exchange is not None else None
             threading = self.threads.after_board(snap, lines, interaction)
-            await self._guarded(snap, "thread", threading)
+            await self.guarded(snap, "thread", threading)
         sent: list[Private | Prompt] = []
         for notice in report.notices:
             if isinstance(notice, Public) or self.dms.is_me(notice.user_id):
@@ -144,19 +138,19 @@ class Delivery:
             if isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
                 with await self.dms.speaking_to(actor.user_id, snap.guild_id):
                     reply = render.private_text(notice)
-                await self._guarded(snap, "reply", actor.tell(reply))
+                await self.guarded(snap, "reply", actor.tell(reply))
             elif isinstance(notice, Private):
-                shown &= await self._guarded(snap, "private", self.dms.tell(notice))
+                shown &= await self.guarded(snap, "private", self.dms.tell(notice))
                 sent.append(notice)
             else:
-                shown &= await self._guarded(snap, "prompt", self.dms.ask(notice))
+                shown &= await self.guarded(snap, "prompt", self.dms.ask(notice))
                 sent.append(notice)
         if shown:
             # All shown: the outbox may forget it. Otherwise its redelivery tries again.
             self._record(snap, bool(publics), sent)
         if report.tournament_id is not None:  # its tournament may move on now
             moving = self.tournament_moves_on(report.tournament_id)
-            await self._guarded(snap, "tournament", moving)
+            await self.guarded(snap, "tournament", moving)
 
     def _record(self, snap: MatchSnapshot, board: bool, sent: list[Private | Prompt]) -> None:
         if board:
@@ -165,11 +159,13 @@ class Delivery:
             kind = "prompt" if isinstance(notice, Prompt) else "private"
             self.outbox.sent(snap.id, snap.version, kind, notice.user_id)
 
-    async def _guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> bool:
+    async def guarded(self, snap: MatchSnapshot, what: str, work: Awaitable[None]) -> bool:
         """Run ``work``; whether it succeeded (a failure is logged, never raised)."""
         try:
             await work
             return True
+        except OutOfReach:
+            return False  # owed: delivered again once its channel is back
         except discord.HTTPException as error:
             log.warning(
                 "match %s: could not deliver the %s: HTTP %s (code %s)",
@@ -186,8 +182,13 @@ class Delivery:
     async def show_board(
         self, snap: MatchSnapshot, lines: list[str], route: InteractionRoute | None = None
     ) -> None:
-        """Update the board; when its channel is out of reach, call the match off and tell the
-        players privately."""
+        """Update the board. Raises ``OutOfReach`` when its channel is out of reach: held before
+        and nothing but the bot's token would carry it (then nothing is tried: an interaction's
+        response still may), or refused now (``ChannelReach.lost`` holds it). An archived
+        thread is revived first (``MatchThreads.revive``: a post unarchives it); one that cannot
+        be is held. A channel that is gone has its match called off, and nothing is owed."""
+        if (route is None or route.exchange is None) and self.reach.holds(snap.channel_id):
+            raise OutOfReach(snap.channel_id)
         try:
             try:
                 await self.boards.show(snap, lines, route or self.boards.route())
@@ -198,30 +199,5 @@ class Delivery:
         except discord.HTTPException as error:
             if error.code not in UNREACHABLE:
                 raise
-            await self.unreachable(snap, error)
-
-    async def unreachable(self, snap: MatchSnapshot, error: discord.HTTPException) -> None:
-        log.warning(
-            "match %s: its channel is out of reach (HTTP %s, code %s): calling it off",
-            snap.id,
-            error.status,
-            error.code,
-        )
-        with contextlib.suppress(*REFUSALS):
-            await self.call_off(snap.id, "unreachable")
-        for user_id in snap.members:
-            if not self.dms.is_me(user_id):
-                with await self.dms.speaking_to(user_id, snap.guild_id):
-                    text = self._called_off(snap, error)
-                key = nonce(snap.id, -1, "off", user_id)
-                await self.dms.send_dm(user_id, Post(text), nonce=key)
-
-    @staticmethod
-    def _called_off(snap: MatchSnapshot, error: discord.HTTPException) -> str:
-        """What a player is told of a match called off because its channel is out of reach."""
-        why = {
-            MISSING_ACCESS: "hidden",
-            MISSING_PERMISSIONS: "forbidden",
-            THREAD_ARCHIVED: "archived",
-        }.get(error.code, "gone")
-        return called_off_text(snap, why)
+            if await self.reach.lost(snap, error):
+                raise OutOfReach(snap.channel_id) from error

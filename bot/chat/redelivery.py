@@ -11,6 +11,7 @@ import discord
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.failures import log_failure
+from bot.chat.reach import OutOfReach
 from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
 from bot.service.matches import MatchService
@@ -62,6 +63,8 @@ class Redelivery:
                 await self.dms.tell_text(entry.match_id, entry.version, entry.user_id, text)
         except REFUSALS:
             return True
+        except OutOfReach:
+            return False  # its channel is held: tried again once it is back
         except discord.HTTPException as error:
             log.warning(
                 "match %s: redelivering a %s failed: HTTP %s",

@@ -24,8 +24,13 @@ UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
-UNREACHABLE = frozenset({UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED})
-"""Error codes that mean a match's channel is out of the bot's reach for good."""
+THREAD_LOCKED = 160005
+OUT_OF_REACH = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED})
+"""Error codes that mean the bot may not post in a match's channel for now: a moderator may give
+the permission back or unlock the thread (``bot.chat.reach``)."""
+UNREACHABLE = frozenset({UNKNOWN_CHANNEL, THREAD_ARCHIVED, *OUT_OF_REACH})
+"""Error codes that mean a match's channel is out of the bot's reach: gone for good
+(``UNKNOWN_CHANNEL``), an archived thread, or ``OUT_OF_REACH``."""
 
 
 def message_kwargs(post: Post, *, edit: bool = False, ping: bool = False) -> dict[str, Any]:

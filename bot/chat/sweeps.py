@@ -20,6 +20,7 @@ from discord.ext import tasks
 from bot.chat.app import Parlor, within
 from bot.chat.delivery import Delivery
 from bot.chat.failures import log_failure
+from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.fleet import Fleet, FleetRefused
 from bot.service.sweeper import Sweeper
@@ -44,6 +45,7 @@ class Sweeps:
         deadlines: Sweeper,
         delivery: Delivery,
         redelivery: Redelivery,
+        retries: ReachRetries,
         tournaments: Callable[[], Awaitable[None]],
         interval: float,
         *,
@@ -54,6 +56,7 @@ class Sweeps:
         self.deadlines = deadlines
         self.delivery = delivery
         self.redelivery = redelivery
+        self.retries = retries
         self.tournaments = tournaments
         self.upkeep = upkeep
         self._upkeep_every = max(1, math.ceil(UPKEEP_EVERY / interval))
@@ -95,12 +98,14 @@ class Sweeps:
             log.warning("Shutting down during a deadline sweep: it did not finish in time")
 
     async def once(self) -> int:
-        """Act on every passed deadline and post what happened, deliver what the outbox holds
-        that nobody confirmed, and move on the tournaments with something left to do; how many
+        """Act on every passed deadline and post what happened, try again the channels out of
+        reach (calling off what stayed so for a whole turn), deliver what the outbox holds that
+        nobody confirmed, and move on the tournaments with something left to do; how many
         matches it touched."""
         reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
+        await self.retries.sweep()
         await self.redelivery.sweep()
         await self.tournaments()
         self._rounds += 1

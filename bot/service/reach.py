@@ -42,14 +42,16 @@ class Reach:
         self.deadlines = deadlines
         self.sessions = matches.sessions
 
-    async def hold(self, guild_id: int, channel_id: int) -> bool:
+    async def hold(self, guild_id: int, channel_id: int, *, since: datetime | None = None) -> bool:
         """The bot may not post in the channel: hold its deadlines; whether it was reachable
-        until now."""
+        until now. ``since`` is when it went out of reach, if earlier than now (a try to post
+        there again failed: the hold goes on from when it began)."""
         now = self.matches.clock()
+        began = now if since is None else min(since, now)
         async with self.sessions.begin() as session:
             if await repo.get_meta(session, _key(channel_id)) is not None:
                 return False
-            await repo.set_meta(session, _key(channel_id), f"{guild_id} {now.isoformat()}", now)
+            await repo.set_meta(session, _key(channel_id), f"{guild_id} {began.isoformat()}", now)
         log.warning("channel %s: out of reach; its matches' deadlines are held", channel_id)
         return True
 
@@ -75,9 +77,19 @@ class Reach:
         log.info("channel %s: reachable again", channel_id)
         return await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
 
+    async def hurry(self, guild_id: int, channel_id: int) -> None:
+        """The channel is back: the boards it still owes are due at once in the outbox (once the
+        release's own boards are shown, so that none shows an older state over theirs)."""
+        async with self.sessions.begin() as session:
+            await repo.hurry_boards(session, guild_id, channel_id, self.matches.clock())
+
     async def call_off_overdue(self) -> list[Report]:
         """Call off the matches of every channel unreachable for longer than its server's turn
-        timeout (no result, no rating change); the reports say whom to tell."""
+        timeout (no result, no rating change); the reports say whom to tell.
+
+        A match its players went on playing meanwhile is left alone: their buttons and commands
+        answer through interactions, which need no permission in the channel. Its hold ends all
+        the same, so its deadlines run again."""
         now = self.matches.clock()
         reports: list[Report] = []
         for channel_id, hold in (await self.held()).items():
@@ -86,8 +98,11 @@ class Reach:
                 continue
             async with self.sessions.begin() as session:
                 unfinished = await repo.channel_unfinished(session, hold.guild_id, channel_id)
+                playing = await repo.played_since(session, unfinished, hold.since)
                 await repo.delete_meta(session, _key(channel_id))
             for match_id in unfinished:
+                if match_id in playing:
+                    continue
                 try:
                     reports.append(await self.matches.call_off(match_id, "unreachable"))
                 except WrongStatus:

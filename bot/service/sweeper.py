@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from bot.service.deadlines import Deadlines
 from bot.service.notices import Report
+from bot.service.reach import Reach
 
 AWAY_MARGIN = timedelta(seconds=10)
 """Beyond two heartbeat intervals, how late a heartbeat may be before a shard counts as away."""
@@ -44,8 +45,11 @@ class Sweeper:
         sweep_interval: float,
         *,
         monotonic: Callable[[], float] = time.monotonic,
+        reach: Reach | None = None,
     ) -> None:
         self.service = service
+        self.reach = reach
+        """The channels out of the bot's reach, whose deadlines wait."""
         self.away_after = away_after(sweep_interval)
         self.monotonic = monotonic
         self._last: tuple[float, datetime] | None = None
@@ -71,8 +75,11 @@ class Sweeper:
         return reports
 
     async def round(self) -> list[Report]:
-        """Act on what is due, holding the deadlines of shards not heard since they passed."""
-        return await self.service.sweep(heard=await self.service.heard())
+        """Act on what is due, holding the deadlines of shards not heard since they passed and
+        of channels out of the bot's reach."""
+        heard = await self.service.heard()
+        unreachable = set(await self.reach.held()) if self.reach is not None else set()
+        return await self.service.sweep(heard=heard, unreachable=unreachable)
 
     def _now(self) -> tuple[float, datetime]:
         return self.monotonic(), self.service.clock()

@@ -47,6 +47,7 @@ async def _beating(deadlines: _Deadlines) -> Sweeps:
         cast(Any, deadlines),
         cast(Any, None),
         cast(Any, None),
+        cast(Any, None),
         _nothing,
         interval=60.0,
     )

@@ -10,6 +10,7 @@ from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.game_cog import COMMON_OPTIONS
 from bot.chat.live_boards import Boards
+from bot.chat.reach import ChannelReach
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask
 from games.players import LEVELS
@@ -66,9 +67,8 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
     client, outbox = _Client(), _Outbox()
     boards = Boards(cast(Any, client), cast(Any, outbox))
     dms = DirectMessages(cast(Any, client), boards)
-    delivery = Delivery(
-        boards, dms, cast(Any, outbox), call_off=_unused, tournament_moves_on=_unused
-    )
+    reach = ChannelReach(cast(Any, None), dms, call_off=_unused)
+    delivery = Delivery(boards, dms, cast(Any, outbox), reach=reach, tournament_moves_on=_unused)
     await delivery.deliver(Report(snap, notices))
     assert client.dms == [ALICE]
     assert outbox.sent_to == [ALICE]

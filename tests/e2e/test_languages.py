@@ -258,3 +258,39 @@ async def test_dms_are_in_the_servers_language_until_the_member_uses_the_bot(
     await table.fake.wait_for_response(chosen)
     assert await languages.member(bob.id, guild.id) == "de"
     assert await languages.member(alice.id, guild.id) == "fr"  # Alice has not played yet
+
+
+async def test_a_game_refuses_each_member_in_their_language(
+    table: Table, fake_discord: FakeDiscord, alice: FakeMember, bob: FakeMember
+) -> None:
+    """Alice's app is in German, Bob's in French: what Safe Cracker refuses, a code typed in a
+    DM or a guess given to a command, is explained to each in their language."""
+    fake_discord.set_locale(alice.user, "de")
+    fake_discord.set_locale(bob.user, "fr")
+    mark = table.checkpoint()
+    (challenge,) = (await table.slash(alice, "safe challenge", opponent=bob)).messages
+    await table.click(bob, challenge, Verb.ACCEPT)
+    await table.posted("Coin toss", after=mark)
+    for member in (alice, bob):
+        await table.posted(lambda m: bool(m.buttons), after=mark, where=member)
+
+    told = await table.dm(alice, "12")
+    assert told.content == "'12' hat 2 Ziffern: ein Code hat 3 Ziffern, je 1-3, z. B. '213'."
+    told = await table.dm(bob, "1 2 4")
+    assert told.content == (
+        "'1 2 4' contient le chiffre 4 : un code a 3 chiffres, chacun de 1 à 3, par ex. '213'."
+    )
+    await table.dm(alice, "123")
+    await table.dm(bob, "321")
+    await table.posted("Both codes are set", after=mark)
+
+    snap = await app_of(table).service.snapshot(1)
+    (mover,) = snap.to_act
+    member, refusal = (
+        (alice, "'1' hat 1 Ziffer: ein Code hat 3 Ziffern, je 1-3, z. B. '213'.")
+        if mover == alice.id
+        else (bob, "'1' a 1 chiffre : un code a 3 chiffres, chacun de 1 à 3, par ex. '213'.")
+    )
+    answered = await table.slash(member, "safe guess", code="1")
+    assert all(message.ephemeral for message in answered.messages)
+    assert table.answer(answered) == refusal

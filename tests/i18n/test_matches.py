@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from functools import cache
-from types import SimpleNamespace
 
-import discord
 import pytest
 from babel.messages.pofile import read_po
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -22,9 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.chat import render
 from bot.chat.answers import done_text
+from bot.chat.called_off import called_off_text
 from bot.chat.common import rules_text
-from bot.chat.delivery import Delivery
-from bot.chat.sending import MISSING_ACCESS
 from bot.i18n import LOCALES, LOCALES_DIR, read_catalog, speaking
 from bot.service.errors import REFUSALS
 from bot.service.matches import MatchService
@@ -284,12 +281,10 @@ async def test_what_the_discord_side_says_of_a_match_fits_and_is_translated(
 ) -> None:
     flow = await flow_in("en-US", service, clock)
     snap = flow.reports[0].match
-    response = SimpleNamespace(status=403, reason="Forbidden")
-    error = discord.Forbidden(response, {"code": MISSING_ACCESS, "message": "Missing Access"})
     with speaking(locale):
         texts = [
             done_text(snap, "https://discord.com/channels/1/2/3"),
-            Delivery._called_off(snap, error),
+            called_off_text(snap, "hidden"),
         ]
     for text in texts:
         assert 0 < len(text) <= CONTENT_MAX

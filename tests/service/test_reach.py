@@ -51,3 +51,37 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
     assert report.match.id == match_id and report.match.status == "aborted"
     assert report.match.end_reason == "unreachable"
     assert await reach.held() == {}
+
+
+async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
+    service: MatchService, clock: Clock
+) -> None:
+    reach = Reach(service, deadlines_for(service))
+    match_id = await crystal(service)
+    began = clock.now
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=6)
+    await reach.release(CHANNEL)  # tried again, and refused again at once
+    assert await reach.hold(GUILD, CHANNEL, since=began)
+    assert (await reach.held())[CHANNEL].since == began
+    clock.advance(minutes=4, seconds=1)  # a whole turn since it first went out of reach
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == match_id and report.match.status == "aborted"
+
+
+async def test_a_match_played_on_through_interactions_is_not_called_off(
+    service: MatchService, clock: Clock
+) -> None:
+    """Buttons and commands answer through interactions, which need no permission in the
+    channel: a match its players go on playing is not called off with its channel's hold."""
+    reach = Reach(service, deadlines_for(service))
+    playing = await crystal(service)
+    idle = await crystal(service)
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=3)
+    await service.submit(playing, ALICE, "9")
+    clock.advance(minutes=7, seconds=1)
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == idle
+    assert (await service.snapshot(playing)).status == "active"
+    assert await reach.held() == {}  # its deadlines run again

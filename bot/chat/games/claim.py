@@ -52,7 +52,7 @@ class Claim(
             await self.play(interaction, f"{row} {col}")
         else:
             await interaction.response.send_message(
-                "Give either `number` (e.g. 7), or both `row` and `col` (e.g. row 2, col 3).",
+                _("Give either `number` (e.g. 7), or both `row` and `col` (e.g. row 2, col 3)."),
                 ephemeral=True,
             )
 

@@ -24,7 +24,7 @@ import contextlib
 import socket
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any, TypeVar
 
@@ -372,6 +372,16 @@ class FakeDiscord:
         role.permissions = permissions
         self.state.notify()
         self.gateway.role_updated(role)
+
+    def set_member_roles(self, guild: FakeGuild, who: Person, roles: Iterable[FakeRole]) -> None:
+        """Give ``who`` (the bot too: ``fake.bot``) exactly ``roles`` in ``guild``
+        (GUILD_MEMBER_UPDATE)."""
+        member = guild.member(self._user(who).id)
+        if member is None:
+            raise ValueError("not a member of that guild")
+        member.roles = list(roles)
+        self.state.notify()
+        self.gateway.member_updated(member)
 
     def bot_role(self, guild: FakeGuild) -> FakeRole:
         """The role Discord manages for the bot in ``guild``."""

@@ -429,6 +429,14 @@ class Gateway:
         data = {"guild_id": str(role.guild_id), "role": role.payload()}
         self._fan_out(role.guild_id, "GUILD_ROLE_UPDATE", lambda _: data, intent=GUILDS)
 
+    def member_updated(self, member: FakeMember) -> None:
+        """GUILD_MEMBER_UPDATE (its roles changed): with the GUILD_MEMBERS intent, but for the
+        bot's own member whatever the intents, as Discord sends it."""
+        data = {**member.payload(), "guild_id": str(member.guild_id)}
+        own = member.user.id == self._state.bot.id
+        intent = 0 if own else GUILD_MEMBERS
+        self._fan_out(member.guild_id, "GUILD_MEMBER_UPDATE", lambda _: data, intent=intent)
+
     def member_added(self, member: FakeMember) -> None:
         data = {**member.payload(), "guild_id": str(member.guild_id)}
         self._fan_out(member.guild_id, "GUILD_MEMBER_ADD", lambda _: data, intent=GUILD_MEMBERS)
