@@ -21,7 +21,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import current_locale, formats, speaking
+from bot.i18n import current_locale, speaking
 from bot.i18n import server_language as language_of
 from db import site as queries
 from db.languages import server_language
@@ -96,8 +96,7 @@ def make_app(
     )
     templates.globals["n_"] = texts.ngettext
     templates.globals["static"] = lambda name: f"/static/{name}?v={statics[name].version}"
-    templates.globals["moment"] = formats.moment
-    templates.globals["number"] = formats.number
+    templates.globals["when"] = texts.when
     limit = security.RateLimit(requests_per_minute)
     app = web.Application(
         middlewares=[security.guard(limit, security.trusted_networks(trusted_proxies))]
