@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
+from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.i18n import speaking
 from db.languages import choose_language, set_preferred_locales
 from tests.web.conftest import GUILD, Server
+from web import texts
 
 Client = TestClient[web.Request, web.Application]
 MakeClient = Callable[[web.Application], Awaitable[Client]]
@@ -70,6 +72,7 @@ async def test_a_french_server_reads_its_pages_in_french(
     assert '<h2 id="moves">Coups</h2>' in match
     assert "(joueur 1) contre" in match
     assert "Coup 1 sur" in match
+    assert re.search(r": [^<>]+ joue <code>[^<>]+</code>", match)
 
 
 async def test_without_a_chosen_language_the_preferred_locale_is_read(
@@ -87,3 +90,10 @@ async def test_a_server_with_no_language_reads_english(client: Client, base: str
     home = await page(client, f"{base}/")
     assert '<html lang="en-US">' in home
     assert "<h1>Leaderboards</h1>" in home
+
+
+def test_a_page_text_escapes_what_fills_it_and_keeps_markup_passed_in() -> None:
+    code = Markup("<code>a1</code>")
+    with speaking("fr"):
+        shown = texts.gettext("{name} plays {move}", name="<b>Eve & co</b>", move=code)
+    assert shown == "&lt;b&gt;Eve &amp; co&lt;/b&gt; joue <code>a1</code>"
