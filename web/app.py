@@ -21,9 +21,12 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
+from bot.i18n import current_locale, speaking
+from bot.i18n import server_language as language_of
 from db import site as queries
+from db.languages import server_language
 from db.site import Site
-from web import boards, ids, pages, replay, security
+from web import boards, ids, pages, replay, security, texts
 from web.charts import ChartFiles, RatingHistory, chart_name
 
 PAGE_CACHE = "private, max-age=30"
@@ -84,9 +87,16 @@ def make_app(
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
     )
+    # Texts read ``{{ _("English {x}", x=...) }}``, the same as in Python; they are in the
+    # language the page is rendered in (``_on_site``).
+    templates.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=texts.gettext, ngettext=texts.ngettext, newstyle=False
+    )
+    templates.globals["n_"] = texts.ngettext
     templates.globals["static"] = lambda name: f"/static/{name}?v={statics[name].version}"
-    templates.globals["games"] = [(name, engine.title) for name, engine in games.GAMES.items()]
+    templates.globals["when"] = texts.when
     limit = security.RateLimit(requests_per_minute)
     app = web.Application(
         middlewares=[security.guard(limit, security.trusted_networks(trusted_proxies))]
@@ -113,7 +123,8 @@ Handler = Callable[[web.Request, AsyncSession, Site], Awaitable[web.StreamRespon
 
 
 def _on_site(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The handler run for the server whose token the address holds; a 404 for any other."""
+    """The handler run for the server whose token the address holds, in its language (its
+    chosen one, else its preferred locale, else English); a 404 for any other."""
 
     async def run(request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -123,7 +134,8 @@ def _on_site(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamRe
             found = await queries.site_by_token(session, queries.token_hash(token))
             if found is None:
                 return security.not_found()
-            return await handler(request, session, found)
+            with speaking(language_of(*await server_language(session, found.guild_id))):
+                return await handler(request, session, found)
 
     return run
 
@@ -131,7 +143,15 @@ def _on_site(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamRe
 def _page(request: web.Request, template: str, cache: str, **values: Any) -> web.Response:
     """The page rendered, with its ETag; a 304 when the browser has it already."""
     base = f"/s/{request.match_info['token']}"
-    body = request.app[SITE].templates.get_template(template).render(base=base, **values).encode()
+    games_shown = [(name, engine.title) for name, engine in games.GAMES.items()]
+    body = (
+        request.app[SITE]
+        .templates.get_template(template)
+        .render(
+            base=base, lang=current_locale(), games=games_shown, titles=dict(games_shown), **values
+        )
+        .encode()
+    )
     etag = hashlib.sha256(body).hexdigest()[:32]
     headers = {"Cache-Control": cache, "ETag": f'"{etag}"'}
     if etag in request.headers.get("If-None-Match", ""):

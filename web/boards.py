@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.board import MEANINGS, SEAT_MARKS, Board, Cell, Mark
+from games.board import MEANINGS, SEAT_MARKS, Board, Cell, Mark, meaning
+from games.words import N_, _
 
 SYMBOLS: dict[Mark, str] = {
     Mark.EMPTY: "",
@@ -23,11 +24,11 @@ SYMBOLS: dict[Mark, str] = {
 
 WORDS: dict[Mark, str] = {
     **MEANINGS,
-    Mark.EMPTY: "empty",
-    Mark.AGENT: "agent",
-    Mark.FLAG: "flag",
-    Mark.TAKEN: "taken",
-    Mark.NUMBER: "free",
+    Mark.EMPTY: N_("empty"),
+    Mark.AGENT: N_("agent"),
+    Mark.FLAG: N_("flag"),
+    Mark.TAKEN: N_("taken"),
+    Mark.NUMBER: N_("free"),
 }
 
 
@@ -68,14 +69,14 @@ def shown(board: Board, names: tuple[str, str]) -> ShownBoard:
         )
         for grid in board.grids
     ]
-    key = [(SYMBOLS[mark], MEANINGS[mark]) for mark in board.keyed_marks()]
+    key = [(SYMBOLS[mark], meaning(mark)) for mark in board.keyed_marks()]
     return ShownBoard(grids, key, [named(line) for line in board.lines])
 
 
 def _cell(cell: Cell, names: tuple[str, str]) -> Shown:
     owner = "" if cell.seat is None else names[cell.seat]
     text = str(cell.value) if cell.mark in (Mark.NUMBER, Mark.TAKEN) else SYMBOLS[cell.mark]
-    label = WORDS.get(cell.mark, cell.mark.value)
+    label = _(WORDS[cell.mark]) if cell.mark in WORDS else cell.mark.value
     if cell.value is not None and cell.mark is not Mark.NUMBER:
         label = f"{cell.value}, {label}"
     elif cell.mark is Mark.NUMBER:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.i18n import _
 from bot.service.charts import RatingPoint, draw, rating_chart
 
 RatingHistory = Callable[[AsyncSession, int, int], Awaitable[dict[str, list[RatingPoint]]]]
@@ -47,14 +48,14 @@ class ChartFiles:
         if task is None:
             task = asyncio.create_task(self._file(name, title, points))
             self.drawing[name] = task
-            task.add_done_callback(lambda _: self.drawing.pop(name, None))
+            task.add_done_callback(lambda _done: self.drawing.pop(name, None))
         return task
 
     async def _file(self, name: str, title: str, points: Sequence[RatingPoint]) -> Path | None:
         path = self.folder / name
         if path.exists():
             return path
-        png = await draw(rating_chart, {title: list(points)}, title=f"{title}: rating")
+        png = await draw(rating_chart, {title: list(points)}, title=_("{game}: rating", game=title))
         if png is None:
             return None
         await asyncio.to_thread(_write, path, png)

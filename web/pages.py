@@ -14,7 +14,9 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
+from bot.i18n import _
 from bot.service.ratings import Rating, display
+from bot.service.replays import reason_name
 from db import history
 from db import site as queries
 from db.models import PlayerStats
@@ -42,7 +44,7 @@ class Person:
 
 def placeholder(key: str) -> str:
     """A neutral stand-in for a member whose display name was never stored."""
-    return f"Member {key[:4].upper()}"
+    return _("Member {key}", key=key[:4].upper())
 
 
 class People:
@@ -275,9 +277,9 @@ async def match(session: AsyncSession, site: Site, match_id: int) -> MatchPage |
     actions = await queries.logged_actions(session, match_id)
     steps = replay.steps(found, actions, (players[0].name, players[1].name))
     winner = found.winner_seat
-    result = "Draw" if winner is None else f"{players[winner].name} won"
+    result = _("Draw") if winner is None else _("{name} won", name=players[winner].name)
     if found.end_reason:
-        result += f" ({found.end_reason.replace('_', ' ')})"
+        result += f" ({reason_name(found.end_reason)})"
     return MatchPage(
         found.id, found.game, game_title(found.game), players, result, found.finished_at, steps, {}
     )

@@ -15,6 +15,8 @@ from bot.i18n import LOCALES, po_files, read_catalog
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("games", "bot", "web")
 KEYWORDS = {"_": None, "n_": (1, 2), "N_": None}
+METHODS = [("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract")]
+"""Python modules, and the site's Jinja2 templates (``{{ _("...") }}``)."""
 PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)[^{}]*\}")
 
 
@@ -24,7 +26,7 @@ def marked() -> dict[str | tuple[str, ...], str]:
     found: dict[str | tuple[str, ...], str] = {}
     for source in SOURCES:
         for filename, lineno, message, _comments, _context in extract_from_dir(
-            ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS
+            ROOT / source, method_map=METHODS, keywords=KEYWORDS
         ):
             found.setdefault(message, f"{source}/{filename}:{lineno}")
     return found
