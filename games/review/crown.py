@@ -227,7 +227,7 @@ def _hint(step: Step) -> Judged:
                 "The attacker had {cells}; {hints}.",
                 cells=_cells_words(before_hint, left=True),
                 hints=reduce(
-                    lambda first, second: _("{first} or {second}", first=first, second=second),
+                    _either,
                     (
                         _(AXIS_HINTS[hint.axis], count=strength[2])
                         for hint, strength in sorted(
@@ -255,6 +255,10 @@ AXIS_HINTS = {
     "column": N_("the column hint leaves {count}"),
 }
 """What each hint would leave to the attacker, by the hint's axis."""
+
+
+def _either(first: str, second: str) -> str:
+    return _("{first} or {second}", first=first, second=second)
 
 
 def _cells_words(cells: Iterable[Cell], *, left: bool = False) -> str:
