@@ -4,7 +4,7 @@ All three are read from what every match keeps, its seed and its event log, so m
 before they existed are reviewed and replayed too. They open only once the match is over, when
 every secret is public: a match in play is refused before anything of it is read, and a match of
 another server is answered as if it did not exist. A review is computed once, when it is first
-asked for, and kept.
+asked for, and kept in English; a reader of another language gets it computed again in theirs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import N_, _
+from bot.i18n import DEFAULT, N_, _, current_locale
 from bot.i18n.formats import moment
 from bot.service.errors import MatchNotFound, WrongStatus
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
@@ -149,17 +149,25 @@ class Replays:
             return await _finished(session, guild_id, match_id)
 
     async def review(self, guild_id: int, match_id: int) -> ReviewShown:
-        """The match's review: the stored one, or computed now (in a worker thread) and kept."""
+        """The match's review in the reader's language.
+
+        The kept review is in English: an English reader gets it (computed now, in a worker
+        thread, and kept if there is none yet); a reader of another language gets it computed
+        again in theirs, which is pure and takes a few tens of milliseconds.
+        """
+        english = current_locale() == DEFAULT
         async with self.sessions() as session:
             match = await _finished(session, guild_id, match_id)
-            stored = await history.stored_review(session, match_id)
+            stored = await history.stored_review(session, match_id) if english else None
         if stored is not None and stored[0] == reviewing.FORMAT_VERSION:
             return ReviewShown(match, _title(match), Review.load(stored[1]))
+        # The worker thread runs in a copy of this context, so it words in the reader's language.
         review = await asyncio.to_thread(review_of, match)
-        async with self.sessions.begin() as session:
-            await history.store_review(
-                session, match_id, review.version, review.dump(), self.clock()
-            )
+        if english:
+            async with self.sessions.begin() as session:
+                await history.store_review(
+                    session, match_id, review.version, review.dump(), self.clock()
+                )
         return ReviewShown(match, _title(match), review)
 
     async def replay(self, guild_id: int, match_id: int) -> Replay:

@@ -19,14 +19,15 @@ from functools import cache
 
 from games.base import Seat, other
 from games.claim import State
-from games.review.crystal import SLOWER_CAP, value_rank
+from games.review.crystal import SLOWER_CAP, value_rank, value_words
 from games.review.judging import CHANCE, OUTCOME, Judged, Judgement, luck_among
 from games.review.model import Knowledge, Value
 from games.review.replay import Replay
+from games.words import N_, _, n_
 
 MARGIN = 0.1
 """The loss per point of margin given away without changing the result."""
-NO_LUCK = "the numbers are all in view: every result follows from the moves"
+NO_LUCK = N_("the numbers are all in view: every result follows from the moves")
 
 
 def best_margin(left: Sequence[int]) -> int:
@@ -87,19 +88,28 @@ def _judge_open(replay: Replay) -> list[Judged]:
         played = state.grid[_claimed(state, step.after)]
         value = value_of(top)
         losses = [margin_loss(top, margin) for margin in finals.values()]
-        margin_words = f"by {abs(top)}" if top else "level"
+        margin_words = _("by {margin}", margin=abs(top)) if top else _("level")
         moves.append(
             Judged(
                 seat=seat,
                 ask=step.ask,
                 action=step.text,
-                move=f"claim {played}",
+                move=_("claim {number}", number=played),
                 knowledge=Knowledge(
-                    text=f"At {totals[seat]} to {totals[other(seat)]}, best play gives a "
-                    f"{value.value} ({margin_words}).",
+                    text=_(
+                        "At {mine} to {theirs}, best play gives {result} ({margin}).",
+                        mine=totals[seat],
+                        theirs=totals[other(seat)],
+                        result=value_words(value),
+                        margin=margin_words,
+                    ),
                     value=value,
                 ),
-                best=tuple(f"claim {v}" for v in sorted(finals, reverse=True) if finals[v] == top),
+                best=tuple(
+                    _("claim {number}", number=v)
+                    for v in sorted(finals, reverse=True)
+                    if finals[v] == top
+                ),
                 loss=margin_loss(top, finals[played]),
                 typical_loss=sum(losses) / len(losses),
                 before=top,
@@ -175,14 +185,12 @@ def _judge_hidden(replay: Replay) -> list[Judged]:
                 seat=seat,
                 ask=step.ask,
                 action=step.text,
-                move=f"claim {_where(state, index)} ({value})",
+                move=_("claim {cell} ({number})", cell=_where(state, index), number=value),
                 knowledge=Knowledge(
-                    text=f"At {totals[seat]} to {totals[other(seat)]} with {len(hidden)} "
-                    f"number{'' if len(hidden) == 1 else 's'} hidden, the chance to win was "
-                    f"{odds[0]:.0%}" + (f" (draw {odds[1]:.0%})." if odds[1] else "."),
+                    text=_odds_words(totals[seat], totals[other(seat)], len(hidden), odds),
                     chances=odds,
                 ),
-                best=tuple(f"claim {_where(state, i)}" for i in cells),
+                best=tuple(_("claim {cell}", cell=_where(state, i)) for i in cells),
                 loss=0.0,
                 typical_loss=0.0,
                 before=expected_score(odds),
@@ -192,3 +200,27 @@ def _judge_hidden(replay: Replay) -> list[Judged]:
             )
         )
     return moves
+
+
+def _odds_words(mine: int, theirs: int, hidden: int, odds: tuple[float, float, float]) -> str:
+    """The position before a claim with numbers hidden: the totals and the chance to win."""
+    if odds[1]:
+        return n_(
+            "At {mine} to {theirs} with {n} number hidden, the chance to win was {win:.0%} "
+            "(draw {draw:.0%}).",
+            "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win:.0%} "
+            "(draw {draw:.0%}).",
+            hidden,
+            mine=mine,
+            theirs=theirs,
+            win=odds[0],
+            draw=odds[1],
+        )
+    return n_(
+        "At {mine} to {theirs} with {n} number hidden, the chance to win was {win:.0%}.",
+        "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win:.0%}.",
+        hidden,
+        mine=mine,
+        theirs=theirs,
+        win=odds[0],
+    )

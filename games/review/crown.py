@@ -17,7 +17,7 @@ Nothing hidden decides a hint's worth to the defender, who knows its Crown: no l
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, reduce
 
 from games.base import Ask, other
 from games.crown import (
@@ -35,6 +35,7 @@ from games.players.crown import attacks_needed, best_attacks, expected_attacks
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
+from games.words import N_, _, n_
 
 INDEX = {cell: i for i, cell in enumerate(CELLS)}
 
@@ -132,16 +133,21 @@ def _attack(replay: Replay, index: int, step: Step) -> Judged:
         seat=seat,
         ask=step.ask,
         action=step.text,
-        move=f"attack {cell_text(CELLS[cell])}",
+        move=_("attack {cell}", cell=cell_text(CELLS[cell])),
         knowledge=Knowledge(
-            text=f"{_cells_words(possible)}; best play finds it within {worst} attack"
-            f"{'' if worst == 1 else 's'}, {average:.2f} on average.",
+            text=n_(
+                "{cells}; best play finds it within {n} attack, {average:.2f} on average.",
+                "{cells}; best play finds it within {n} attacks, {average:.2f} on average.",
+                worst,
+                cells=_cells_words(possible),
+                average=average,
+            ),
             possible=len(possible),
             listed=tuple(cell_text(c) for c in sorted(possible)),
             expected=average,
             worst=worst,
         ),
-        best=tuple(f"attack {cell_text(CELLS[i])}" for i in best),
+        best=tuple(_("attack {cell}", cell=cell_text(CELLS[i])) for i in best),
         loss=losses[cell],
         typical_loss=sum(losses.values()) / len(losses),
         before=top,
@@ -215,20 +221,27 @@ def _hint(step: Step) -> Judged:
         seat=defender,
         ask=step.ask,
         action=step.text,
-        move=f"hint: {step.action.sentence}",
+        move=_("hint: {hint}", hint=step.action.sentence),
         knowledge=Knowledge(
-            text=f"The attacker had {_cells_words(before_hint, 'left')}; "
-            + " or ".join(
-                f"the {hint.axis} hint leaves {strength[2]}"
-                for hint, strength in sorted(strengths.items(), key=lambda item: item[0].axis)
-            )
-            + ".",
+            text=_(
+                "The attacker had {cells}; {hints}.",
+                cells=_cells_words(before_hint, left=True),
+                hints=reduce(
+                    _either,
+                    (
+                        _(AXIS_HINTS[hint.axis], count=strength[2])
+                        for hint, strength in sorted(
+                            strengths.items(), key=lambda item: item[0].axis
+                        )
+                    ),
+                ),
+            ),
             possible=len(before_hint),
             listed=tuple(cell_text(c) for c in sorted(before_hint)),
             expected=top,
             worst=strongest[0],
         ),
-        best=tuple(f"hint: {hint.sentence}" for hint in best),
+        best=tuple(_("hint: {hint}", hint=hint.sentence) for hint in best),
         loss=losses[step.action],
         typical_loss=sum(losses.values()) / len(losses),
         before=top,
@@ -237,7 +250,25 @@ def _hint(step: Step) -> Judged:
     )
 
 
-def _cells_words(cells: Iterable[Cell], verb: str = "possible for the Crown") -> str:
+AXIS_HINTS = {
+    "row": N_("the row hint leaves {count}"),
+    "column": N_("the column hint leaves {count}"),
+}
+"""What each hint would leave to the attacker, by the hint's axis."""
+
+
+def _either(first: str, second: str) -> str:
+    return _("{first} or {second}", first=first, second=second)
+
+
+def _cells_words(cells: Iterable[Cell], *, left: bool = False) -> str:
     listed = sorted(cells)
-    count = f"{len(listed)} cell{'' if len(listed) == 1 else 's'}"
-    return f"{count} {verb}: {', '.join(cell_text(c) for c in listed)}"
+    shown = ", ".join(cell_text(c) for c in listed)
+    if left:
+        return n_("{n} cell left: {cells}", "{n} cells left: {cells}", len(listed), cells=shown)
+    return n_(
+        "{n} cell possible for the Crown: {cells}",
+        "{n} cells possible for the Crown: {cells}",
+        len(listed),
+        cells=shown,
+    )

@@ -14,11 +14,12 @@ from games.players.crystal import WIN, capture_score
 from games.review.judging import OUTCOME, Judged, Judgement
 from games.review.model import Knowledge, Value
 from games.review.replay import Replay
+from games.words import N_, _, n_
 
 SLOWER = 0.1
 """The loss per capture of a slower win or a quicker loss."""
 SLOWER_CAP = 0.4
-NO_LUCK = "Crystal Capture hides nothing: every result follows from the moves"
+NO_LUCK = N_("Crystal Capture hides nothing: every result follows from the moves")
 
 
 def value_of(score: int) -> Value:
@@ -41,9 +42,18 @@ def score_loss(best: int, played: int) -> float:
 def words(value: Value, score: int) -> str:
     """A value in words: ``a win within 3 captures``, ``a draw``."""
     if value is Value.DRAW:
-        return "a draw"
+        return _("a draw")
     captures = WIN - abs(score)
-    return f"a {value.value} within {captures} capture{'' if captures == 1 else 's'}"
+    if value is Value.WIN:
+        return n_("a win within {n} capture", "a win within {n} captures", captures)
+    return n_("a loss within {n} capture", "a loss within {n} captures", captures)
+
+
+def value_words(value: Value) -> str:
+    """A value in words, after ``best play gives``: ``a win``, ``a draw``, ``a loss``."""
+    if value is Value.WIN:
+        return _("a win")
+    return _("a draw") if value is Value.DRAW else _("a loss")
 
 
 def judge(replay: Replay) -> Judgement:
@@ -67,13 +77,21 @@ def judge(replay: Replay) -> Judgement:
                 seat=seat,
                 ask=step.ask,
                 action=step.text,
-                move=f"capture {step.action.crystal}",
+                move=_("capture {crystal}", crystal=step.action.crystal),
                 knowledge=Knowledge(
-                    text=f"At {points[seat]} points to {points[other(seat)]}, best play "
-                    f"gives {words(value, top)}.",
+                    text=_(
+                        "At {mine} points to {theirs}, best play gives {result}.",
+                        mine=points[seat],
+                        theirs=points[other(seat)],
+                        result=words(value, top),
+                    ),
                     value=value,
                 ),
-                best=tuple(f"capture {c}" for c, score in sorted(scores.items()) if score == top),
+                best=tuple(
+                    _("capture {crystal}", crystal=c)
+                    for c, score in sorted(scores.items())
+                    if score == top
+                ),
                 loss=score_loss(top, played),
                 typical_loss=sum(losses) / len(losses),
                 before=top,

@@ -26,6 +26,7 @@ from games.players.flag import TRAP_COST, Estimates, Race, candidates, distance
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
+from games.words import _, n_
 
 CELLS = frozenset(grid.cells(SIZE))
 LOSS_CAP = 3.0
@@ -138,10 +139,15 @@ def _judge_step(replay: Replay, index: int, step: Step, theirs: Traps) -> Judged
     listed = tuple(grid.cell_text(c) for c in possible) if len(possible) <= LISTED else ()
     where = f": {', '.join(listed)}" if listed else ""
     trap_words = (
-        f"{len(possible)} cells may hide the other player's {hidden} trap"
-        f"{'' if hidden == 1 else 's'}{where}"
+        n_(
+            "{cells} cells may hide the other player's {n} trap{where}",
+            "{cells} cells may hide the other player's {n} traps{where}",
+            hidden,
+            cells=len(possible),
+            where=where,
+        )
         if hidden
-        else "no hidden trap of the other player's"
+        else _("no hidden trap of the other player's")
     )
     return Judged(
         seat=seat,
@@ -149,8 +155,12 @@ def _judge_step(replay: Replay, index: int, step: Step, theirs: Traps) -> Judged
         action=step.text,
         move=_words(played),
         knowledge=Knowledge(
-            text=f"{trap_words}; the flag was {_moves(distances[0])} away, the other agent "
-            f"{_moves(distances[1])} from its goal.",
+            text=_(
+                "{traps}; the flag was {mine} away, the other agent {theirs} from its goal.",
+                traps=trap_words,
+                mine=_moves(distances[0]),
+                theirs=_moves(distances[1]),
+            ),
             possible=len(possible),
             listed=listed,
             expected=estimates.moves(frozenset())[mine],
@@ -179,9 +189,11 @@ def _luck(step: Step, chance: dict[Cell, float]) -> float | None:
 
 
 def _moves(count: int) -> str:
-    return f"{count} move{'' if count == 1 else 's'}"
+    return n_("{n} move", "{n} moves", count)
 
 
 def _words(action: Action) -> str:
-    verb = "move to" if isinstance(action, Move) else "trap at"
-    return f"{verb} {grid.cell_text((action.row, action.col))}"
+    cell = grid.cell_text((action.row, action.col))
+    if isinstance(action, Move):
+        return _("move to {cell}", cell=cell)
+    return _("trap at {cell}", cell=cell)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from games.base import SEATS, Ask, Seat
 from games.review.model import Knowledge, Mark, MoveReview, PlayerSummary, Review
 from games.review.replay import Replay
+from games.words import _
 
 BEST_LISTED = 8
 """Best moves kept per move; ``MoveReview.best_count`` has how many there were."""
@@ -156,15 +157,15 @@ def _summary(
         accuracy = sum(scale.accuracy(move.loss) for move in chosen) / len(chosen)
         skill = round(SCORE_TOP * accuracy)
     else:
-        skill_note = "no move where the choice mattered"
+        skill_note = _("no move where the choice mattered")
     lucky = [move.luck for move in own if move.luck is not None]
     luck = luck_note = None
     if no_luck is not None:
-        luck_note = no_luck
+        luck_note = _(no_luck)
     elif lucky:
         luck = round(SCORE_TOP * sum(lucky) / len(lucky))
     else:
-        luck_note = "nothing hidden was at stake in this player's moves"
+        luck_note = _("nothing hidden was at stake in this player's moves")
     best = max(chosen, key=lambda move: move.typical_loss - move.loss, default=None)
     worst = max(own, key=lambda move: move.loss, default=None)
     return PlayerSummary(

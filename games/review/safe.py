@@ -33,6 +33,7 @@ from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
 from games.safe import Code, Guess, Options, SafeState, code_text, exact_matches
+from games.words import _, n_
 
 POOL = 16
 """Codes still possible scored as guesses per move, in larger shapes."""
@@ -254,27 +255,48 @@ def _judged(
     count = possible.count
     listed = tuple(code_text(code) for code in possible.codes()) if count <= LISTED else ()
     shown = f": {', '.join(listed)}" if listed else ""
-    bound = "" if worst is None else f"at most {worst}, "
-    estimate = "" if worst is not None else " (estimated)"
     assert isinstance(step.action, Guess)
     return Judged(
         seat=step.seat,
         ask=step.ask,
         action=step.text,
-        move=f"guess {code_text(step.action.code)}",
+        move=_("guess {code}", code=code_text(step.action.code)),
         knowledge=Knowledge(
-            text=f"{count} code{'' if count == 1 else 's'} still possible{shown}; best play "
-            f"cracks it in {bound}{expected:.2f} guesses on average{estimate}.",
+            text=_knowledge_words(count, shown, expected, worst),
             possible=count,
             listed=listed,
             expected=expected,
             worst=worst,
         ),
-        best=tuple(f"guess {code_text(code)}" for code in best),
+        best=tuple(_("guess {code}", code=code_text(code)) for code in best),
         loss=loss,
         typical_loss=typical,
         before=values[0],
         after=values[1],
         exact=worst is not None,
         luck=luck,
+    )
+
+
+def _knowledge_words(count: int, shown: str, expected: float, worst: int | None) -> str:
+    """What the guesser knew: the codes still possible and how fast best play cracks it."""
+    if worst is None:
+        return n_(
+            "{n} code still possible{listed}; best play cracks it in {expected:.2f} guesses "
+            "on average (estimated).",
+            "{n} codes still possible{listed}; best play cracks it in {expected:.2f} guesses "
+            "on average (estimated).",
+            count,
+            listed=shown,
+            expected=expected,
+        )
+    return n_(
+        "{n} code still possible{listed}; best play cracks it in at most {worst}, "
+        "{expected:.2f} guesses on average.",
+        "{n} codes still possible{listed}; best play cracks it in at most {worst}, "
+        "{expected:.2f} guesses on average.",
+        count,
+        listed=shown,
+        expected=expected,
+        worst=worst,
     )

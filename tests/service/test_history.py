@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
+from bot.i18n import speaking
 from bot.service.errors import MatchNotFound, WrongStatus
 from bot.service.history import PAGE_SIZE, HistoryService
 from bot.service.matches import MatchService
@@ -261,3 +262,28 @@ async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
     assert "Parlor" in text.splitlines()[2]
     [latest, *_] = (await histories.history(GUILD, ALICE)).matches
     assert latest.id == report.match.id and latest.vs_bot and latest.rating_change is None
+
+
+async def test_a_review_read_in_another_language_is_worded_in_it_and_kept_in_english(
+    service: MatchService,
+    replays: Replays,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    match_id = await crown_won_by_alice(service, clock)
+    with speaking("de"):
+        german = await replays.review(GUILD, match_id)
+    async with sessions() as session:
+        assert await session.get(MatchReview, match_id) is None  # only English is kept
+    english = await replays.review(GUILD, match_id)
+    with speaking("fr"):
+        french = await replays.review(GUILD, match_id)
+    assert english.review.moves[0].move == "attack (2,2)"
+    assert german.review.moves[0].move == "(2,2) angreifen"
+    assert french.review.moves[0].move == "attaquer (2,2)"
+    assert [m.mark for m in german.review.moves] == [m.mark for m in english.review.moves]
+    assert "Angriff" in german.review.moves[0].knowledge.text
+    async with sessions() as session:
+        stored = await session.get(MatchReview, match_id)
+    assert stored is not None and stored.review["moves"][0]["move"] == "attack (2,2)"
+    assert (await replays.review(GUILD, match_id)).review == english.review

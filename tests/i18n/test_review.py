@@ -1,0 +1,118 @@
+"""Match reviews in every language: what each move knew, the moves named, and the skill and luck
+notes, with no English left beside the players' mentions."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+import pytest
+
+import games
+from bot.chat.review import move_embed, summary_embed
+from bot.i18n import speaking
+from bot.service.replays import FinishedMatch, ReviewShown, review_of
+from tests.games.review_helpers import finished_match
+from tests.i18n.test_games import ENGLISH, TRANSLATED, VARIANTS
+
+REVIEW_ENGLISH = ENGLISH | {
+    "best",
+    "play",
+    "gives",
+    "cells",
+    "cell",
+    "attack",
+    "guesses",
+    "average",
+    "cracks",
+    "win",
+    "loss",
+    "draw",
+    "within",
+    "away",
+    "goal",
+    "still",
+    "nothing",
+    "number",
+    "numbers",
+    "or",
+    "level",
+    "mattered",
+    "stake",
+    "agent",
+    "estimated",
+    "most",
+    "claim",
+    "capture",
+    "move",
+    "follows",
+}
+"""The English words of the review texts, beside those of the game texts."""
+
+SHARED = {"fr": frozenset({"points", "Total", "agent", "capture"})}
+"""Words a language shares with English."""
+
+SEEDS = range(3)
+
+
+def shown_in(locale: str, game: str, options: dict[str, Any], seed: int) -> ReviewShown:
+    log, outcome = finished_match(game, options, seed)
+    match = FinishedMatch(
+        id=7,
+        game=game,
+        options=options,
+        seed=seed,
+        players=(111111111111111111, 222222222222222222),
+        challenger_id=111111111111111111,
+        names=("Alice", "Bob"),
+        vs_bot=False,
+        winner_seat=None if outcome is None else outcome.winner,
+        end_reason=None if outcome is None else outcome.reason.value,
+        finished_at=None,
+        actions=tuple(log),
+    )
+    with speaking(locale):
+        return ReviewShown(match, games.get(game).title, review_of(match))
+
+
+def embed_texts(embed: discord.Embed) -> list[str]:
+    texts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for field in embed.fields:
+        texts += [field.name or "", field.value or ""]
+    return texts
+
+
+def review_texts(shown: ReviewShown) -> list[str]:
+    """Every text the review pages show, and the review's own texts in full."""
+    texts = embed_texts(summary_embed(shown))
+    for move in shown.review.moves:
+        texts += embed_texts(move_embed(shown, move))
+        texts += [move.move, move.knowledge.text, *move.best]
+    for summary in shown.review.players:
+        texts += [note for note in (summary.skill_note, summary.luck_note) if note]
+    return texts
+
+
+def review_english(text: str, locale: str) -> set[str]:
+    """The English words of ``text``, mentions and Discord markup left out."""
+    bare = re.sub(r"<[@#!:t][^>]*>|`[^`]*`", " ", text)
+    shared = SHARED.get(locale, frozenset())
+    return set(re.findall(r"[A-Za-z]+", bare)) & REVIEW_ENGLISH - shared
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+@pytest.mark.parametrize(
+    ("game", "options"), [(game, options) for game, kinds in VARIANTS.items() for options in kinds]
+)
+def test_a_review_has_no_english(locale: str, game: str, options: dict[str, Any]) -> None:
+    found: dict[str, str] = {}
+    for seed in SEEDS:
+        shown = shown_in(locale, game, options, seed)
+        with speaking(locale):
+            texts = review_texts(shown)
+        assert shown.review.moves
+        for text in texts:
+            for word in review_english(text, locale):
+                found.setdefault(word, text)
+    assert not found, found
