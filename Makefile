@@ -51,6 +51,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.e2e
 	$(BIN)/python -m bench.chart
 	$(BIN)/python -m bench.i18n
+	$(BIN)/python -m bench.review_language
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
