@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -34,6 +34,7 @@ __all__ = [
     "catalog",
     "current_locale",
     "n_",
+    "name_in",
     "normalise",
     "server_language",
     "speaking",
@@ -64,6 +65,12 @@ def normalise(locale: object | None) -> str:
     if value in LOCALES:
         return value
     return _FALLBACKS.get(value, DEFAULT)
+
+
+def name_in(names: Mapping[str, str], key: str) -> str:
+    """``key``'s name from a table of ``N_``-marked names, in the reader's language; a key the
+    table lacks (a value stored by another release) as it is."""
+    return _(names[key]) if key in names else key
 
 
 def server_language(chosen: str | None, preferred: str | None) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import DEFAULT, N_, _, current_locale
+from bot.i18n import DEFAULT, N_, _, current_locale, name_in
 from bot.i18n.formats import moment
 from bot.service.errors import MatchNotFound, WrongStatus
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
@@ -59,12 +59,12 @@ MARK_NAMES = {
 
 def reason_name(reason: str) -> str:
     """An end reason (``Reason`` value) as the reader reads it; an unknown one as stored."""
-    return _(REASON_NAMES[reason]) if reason in REASON_NAMES else reason
+    return name_in(REASON_NAMES, reason)
 
 
 def mark_name(mark: str) -> str:
     """A review mark (``Mark`` value) as the reader reads it."""
-    return _(MARK_NAMES[mark]) if mark in MARK_NAMES else mark
+    return name_in(MARK_NAMES, mark)
 
 
 @dataclass(frozen=True)

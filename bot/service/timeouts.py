@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.i18n import N_, _, n_
+from bot.i18n import N_, _, n_, name_in
 from db.repository import ServerTimeouts
 
 MINUTE = 60
@@ -74,7 +74,7 @@ KIND_NAMES = {
 
 
 def kind_name(kind: str) -> str:
-    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
+    return name_in(KIND_NAMES, kind)
 
 
 def human(seconds: int) -> str:
