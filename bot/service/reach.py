@@ -71,11 +71,14 @@ class Reach:
         hold = (await self.held()).get(channel_id)
         if hold is None:
             return []
+        # The deadlines move before the hold ends: a sweep that sees the channel reachable
+        # must not find a deadline that fell due while it was not. Moving one is a compare
+        # and set, so another process releasing it too moves none twice.
+        reports = await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
         async with self.sessions.begin() as session:
-            if not await repo.delete_meta(session, _key(channel_id)):
-                return []  # another process released it
-        log.info("channel %s: reachable again", channel_id)
-        return await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
+            if await repo.delete_meta(session, _key(channel_id)):
+                log.info("channel %s: reachable again", channel_id)
+        return reports
 
     async def hurry(self, guild_id: int, channel_id: int) -> None:
         """The channel is back: the boards it still owes are due at once in the outbox (once the

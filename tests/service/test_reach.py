@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.service.matches import MatchService
+from bot.service.notices import Report
 from bot.service.reach import Reach
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
@@ -36,6 +37,31 @@ async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_bac
     assert back.public_lines()[0].startswith("I could not post here for 10 minutes")
     assert await reach.release(CHANNEL) == []
     assert await deadlines.sweep(unreachable=set(await reach.held())) == []
+
+
+async def test_a_sweep_during_a_release_never_finds_a_held_deadline_due(
+    service: MatchService, clock: Clock
+) -> None:
+    """Another sweep may run at any moment of a release: while the deadlines have not moved
+    yet, it must still see the channel held, or it times out a turn nobody could see."""
+    deadlines = deadlines_for(service)
+    reach = Reach(service, deadlines)
+    match_id = await crystal(service)
+    await reach.hold(GUILD, CHANNEL)
+    clock.advance(minutes=10, seconds=1)  # the turn fell due while the channel was held
+    swept: list[int] = []
+    extend = deadlines.extend_in_channel
+
+    async def sweep_first(guild_id: int, channel_id: int, since: datetime) -> list[Report]:
+        for report in await deadlines.sweep(unreachable=set(await reach.held())):
+            swept.append(report.match.id)
+        return await extend(guild_id, channel_id, since)
+
+    deadlines.extend_in_channel = sweep_first  # type: ignore[method-assign]
+    [back] = await reach.release(CHANNEL)
+    assert swept == []
+    assert back.match.id == match_id and back.match.status == "active"
+    assert await reach.held() == {}
 
 
 async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
