@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.service.errors import ChallengeRefused, MatchNotFound, WrongStatus
-from bot.service.matches import MAX_PAIR_CHALLENGES, MAX_PLAYING, MatchService
+from bot.service.limits import MAX_PAIR_CHALLENGES, MAX_PLAYING
+from bot.service.matches import MatchService
 from bot.service.notices import Report
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 
