@@ -49,8 +49,8 @@ from bench._common import (
     sqlite_file,
 )
 from bot.service import stats
-from db import repository as repo
 from db.engine import SQLITE_PRAGMAS, create_engine, session_factory
+from db.matches import unfinished_matches
 from db.migrate import upgrade
 from db.models import DEFAULT_VOLATILITY, UNFINISHED_STATUSES, Base
 from games.base import Seat
@@ -475,7 +475,7 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
 
     async def unfinished(i: int) -> int:
         async with sessions() as session:
-            return len(await repo.unfinished_matches(session, users[i], GUILD))
+            return len(await unfinished_matches(session, users[i], GUILD))
 
     results = []
     try:
@@ -489,7 +489,7 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
             label = f"stats.leaderboards ({name}){suffix}"
             results.append(await timed_calls(label, limits, board))
         results.append(await timed_calls(f"stats.member_record{suffix}", limits, record))
-        label = f"repository.unfinished_matches{suffix}"
+        label = f"matches.unfinished_matches{suffix}"
         results.append(await timed_calls(label, limits, unfinished))
     finally:
         await engine.dispose()
@@ -500,7 +500,7 @@ LEADERBOARD_SQL = (
     "SELECT * FROM player_stats WHERE guild_id = {0} AND game = {1} AND vs_bot IS {2} "
     "ORDER BY rating DESC, wins DESC, user_id LIMIT 10"
 )
-"""``repository.leaderboard`` as plain SQL."""
+"""``records.leaderboards`` of one game, as plain SQL."""
 
 
 async def measure_raw_leaderboard(url: URL, limits: Limits) -> list[Measured]:

@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from db import repository as repo
+from db.bot_meta import get_meta, set_meta
 from db.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -105,9 +105,9 @@ class Fleet:
             if alone:
                 # No process runs: this one's count is the count from now on.
                 await connection.execute(select(func.pg_advisory_unlock(FLEET, MEMBER)))
-                await repo.set_meta(session, COUNT_KEY, str(self.count), utcnow())
+                await set_meta(session, COUNT_KEY, str(self.count), utcnow())
             else:
-                recorded = await repo.get_meta(session, COUNT_KEY)
+                recorded = await get_meta(session, COUNT_KEY)
                 if recorded is not None and int(recorded) != self.count:
                     raise FleetRefused(
                         f"SHARD_COUNT={self.count} here, but the bot processes running on this "

@@ -2,6 +2,9 @@
 
 - ``db.engine``: ``create_engine(url)`` and ``session_factory(engine)``.
 - ``db.models``: the tables.
-- ``db.repository``: the queries, as async functions over a caller's session.
+- ``db.connection``: ``Db``, a caller's session or Core connection, which every query takes.
+- ``db.matches``, ``db.match_events``, ``db.deadlines``, ``db.member_load``, ``db.outbox``,
+  ``db.records``, ``db.server_timeouts``, ``db.bot_meta`` and the like: the queries, one module
+  for each concern, as async functions over a caller's session or connection.
 - ``db.migrate``: ``upgrade(url)`` brings a database to the newest schema.
 """

@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from db.connection import Db, upsert
 from db.models import Match, MatchPlayer, MatchReview, MatchStatus, RatingChange
-from db.repository import Db, upsert
 
 
 @dataclass(frozen=True)

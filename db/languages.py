@@ -9,8 +9,8 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from db.connection import Db, upsert
 from db.models import GuildSettings, MemberLocale
-from db.repository import Db, upsert
 
 
 async def server_language(db: Db, guild_id: int) -> tuple[str | None, str | None]:

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
+from db.connection import Db, dialect_of
 from db.models import Match, MatchOrigin
-from db.repository import Db, dialect_of
 
 
 async def posted_since(session: Db, channel_id: int, since: datetime) -> int:

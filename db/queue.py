@@ -16,6 +16,7 @@ from typing import cast
 from sqlalchemy import Table, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from db.connection import Db, upsert
 from db.models import (
     DEFAULT_RATING,
     GuildSettings,
@@ -25,7 +26,6 @@ from db.models import (
     QueueBoard,
     QueueEntry,
 )
-from db.repository import Db, upsert
 
 _ENTRIES = cast(Table, QueueEntry.__table__)
 _BOARDS = cast(Table, QueueBoard.__table__)

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from db.connection import upsert
 from db.models import GuildSettings
-from db.repository import upsert
 
 
 @dataclass(frozen=True, slots=True)

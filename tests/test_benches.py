@@ -67,7 +67,7 @@ def test_queries_times_every_query_on_generated_data(tmp_path: Path) -> None:
     out = run_bench(
         "queries", *("--matches", "2000", "--players", "200", "--calls", "5"), cwd=tmp_path
     )
-    for query in ("stats.leaderboard", "stats.member_record", "repository.unfinished_matches"):
+    for query in ("stats.leaderboard", "stats.member_record", "matches.unfinished_matches"):
         assert query in out
     assert "target: p99 at most 10 ms per query" in out
 

@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.fleet import COUNT_KEY, SHARD, Fleet, FleetRefused
-from db import repository as repo
+from db.bot_meta import get_meta
 from db.engine import create_engine, session_factory
 from tests.conftest import TEST_DATABASE_URL_VARIABLE
 
@@ -67,7 +67,7 @@ def postgresql(database_url: str) -> str:
 
 async def recorded_count(fleet: Fleet) -> str | None:
     async with session_factory(fleet.engine)() as session:
-        return await repo.get_meta(session, COUNT_KEY)
+        return await get_meta(session, COUNT_KEY)
 
 
 async def test_on_sqlite_there_is_nothing_to_share(tmp_path: Path) -> None:

@@ -33,8 +33,12 @@ from bot.service.organizing import Organizing
 from bot.service.timeouts import human
 from bot.service.wording import NO_LONGER_OPEN, NO_MATCH, describe_options
 from db import open_challenges
-from db import repository as repo
+from db.match_events import EventRow, append_events
+from db.matches import MatchRow, insert_match
+from db.member_load import member_load
 from db.models import OPEN_OPPONENT, MatchOrigin, MatchStatus
+from db.outbox import add_deliveries
+from db.server_timeouts import server_timeouts
 from games.base import GameError
 from games.players import DEFAULT_LEVEL, LEVELS
 from games.worded import Worded
@@ -117,21 +121,21 @@ class Challenges(Organizing):
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
         async with self._transaction() as connection:
-            load = await repo.member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
+            load = await member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
             check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
             if is_open:
                 since = now - CHANNEL_WINDOW
                 check_channel(await open_challenges.posted_since(connection, channel_id, since))
-            timeouts = self._merge(await repo.server_timeouts(connection, guild_id))
+            timeouts = self._merge(await server_timeouts(connection, guild_id))
             values["deadline"] = now + timeouts.delta("challenge")
-            match_id = await repo.insert_match(connection, values)
-            logged: list[repo.EventRow] = [(None, "challenge", None, {"options": normalised})]
-            await repo.append_events(connection, match_id, 0, logged, now)
-            row = repo.MatchRow(id=match_id, **values)
+            match_id = await insert_match(connection, values)
+            logged: list[EventRow] = [(None, "challenge", None, {"options": normalised})]
+            await append_events(connection, match_id, 0, logged, now)
+            row = MatchRow(id=match_id, **values)
             snap = self._snapshot(LoadedMatch(row, [], engine, None))
             if not vs_bot and (board is None or not board.rides_on_response(snap)):
                 entry = [(match_id, 0, "board", None, None)]
-                await repo.add_deliveries(connection, entry, now + DELIVERY_GRACE)
+                await add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
             return await self._run(row.id, opponent_id, None, self._accept, board)
         challenger, opponent = self.mention(challenger_id), self.mention(opponent_id)
@@ -175,7 +179,7 @@ class Challenges(Organizing):
                 row.opponent_id == OPEN_OPPONENT and user_id != row.challenger_id
             )
             if row.status == MatchStatus.CHALLENGED and taker:
-                load = await repo.member_load(connection, user_id, None, self.clock())
+                load = await member_load(connection, user_id, None, self.clock())
                 check_playing(load, accepting=True)
             return loaded
 

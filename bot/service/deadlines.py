@@ -23,7 +23,10 @@ from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
 from bot.service.timeouts import human
 from bot.service.wording import describe_options, together
-from db import repository as repo
+from db.bot_meta import get_meta, meta_like, set_meta
+from db.deadlines import Due, claim_due_match, missed_deadlines, move_deadline
+from db.match_events import append_events, last_event_at
+from db.matches import channel_unfinished, load_match
 from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Outcome, Reason, other
 from games.worded import Worded
@@ -59,7 +62,7 @@ class Deadlines(MatchCore):
         """The gateway shard a server's events arrive on (Discord's formula)."""
         return (guild_id >> 22) % self.shard_count
 
-    def _answered_on(self, due: repo.Due) -> set[int]:
+    def _answered_on(self, due: Due) -> set[int]:
         """The shards that must hear a deadline's answer: its server's, and for a secret asked
         by DM shard 0's too, where DMs arrive."""
         shards = {self.shard_of(due.guild_id)}
@@ -67,7 +70,7 @@ class Deadlines(MatchCore):
             shards.add(0)
         return shards
 
-    def _unheard(self, due: repo.Due, heard: Mapping[int, datetime]) -> bool:
+    def _unheard(self, due: Due, heard: Mapping[int, datetime]) -> bool:
         """Whether a shard that must hear the deadline's answer was not heard since it passed:
         its process may have been down at the deadline, so nobody could answer in time."""
         passed = due.deadline
@@ -127,7 +130,7 @@ class Deadlines(MatchCore):
         transaction; ``None`` when no match is due, or the one claimed is held."""
         now = self.clock()
         async with self.sessions.begin() as session:
-            due = await repo.claim_due_match(session, now, tried)
+            due = await claim_due_match(session, now, tried)
             if due is None:
                 return None
             tried.append(due.match_id)
@@ -200,14 +203,14 @@ class Deadlines(MatchCore):
         heartbeat gives back the time it was down. An empty database has nothing before now.
         """
         async with self.sessions() as session:
-            stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
+            stored = await meta_like(session, HEARTBEAT_PREFIX)
             fallback: datetime | None = None
             if any(_key(shard) not in stored for shard in self.shards):
-                legacy = await repo.get_meta(session, HEARTBEAT_KEY)
+                legacy = await get_meta(session, HEARTBEAT_KEY)
                 fallback = (
                     datetime.fromisoformat(legacy)
                     if legacy is not None
-                    else await repo.last_event_at(session)
+                    else await last_event_at(session)
                 )
         return {
             shard: datetime.fromisoformat(stored[_key(shard)])
@@ -221,13 +224,13 @@ class Deadlines(MatchCore):
         now = self.clock()
         async with self.sessions.begin() as session:
             for shard in self.shards:
-                await repo.set_meta(session, _key(shard), now.isoformat(), now)
+                await set_meta(session, _key(shard), now.isoformat(), now)
 
     async def heard(self) -> dict[int, datetime]:
         """When each shard's process was last heard: now for this process's own shards (it is
         running this), the stored heartbeat for the others'. A shard never heard is missing."""
         async with self.sessions() as session:
-            stored = await repo.meta_like(session, HEARTBEAT_PREFIX)
+            stored = await meta_like(session, HEARTBEAT_PREFIX)
         now = self.clock()
         heard = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
                  for key, value in stored.items()}  # fmt: skip
@@ -259,7 +262,7 @@ class Deadlines(MatchCore):
         now = self.clock()
         away = set(self.shards) if shards is None else shards
         async with self.sessions() as session:
-            missed = await repo.missed_deadlines(session, since, now)
+            missed = await missed_deadlines(session, since, now)
         reports = []
         for due in missed:
             if self._answered_on(due).isdisjoint(away):
@@ -282,7 +285,7 @@ class Deadlines(MatchCore):
         start again, since nobody could see the board."""
         now = self.clock()
         async with self.sessions() as session:
-            unfinished = await repo.channel_unfinished(session, guild_id, channel_id)
+            unfinished = await channel_unfinished(session, guild_id, channel_id)
         reports = []
         for match_id in unfinished:
             try:
@@ -298,7 +301,7 @@ class Deadlines(MatchCore):
         self, match_id: int, since: datetime, now: datetime, *, away: bool = True
     ) -> Report | None:
         async with self.sessions.begin() as session:
-            found = await repo.load_match(session, match_id, for_update=True)
+            found = await load_match(session, match_id, for_update=True)
             if found is None:
                 return None
             loaded = self._match(found)
@@ -308,11 +311,11 @@ class Deadlines(MatchCore):
                 return None  # moved on meanwhile
             allowed = max(loaded.timeouts.delta(kind), FRESH_TIME_MIN)
             row.deadline = now + allowed
-            if not await repo.move_deadline(session, match_id, seen, row.deadline, now):
+            if not await move_deadline(session, match_id, seen, row.deadline, now):
                 return None
             gone = int((now - since).total_seconds())
             loaded.log.append((None, "clock_reset", None, {"away": gone, "kind": kind}))
-            await repo.append_events(session, match_id, loaded.last_seq, loaded.log, now)
+            await append_events(session, match_id, loaded.last_seq, loaded.log, now)
         snap = self._snapshot(loaded)
         lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
         notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"

@@ -15,8 +15,8 @@ import games
 from bot.service.charts import RatingPoint, Standing
 from bot.service.match_state import Clock
 from db import history
-from db import repository as repo
 from db.models import utcnow
+from db.records import leaderboards
 
 PAGE_SIZE = 10
 """Matches a page of ``/history`` lists."""
@@ -102,7 +102,7 @@ class HistoryService:
         """The game's top ``TOP`` against people, in the leaderboard's order: each member's id
         and standing, named as stored at the end of their latest match (``""`` if never)."""
         async with self.sessions() as session:
-            rows = (await repo.leaderboards(session, guild_id, [game], TOP))[game]
+            rows = (await leaderboards(session, guild_id, [game], TOP))[game]
             names = await history.latest_names(session, guild_id, (r.user_id for r in rows))
         return [
             (row.user_id, Standing(names.get(row.user_id, ""), row.rating, row.deviation))

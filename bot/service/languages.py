@@ -26,8 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.i18n import LOCALES, normalise, server_language
 from bot.service.match_state import Clock
 from db import languages as stored
+from db.connection import Db
 from db.models import utcnow
-from db.repository import Db
 
 MAX_AGE = 60.0
 """Seconds a language read from the database is used before it is read again."""

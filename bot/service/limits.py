@@ -8,7 +8,7 @@ from datetime import timedelta
 from bot.i18n import _
 from bot.i18n.formats import command
 from bot.service.errors import ChallengeRefused
-from db import repository as repo
+from db.member_load import MemberLoad
 
 MAX_OPEN_CHALLENGES = 3
 """Challenges a member may have waiting for an answer at once, open or to a member."""
@@ -23,7 +23,7 @@ CHANNEL_OPEN_CHALLENGES = 3
 CHANNEL_WINDOW = timedelta(minutes=1)
 
 
-def check_challenge(load: repo.MemberLoad, *, vs_bot: bool, open_challenge: bool) -> None:
+def check_challenge(load: MemberLoad, *, vs_bot: bool, open_challenge: bool) -> None:
     """Refuse a challenge past the challenger's limits."""
     check_playing(load)
     if vs_bot:
@@ -57,7 +57,7 @@ def check_challenge(load: repo.MemberLoad, *, vs_bot: bool, open_challenge: bool
         )
 
 
-def check_playing(load: repo.MemberLoad, *, accepting: bool = False) -> None:
+def check_playing(load: MemberLoad, *, accepting: bool = False) -> None:
     """Refuse a member already playing ``MAX_PLAYING`` matches (``accepting``: a challenge
     they would accept)."""
     if load.playing < MAX_PLAYING:

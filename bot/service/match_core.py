@@ -51,9 +51,13 @@ from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Private, Prom
 from bot.service.timeouts import Timeouts, merge_timeouts
 from bot.service.wording import NO_MATCH, choice_label
 from db import history, queue
-from db import repository as repo
+from db.connection import Db
 from db.engine import bound_engine
+from db.match_events import append_events
+from db.matches import MatchContext, load_match, save_match, seat_players
 from db.models import MatchStatus, utcnow
+from db.outbox import add_deliveries
+from db.server_timeouts import ServerTimeouts
 from games.base import Ask, Event, Outcome, Seat, other
 from games.players import DEFAULT_LEVEL, player_for
 from games.worded import Worded
@@ -139,7 +143,7 @@ class MatchCore:
 
     async def _apply(
         self,
-        db: repo.Db,
+        db: Db,
         match: LoadedMatch,
         user_id: int | None,
         expected_version: int | None,
@@ -159,13 +163,13 @@ class MatchCore:
         notices = step(match, user_id, now)
         match.row.recent = recent_texts(match)
         changed = {**changes(match), "updated_at": now}
-        if not await repo.save_match(db, match.row.id, match.row.version, changed):
+        if not await save_match(db, match.row.id, match.row.version, changed):
             raise Conflict  # rolls the transaction back
         match.row.version += 1
         await self._save_rest(db, match, now)
         board_shown = board is not None and _rides(board, notices)
         entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
-        await repo.add_deliveries(db, entries, now + DELIVERY_GRACE)
+        await add_deliveries(db, entries, now + DELIVERY_GRACE)
         return notices
 
     def _report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:
@@ -175,15 +179,15 @@ class MatchCore:
         ended_in = loaded.row.tournament_id if loaded.row.status in OVER else None
         return Report(snap, mine, tournament_id=ended_in)
 
-    async def _read(self, db: repo.Db, match_id: int, *, for_update: bool = False) -> LoadedMatch:
+    async def _read(self, db: Db, match_id: int, *, for_update: bool = False) -> LoadedMatch:
         if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
             raise MatchNotFound(_(NO_MATCH, id=match_id))
-        found = await repo.load_match(db, match_id, for_update=for_update)
+        found = await load_match(db, match_id, for_update=for_update)
         if found is None:
             raise MatchNotFound(_(NO_MATCH, id=match_id))
         return self._match(found)
 
-    def _match(self, found: repo.MatchContext) -> LoadedMatch:
+    def _match(self, found: MatchContext) -> LoadedMatch:
         # Not in the session: changes reach the database by the version-checked UPDATE only.
         row = found.match
         engine = games.get(row.game)
@@ -220,7 +224,7 @@ class MatchCore:
         snap = self._snapshot(loaded)
         return [Public(snap, tuple(self._render(loaded, events, None)), kind="end")]
 
-    def _merge(self, settings: repo.ServerTimeouts | None) -> Timeouts:
+    def _merge(self, settings: ServerTimeouts | None) -> Timeouts:
         """The server's own timeouts where set, the host's defaults elsewhere."""
         return merge_timeouts(self.defaults, settings)
 
@@ -291,14 +295,14 @@ class MatchCore:
         loaded.state = state
         return events
 
-    async def _save_rest(self, db: repo.Db, match: LoadedMatch, now: datetime) -> None:
+    async def _save_rest(self, db: Db, match: LoadedMatch, now: datetime) -> None:
         """After the version check: seats (and out of the quick-pair queue), the event log,
         and a result in the stats."""
         row = match.row
         if match.new_players:
-            await repo.seat_players(db, row.id, match.players)
+            await seat_players(db, row.id, match.players)
             await queue.remove(db, match.players)  # a match started: no more waiting
-        await repo.append_events(db, row.id, match.last_seq, match.log, now)
+        await append_events(db, row.id, match.last_seq, match.log, now)
         if row.status == MatchStatus.FINISHED:
             result = stats.Result(
                 guild_id=row.guild_id,
@@ -392,7 +396,7 @@ class MatchCore:
         snap = self._snapshot(loaded)
         return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
 
-    def _context_snapshot(self, found: repo.MatchContext) -> MatchSnapshot:
+    def _context_snapshot(self, found: MatchContext) -> MatchSnapshot:
         return self._snapshot(self._match(found))
 
     def _snapshot(self, loaded: LoadedMatch) -> MatchSnapshot:

@@ -15,7 +15,8 @@ from bot.i18n import N_, _
 from bot.service.errors import AlreadyPlayed, WrongStatus
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
-from db import repository as repo
+from db.match_events import EventRow
+from db.matches import MatchRow
 from db.models import MatchStatus
 from games.base import AnyGame, Ask, Event, Seat
 
@@ -54,11 +55,11 @@ class Conflict(Exception):
 class LoadedMatch:
     """A match row with its players and decoded engine state, inside one transaction."""
 
-    row: repo.MatchRow
+    row: MatchRow
     players: list[int]
     game: AnyGame
     state: Any
-    log: list[repo.EventRow] = field(default_factory=list)
+    log: list[EventRow] = field(default_factory=list)
     """Events to append once the version check has passed."""
     new_players: bool = False
     """Seats were just assigned and must be stored."""
@@ -104,7 +105,7 @@ def check_version(loaded: LoadedMatch, expected_version: int | None) -> None:
         raise AlreadyPlayed(_(ALREADY_PLAYED))
 
 
-def require_status(row: repo.MatchRow, status: MatchStatus, message: str) -> None:
+def require_status(row: MatchRow, status: MatchStatus, message: str) -> None:
     if row.status != status:
         raise WrongStatus(message)
 
@@ -184,7 +185,7 @@ def _history_line(game: str, entry: Any, names: Sequence[str]) -> str:
     return event.render(names)
 
 
-def row_values(row: repo.MatchRow) -> dict[str, Any]:
+def row_values(row: MatchRow) -> dict[str, Any]:
     return {name: getattr(row, name) for name in CHANGEABLE}
 
 

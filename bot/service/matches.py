@@ -23,7 +23,8 @@ from bot.service.errors import InvalidMove, MatchNotFound, NotYourMatch, NotYour
 from bot.service.match_state import OVER, LoadedMatch
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Prompt, Public, Report
 from bot.service.wording import NO_MATCH, NOT_YOUR_MATCH, ended, not_what_was_asked
-from db import repository as repo
+from db import matches
+from db.matches import MatchContext, channel_matches, unfinished_matches
 from db.models import MatchStatus
 from games.base import Ask, Event, GameError, Outcome, Reason, other
 from games.worded import Worded
@@ -71,7 +72,7 @@ class MatchService(Challenges):
         the match is found in the move's own transaction."""
 
         async def find(connection: AsyncConnection) -> LoadedMatch:
-            found = await repo.channel_matches(
+            found = await channel_matches(
                 connection, guild_id, channel_id, game, user_id, for_update=True
             )
             return self._match(self._pick(found, game, user_id))
@@ -99,7 +100,7 @@ class MatchService(Challenges):
         """Of ``match_ids``, those not over; of ``channel_ids``, those with a match not over
         (whichever process ended the others): what a process may forget of the rest."""
         async with self.sessions() as session:
-            return await repo.in_play(session, match_ids, channel_ids)
+            return await matches.in_play(session, match_ids, channel_ids)
 
     async def snapshot(self, match_id: int, *, guild_id: int | None = None) -> MatchSnapshot:
         """The match as anyone may see it (in ``guild_id``, when asked from a server)."""
@@ -126,10 +127,10 @@ class MatchService(Challenges):
         With several, the one where the caller is to act; refused when that is still ambiguous.
         """
         async with self.sessions() as session:
-            found = await repo.channel_matches(session, guild_id, channel_id, game, user_id)
+            found = await channel_matches(session, guild_id, channel_id, game, user_id)
         return self._pick(found, game, user_id).match.id
 
-    def _pick(self, found: list[repo.MatchContext], game: str, user_id: int) -> repo.MatchContext:
+    def _pick(self, found: list[MatchContext], game: str, user_id: int) -> MatchContext:
         """The one of the caller's matches in a channel a command means: the only one, or the
         only one where they are to act."""
         engine = games.get(game)
@@ -158,7 +159,7 @@ class MatchService(Challenges):
     async def unfinished(self, user_id: int, guild_id: int | None = None) -> list[MatchSnapshot]:
         """The member's matches not yet over, newest first (in one server, if given)."""
         async with self.sessions() as session:
-            found = await repo.unfinished_matches(session, user_id, guild_id)
+            found = await unfinished_matches(session, user_id, guild_id)
         return [self._context_snapshot(context) for context in found]
 
     async def waiting_for(self, user_id: int) -> list[MatchSnapshot]:

@@ -21,8 +21,10 @@ from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliverie
 from bot.service.notices import Notice, Public, Report
 from bot.service.timeouts import human
 from bot.service.wording import ended
-from db import repository as repo
+from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
 from db.models import MatchOrigin, MatchStatus
+from db.outbox import add_deliveries
+from db.server_timeouts import server_timeouts
 from games.base import Event, GameError, Outcome, Reason
 from games.worded import Worded, again
 
@@ -57,7 +59,7 @@ class Organizing(MatchCore):
         posted there any more.
         """
         async with self.sessions() as session:
-            unfinished = await repo.guild_unfinished(session, guild_id)
+            unfinished = await guild_unfinished(session, guild_id)
         reports = []
         for match_id in unfinished:
             try:
@@ -78,7 +80,7 @@ class Organizing(MatchCore):
         process's servers are not listed in ``present``.
         """
         async with self.sessions() as session:
-            in_play = await repo.guilds_in_play(session)
+            in_play = await guilds_in_play(session)
         reports = []
         for guild_id in in_play:
             if guild_id not in present and serves(guild_id):
@@ -132,7 +134,7 @@ class Organizing(MatchCore):
             raise InvalidMove(str(error)) from None
         now = self.clock()
         players = pairing.players
-        row = repo.MatchRow(
+        row = MatchRow(
             id=0,
             guild_id=pairing.guild_id,
             channel_id=pairing.channel_id,
@@ -159,11 +161,11 @@ class Organizing(MatchCore):
             origin=origin.value,
         )
         loaded = LoadedMatch(row, list(players), engine, state, new_players=True)
-        loaded.timeouts = self._merge(await repo.server_timeouts(session, pairing.guild_id))
+        loaded.timeouts = self._merge(await server_timeouts(session, pairing.guild_id))
         self._advance(loaded, loaded.timeouts, now)
         loaded.log.append((None, "paired", None, {"players": loaded.players}))
-        values = {name: getattr(row, name) for name in repo.MATCH_COLUMNS if name != "id"}
-        row.id = await repo.insert_match(session, values)
+        values = {name: getattr(row, name) for name in MATCH_COLUMNS if name != "id"}
+        row.id = await insert_match(session, values)
         await self._save_rest(session, loaded, now)
         heading, first, setup = pairing.heading, self.mention(players[0]), loaded.timeouts.setup
         lines: list[str] = [
@@ -185,7 +187,7 @@ class Organizing(MatchCore):
         notices.extend(self._new_prompts(loaded, {}))
         if outbox:
             entries = deliveries(loaded, notices, None, self.bot_user_id, board_shown=False)
-            await repo.add_deliveries(session, entries, now + DELIVERY_GRACE)
+            await add_deliveries(session, entries, now + DELIVERY_GRACE)
         return loaded, notices
 
     async def cancel(self, match_id: int, line: str) -> Report:

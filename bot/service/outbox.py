@@ -19,9 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.failures import log_failure
 from bot.service.match_state import Clock
-from db import repository as repo
 from db.models import utcnow
-from db.repository import OutboxItem
+from db.outbox import OutboxItem, claim_deliveries, delay_delivery, forget_delivery, record_shown
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +104,7 @@ class Outbox:
         self._boards, self._sent, self._moved = {}, set(), {}
         try:
             async with self.sessions.begin() as session:
-                await repo.record_shown(
+                await record_shown(
                     session, sorted(boards.items()), sorted(sent), sorted(moved.items())
                 )
         except Exception:
@@ -134,7 +133,7 @@ class Outbox:
         await self.flush()
         now = self.clock()
         async with self.sessions.begin() as session:
-            claimed = await repo.claim_deliveries(session, now, now + CLAIM, limit)
+            claimed = await claim_deliveries(session, now, now + CLAIM, limit)
         return [item for item in claimed if not self._shown_here(item)]
 
     def _shown_here(self, item: OutboxItem) -> bool:
@@ -146,10 +145,10 @@ class Outbox:
     async def forget(self, item: OutboxItem) -> None:
         """A redelivered entry was shown."""
         async with self.sessions.begin() as session:
-            await repo.forget_delivery(session, item.id)
+            await forget_delivery(session, item.id)
 
     async def retry_later(self, item: OutboxItem) -> None:
         """A redelivery failed: try again later, sooner at first."""
         backoff = timedelta(seconds=min(5 * 2**item.attempts, 600))
         async with self.sessions.begin() as session:
-            await repo.delay_delivery(session, item.id, self.clock() + backoff)
+            await delay_delivery(session, item.id, self.clock() + backoff)

@@ -22,7 +22,7 @@ from bot.service.notices import BoardRoute, Report
 from bot.service.organizing import Pairing
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
 from db import queue
-from db import repository as repo
+from db.member_load import member_load
 from db.models import MatchOrigin
 from db.queue import Board, Entry, Spot
 from db.server_options import server_options
@@ -78,7 +78,7 @@ class QuickPair(MatchService):
         spot = Spot(guild_id, channel_id, game)
         now = self.clock()
         async with self.sessions.begin() as session:
-            check_playing(await repo.member_load(session, user_id, None, now))
+            check_playing(await member_load(session, user_id, None, now))
             before = await queue.entry_of(session, user_id, for_update=True)
             if before is not None and before.spot == spot:
                 return Joined(spot, await queue.count(session, spot), None, wave_now=False)

@@ -19,7 +19,11 @@ from bot.service.failures import log_failure
 from bot.service.matches import MatchService
 from bot.service.notices import Report
 from bot.service.timeouts import Timeouts, merge_timeouts
-from db import repository as repo
+from db.bot_meta import delete_meta, get_meta, meta_like, set_meta
+from db.match_events import played_since
+from db.matches import channel_unfinished
+from db.outbox import hurry_boards
+from db.server_timeouts import server_timeouts
 
 log = logging.getLogger(__name__)
 
@@ -49,16 +53,16 @@ class Reach:
         now = self.matches.clock()
         began = now if since is None else min(since, now)
         async with self.sessions.begin() as session:
-            if await repo.get_meta(session, _key(channel_id)) is not None:
+            if await get_meta(session, _key(channel_id)) is not None:
                 return False
-            await repo.set_meta(session, _key(channel_id), f"{guild_id} {began.isoformat()}", now)
+            await set_meta(session, _key(channel_id), f"{guild_id} {began.isoformat()}", now)
         log.warning("channel %s: out of reach; its matches' deadlines are held", channel_id)
         return True
 
     async def held(self) -> dict[int, Hold]:
         """The channels out of reach now."""
         async with self.sessions() as session:
-            stored = await repo.meta_like(session, PREFIX)
+            stored = await meta_like(session, PREFIX)
         holds = {}
         for key, value in stored.items():
             guild, since = value.split(" ", 1)
@@ -76,7 +80,7 @@ class Reach:
         # and set, so another process releasing it too moves none twice.
         reports = await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
         async with self.sessions.begin() as session:
-            if await repo.delete_meta(session, _key(channel_id)):
+            if await delete_meta(session, _key(channel_id)):
                 log.info("channel %s: reachable again", channel_id)
         return reports
 
@@ -84,7 +88,7 @@ class Reach:
         """The channel is back: the boards it still owes are due at once in the outbox (once the
         release's own boards are shown, so that none shows an older state over theirs)."""
         async with self.sessions.begin() as session:
-            await repo.hurry_boards(session, guild_id, channel_id, self.matches.clock())
+            await hurry_boards(session, guild_id, channel_id, self.matches.clock())
 
     async def call_off_overdue(self) -> list[Report]:
         """Call off the matches of every channel unreachable for longer than its server's turn
@@ -100,9 +104,9 @@ class Reach:
             if now - hold.since < timeouts.delta("turn"):
                 continue
             async with self.sessions.begin() as session:
-                unfinished = await repo.channel_unfinished(session, hold.guild_id, channel_id)
-                playing = await repo.played_since(session, unfinished, hold.since)
-                await repo.delete_meta(session, _key(channel_id))
+                unfinished = await channel_unfinished(session, hold.guild_id, channel_id)
+                playing = await played_since(session, unfinished, hold.since)
+                await delete_meta(session, _key(channel_id))
             for match_id in unfinished:
                 if match_id in playing:
                     continue
@@ -116,9 +120,7 @@ class Reach:
 
     async def _timeouts(self, guild_id: int) -> Timeouts:
         async with self.sessions() as session:
-            return merge_timeouts(
-                self.matches.defaults, await repo.server_timeouts(session, guild_id)
-            )
+            return merge_timeouts(self.matches.defaults, await server_timeouts(session, guild_id))
 
 
 def _key(channel_id: int) -> str:

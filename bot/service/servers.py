@@ -14,8 +14,8 @@ from bot.service import stats
 from bot.service.errors import InvalidMove
 from bot.service.match_state import Clock
 from bot.service.timeouts import Timeouts, human, merge_timeouts
-from db import repository as repo
-from db import site
+from db import server_timeouts, site
+from db.bot_meta import get_meta, set_meta
 from db.models import utcnow
 from db.server_options import ServerOptions, server_options, set_server_options
 
@@ -58,14 +58,20 @@ class ServerService:
     async def server_timeouts(self, guild_id: int) -> Timeouts:
         """The timeouts in force in the server: its own where set, the host's elsewhere."""
         async with self.sessions() as session:
-            return merge_timeouts(self.defaults, await repo.server_timeouts(session, guild_id))
+            return merge_timeouts(
+                self.defaults, await server_timeouts.server_timeouts(session, guild_id)
+            )
 
     async def set_server_timeouts(self, guild_id: int, seconds: Mapping[str, int]) -> Timeouts:
         """Set some of the server's timeouts (``{"turn": 600}``); the timeouts now in force."""
         async with self.sessions.begin() as session:
             if seconds:
-                await repo.set_server_timeouts(session, guild_id, dict(seconds), self.clock())
-            return merge_timeouts(self.defaults, await repo.server_timeouts(session, guild_id))
+                await server_timeouts.set_server_timeouts(
+                    session, guild_id, dict(seconds), self.clock()
+                )
+            return merge_timeouts(
+                self.defaults, await server_timeouts.server_timeouts(session, guild_id)
+            )
 
     async def open_site(self, guild_id: int) -> str:
         """Turn the server's web pages on with a new unguessable token; the token, for its link.
@@ -111,8 +117,8 @@ class ServerService:
     async def remembered(self, key: str) -> str | None:
         """A value the bot keeps for itself (the last command sync's digest)."""
         async with self.sessions() as session:
-            return await repo.get_meta(session, key)
+            return await get_meta(session, key)
 
     async def remember(self, key: str, value: str) -> None:
         async with self.sessions.begin() as session:
-            await repo.set_meta(session, key, value, self.clock())
+            await set_meta(session, key, value, self.clock())

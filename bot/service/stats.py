@@ -10,9 +10,10 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service.ratings import Rating, display, rate_match
-from db import history
-from db import repository as repo
+from db import history, records
+from db.connection import Db
 from db.models import PlayerStats
+from db.records import StatsKey, StatsRow, lock_records, recent_matches, save_records
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Result:
             return (0.5, 0.5)
         return (1.0, 0.0) if self.winner_seat == 0 else (0.0, 1.0)
 
-    def records(self) -> list[repo.StatsKey]:
+    def records(self) -> list[StatsKey]:
         """The records this result changes."""
         return [
             (self.guild_id, self.game, uid, self.vs_bot)
@@ -58,12 +59,12 @@ class Result:
         ]
 
 
-async def add_result(db: repo.Db, result: Result, now: datetime) -> None:
+async def add_result(db: Db, result: Result, now: datetime) -> None:
     """Add a finished match to both players' records (and ratings, unless against the bot).
 
     The records are read locked, so two matches ending together for one player both count.
     """
-    rows = await repo.lock_records(db, result.records(), now)
+    rows = await lock_records(db, result.records(), now)
     scores = result.scores
     if not result.vs_bot:
         a, b = (rows[key] for key in result.records())
@@ -86,10 +87,10 @@ async def add_result(db: repo.Db, result: Result, now: datetime) -> None:
             _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
     for row in rows.values():
         row.updated_at = now
-    await repo.save_records(db, list(rows.values()))
+    await save_records(db, list(rows.values()))
 
 
-def _count(row: repo.StatsRow, score: float) -> None:
+def _count(row: StatsRow, score: float) -> None:
     row.games_played = (row.games_played or 0) + 1
     if score == 1.0:
         row.wins = (row.wins or 0) + 1
@@ -165,7 +166,7 @@ async def leaderboards(
     session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
 ) -> dict[str, list[Standing]]:
     """Each game's top players in the server by rating (matches against the bot never count)."""
-    tables = await repo.leaderboards(session, guild_id, games, limit)
+    tables = await records.leaderboards(session, guild_id, games, limit)
     return {
         game: [Standing(i + 1, r.user_id, to_line(r)) for i, r in enumerate(rows)]
         for game, rows in tables.items()
@@ -176,8 +177,8 @@ async def member_record(
     session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
 ) -> MemberRecord:
     """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
-    rows: Sequence[PlayerStats] = await repo.record(session, guild_id, user_id)
+    rows: Sequence[PlayerStats] = await records.record(session, guild_id, user_id)
     lines = [to_line(r) for r in rows if game is None or r.game == game]
-    found = await repo.recent_matches(session, guild_id, user_id, 10, game)
+    found = await recent_matches(session, guild_id, user_id, 10, game)
     recent = [RecentMatch(**dataclasses.asdict(match)) for match in found]
     return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)

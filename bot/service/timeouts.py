@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.i18n import N_, _, n_, name_in
-from db.repository import ServerTimeouts
+from db.server_timeouts import ServerTimeouts
 
 MINUTE = 60
 DAY = 24 * 60 * MINUTE

@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import N_, _
 from bot.i18n.formats import command
 from bot.service.replays import REASON_NAMES, reason_name
-from db import repository as repo
+from db.matches import MatchRow
 from games.base import AnyGame, Ask
 from games.worded import Worded, again
 
@@ -90,7 +90,7 @@ def describe_options(engine: AnyGame, options: Mapping[str, Any]) -> str:
     return f" ({', '.join(shown)})" if shown else ""
 
 
-def ended(row: repo.MatchRow) -> str:
+def ended(row: MatchRow) -> str:
     """How a match ended (or where it stands), as the reader reads it."""
     reason = row.end_reason
     if reason in REASON_NAMES:

@@ -1,6 +1,6 @@
 """The queries of tournaments, as plain async functions over a caller's session.
 
-As in ``db.repository``, every function takes the ``AsyncSession`` first and never commits. A
+As in ``db.matches``, every function takes the ``AsyncSession`` first and never commits. A
 tournament changes under a version check (``save_tournament``), so of two writers who read it at
 the same version exactly one goes on; its rounds' announcements and its end are posted by the
 process that claims them (``claim_round``, ``claim_end``) for a while, so a process that dies

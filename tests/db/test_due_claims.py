@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from db import repository as repo
+from db import deadlines
+from db.matches import load_match
 from db.models import MatchStatus
 from tests.db.test_repository import NOW, Sessions, add_match
 
@@ -57,7 +58,7 @@ async def test_a_match_read_for_a_move_is_passed_over(
         pytest.skip("row locks are PostgreSQL's; SQLite has one writer at a time")
     first, second = await due_ids(sessions)
     async with sessions.begin() as moving:
-        assert await repo.load_match(moving, first, for_update=True) is not None
+        assert await load_match(moving, first, for_update=True) is not None
         async with sessions.begin() as sweeping:
             assert await claimed_id(sweeping, NOW) == second
 
@@ -66,5 +67,5 @@ async def claimed_id(
     session: AsyncSession, now: datetime, passed: Sequence[int] = ()
 ) -> int | None:
     """The id of the match ``claim_due_match`` claims, or ``None``."""
-    due = await repo.claim_due_match(session, now, passed)
+    due = await deadlines.claim_due_match(session, now, passed)
     return None if due is None else due.match_id

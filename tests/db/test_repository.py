@@ -1,4 +1,5 @@
-"""Every query in db.repository, on the test database (SQLite, or PostgreSQL when configured)."""
+"""Every query of a match, its events, deadlines, outbox, records, settings and the bot's values,
+on the test database (SQLite, or PostgreSQL when configured)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,24 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from db import repository as repo
+from db import deadlines
+from db.bot_meta import get_meta, set_meta
+from db.match_events import append_events, get_events
+from db.matches import (
+    MatchContext,
+    MatchRow,
+    channel_matches,
+    insert_match,
+    load_match,
+    save_match,
+    seat_players,
+    set_message_id,
+    unfinished_matches,
+)
+from db.member_load import MemberLoad, member_load
 from db.models import Match, MatchPlayer, MatchStatus, PlayerStats
+from db.records import leaderboards, lock_records, recent_matches, record, save_records
+from db.server_timeouts import server_timeouts, set_server_timeouts
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 GUILD, OTHER_GUILD = 1_100_000_000_000_000_001, 1_100_000_000_000_000_002
@@ -54,13 +71,13 @@ async def add_match(
     return match
 
 
-def ids(found: list[repo.MatchContext]) -> list[int]:
+def ids(found: list[MatchContext]) -> list[int]:
     return [context.match.id for context in found]
 
 
-async def stored(sessions: Sessions, match_id: int) -> repo.MatchRow:
+async def stored(sessions: Sessions, match_id: int) -> MatchRow:
     async with sessions() as session:
-        context = await repo.load_match(session, match_id)
+        context = await load_match(session, match_id)
     assert context is not None
     return context.match
 
@@ -74,15 +91,13 @@ async def test_load_match_reads_settings_players_and_last_event_together(
     unseated = await add_match(sessions, seated=False)
     match = await add_match(sessions, BOB, ALICE, options={"hints": "auto"})
     async with sessions.begin() as session:
-        await repo.set_server_timeouts(session, GUILD, {"turn": 120}, NOW)
-        await repo.append_events(
-            session, match.id, 0, [(None, "a", None, {}), (0, "b", 0, {})], NOW
-        )
+        await set_server_timeouts(session, GUILD, {"turn": 120}, NOW)
+        await append_events(session, match.id, 0, [(None, "a", None, {}), (0, "b", 0, {})], NOW)
 
     async with sessions() as session:
-        context = await repo.load_match(session, match.id, for_update=True)
-        bare = await repo.load_match(session, unseated.id)
-        missing = await repo.load_match(session, 987654)
+        context = await load_match(session, match.id, for_update=True)
+        bare = await load_match(session, unseated.id)
+        missing = await load_match(session, 987654)
     assert context is not None and bare is not None and missing is None
     assert context.match.id == match.id and context.players == [BOB, ALICE]
     assert context.match.options == {"hints": "auto"}
@@ -108,11 +123,11 @@ async def test_insert_match_and_seat_players(sessions: Sessions) -> None:
         "updated_at": NOW,
     }
     async with sessions.begin() as session:
-        match_id = await repo.insert_match(session, values)
-        await repo.seat_players(session, match_id, [BOB, ALICE])
-        await repo.set_message_id(session, match_id, 555)
+        match_id = await insert_match(session, values)
+        await seat_players(session, match_id, [BOB, ALICE])
+        await set_message_id(session, match_id, 555)
     async with sessions() as session:
-        context = await repo.load_match(session, match_id)
+        context = await load_match(session, match_id)
     assert context is not None
     assert context.players == [BOB, ALICE]
     assert (context.match.game, context.match.options, context.match.message_id) == (
@@ -128,7 +143,7 @@ async def test_save_match_applies_values_and_bumps_the_version(sessions: Session
     later = NOW + timedelta(seconds=30)
 
     async with sessions.begin() as session:
-        applied = await repo.save_match(
+        applied = await save_match(
             session,
             match.id,
             0,
@@ -151,11 +166,11 @@ async def test_save_match_applies_values_and_bumps_the_version(sessions: Session
 async def test_save_match_with_a_stale_version_changes_nothing(sessions: Sessions) -> None:
     match = await add_match(sessions, state={"turn": 1})
     async with sessions.begin() as session:
-        assert await repo.save_match(session, match.id, 0, {"state": {"turn": 2}})
+        assert await save_match(session, match.id, 0, {"state": {"turn": 2}})
     before = await stored(sessions, match.id)
 
     async with sessions.begin() as session:
-        applied = await repo.save_match(
+        applied = await save_match(
             session, match.id, 0, {"state": {"turn": 99}, "status": MatchStatus.FINISHED}
         )
 
@@ -167,7 +182,7 @@ async def test_save_match_with_a_stale_version_changes_nothing(sessions: Session
 
 async def test_save_match_on_a_missing_match_is_false(sessions: Sessions) -> None:
     async with sessions.begin() as session:
-        assert await repo.save_match(session, 12345, 0, {"status": "active"}) is False
+        assert await save_match(session, 12345, 0, {"status": "active"}) is False
 
 
 @pytest.mark.parametrize("column", ["version", "id"])
@@ -176,7 +191,7 @@ async def test_save_match_keeps_id_and_version_to_itself(sessions: Sessions, col
 
     async with sessions.begin() as session:
         with pytest.raises(ValueError, match="version"):
-            await repo.save_match(session, match.id, 0, {column: 7})
+            await save_match(session, match.id, 0, {column: 7})
 
 
 async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
@@ -187,10 +202,10 @@ async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
     async def move(writer: int) -> bool:
         """A use case that saw version 0: read the match, then write on top of that version."""
         async with sessions.begin() as session:
-            assert await repo.load_match(session, match.id) is not None
-            if not await repo.save_match(session, match.id, 0, {"state": {"writer": writer}}):
+            assert await load_match(session, match.id) is not None
+            if not await save_match(session, match.id, 0, {"state": {"writer": writer}}):
                 return False
-            await repo.append_events(session, match.id, 0, [(0, "move", None, {"w": writer})], NOW)
+            await append_events(session, match.id, 0, [(0, "move", None, {"w": writer})], NOW)
             return True
 
     outcomes = await asyncio.gather(*(move(writer) for writer in range(50)))
@@ -199,7 +214,7 @@ async def test_of_fifty_concurrent_writers_with_one_version_exactly_one_wins(
     winner = outcomes.index(True)
     row = await stored(sessions, match.id)
     async with sessions() as session:
-        events = await repo.get_events(session, match.id)
+        events = await get_events(session, match.id)
     assert (row.version, row.state) == (1, {"writer": winner})
     assert [(e.seq, e.payload) for e in events] == [(1, {"w": winner})]
 
@@ -213,23 +228,21 @@ async def test_append_events_numbers_on_from_the_last_event(sessions: Sessions) 
     later = NOW + timedelta(minutes=1)
 
     async with sessions.begin() as session:
-        await repo.append_events(
+        await append_events(
             session,
             match.id,
             0,
             [(None, "accept", None, {}), (0, "secret", 0, {"cell": [2, 3]})],
             NOW,
         )
-        await repo.append_events(session, other.id, 0, [(None, "accept", None, {})], NOW)
+        await append_events(session, other.id, 0, [(None, "accept", None, {})], NOW)
     async with sessions.begin() as session:
-        await repo.append_events(
-            session, match.id, 2, [(1, "attack", None, {"cell": [1, 1]})], later
-        )
-        await repo.append_events(session, match.id, 3, [], later)
+        await append_events(session, match.id, 2, [(1, "attack", None, {"cell": [1, 1]})], later)
+        await append_events(session, match.id, 3, [], later)
 
     async with sessions() as session:
-        log = await repo.get_events(session, match.id)
-        other_log = await repo.get_events(session, other.id)
+        log = await get_events(session, match.id)
+        other_log = await get_events(session, other.id)
     assert [(e.seq, e.seat, e.kind, e.audience, e.payload) for e in log] == [
         (1, None, "accept", None, {}),
         (2, 0, "secret", 0, {"cell": [2, 3]}),
@@ -246,7 +259,7 @@ async def claimed_in_turn(sessions: Sessions, now: datetime) -> list[int]:
     """The ids ``claim_due_match`` gives one after another in one transaction, until none."""
     claimed: list[int] = []
     async with sessions.begin() as session:
-        while (due := await repo.claim_due_match(session, now, claimed)) is not None:
+        while (due := await deadlines.claim_due_match(session, now, claimed)) is not None:
             claimed.append(due.match_id)
     return claimed
 
@@ -299,12 +312,12 @@ async def test_a_members_load_counts_challenges_matches_and_challenges_to_one_me
 
     since = NOW - timedelta(minutes=10)
     async with sessions.begin() as session:
-        alice = await repo.member_load(session, ALICE, BOB, since)
-        bob = await repo.member_load(session, BOB, ALICE, since)
-        carol = await repo.member_load(session, CAROL, None, since)
-    assert alice == repo.MemberLoad(open_challenges=2, playing=2, sent_to_opponent=2)
-    assert bob == repo.MemberLoad(open_challenges=1, playing=1, sent_to_opponent=1)
-    assert carol == repo.MemberLoad(open_challenges=0, playing=1, sent_to_opponent=0)
+        alice = await member_load(session, ALICE, BOB, since)
+        bob = await member_load(session, BOB, ALICE, since)
+        carol = await member_load(session, CAROL, None, since)
+    assert alice == MemberLoad(open_challenges=2, playing=2, sent_to_opponent=2)
+    assert bob == MemberLoad(open_challenges=1, playing=1, sent_to_opponent=1)
+    assert carol == MemberLoad(open_challenges=0, playing=1, sent_to_opponent=0)
 
 
 async def test_unfinished_matches_as_challenger_or_opponent_newest_first(
@@ -327,8 +340,8 @@ async def test_unfinished_matches_as_challenger_or_opponent_newest_first(
     await add_match(sessions, ALICE, CAROL, status="aborted", created_at=NOW)
 
     async with sessions() as session:
-        everywhere = await repo.unfinished_matches(session, ALICE)
-        here = await repo.unfinished_matches(session, ALICE, GUILD)
+        everywhere = await unfinished_matches(session, ALICE)
+        here = await unfinished_matches(session, ALICE, GUILD)
 
     assert ids(everywhere) == [newest.id, middle.id, oldest.id]
     assert ids(here) == [newest.id, oldest.id]
@@ -348,7 +361,7 @@ async def test_channel_matches_are_the_users_unfinished_ones_of_that_game_there(
     await add_match(sessions, BOB, CAROL, status="active")
 
     async with sessions() as session:
-        found = await repo.channel_matches(session, GUILD, CHANNEL, "crown", ALICE)
+        found = await channel_matches(session, GUILD, CHANNEL, "crown", ALICE)
 
     assert ids(found) == [as_opponent.id, mine.id]
 
@@ -371,8 +384,8 @@ async def test_recent_matches_are_the_users_finished_ones_here_newest_first(
     await add_match(sessions, ALICE, BOB, status="finished", finished_at=NOW, guild_id=OTHER_GUILD)
 
     async with sessions() as session:
-        recent = await repo.recent_matches(session, GUILD, ALICE)
-        last_two = await repo.recent_matches(session, GUILD, ALICE, limit=2)
+        recent = await recent_matches(session, GUILD, ALICE)
+        last_two = await recent_matches(session, GUILD, ALICE, limit=2)
 
     by_finish = [finished[1].id, finished[0].id, finished[2].id]
     assert [m.id for m in recent] == by_finish
@@ -386,12 +399,12 @@ async def test_recent_matches_are_the_users_finished_ones_here_newest_first(
 async def test_lock_records_creates_the_starting_record_once(sessions: Sessions) -> None:
     key = (GUILD, "flag", CAROL, False)
     async with sessions.begin() as session:
-        fresh = (await repo.lock_records(session, [key], NOW))[key]
+        fresh = (await lock_records(session, [key], NOW))[key]
         assert (fresh.wins, fresh.rating, fresh.deviation, fresh.volatility) == (0, 1500, 500, 0.09)
         fresh.wins = 3
-        await repo.save_records(session, [fresh])
+        await save_records(session, [fresh])
     async with sessions.begin() as session:
-        again = (await repo.lock_records(session, [key, key], NOW))[key]
+        again = (await lock_records(session, [key, key], NOW))[key]
     assert again.wins == 3
 
 
@@ -402,12 +415,12 @@ async def test_lock_records_reads_many_records_at_once(sessions: Sessions) -> No
         (GUILD, "flag", BOB, False),
     ]
     async with sessions.begin() as session:
-        rows = await repo.lock_records(session, keys, NOW)
+        rows = await lock_records(session, keys, NOW)
         rows[keys[1]].draws = 2
-        await repo.save_records(session, list(rows.values()))
+        await save_records(session, list(rows.values()))
     async with sessions() as session:
-        stored_rows = {(r.game, r.vs_bot): r for r in await repo.record(session, GUILD, ALICE)}
-        bob = await repo.record(session, GUILD, BOB)
+        stored_rows = {(r.game, r.vs_bot): r for r in await record(session, GUILD, ALICE)}
+        bob = await record(session, GUILD, BOB)
     assert sorted(rows) == sorted(keys)
     assert stored_rows[("safe", True)].draws == 2 and bob[0].draws == 0
 
@@ -417,15 +430,15 @@ async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
 
     async def add_win() -> None:
         async with sessions.begin() as session:
-            stats = (await repo.lock_records(session, [key], NOW))[key]
+            stats = (await lock_records(session, [key], NOW))[key]
             stats.wins += 1
             stats.games_played += 1
-            await repo.save_records(session, [stats])
+            await save_records(session, [stats])
 
     await asyncio.gather(*(add_win() for _ in range(10)))
 
     async with sessions() as session:
-        [stats] = await repo.record(session, GUILD, ALICE)
+        [stats] = await record(session, GUILD, ALICE)
     assert (stats.wins, stats.games_played) == (10, 10)
 
 
@@ -451,8 +464,8 @@ async def test_leaderboards_rank_by_rating_then_wins_then_user(sessions: Session
         )
 
     async with sessions() as session:
-        board = await repo.leaderboards(session, GUILD, ["crown"], 10)
-        top_two = await repo.leaderboards(session, GUILD, ["crown", "safe", "flag"], 2)
+        board = await leaderboards(session, GUILD, ["crown"], 10)
+        top_two = await leaderboards(session, GUILD, ["crown", "safe", "flag"], 2)
 
     assert [s.user_id for s in board["crown"]] == [11, 14, 12, 10, 13]
     assert {game: [s.user_id for s in rows] for game, rows in top_two.items()} == {
@@ -475,8 +488,8 @@ async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sess
         )
 
     async with sessions() as session:
-        rows = await repo.record(session, GUILD, ALICE)
-        nothing = await repo.record(session, GUILD, CAROL)
+        rows = await record(session, GUILD, ALICE)
+        nothing = await record(session, GUILD, CAROL)
 
     assert [(r.game, r.vs_bot, r.wins) for r in rows] == [
         ("crown", False, 3),
@@ -491,15 +504,15 @@ async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sess
 
 async def test_server_timeouts_are_set_and_kept_one_by_one(sessions: Sessions) -> None:
     async with sessions.begin() as session:
-        assert await repo.server_timeouts(session, GUILD) is None
-        await repo.set_server_timeouts(session, GUILD, {"turn": 60}, NOW)
-        await repo.set_server_timeouts(session, OTHER_GUILD, {"hint": 30}, NOW)
+        assert await server_timeouts(session, GUILD) is None
+        await set_server_timeouts(session, GUILD, {"turn": 60}, NOW)
+        await set_server_timeouts(session, OTHER_GUILD, {"hint": 30}, NOW)
     async with sessions.begin() as session:
-        await repo.set_server_timeouts(session, GUILD, {"setup": 600}, NOW)
+        await set_server_timeouts(session, GUILD, {"setup": 600}, NOW)
 
     async with sessions() as session:
-        here = await repo.server_timeouts(session, GUILD)
-        there = await repo.server_timeouts(session, OTHER_GUILD)
+        here = await server_timeouts(session, GUILD)
+        there = await server_timeouts(session, OTHER_GUILD)
     assert here is not None and there is not None
     assert (here.turn_timeout, here.setup_timeout, here.hint_timeout) == (60, 600, None)
     assert (there.turn_timeout, there.hint_timeout) == (None, 30)
@@ -507,14 +520,14 @@ async def test_server_timeouts_are_set_and_kept_one_by_one(sessions: Sessions) -
 
 async def test_meta_values_are_stored_and_overwritten(sessions: Sessions) -> None:
     async with sessions.begin() as session:
-        assert await repo.get_meta(session, "command_hash") is None
-        await repo.set_meta(session, "command_hash", "abc", NOW)
-        assert await repo.get_meta(session, "command_hash") == "abc"
+        assert await get_meta(session, "command_hash") is None
+        await set_meta(session, "command_hash", "abc", NOW)
+        assert await get_meta(session, "command_hash") == "abc"
 
     async with sessions.begin() as session:
-        await repo.set_meta(session, "command_hash", "def", NOW)
-        await repo.set_meta(session, "other", "x", NOW)
+        await set_meta(session, "command_hash", "def", NOW)
+        await set_meta(session, "other", "x", NOW)
 
     async with sessions() as session:
-        assert await repo.get_meta(session, "command_hash") == "def"
-        assert await repo.get_meta(session, "other") == "x"
+        assert await get_meta(session, "command_hash") == "def"
+        assert await get_meta(session, "other") == "x"

@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bot.chat.components import Verb
-from db import repository as repo
+from db.matches import load_match
 
 if TYPE_CHECKING:
     from games.crown import CrownState
@@ -47,7 +47,7 @@ async def crown_of(table: Table, match_id: int, user_id: int) -> tuple[int, int]
     """Where ``user_id`` hid their Crown, read from the stored match (as no member can)."""
     assert table.bot is not None
     async with table.bot.parts.service.sessions() as session:
-        context = await repo.load_match(session, match_id)
+        context = await load_match(session, match_id)
     assert context is not None and context.match.state is not None
     state: CrownState = games.get("crown").load(context.match.state)
     cell = state.crowns[context.players.index(user_id)]

@@ -13,7 +13,7 @@ from bot.service.matches import MatchService
 from bot.service.notices import Public
 from bot.service.sweeper import Sweeper, away_after
 from bot.service.timeouts import Timeouts
-from db import repository as repo
+from db.bot_meta import set_meta
 from db.models import MatchEvent
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
@@ -77,7 +77,7 @@ async def test_an_earlier_releases_single_heartbeat_is_taken_over(
 ) -> None:
     match_id = await crystal(service)
     async with sessions.begin() as session:
-        await repo.set_meta(session, HEARTBEAT_KEY, clock.now.isoformat(), clock.now)
+        await set_meta(session, HEARTBEAT_KEY, clock.now.isoformat(), clock.now)
     clock.advance(minutes=15)
     [report] = await deadlines_for(service).resume(AWAY)
     assert report.match.id == match_id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.service.matches import MatchService
-from db import repository as repo
+from db.matches import IN_CHUNK
 from tests.service.conftest import CHANNEL, GUILD
 
 OTHER_CHANNEL = CHANNEL + 1
@@ -37,6 +37,6 @@ async def test_only_matches_not_over_and_their_channels_are_in_play(
 
 async def test_long_lists_are_read_in_chunks(service: MatchService) -> None:
     playing = await crystal(service, CHANNEL, 100)
-    many = range(1, 3 * repo.IN_CHUNK)
+    many = range(1, 3 * IN_CHUNK)
     live, busy = await service.in_play([*many, playing], [*many, CHANNEL])
     assert live == {playing} and busy == {CHANNEL}

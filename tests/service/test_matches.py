@@ -19,7 +19,7 @@ from bot.service.errors import (
 )
 from bot.service.matches import MatchService
 from bot.service.notices import Private, Prompt, Public, Report
-from db import repository as repo
+from db.match_events import get_events
 from db.models import MatchEvent, PlayerStats
 from games.base import Ask
 from tests.service.conftest import (
@@ -390,7 +390,7 @@ async def test_the_event_log_keeps_a_trap_cell_private(
     match_id = await start(service, "flag")
     await service.submit(match_id, ALICE, "TRAP 3 3")
     async with sessions() as session:
-        events = await repo.get_events(session, match_id)
+        events = await get_events(session, match_id)
     public = [json.dumps(e.payload) for e in events if e.audience is None]
     assert public and all("3 3" not in text and "(3,3)" not in text for text in public)
     assert any("3 3" in json.dumps(e.payload) for e in events if e.audience == 0)

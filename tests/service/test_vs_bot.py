@@ -11,7 +11,7 @@ import games
 from bot.service.errors import InvalidMove
 from bot.service.matches import MatchService
 from bot.service.notices import Private, Prompt, Report
-from db import repository as repo
+from db.match_events import get_events
 from db.models import Match, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, servers_for
@@ -118,7 +118,7 @@ async def test_hard_crown_bot_finds_the_crown_within_four_attacks(
             report = await service.submit(match_id, ALICE, move)
         assert report.match.over
         async with sessions() as session:
-            events = await repo.get_events(session, match_id)
+            events = await get_events(session, match_id)
         bot_seat = report.match.players.index(PARLOR)
         attacks = [e for e in events if e.kind == "action:action" and e.seat == bot_seat]
         assert len(attacks) <= 4

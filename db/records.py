@@ -1,0 +1,232 @@
+"""Members' records: wins, losses, streaks and ratings by game, the leaderboards, and the
+finished matches a record lists."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import Table, and_, bindparam, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.connection import Db, core_connection
+from db.models import (
+    DEFAULT_DEVIATION,
+    DEFAULT_RATING,
+    DEFAULT_VOLATILITY,
+    Match,
+    MatchPlayer,
+    MatchStatus,
+    PlayerStats,
+)
+
+_STATS = cast(Table, PlayerStats.__table__)
+
+
+StatsKey = tuple[int, str, int, bool]
+"""A record's primary key: ``(guild_id, game, user_id, vs_bot)``."""
+
+
+@dataclass(slots=True)
+class StatsRow:
+    """A member's record for one game as plain values, to change and save with ``save_records``."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    vs_bot: bool
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    best_streak: int
+    rating: float
+    deviation: float
+    volatility: float
+    games_played: int
+    updated_at: datetime
+
+    @property
+    def key(self) -> StatsKey:
+        return (self.guild_id, self.game, self.user_id, self.vs_bot)
+
+
+_STATS_KEY_NAMES = ("guild_id", "game", "user_id", "vs_bot")
+_STATS_VALUES = tuple(f.name for f in fields(StatsRow) if f.name not in _STATS_KEY_NAMES)
+_NEW_RECORD = {
+    "wins": 0,
+    "losses": 0,
+    "draws": 0,
+    "streak": 0,
+    "best_streak": 0,
+    "rating": DEFAULT_RATING,
+    "deviation": DEFAULT_DEVIATION,
+    "volatility": DEFAULT_VOLATILITY,
+    "games_played": 0,
+}
+
+
+def _lock_order(key: StatsKey) -> tuple[int, str, bool, int]:
+    guild_id, game, user_id, vs_bot = key
+    return (guild_id, game, vs_bot, user_id)
+
+
+async def lock_records(db: Db, keys: Sequence[StatsKey], now: datetime) -> dict[StatsKey, StatsRow]:
+    """Members' records, created with the starting values where missing, locked for writing.
+
+    Two matches ending at once for one player then both count. On PostgreSQL the rows are
+    created and locked in one order (server, game, opponent kind, member), so two transactions
+    sharing records never wait on each other in a cycle; on SQLite the insert has already taken
+    the database's write lock.
+    """
+    unique = sorted(set(keys), key=_lock_order)
+    if not unique:
+        return {}
+    fresh = [
+        {**dict(zip(_STATS_KEY_NAMES, key, strict=True)), **_NEW_RECORD, "updated_at": now}
+        for key in unique
+    ]
+    connection = await core_connection(db)
+    postgresql_dialect = connection.dialect.name == "postgresql"
+    await connection.execute(_NEW_RECORDS_PG if postgresql_dialect else _NEW_RECORDS, fresh)
+    found: dict[StatsKey, StatsRow] = {}
+    for (guild_id, game, vs_bot), user_ids in _by_leaderboard(unique).items():
+        parameters = {"guild_id": guild_id, "game": game, "vs_bot": vs_bot, "user_ids": user_ids}
+        for row in await connection.execute(_LOCK_RECORDS, parameters):
+            record = StatsRow(*row)
+            found[record.key] = record
+    return found
+
+
+def _by_leaderboard(keys: Sequence[StatsKey]) -> dict[tuple[int, str, bool], list[int]]:
+    """The keys' user ids by server, game and opponent kind: each group is read through the
+    primary key (a row value ``IN`` a list would make SQLite scan every record)."""
+    boards: dict[tuple[int, str, bool], list[int]] = {}
+    for guild_id, game, user_id, vs_bot in keys:
+        boards.setdefault((guild_id, game, vs_bot), []).append(user_id)
+    return boards
+
+
+async def save_records(db: Db, rows: Sequence[StatsRow]) -> None:
+    """Write records read with ``lock_records`` back, in one statement."""
+    if not rows:
+        return
+    connection = await core_connection(db)
+    names = (*_STATS_KEY_NAMES, *_STATS_VALUES)
+    await connection.execute(
+        _SAVE_RECORD, [{f"b_{name}": getattr(row, name) for name in names} for row in rows]
+    )
+
+
+# A finished match runs these: built once, as the move's own statements are.
+_NEW_RECORDS = sqlite.insert(_STATS).on_conflict_do_nothing()
+_NEW_RECORDS_PG = postgresql.insert(_STATS).on_conflict_do_nothing()
+_LOCK_RECORDS = (
+    select(*(_STATS.c[field.name] for field in fields(StatsRow)))
+    .where(
+        _STATS.c.guild_id == bindparam("guild_id"),
+        _STATS.c.game == bindparam("game"),
+        _STATS.c.vs_bot == bindparam("vs_bot"),
+        _STATS.c.user_id.in_(bindparam("user_ids", expanding=True)),
+    )
+    .order_by(_STATS.c.user_id)
+    .with_for_update()
+)
+_SAVE_RECORD = (
+    update(_STATS)
+    .where(*(_STATS.c[name] == bindparam(f"b_{name}") for name in _STATS_KEY_NAMES))
+    .values({name: bindparam(f"b_{name}") for name in _STATS_VALUES})
+)
+
+
+async def leaderboards(
+    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
+) -> dict[str, list[PlayerStats]]:
+    """Each game's best players against people in this server, by rating, then wins, then user
+    id, at most ``limit`` a game: one indexed statement a game."""
+    tables: dict[str, list[PlayerStats]] = {}
+    for game in games:
+        rows = await session.scalars(
+            select(PlayerStats)
+            .where(
+                PlayerStats.guild_id == guild_id,
+                PlayerStats.game == game,
+                PlayerStats.vs_bot.is_(False),
+            )
+            .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+            .limit(limit)
+        )
+        tables[game] = list(rows)
+    return tables
+
+
+async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
+    """The user's records in this guild, every game, against people and against the bot."""
+    rows = await session.scalars(
+        select(PlayerStats)
+        .where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+        .order_by(PlayerStats.game, PlayerStats.vs_bot)
+    )
+    return list(rows)
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match as a member's record lists it."""
+
+    id: int
+    game: str
+    opponent_id: int
+    winner_id: int | None
+    vs_bot: bool
+    end_reason: str | None
+    finished_at: datetime | None
+
+
+async def recent_matches(
+    session: AsyncSession, guild_id: int, user_id: int, limit: int = 10, game: str | None = None
+) -> list[FinishedMatch]:
+    """The user's last finished matches in this guild (of ``game``, if given), most recent
+    first, each with its winner. One statement: it starts from the user's own rows in
+    ``match_players``, so its cost follows the user's history, not the server's."""
+    mine, winner = MatchPlayer.__table__.alias("mine"), MatchPlayer.__table__.alias("winner")
+    statement = (
+        select(
+            Match.id,
+            Match.game,
+            Match.challenger_id,
+            Match.opponent_id,
+            winner.c.user_id,
+            Match.vs_bot,
+            Match.end_reason,
+            Match.finished_at,
+        )
+        .join(mine, mine.c.match_id == Match.id)
+        .outerjoin(winner, and_(winner.c.match_id == Match.id, winner.c.seat == Match.winner_seat))
+        .where(
+            mine.c.user_id == user_id,
+            Match.guild_id == guild_id,
+            Match.status == MatchStatus.FINISHED,
+        )
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+        .limit(limit)
+    )
+    if game is not None:
+        statement = statement.where(Match.game == game)
+    return [
+        FinishedMatch(
+            id=match_id,
+            game=name,
+            opponent_id=opponent if challenger == user_id else challenger,
+            winner_id=winner_id,
+            vs_bot=bool(vs_bot),
+            end_reason=end_reason,
+            finished_at=finished_at,
+        )
+        for match_id, name, challenger, opponent, winner_id, vs_bot, end_reason, finished_at in (
+            await session.execute(statement)
+        )
+    ]
