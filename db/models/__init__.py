@@ -1,0 +1,74 @@
+"""The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
+a match and what hangs off it (``matches``), records and ratings (``records``), a server's
+settings, web pages and the bot's own values (``servers``), the quick-pair queue (``queue``) and
+tournaments (``tournaments``).
+
+Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
+the migrations with) holds every table, and ``from db.models import Match`` finds any of them.
+"""
+
+from db.models.base import JSON_DOCUMENT, NAMING_CONVENTION, Base, UTCDateTime, utcnow
+from db.models.matches import (
+    NAME_LENGTH,
+    OPEN_OPPONENT,
+    UNFINISHED_STATUSES,
+    Match,
+    MatchEvent,
+    MatchOrigin,
+    MatchPlayer,
+    MatchReview,
+    MatchStatus,
+    OutboxEntry,
+)
+from db.models.queue import QueueBoard, QueueEntry
+from db.models.records import (
+    DEFAULT_DEVIATION,
+    DEFAULT_RATING,
+    DEFAULT_VOLATILITY,
+    PlayerStats,
+    RatingChange,
+)
+from db.models.servers import BotMeta, GuildSettings, MemberLocale, WebSite
+from db.models.tournaments import (
+    GuildOrganizers,
+    Tournament,
+    TournamentEntrant,
+    TournamentGame,
+    TournamentRound,
+    TournamentStatus,
+)
+
+__all__ = [
+    "DEFAULT_DEVIATION",
+    "DEFAULT_RATING",
+    "DEFAULT_VOLATILITY",
+    "JSON_DOCUMENT",
+    "NAME_LENGTH",
+    "NAMING_CONVENTION",
+    "OPEN_OPPONENT",
+    "UNFINISHED_STATUSES",
+    "Base",
+    "BotMeta",
+    "GuildOrganizers",
+    "GuildSettings",
+    "Match",
+    "MatchEvent",
+    "MatchOrigin",
+    "MatchPlayer",
+    "MatchReview",
+    "MatchStatus",
+    "MemberLocale",
+    "OutboxEntry",
+    "PlayerStats",
+    "QueueBoard",
+    "QueueEntry",
+    "RatingChange",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentGame",
+    "TournamentRound",
+    "TournamentStatus",
+    "UTCDateTime",
+    "WebSite",
+    "utcnow",
+]

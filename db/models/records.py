@@ -1,0 +1,84 @@
+"""Members' records and Glicko-2 ratings by server and game, and each rated match's change."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from db.models.base import Base, UTCDateTime, utcnow
+
+# A new player's Glicko-2 rating: the values of bot.ratings.DEFAULT (db may not import bot).
+DEFAULT_RATING = 1500.0
+DEFAULT_DEVIATION = 500.0
+DEFAULT_VOLATILITY = 0.09
+
+
+class PlayerStats(Base):
+    """A member's record and Glicko-2 rating for one game in one guild, against people or the bot.
+
+    ``streak`` is +n after n wins in a row, -n after n losses in a row, and 0 after a draw.
+    """
+
+    __tablename__ = "player_stats"
+    __table_args__ = (Index("ix_player_stats_guild_user", "guild_id", "user_id"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    vs_bot: Mapped[bool] = mapped_column(Boolean, primary_key=True, default=False)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    rating: Mapped[float] = mapped_column(Float, default=DEFAULT_RATING)
+    deviation: Mapped[float] = mapped_column(Float, default=DEFAULT_DEVIATION)
+    volatility: Mapped[float] = mapped_column(Float, default=DEFAULT_VOLATILITY)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerStats guild={self.guild_id} {self.game} user={self.user_id}"
+            f" vs_bot={self.vs_bot} {self.wins}-{self.losses}-{self.draws}>"
+        )
+
+
+Index(
+    "ix_player_stats_ranking",
+    PlayerStats.guild_id,
+    PlayerStats.game,
+    PlayerStats.vs_bot,
+    PlayerStats.rating.desc(),
+    PlayerStats.wins.desc(),
+    PlayerStats.user_id,
+)
+"""A leaderboard in its own order (rating, then wins, then member): a page is read straight from
+the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
+
+
+class RatingChange(Base):
+    """A member's rating and deviation before and after one rated match, for the rating chart.
+
+    Written with the result, in the match's own transaction. The first point of a member who
+    was rated before the chart existed has no match: it is their rating when history began.
+    """
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        Index("ix_rating_history_guild_user_game_at", "guild_id", "user_id", "game", "at"),
+        Index("ix_rating_history_match", "match_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    rating_before: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
