@@ -232,6 +232,35 @@ async def test_a_five_player_knockout_of_crown_gives_the_top_seeds_byes(
     assert "Round 1" in end.text and "Byes: " in end.text
 
 
+async def test_with_a_thread_per_match_a_tournament_keeps_its_matches_in_its_round_threads(
+    hall: Table, organizer: FakeMember, players: list[FakeMember]
+) -> None:
+    """``/settings threads:on`` gives ordinary matches a thread each; a tournament's matches
+    are already in their round's thread, and stay there to the winner."""
+    table, fake = hall, hall.fake
+    entrants = players[:4]
+    by_id = {p.id: p for p in entrants}
+    saved = table.answer(await table.slash(organizer, "settings", threads="on"))
+    assert "Threads: each match is played in its own thread." in saved
+    await sign_up(table, organizer, entrants, game="crystal", format="knockout")
+    mark = table.checkpoint()
+    await table.slash(organizer, "tournament start")
+    rounds = []
+    for number, matches in ((1, 2), (2, 1)):
+        post = await table.posted(f"round {number} of 2", after=mark)
+        thread = await round_thread(fake, post)
+        rounds.append(thread)
+        boards = await boards_in(table, thread, matches)
+        mark = table.checkpoint()
+        for board in boards:
+            await play(table, board, CRYSTAL_WIN, by_id)
+            assert "wins" in board.text  # the end shows on the board, in the round's thread
+    end = await table.posted("🏆", after=mark)
+    assert re.search(r"🏆 <@(\d+)> wins", end.content)
+    threads = [c for c in fake.state.channels.values() if c.parent_id == table.channel.id]
+    assert sorted(t.id for t in threads) == sorted(t.id for t in rounds)  # none of their own
+
+
 async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nobody_twice(
     idle_table: Table, organizer: FakeMember, players: list[FakeMember]
 ) -> None:
