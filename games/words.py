@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["N_", "_", "current", "n_", "read_on", "reading"]
+from babel.numbers import format_decimal, format_percent
+
+__all__ = ["N_", "_", "current", "decimal", "n_", "percent", "read_on", "reading"]
 
 _ENGLISH = gettext.NullTranslations()
 _catalog: ContextVar[gettext.NullTranslations] = ContextVar("catalog", default=_ENGLISH)
@@ -57,3 +59,18 @@ def read_on(catalog: gettext.NullTranslations) -> None:
 def current() -> gettext.NullTranslations:
     """The catalog ``_`` answers from here."""
     return _catalog.get()
+
+
+def _language() -> str:
+    """The language of the current catalog, as its header names it (English by default)."""
+    return str(_catalog.get().info().get("language") or "en").replace("-", "_")
+
+
+def decimal(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, as the reader writes it: ``2.50``, ``2,50``."""
+    return format_decimal(value, format="0." + "0" * places, locale=_language())
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage, as the reader writes it: ``62%``, ``62 %``."""
+    return format_percent(share, locale=_language())

@@ -23,7 +23,7 @@ from games.review.crystal import SLOWER_CAP, value_rank, value_words
 from games.review.judging import CHANCE, OUTCOME, Judged, Judgement, luck_among
 from games.review.model import Knowledge, Value
 from games.review.replay import Replay
-from games.words import N_, _, n_
+from games.words import N_, _, n_, percent
 
 MARGIN = 0.1
 """The loss per point of margin given away without changing the result."""
@@ -206,21 +206,21 @@ def _odds_words(mine: int, theirs: int, hidden: int, odds: tuple[float, float, f
     """The position before a claim with numbers hidden: the totals and the chance to win."""
     if odds[1]:
         return n_(
-            "At {mine} to {theirs} with {n} number hidden, the chance to win was {win:.0%} "
-            "(draw {draw:.0%}).",
-            "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win:.0%} "
-            "(draw {draw:.0%}).",
+            "At {mine} to {theirs} with {n} number hidden, the chance to win was {win} "
+            "(draw {draw}).",
+            "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win} "
+            "(draw {draw}).",
             hidden,
             mine=mine,
             theirs=theirs,
-            win=odds[0],
-            draw=odds[1],
+            win=percent(odds[0]),
+            draw=percent(odds[1]),
         )
     return n_(
-        "At {mine} to {theirs} with {n} number hidden, the chance to win was {win:.0%}.",
-        "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win:.0%}.",
+        "At {mine} to {theirs} with {n} number hidden, the chance to win was {win}.",
+        "At {mine} to {theirs} with {n} numbers hidden, the chance to win was {win}.",
         hidden,
         mine=mine,
         theirs=theirs,
-        win=odds[0],
+        win=percent(odds[0]),
     )

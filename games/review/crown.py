@@ -35,7 +35,7 @@ from games.players.crown import attacks_needed, best_attacks, expected_attacks
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
-from games.words import N_, _, n_
+from games.words import N_, _, decimal, n_
 
 INDEX = {cell: i for i, cell in enumerate(CELLS)}
 
@@ -136,11 +136,11 @@ def _attack(replay: Replay, index: int, step: Step) -> Judged:
         move=_("attack {cell}", cell=cell_text(CELLS[cell])),
         knowledge=Knowledge(
             text=n_(
-                "{cells}; best play finds it within {n} attack, {average:.2f} on average.",
-                "{cells}; best play finds it within {n} attacks, {average:.2f} on average.",
+                "{cells}; best play finds it within {n} attack, {average} on average.",
+                "{cells}; best play finds it within {n} attacks, {average} on average.",
                 worst,
                 cells=_cells_words(possible),
-                average=average,
+                average=decimal(average, 2),
             ),
             possible=len(possible),
             listed=tuple(cell_text(c) for c in sorted(possible)),

@@ -33,7 +33,7 @@ from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
 from games.review.replay import Replay, Step
 from games.safe import Code, Guess, Options, SafeState, code_text, exact_matches
-from games.words import _, n_
+from games.words import _, decimal, n_
 
 POOL = 16
 """Codes still possible scored as guesses per move, in larger shapes."""
@@ -282,21 +282,21 @@ def _knowledge_words(count: int, shown: str, expected: float, worst: int | None)
     """What the guesser knew: the codes still possible and how fast best play cracks it."""
     if worst is None:
         return n_(
-            "{n} code still possible{listed}; best play cracks it in {expected:.2f} guesses "
+            "{n} code still possible{listed}; best play cracks it in {expected} guesses "
             "on average (estimated).",
-            "{n} codes still possible{listed}; best play cracks it in {expected:.2f} guesses "
+            "{n} codes still possible{listed}; best play cracks it in {expected} guesses "
             "on average (estimated).",
             count,
             listed=shown,
-            expected=expected,
+            expected=decimal(expected, 2),
         )
     return n_(
         "{n} code still possible{listed}; best play cracks it in at most {worst}, "
-        "{expected:.2f} guesses on average.",
+        "{expected} guesses on average.",
         "{n} codes still possible{listed}; best play cracks it in at most {worst}, "
-        "{expected:.2f} guesses on average.",
+        "{expected} guesses on average.",
         count,
         listed=shown,
-        expected=expected,
+        expected=decimal(expected, 2),
         worst=worst,
     )
