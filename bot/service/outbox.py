@@ -46,6 +46,8 @@ class Outbox:
         self.clock = clock
         self.flush_every = flush_every
         self._flushing: asyncio.Task[None] | None = None
+        self._writing = False
+        """Whether ``_flushing`` is writing now (else it waits for its moment)."""
         self._moving: set[asyncio.Task[None]] = set()
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
@@ -88,10 +90,13 @@ class Outbox:
         """Flush after ``flush_every``, and again while more was shown during a flush."""
         while True:
             await asyncio.sleep(self.flush_every)
+            self._writing = True
             try:
                 await self.flush()
             except Exception:
                 log_failure(log, "the outbox could not record what was shown")
+            finally:
+                self._writing = False
             if not self.pending:
                 return
 
@@ -115,9 +120,14 @@ class Outbox:
             raise
 
     async def close(self) -> None:
-        """Write what is left now (at shut-down)."""
-        if self._flushing is not None:
-            self._flushing.cancel()
+        """Write what is left now (at shut-down). The writes under way finish first: one
+        cancelled mid-transaction would lose what it was writing and leave its connection
+        checked out. A write waiting for its moment is cancelled: this one does its work."""
+        flushing = self._flushing
+        if flushing is not None and not flushing.done() and not self._writing:
+            flushing.cancel()
+        under_way = [t for t in (flushing, *self._moving) if t is not None and not t.done()]
+        await asyncio.gather(*under_way, return_exceptions=True)
         try:
             await self.flush()
         except Exception:

@@ -3,6 +3,8 @@ delivered later by whichever process finds it undone, once."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.service.match_state import DELIVERY_GRACE
 from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot
@@ -95,6 +97,25 @@ async def test_a_board_shown_never_forgets_a_prompt_still_undelivered(
     clock.advance(seconds=DELIVERY_GRACE.total_seconds())
     [left] = await outbox.due()
     assert (left.kind, left.user_id, left.version) == ("prompt", BOB, 1)
+
+
+async def test_shutting_down_during_a_write_loses_nothing_shown(
+    service: MatchService, clock: Clock
+) -> None:
+    """At shut-down a write in progress finishes (cancelled mid-transaction, what it was
+    writing would be lost, and its connection left checked out), then the rest is written."""
+    match_id = await started_crown(service)
+    outbox = Outbox(service.sessions, clock=service.clock, flush_every=0)
+    report = await service.submit(match_id, ALICE, "1 1")
+    outbox.board_shown(match_id, report.match.version)
+    outbox.sent(match_id, 1, "prompt", ALICE)
+    for _ in range(3):
+        await asyncio.sleep(0)  # the write has begun
+    outbox.sent(match_id, 1, "prompt", BOB)  # shown meanwhile: the last write's
+    await outbox.close()
+    assert not outbox.pending
+    clock.advance(minutes=5)
+    assert await outbox.due() == []
 
 
 async def test_a_board_that_moved_is_remembered(service: MatchService) -> None:
