@@ -1,9 +1,10 @@
 """Rating charts as files: each drawn once, in a worker thread, and served from disk after.
 
-A chart's file name is a hash of what it shows (server, member, game and the points drawn), so a
-new rated match makes a new file and an old one is never served stale; a page links to the chart
-and starts drawing it as it is sent, so neither the page nor, usually, the image waits for
-matplotlib. Two requests for a chart being drawn wait for the one drawing.
+A chart's file name is a hash of what it shows (server, member, game, the points drawn and the
+language of its texts), so a new rated match or a new language makes a new file and an old one
+is never served stale; a page links to the chart and starts drawing it as it is sent, so
+neither the page nor, usually, the image waits for matplotlib. Two requests for a chart being
+drawn wait for the one drawing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.i18n import _
+from bot.i18n import _, current_locale
 from bot.service.charts import RatingPoint, draw, rating_chart
 
 RatingHistory = Callable[[AsyncSession, int, int], Awaitable[dict[str, list[RatingPoint]]]]
@@ -24,8 +25,9 @@ RatingHistory = Callable[[AsyncSession, int, int], Awaitable[dict[str, list[Rati
 
 
 def chart_name(guild_id: int, user_id: int, game: str, points: Sequence[RatingPoint]) -> str:
-    """The file a chart of these points is kept in: a hash, so no id shows in the folder."""
-    digest = hashlib.sha256(f"{guild_id}:{user_id}:{game}".encode())
+    """The file a chart of these points is kept in, in the language of its texts now: a
+    hash, so no id shows in the folder."""
+    digest = hashlib.sha256(f"{guild_id}:{user_id}:{game}:{current_locale()}".encode())
     for point in points:
         digest.update(f"|{point.at.isoformat()}:{point.rating}:{point.deviation}".encode())
     return digest.hexdigest()[:40] + ".png"

@@ -236,23 +236,23 @@ async def test_a_trusted_proxy_forwards_each_clients_own_address(
         assert statuses == [200] * 10
 
 
+async def alice_points(
+    session: AsyncSession, guild_id: int, user_id: int
+) -> dict[str, list[RatingPoint]]:
+    """Alice's Crown rating over eight rated matches; nobody else has any."""
+    if user_id != ALICE:
+        return {}
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return {
+        "crown": [
+            RatingPoint(start + timedelta(days=n), 1500 + 20 * n, 300 - 20 * n) for n in range(8)
+        ]
+    }
+
+
 @pytest.fixture
 def history() -> RatingHistory:
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-
-    async def points(
-        session: AsyncSession, guild_id: int, user_id: int
-    ) -> dict[str, list[RatingPoint]]:
-        if user_id != ALICE:
-            return {}
-        return {
-            "crown": [
-                RatingPoint(start + timedelta(days=n), 1500 + 20 * n, 300 - 20 * n)
-                for n in range(8)
-            ]
-        }
-
-    return points
+    return alice_points
 
 
 async def test_a_rating_chart_is_drawn_once_and_served_from_its_file(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -16,8 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.i18n import speaking
 from db.languages import choose_language, set_preferred_locales
-from tests.web.conftest import GUILD, Server
-from web import texts
+from tests.web.conftest import ALICE, GUILD, Server, player_key
+from tests.web.test_handlers import alice_points
+from web import ids, texts
+from web.app import make_app
 
 Client = TestClient[web.Request, web.Application]
 MakeClient = Callable[[web.Application], Awaitable[Client]]
@@ -97,3 +100,22 @@ def test_a_page_text_escapes_what_fills_it_and_keeps_markup_passed_in() -> None:
     with speaking("fr"):
         shown = texts.gettext("{name} plays {move}", name="<b>Eve & co</b>", move=code)
     assert shown == "&lt;b&gt;Eve &amp; co&lt;/b&gt; joue <code>a1</code>"
+
+
+async def test_a_chart_is_drawn_again_in_a_new_language(
+    aiohttp_client: MakeClient, sessions: async_sessionmaker[AsyncSession], server: Server,
+    base: str, tmp_path: Path,
+) -> None:  # fmt: skip
+    from web.app import SITE
+
+    app = make_app(sessions, chart_folder=tmp_path, history=alice_points)
+    client = await aiohttp_client(app)
+    key = ids.player_id(await player_key(sessions, server.token), ALICE)
+    english = await client.get(f"{base}/p/{key}/crown.png")
+    assert english.status == 200
+    async with sessions() as session, session.begin():
+        await choose_language(session, GUILD, "fr", NOW)
+    french = await client.get(f"{base}/p/{key}/crown.png")
+    assert french.status == 200 and french.headers["ETag"] != english.headers["ETag"]
+    assert await french.read() != await english.read()
+    assert app[SITE].charts.drawn == 2
