@@ -21,6 +21,7 @@ from bot.service.wording import choice_label
 from games.base import Event, Outcome, Reason
 from games.worded import again
 from tests.chat.helpers import prompt, snapshot
+from tests.i18n.leftover import Leftover
 
 ALICE_ID, BOB_ID = 123456789012345678, 223456789012345678
 NAMES = (f"<@{ALICE_ID}>", f"<@{BOB_ID}>")
@@ -34,82 +35,13 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "safe": [{}, {"digits": 9, "length": 6, "max_guesses": 3}],
 }
 
-ENGLISH = frozenset(
-    [
-        "wins",
-        "attacks",
-        "hint",
-        "Hint",
-        "placed",
-        "Crown",
-        "Crowns",
-        "claims",
-        "captures",
-        "crystal",
-        "Crystals",
-        "guesses",
-        "moves",
-        "trap",
-        "Trap",
-        "traps",
-        "triggered",
-        "Draw",
-        "cracked",
-        "your",
-        "Your",
-        "the",
-        "and",
-        "left",
-        "points",
-        "exact",
-        "matches",
-        "Hit",
-        "Miss",
-        "Both",
-        "Each",
-        "was",
-        "had",
-        "hidden",
-        "none",
-        "over",
-        "taken",
-        "Waiting",
-        "choose",
-        "Last",
-        "Accept",
-        "Decline",
-        "Withdraw",
-        "Rematch",
-        "Review",
-        "digits",
-        "each",
-        "grid",
-        "flag",
-        "passes",
-        "resigned",
-        "ran",
-        "time",
-        "first",
-        "automatic",
-        "ruled",
-        "captured",
-        "earlier",
-        "Guess",
-    ]
+LEFTOVER = Leftover(
+    ("games", "matches"), shared={"de": frozenset({"safe"}), "fr": frozenset({"second"})}
 )
-"""Words the English texts use: none may show in another language's game texts, but for the
-words that language shares with English (``SHARED``)."""
-
-SHARED = {"fr": frozenset({"points", "Total"})}
+"""Events, boards, hints and rules are ``games.po``'s, a board's post ``matches.po``'s; German
+cracks "der Safe", and French's second player is "le second"."""
 
 CONTENT_MAX, DESCRIPTION_MAX, FIELD_MAX, LABEL_MAX = 2000, 4096, 1024, 80
-
-
-def english_words(text: str, locale: str) -> set[str]:
-    """The words of ``text`` that are English, not ``locale``'s, mentions and Discord markup
-    left out."""
-    bare = re.sub(r"<[@#!:t][^>]*>|\[[^\]]*\]\([^)]*\)|`[^`]*`", " ", text)
-    return set(re.findall(r"[A-Za-z]+", bare)) & ENGLISH - SHARED.get(locale, frozenset())
 
 
 def played(game: str, options: dict[str, Any], seed: int) -> Iterator[tuple[Any, list[Event]]]:
@@ -151,7 +83,7 @@ def test_every_event_is_worded_in_the_readers_language(locale: str) -> None:
     kinds = set()
     for event, text in event_texts(locale):
         kinds.add((event.game, event.kind))
-        assert not english_words(text, locale), (event, text)
+        assert not LEFTOVER.english(text, locale), (event, text)
         with speaking("en-US"):
             english = event.render(NAMES)
         assert text != english, (event, text)
@@ -233,7 +165,7 @@ def test_every_board_line_fits_a_phone_in_every_language(game: str, locale: str)
                 for line in drawn.splitlines():
                     assert boards.width(line) <= boards.PHONE_COLUMNS, (locale, line)
                 if locale != "en-US":
-                    assert not english_words(drawn, locale), drawn
+                    assert not LEFTOVER.english(drawn, locale), drawn
 
 
 def post_texts(post: Post) -> list[str]:
@@ -282,7 +214,7 @@ def test_whole_board_posts_read_in_the_servers_language_within_discords_limits(
                 check_limits(post)
                 if locale != "en-US":
                     for text in post_texts(post):
-                        assert not english_words(text, locale), text
+                        assert not LEFTOVER.english(text, locale), text
                 with speaking(locale):
                     last = render.last_text(lines) if lines else ""
                 for line in last.splitlines():
@@ -302,14 +234,14 @@ def test_hint_prompts_and_their_buttons_are_in_the_members_language(locale: str)
     )
     asked = type(asked)(**{**asked.__dict__, "choices": labels})
     with speaking(locale):
-        post = render.prompt_post(asked, server="Home", board="https://discord.com/x")
+        post = render.prompt_post(asked, server="Zanzibar", board="https://discord.com/x")
     check_limits(post)
     shown = [button.label for row in post.layout for button in row]
     with speaking(locale):
         expected = [choice_label(engine, action) for action in engine.legal_actions(state, 1)]
     assert shown == expected
-    assert all(not english_words(label, locale) for label in shown), shown
-    assert not english_words(post.content.replace("Choose.", ""), locale), post.content
+    assert all(not LEFTOVER.english(label, locale) for label in shown), shown
+    assert not LEFTOVER.english(post.content.replace("Choose.", ""), locale), post.content
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
@@ -320,8 +252,8 @@ def test_rules_and_titles_read_in_every_language(locale: str) -> None:
             commands = engine.commands
         assert title != games.get(engine.name).title
         assert rules.startswith(f"**{title}**")
-        assert not english_words(rules, locale), rules
-        assert all(not english_words(does, locale) for _typed, does in commands)
+        assert not LEFTOVER.english(rules, locale), rules
+        assert all(not LEFTOVER.english(does, locale) for _typed, does in commands)
         assert len(rules) <= CONTENT_MAX
 
 

@@ -1,31 +1,28 @@
 """Tournaments, the queue, history, reviews, charts, /stats and /settings read in German and French
 with no English left, and every text and button fits Discord's limits in every language.
 
-A text "has English left" when it holds a word of an English message of ``organizing.po`` that
-no translation of that language uses (``Turnier`` is German, ``tournament`` is not; ``minutes``
-is French as well as English). Game titles, moves and engine events are worded by the games'
-catalogs, so only what this part of the bot words itself is read here.
+English left over is read against ``organizing.po`` (``tests.i18n.leftover``: ``Turnier`` is
+German, ``tournament`` is not; ``minutes`` is French as well as English). Game titles, moves and
+engine events are worded by the games' catalogs, so only what this part of the bot words itself
+is read here.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Awaitable, Iterable, Iterator
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
-from functools import cache
 
 import discord
 import pytest
-from babel.messages.pofile import read_po
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.chat import history_texts, rating_charts, render, review, tournament_posts
 from bot.chat.queue import QueueButton, gone_text, offer_text, queue_text
 from bot.chat.tournament_buttons import SignupButton
-from bot.i18n import LOCALES, LOCALES_DIR, _, speaking
+from bot.i18n import LOCALES, _, speaking
 from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
 from bot.service.matches import MatchService
@@ -34,17 +31,21 @@ from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts
 from bot.service.tournaments.service import TournamentRefused, TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
+from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
 from tests.service.test_history import NAMES, PARLOR, crown_won_by_alice
 from tests.service.test_matches import challenge
 
 READ = ("de", "fr")
 """The languages read for English left over."""
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-URL = re.compile(r"<?https?://\S+")
-COMMAND = re.compile(r"`/[^`]+`|</[^>]+>")
-"""A command named in a text: Discord shows a command mention in each member's language."""
-WORD = re.compile(r"[^\W\d_]{4,}")
+TIE_BREAKS = frozenset({"buchholz", "sonneborn", "berger"})
+"""The tie-breaks are named for the people who devised them, in every language."""
+LEFTOVER = Leftover(
+    ("organizing",),
+    shared={"de": TIE_BREAKS | {"details"}, "fr": TIE_BREAKS | {"final", "normal"}},
+)
+"""Words kept from English: the tie-breaks' names, the review's **Details** button in German,
+and French's "classement final" and "niveau normal"."""
 
 CONTENT_MAX = 2000
 TITLE_MAX = 256
@@ -54,38 +55,6 @@ FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 LABEL_MAX = 80
 THREAD_NAME_MAX = 100
-
-
-def words(text: str) -> set[str]:
-    text = COMMAND.sub(" ", URL.sub(" ", text))
-    return {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
-
-
-@cache
-def english_only(locale: str) -> frozenset[str]:
-    """The words of the English messages that no translation of ``locale`` uses, less the
-    games' titles (the games' catalogs word those)."""
-    with (LOCALES_DIR / locale / "organizing.po").open("rb") as handle:
-        catalog = read_po(handle, locale=locale.replace("-", "_"))
-    english: set[str] = set()
-    translated: set[str] = set()
-    for message in catalog:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for said in ids:
-            english |= words(str(said))
-        for translation in strings:
-            translated |= words(str(translation))
-    titles = {w for engine in games.GAMES.values() for w in words(engine.title)}
-    return frozenset(english - translated - titles)
-
-
-def assert_no_english(locale: str, *texts: str | None) -> None:
-    for text in texts:
-        left = words(text or "") & english_only(locale)
-        assert not left, f"English in {locale}: {sorted(left)} in {text!r}"
 
 
 def embed_texts(embed: discord.Embed, *, fields: bool = True) -> list[str | None]:
@@ -116,9 +85,9 @@ def test_the_check_finds_english() -> None:
     with speaking("en-US"):
         english = tournament_posts.end_content(view)
     with pytest.raises(AssertionError, match="tournament"):
-        assert_no_english("de", english)
+        LEFTOVER.assert_none("de", [english])
     with speaking("de"):
-        assert_no_english("de", tournament_posts.end_content(view))
+        LEFTOVER.assert_none("de", [tournament_posts.end_content(view)])
 
 
 # ---------------------------------------------------------------------- tournaments
@@ -178,7 +147,7 @@ def test_tournament_posts_fit_discord_in_every_language(locale: str, format: str
 def test_tournament_posts_have_no_english_left(locale: str, format: str) -> None:
     with speaking(locale):
         for _what, texts in tournament_texts(format, 8):
-            assert_no_english(locale, *texts)
+            LEFTOVER.assert_none(locale, texts)
 
 
 def test_a_german_tournament_reads_german() -> None:
@@ -235,7 +204,7 @@ def test_queue_texts_and_buttons_fit_in_every_language(locale: str) -> None:
 @pytest.mark.parametrize("locale", READ)
 def test_queue_texts_have_no_english_left(locale: str) -> None:
     with speaking(locale):
-        assert_no_english(locale, *queue_texts(), *queue_labels())
+        LEFTOVER.assert_none(locale, [*queue_texts(), *queue_labels()])
     with speaking("fr"):
         assert queue_labels() == ["Rejoindre", "Quitter", "Jouer contre moi"]
 
@@ -360,7 +329,7 @@ async def test_history_replays_reviews_and_stats_have_no_english_left(
     shown: Shown, locale: str
 ) -> None:
     with speaking(locale):
-        assert_no_english(locale, *shown.texts(), *shown.labels())
+        LEFTOVER.assert_none(locale, [*shown.texts(), *shown.labels()])
 
 
 async def test_a_french_review_and_history_read_french(shown: Shown) -> None:
@@ -466,7 +435,7 @@ async def test_tournament_refusals_have_no_english_left(
             await refusal(tournaments.start(view.id, ALICE, guild_id=GUILD, may_organize=True)),
             await refusal(tournaments.leave(view.id, BOB, guild_id=GUILD)),
         ]
-    assert_no_english(locale, *refusals)
+    LEFTOVER.assert_none(locale, refusals)
     assert len(set(refusals)) == len(refusals)
 
 
@@ -500,4 +469,4 @@ async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_lan
     assert called_off.public_lines()[0] == (
         f"Le tournoi #{view.id} a été annulé : cette partie est annulée, sans résultat."
     )
-    assert_no_english("fr", *opening[:2], called_off.public_lines()[0])  # then the game's own
+    LEFTOVER.assert_none("fr", [*opening[:2], called_off.public_lines()[0]])  # then the game's own

@@ -23,6 +23,7 @@ from games import claim, crown, crystal, flag
 from games.base import GameError, Outcome, Reason
 from games.grid import cells
 from games.words import reading
+from tests.i18n.leftover import Leftover
 from tests.i18n.test_games import VARIANTS, played
 
 TRANSLATED = LOCALES[1:]
@@ -89,29 +90,9 @@ UNMET = frozenset(
 )
 """Refusals the engines word that no member can meet; translated all the same."""
 
-ENGLISH = frozenset(
-    re.findall(
-        r"\w+",
-        """is not your turn the other player already over cannot be read claim claimed cell cells
-    grid rows columns must Unknown Enter digit digits trap traps flag flags crystal crystals
-    capture captured hint hints attack attacked Choose choose answer off can move first set
-    guess number numbers whole from holds share next Place placed Set hidden Miss Hit was game
-    nothing more There only options Your your type write then each holding it numbered
-    would take you over instead both may under go awaited exactly once hold size must with
-    limit none""",
-    )
-)
-"""Words of the English refusals; none may show in another language's."""
-
-SHARED = {"fr": frozenset({"options"}), "de": frozenset({"hat"})}
-
-QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)")
-"""A quoted input or word the games read: ``'9 9'``, ``'row'``, ``'MOVE r c'``."""
-
-
-def english_words(text: str, locale: str) -> set[str]:
-    bare = QUOTED.sub(" ", text)
-    return set(re.findall(r"[A-Za-z]+", bare)) & ENGLISH - SHARED.get(locale, frozenset())
+LEFTOVER = Leftover(("refusals", "games"), shared={"fr": frozenset({"agents"})}, quoted=True)
+"""A refusal names games and cells as ``games.po`` does, and quotes what the member typed and
+the words the games read; French has "deux agents" as English has "two agents"."""
 
 
 def attempt(make: Callable[..., object], *args: Any) -> str | None:
@@ -222,14 +203,14 @@ def test_every_refusal_is_in_the_members_language(locale: str) -> None:
     assert translated.keys() == english.keys()
     for where, text in translated.items():
         assert text != english[where], (where, text)
-        assert not english_words(text, locale), (where, text)
+        assert not LEFTOVER.english(text, locale), (where, text)
         assert not re.search(r"\{\w+\}", text), text
         assert len(text) <= 2000
 
 
 def test_the_english_check_sees_english() -> None:
     english = met("en-US")
-    unseen = [text for text in english.values() if not english_words(text, "de")]
+    unseen = [text for text in english.values() if not LEFTOVER.english(text, "de")]
     assert not unseen, unseen[:5]
 
 

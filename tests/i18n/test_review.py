@@ -3,7 +3,6 @@ notes, with no English left beside the players' mentions."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -14,44 +13,11 @@ from bot.chat.review import move_embed, summary_embed
 from bot.i18n import speaking
 from bot.service.replays import FinishedMatch, ReviewShown, review_of
 from tests.games.review_helpers import finished_match
-from tests.i18n.test_games import ENGLISH, TRANSLATED, VARIANTS
+from tests.i18n.leftover import Leftover
+from tests.i18n.test_games import TRANSLATED, VARIANTS
 
-REVIEW_ENGLISH = ENGLISH | {
-    "best",
-    "play",
-    "gives",
-    "cells",
-    "cell",
-    "attack",
-    "guesses",
-    "average",
-    "cracks",
-    "win",
-    "loss",
-    "draw",
-    "within",
-    "away",
-    "goal",
-    "still",
-    "nothing",
-    "number",
-    "numbers",
-    "or",
-    "level",
-    "mattered",
-    "stake",
-    "agent",
-    "estimated",
-    "most",
-    "claim",
-    "capture",
-    "move",
-    "follows",
-}
-"""The English words of the review texts, beside those of the game texts."""
-
-SHARED = {"fr": frozenset({"points", "Total", "agent", "capture"})}
-"""Words a language shares with English."""
+LEFTOVER = Leftover(("review", "games"))
+"""A review's own texts are ``review.po``'s; the moves it names are the games'."""
 
 SEEDS = range(3)
 
@@ -94,13 +60,6 @@ def review_texts(shown: ReviewShown) -> list[str]:
     return texts
 
 
-def review_english(text: str, locale: str) -> set[str]:
-    """The English words of ``text``, mentions and Discord markup left out."""
-    bare = re.sub(r"<[@#!:t][^>]*>|`[^`]*`", " ", text)
-    shared = SHARED.get(locale, frozenset())
-    return set(re.findall(r"[A-Za-z]+", bare)) & REVIEW_ENGLISH - shared
-
-
 @pytest.mark.parametrize("locale", TRANSLATED)
 @pytest.mark.parametrize(
     ("game", "options"), [(game, options) for game, kinds in VARIANTS.items() for options in kinds]
@@ -113,6 +72,6 @@ def test_a_review_has_no_english(locale: str, game: str, options: dict[str, Any]
             texts = review_texts(shown)
         assert shown.review.moves
         for text in texts:
-            for word in review_english(text, locale):
+            for word in LEFTOVER.english(text, locale):
                 found.setdefault(word, text)
     assert not found, found
