@@ -12,7 +12,8 @@ with contents, embeds and buttons.
 
 Each match has one board message in the channel, from the challenge to the result, which the bot
 edits in place: a test keeps the board it was given (``start``) and reads it again with
-``Table.now``, or finds a match's board with ``Table.board``.
+``Table.now``, or finds a match's board with ``Table.board``. With threads on, the challenge
+starts the match's thread (``Table.thread``), where its board is.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 import discord
 import simcord
 from simcord import InteractionResult, MemberActor, ResponseMessage
+from simcord.backend.models import Channel
 
 from bot.chat.app import Parlor
 from bot.settings import Settings
@@ -54,6 +56,12 @@ class SimClock:
     def __call__(self) -> datetime:
         assert self._env is not None, "the clock is read before SimCord started"
         return self._env.now()
+
+
+def only(allowed: discord.Permissions) -> discord.PermissionOverwrite:
+    """A channel overwrite that allows ``allowed`` and denies every other permission."""
+    others = discord.Permissions(discord.Permissions.all().value & ~allowed.value)
+    return discord.PermissionOverwrite.from_pair(allowed, others)
 
 
 def new_parlor(settings: Settings, clock: SimClock) -> Parlor:
@@ -176,14 +184,21 @@ class Table:
         clock: SimClock,
         *,
         preferred_locale: str | None = None,
+        bot_may: discord.Permissions | None = None,
     ) -> None:
         """``preferred_locale``: the server's language in its Discord settings (English by
-        default)."""
+        default). ``bot_may``: the only permissions the bot has in the channel (by default
+        SimCord's: every one but Administrator)."""
         self.env = env
         self.settings = settings
         self.clock = clock
         self.guild = env.create_guild("Parlor test", preferred_locale=preferred_locale)
-        self.channel = self.guild.create_text_channel("duels")
+        if bot_may is None:
+            self.channel = self.guild.create_text_channel("duels")
+        else:
+            bot = env.bot.user
+            assert bot is not None, "the bot is not logged in"
+            self.channel = self.guild.create_text_channel("duels", overwrites={bot: only(bot_may)})
 
     @property
     def bot(self) -> Parlor:
@@ -191,9 +206,11 @@ class Table:
         assert isinstance(bot, Parlor)
         return bot
 
-    def seat(self, name: str, *, dms_open: bool = True) -> Member:
-        """A new member of the server; with ``dms_open=False``, the bot's DMs to them fail."""
-        actor = self.guild.add_member(self.env.create_user(name))
+    def seat(self, name: str, *, dms_open: bool = True, manager: bool = False) -> Member:
+        """A new member of the server; with ``dms_open=False``, the bot's DMs to them fail; with
+        ``manager=True``, they have a role with the Manage Server permission (``/settings``)."""
+        roles = [self._managers()] if manager else []
+        actor = self.guild.add_member(self.env.create_user(name), roles=roles)
         if not dms_open:
             # Discord answers a DM the recipient does not accept with 403, code 50007.
             self.env.inject_error(
@@ -205,6 +222,15 @@ class Table:
                 times=None,
             )
         return Member(self, actor)
+
+    def _managers(self) -> simcord.RoleHandle:
+        """The server's role "Managers", with the Manage Server permission."""
+        found = self.guild.roles.get("Managers")
+        if found is not None:
+            return found
+        return self.guild.create_role(
+            "Managers", permissions=discord.Permissions(manage_guild=True)
+        )
 
     async def restart(self) -> None:
         """Stop the bot process and start a new one on the same database file."""
@@ -225,9 +251,30 @@ class Table:
 
     # ------------------------------------------------------------------ reading
 
-    def messages(self) -> list[discord.Message]:
-        """The channel's public messages, oldest first, as they stand now."""
-        return self.channel.history()
+    def messages(self, where: simcord.ChannelHandle | None = None) -> list[discord.Message]:
+        """The channel's public messages (or those of ``where``, one of its threads), oldest
+        first, as they stand now."""
+        return (where or self.channel).history()
+
+    def threads(self) -> list[simcord.ChannelHandle]:
+        """The channel's threads, archived or not."""
+        return self.channel.threads
+
+    def thread(self, starter: Readable) -> simcord.ChannelHandle:
+        """The thread started from the channel's message ``starter`` (it has the same id)."""
+        found = [thread for thread in self.threads() if thread.id == starter.id]
+        assert found, f"no thread started from message {starter.id}: {self.threads()}"
+        return found[0]
+
+    def thread_record(self, thread: simcord.ChannelHandle) -> Channel:
+        """The thread as SimCord holds it: its type, its creator, and its ``thread_metadata``
+        (archived or not, its auto-archive duration)."""
+        record = self.env.backend.channels[thread.id]
+        assert record.thread_metadata is not None, f"{thread} is no thread"
+        return record
+
+    def _places(self) -> list[simcord.ChannelHandle]:
+        return [self.channel, *self.threads()]
 
     def latest(self, text: str) -> discord.Message:
         """The newest public message that shows ``text`` (in its content, embed or buttons)."""
@@ -237,8 +284,10 @@ class Table:
         raise AssertionError(f"no message says {text!r}; the channel has:\n{self.transcript()}")
 
     def now(self, message: Readable) -> discord.Message:
-        """``message`` as it stands now (edited since, perhaps)."""
-        found = [m for m in self.messages() if m.id == message.id]
+        """``message`` (in the channel or one of its threads) as it stands now (edited since,
+        perhaps)."""
+        (place,) = [where for where in self._places() if where.id == as_message(message).channel.id]
+        found = [m for m in self.messages(place) if m.id == message.id]
         assert found, f"message {message.id} is gone; the channel has:\n{self.transcript()}"
         return found[0]
 
@@ -252,8 +301,13 @@ class Table:
         return boards[-1]
 
     def linked(self, link: str) -> discord.Message:
-        """The public message ``link`` leads to."""
-        found = [message for message in self.messages() if message.jump_url == link]
+        """The public message ``link`` leads to, in the channel or one of its threads."""
+        found = [
+            message
+            for where in self._places()
+            for message in self.messages(where)
+            if message.jump_url == link
+        ]
         assert found, f"{link} leads to no message; the channel has:\n{self.transcript()}"
         return found[0]
 
@@ -295,25 +349,32 @@ class Member:
 
     # ------------------------------------------------------------------ acting
 
-    async def command(self, name: str, **options: Any) -> InteractionResult:
-        """Run the slash command ``name`` (e.g. ``"crown attack"``) in the channel; members
-        given as options are picked from the member list."""
+    async def command(
+        self, name: str, /, *, where: simcord.ChannelHandle | None = None, **options: Any
+    ) -> InteractionResult:
+        """Run the slash command ``name`` (e.g. ``"crown attack"``) in the channel, or in
+        ``where`` (one of its threads); members given as options are picked from the member
+        list."""
         given = {
             key: value.actor if isinstance(value, Member) else value
             for key, value in options.items()
         }
-        return answered(await self.actor.slash(self.table.channel, name, **given))
+        return answered(await self.actor.slash(where or self.table.channel, name, **given))
 
-    async def ask(self, name: str, **options: Any) -> str:
+    async def ask(
+        self, name: str, /, *, where: simcord.ChannelHandle | None = None, **options: Any
+    ) -> str:
         """Run a slash command; what the member alone was told in answer."""
-        return private_answer(await self.command(name, **options))
+        return private_answer(await self.command(name, where=where, **options))
 
-    async def play(self, name: str, **options: Any) -> discord.Message:
+    async def play(
+        self, name: str, /, *, where: simcord.ChannelHandle | None = None, **options: Any
+    ) -> discord.Message:
         """Play a move by the slash command ``name``; the board it edited.
 
         The command answers privately with a link to the board (the board itself shows the move).
         """
-        told = await self.ask(name, **options)
+        told = await self.ask(name, where=where, **options)
         assert told.startswith("Played: "), f"/{name} was answered {told!r}"
         return self.table.linked(told.removeprefix("Played: "))
 
@@ -390,7 +451,7 @@ class Member:
 
 
 async def challenge(
-    table: Table, challenger: Member, opponent: Member, game: str, **options: object
+    table: Table, challenger: Member, opponent: Member, game: str, **options: Any
 ) -> discord.Message:
     """``/<game> challenge``: its public answer is the challenge, addressed to the opponent."""
     result = await challenger.command(f"{game} challenge", opponent=opponent, **options)
