@@ -17,6 +17,7 @@ from .fake_discord.permissions import (
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
 )
+from .fake_discord.records import THREAD_CREATED
 
 PUBLIC_THREAD = 11
 THREAD_ARCHIVED = 50083
@@ -71,7 +72,13 @@ async def test_the_bot_starts_public_threads_and_posts_in_them(
     from_message = await opener.create_thread(name="replies")
     assert from_message.id == opener.id
     assert fake_discord.state.channel(opener.id).type == PUBLIC_THREAD
-    assert fake_discord.messages(channel)[0].flags & HAS_THREAD
+    assert fake_discord.state.messages[opener.id].flags & HAS_THREAD
+    # Discord says in the channel that each thread was started, referring to the thread.
+    notices = [m for m in fake_discord.messages(channel) if m.type == THREAD_CREATED]
+    assert [(m.content, m.reference["channel_id"]) for m in notices] == [
+        ("duel", str(started.id)),
+        ("replies", str(opener.id)),
+    ]
     with pytest.raises(discord.HTTPException) as refused:
         await opener.create_thread(name="again")
     assert (refused.value.status, refused.value.code) == (400, 160004)

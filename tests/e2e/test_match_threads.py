@@ -11,6 +11,7 @@ import pytest
 from bot.chat.components import Verb
 
 from .fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_GUILD, SEND_MESSAGES_IN_THREADS
+from .fake_discord.records import THREAD_CREATED
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -85,7 +86,10 @@ async def test_a_match_is_played_in_its_own_thread_to_its_end(
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
     await fake.wait_until(lambda: thread.archived, what="the thread to be archived")
     assert heading.text == f"**Crystal Capture · match #1**: <@{alice.id}> beat <@{bob.id}>."
-    assert len(fake.messages(table.channel)) == 1  # the channel holds the heading only
+    # The channel holds the heading, and Discord's notice that the thread was started.
+    left = fake.messages(table.channel)
+    assert [m.id for m in left if m.type != THREAD_CREATED] == [heading.id]
+    assert [m.content for m in left if m.type == THREAD_CREATED] == [thread.name]
 
 
 async def test_a_queue_pairing_and_a_match_against_the_bot_get_threads_of_their_own(

@@ -33,7 +33,7 @@ from .permissions import (
     READ_MESSAGE_HISTORY,
     sending_permission,
 )
-from .records import GUILD_TEXT, PUBLIC_THREAD, FakeChannel, FakeMessage
+from .records import GUILD_TEXT, PUBLIC_THREAD, THREAD_CREATED, FakeChannel, FakeMessage
 from .replies import NotModelled, Route, json_response, no_content, snowflake
 from .state import DiscordState
 from .threads import (
@@ -203,7 +203,20 @@ class ChannelRoutes:
             parent, name, owner=self.state.bot, kind=kind, auto_archive_duration=duration
         )
         self.gateway.thread_created(thread)
+        self._announce_thread(parent, thread)
         return json_response(thread.payload(member_id=self.state.bot.id), status=201)
+
+    def _announce_thread(self, parent: FakeChannel, thread: FakeChannel) -> None:
+        """Discord's system message in the parent: "<creator> started a thread: <name>",
+        referring to the thread (the Discord side counts it like any message there)."""
+        reference = {"channel_id": str(thread.id), "guild_id": str(parent.guild_id)}
+        notice = self.state.create_message(
+            parent,
+            self.state.bot,
+            {"content": thread.name, "message_reference": reference},
+            message_type=THREAD_CREATED,
+        )
+        self.gateway.message_created(notice)
 
     async def start_thread_from_message(self, request: web.Request, payload: JSON) -> web.Response:
         parent, permissions = self._thread_parent(request)
@@ -226,4 +239,5 @@ class ChannelRoutes:
         message.flags |= HAS_THREAD
         self.gateway.thread_created(thread)
         self.gateway.message_updated(message)
+        self._announce_thread(parent, thread)
         return json_response(thread.payload(member_id=self.state.bot.id), status=201)

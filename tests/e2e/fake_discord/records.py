@@ -33,6 +33,8 @@ THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 # Message types.
 DEFAULT_MESSAGE = 0
+THREAD_CREATED = 18
+"""The system message in a channel saying a thread was started there."""
 CHAT_INPUT_COMMAND_MESSAGE = 20
 
 # Interaction types.

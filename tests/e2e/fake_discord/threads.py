@@ -5,6 +5,8 @@ A text channel's threads are public (type 11, needing CREATE_PUBLIC_THREADS to s
 locked: then it fails with 50083 "Thread is archived". In an active locked thread only members
 with MANAGE_THREADS may post or edit (160005 "Thread is locked" otherwise). Editing a message in
 an archived thread fails with 50083; deleting one is allowed unless the thread is also locked.
+Starting a thread posts Discord's notice in its channel (a message of type 18, THREAD_CREATED,
+named for the thread and referring to it), which counts there like any other message.
 """
 
 from __future__ import annotations
