@@ -17,7 +17,7 @@ from contextvars import ContextVar
 
 from babel.numbers import format_decimal, format_percent
 
-__all__ = ["N_", "_", "current", "decimal", "n_", "percent", "read_on", "reading"]
+__all__ = ["N_", "_", "current", "decimal", "language", "n_", "percent", "read_on", "reading"]
 
 _ENGLISH = gettext.NullTranslations()
 _catalog: ContextVar[gettext.NullTranslations] = ContextVar("catalog", default=_ENGLISH)
@@ -61,16 +61,17 @@ def current() -> gettext.NullTranslations:
     return _catalog.get()
 
 
-def _language() -> str:
-    """The language of the current catalog, as its header names it (English by default)."""
+def language() -> str:
+    """The language ``_`` answers in here, as its catalog's header names it (``de``,
+    ``pt_BR``); ``en`` outside any catalog."""
     return str(_catalog.get().info().get("language") or "en").replace("-", "_")
 
 
 def decimal(value: float, places: int) -> str:
     """``value`` with ``places`` decimals, as the reader writes it: ``2.50``, ``2,50``."""
-    return format_decimal(value, format="0." + "0" * places, locale=_language())
+    return format_decimal(value, format="0." + "0" * places, locale=language())
 
 
 def percent(share: float) -> str:
     """A share as a whole percentage, as the reader writes it: ``62%``, ``62 %``."""
-    return format_percent(share, locale=_language())
+    return format_percent(share, locale=language())

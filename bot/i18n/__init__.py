@@ -23,7 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from games.words import N_, _, current, n_, reading
+from games.words import N_, _, language, n_, reading
 
 __all__ = [
     "DEFAULT",
@@ -119,5 +119,4 @@ def speaking(locale: object | None) -> Iterator[None]:
 
 def current_locale() -> str:
     """The shipped locale texts are built in here (English outside ``speaking``)."""
-    language = str(current().info().get("language", ""))
-    return normalise(language.replace("_", "-"))
+    return normalise(language().replace("_", "-"))
