@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.chat import render
 from bot.chat.answers import done_text
@@ -25,6 +24,7 @@ from games.base import Ask
 from games.worded import Worded, again
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, deadlines_for
+from tests.service.test_history import PARLOR
 
 READ = ("de", "fr")
 """The languages read for English left over."""
@@ -33,23 +33,6 @@ LEFTOVER = Leftover(("matches",))
 CONTENT_MAX = 2000
 LABEL_MAX = 80
 EMBED_MAX = 6000
-PARLOR = 99
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(
-        sessions,
-        clock=clock,
-        seeds=lambda: 1,
-        mention=lambda uid: f"<@{uid}>",
-        bot_user_id=PARLOR,
-    )
 
 
 async def refused(step: Awaitable[object]) -> str:

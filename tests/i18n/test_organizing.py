@@ -33,7 +33,7 @@ from bot.service.tournaments.service import TournamentRefused, TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
-from tests.service.test_history import NAMES, PARLOR, crown_won_by_alice
+from tests.service.test_history import crown_won_by_alice
 from tests.service.test_matches import challenge
 
 READ = ("de", "fr")
@@ -210,23 +210,6 @@ def test_queue_texts_have_no_english_left(locale: str) -> None:
 
 
 # ---------------------------------------------------------------------- after the game
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(
-        sessions,
-        clock=clock,
-        seeds=lambda: 1,
-        mention=lambda uid: f"<@{uid}>",
-        bot_user_id=PARLOR,
-        names=lambda guild, uid: NAMES.get(uid) if guild == GUILD else None,
-    )
 
 
 class Shown:
