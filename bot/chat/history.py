@@ -28,6 +28,7 @@ from bot.chat import review as review_texts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.readers import hear
+from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.history import HistoryService
@@ -169,7 +170,7 @@ class AfterGame:
             try:
                 screen = await making
             except REFUSALS as error:
-                await interaction.response.send_message(str(error), ephemeral=True)
+                await interaction.response.send_message(say(error), ephemeral=True)
                 return
             except Exception:
                 log_failure("request of user %s failed", interaction.user.id)

@@ -18,9 +18,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import DEFAULT, N_, _, current_locale, name_in
+from bot.i18n import DEFAULT, _, current_locale
 from bot.i18n.formats import moment
-from bot.service.errors import MatchNotFound, WrongStatus
+from bot.i18n.names import REASON_NAMES as REASON_NAMES  # read by bot.service.wording
+from bot.i18n.names import mark_name
+from bot.i18n.names import reason_name as reason_name
+from bot.service.errors import CalledOff, NoFinishedMatch, StillInPlay
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
 from db import history, site
 from db.models import UNFINISHED_STATUSES, MatchStatus, utcnow
@@ -30,41 +33,7 @@ from games.board import Board
 from games.review import Played, Review
 from games.review.replay import replay as play_again
 
-IN_PLAY = N_(
-    "Match #{id} is still in play: its review, replay and record open once it ends, "
-    "when its secrets are no longer secret."
-)
-CALLED_OFF = N_("Match #{id} was called off without a result: there is nothing to look back on.")
-NOT_HERE = N_("There is no finished match #{id} in this server.")
 BOT_NAME = "Parlor"
-
-REASON_NAMES = {
-    "capture": N_("capture"),
-    "target": N_("target reached"),
-    "score": N_("on score"),
-    "resign": N_("resigned"),
-    "timeout": N_("out of time"),
-    "no_moves": N_("no moves left"),
-    "move_limit": N_("move limit"),
-}
-"""How a match's end reason is shown in reviews, histories and records."""
-MARK_NAMES = {
-    "best": N_("best"),
-    "inaccuracy": N_("inaccuracy"),
-    "mistake": N_("mistake"),
-    "blunder": N_("blunder"),
-}
-"""A review's marks, as shown."""
-
-
-def reason_name(reason: str) -> str:
-    """An end reason (``Reason`` value) as the reader reads it; an unknown one as stored."""
-    return name_in(REASON_NAMES, reason)
-
-
-def mark_name(mark: str) -> str:
-    """A review mark (``Mark`` value) as the reader reads it."""
-    return name_in(MARK_NAMES, mark)
 
 
 @dataclass(frozen=True)
@@ -186,17 +155,17 @@ class Replays:
 
 async def _finished(session: AsyncSession, guild_id: int, match_id: int) -> FinishedMatch:
     if not 0 < match_id <= MAX_MATCH_ID:
-        raise MatchNotFound(_(NOT_HERE, id=match_id))
+        raise NoFinishedMatch(match_id)
     status = await history.match_status(session, guild_id, match_id)
     if status is None:
-        raise MatchNotFound(_(NOT_HERE, id=match_id))
+        raise NoFinishedMatch(match_id)
     if status in UNFINISHED_STATUSES:
-        raise WrongStatus(_(IN_PLAY, id=match_id))
+        raise StillInPlay(match_id)
     if status != MatchStatus.FINISHED:
-        raise WrongStatus(_(CALLED_OFF, id=match_id))
+        raise CalledOff(match_id)
     found = await site.finished_match(session, guild_id, match_id)
     if found is None:
-        raise MatchNotFound(_(NOT_HERE, id=match_id))
+        raise NoFinishedMatch(match_id)
     names = await history.seat_names(session, match_id)
     actions = await site.logged_actions(session, match_id)
     return FinishedMatch(

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.chat import history_texts, rating_charts, render, review, tournament_posts
 from bot.chat.queue import QueueButton, gone_text, offer_text, queue_text
+from bot.chat.refusals import say
 from bot.chat.tournament_buttons import SignupButton
 from bot.i18n import LOCALES, _, speaking
 from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
@@ -29,7 +30,8 @@ from bot.service.matches import MatchService
 from bot.service.replays import Replays, record_text
 from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts
-from bot.service.tournaments.service import TournamentRefused, TournamentService
+from bot.service.tournaments.refusals import TournamentRefused
+from bot.service.tournaments.service import TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
@@ -403,7 +405,7 @@ async def test_tournament_refusals_have_no_english_left(
     async def refusal(ask: Awaitable[object]) -> str:
         with pytest.raises(TournamentRefused) as refused:
             await ask
-        return str(refused.value)
+        return say(refused.value)
 
     with speaking(locale):
         refusals = [
