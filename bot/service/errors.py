@@ -37,8 +37,10 @@ __all__ = [
     "refusal",
 ]
 
-_RAISED = frozenset({"__traceback__", "__context__", "__cause__", "__suppress_context__"})
-"""What Python sets on any exception once it is raised, frozen or not."""
+_RAISED = frozenset(
+    {"__traceback__", "__context__", "__cause__", "__suppress_context__", "__notes__"}
+)
+"""What Python sets on any exception once it is raised (and ``add_note``), frozen or not."""
 
 E = TypeVar("E", bound=type[BaseException])
 

@@ -149,3 +149,10 @@ def test_a_typed_refusal_is_frozen_and_carries_no_words() -> None:
     with pytest.raises(AttributeError):
         refusal.most = 11  # type: ignore[misc]
     assert refusal == LimitReached(Limit.PLAYING, 10)
+    refusal.add_note("noted where it was caught")  # what raising and handling may set still is
+    with pytest.raises(LimitReached) as raised:
+        try:
+            raise KeyError("a lookup")
+        except KeyError:
+            raise refusal from None
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
