@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
 from bot.i18n import _
+from bot.i18n.names import reason_name
 from bot.service.ratings import Rating, display
-from bot.service.replays import reason_name
 from db import history
 from db import site as queries
 from db.models import PlayerStats

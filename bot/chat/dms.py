@@ -19,6 +19,7 @@ from bot.chat.delivery import MessageActor
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.parts import Parts
 from bot.chat.readers import hear_dm
+from bot.chat.refusals import say
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS, MatchNotFound
 from games.base import Ask
@@ -77,7 +78,7 @@ class TypedAnswers(commands.Cog):
                 match_id, user_id, answer, answering=private_asks(game, answer)
             )
         except REFUSALS as error:
-            await message.channel.send(str(error))
+            await message.channel.send(say(error))
             return
         except Exception:
             log_failure("typed DM answer of user %s failed", user_id)

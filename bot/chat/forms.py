@@ -18,6 +18,7 @@ from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import Interaction
 from bot.chat.readers import hear
+from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
@@ -51,7 +52,7 @@ async def open_form(interaction: Interaction, press: Press, form: discord.ui.Mod
     try:
         snap = await bot.service.snapshot(press.match_id, guild_id=interaction.guild_id)
     except REFUSALS as error:
-        await interaction.response.send_message(str(error), ephemeral=True)
+        await interaction.response.send_message(say(error), ephemeral=True)
         return
     wanted = Ask.ACTION if move else Ask.SECRET
     if user not in snap.players:

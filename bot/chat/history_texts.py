@@ -14,8 +14,9 @@ import games
 from bot.chat import boards
 from bot.chat.render import COLOUR, fit, jump_url, mention
 from bot.i18n import N_, _, formats
+from bot.i18n.names import reason_name
 from bot.service.history import HistoryPage, PastMatch
-from bot.service.replays import Replay, reason_name
+from bot.service.replays import Replay
 
 HISTORY = "history"
 REPLAY = "replay"

@@ -16,6 +16,7 @@ from bot.chat.components import Post, Press
 from bot.chat.delivery import Delivery
 from bot.chat.failures import FAILED, log_failure
 from bot.chat.live_boards import Boards, InteractionRoute
+from bot.chat.refusals import say
 from bot.chat.render import NOT_YOUR_MATCH
 from bot.chat.sending import Interaction
 from bot.i18n import _
@@ -104,10 +105,10 @@ class Interactions:
             try:
                 snap = await self.service.snapshot(press.match_id, guild_id=interaction.guild_id)
             except REFUSALS:
-                return str(error)
+                return say(error)
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
                 return _(NOT_YOUR_MATCH)
-        return str(error)
+        return say(error)
 
     async def _refresh(self, exchange: Exchange, press: Press | None) -> bool:
         """Bring the board a stale button was pressed on up to date, in the press's answer;

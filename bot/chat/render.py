@@ -22,9 +22,8 @@ from bot.chat import boards
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
 from bot.i18n import N_, _
+from bot.i18n.names import human, kind_name, reason_name
 from bot.service.notices import MatchSnapshot, Private, Prompt
-from bot.service.replays import reason_name
-from bot.service.timeouts import human, kind_name
 from games.base import Ask
 from games.worded import again
 

@@ -19,6 +19,7 @@ import discord
 from bot.chat import tournament_posts as posts
 from bot.chat.delivery import FAILED, log_failure
 from bot.chat.readers import hear
+from bot.chat.refusals import say
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
 from bot.service.notices import Report
@@ -93,7 +94,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
                     left = await desk.service.leave(self.tournament_id, user, guild_id=guild)
                     view, report = left.tournament, left.report
             except REFUSALS as error:
-                await interaction.response.send_message(str(error), ephemeral=True)
+                await interaction.response.send_message(say(error), ephemeral=True)
                 return
             except Exception:
                 log_failure("tournament %s: a sign-up press failed", self.tournament_id)

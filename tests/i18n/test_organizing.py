@@ -21,15 +21,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.chat import history_texts, rating_charts, render, review, tournament_posts
 from bot.chat.queue import QueueButton, gone_text, offer_text, queue_text
+from bot.chat.records import record_text
+from bot.chat.refusals import say
 from bot.chat.tournament_buttons import SignupButton
 from bot.i18n import LOCALES, _, speaking
 from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
 from bot.service.matches import MatchService
-from bot.service.replays import Replays, record_text
+from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts
-from bot.service.tournaments.service import TournamentRefused, TournamentService
+from bot.service.tournaments.refusals import TournamentRefused
+from bot.service.tournaments.service import TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
@@ -374,18 +377,17 @@ async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> 
     assert french is not None and french.fp.read() == expected
 
 
-def test_a_charts_own_words_follow_the_reader() -> None:
-    """Left to the chart, its title and legend are in the caller's language too."""
+def test_a_chart_has_no_words_of_its_own() -> None:
+    """Every word on a chart is the caller's: drawn alike whatever language is read."""
     points = [RatingPoint(datetime(2026, 11, 1, tzinfo=UTC), 1500.0, 200.0)]
     top = [Standing("Alice", 1600.0, 80.0), Standing("Bob", 1450.0, 120.0)]
     with speaking("de"):
         german = rating_chart({"Crown": points})
         german_top = leaderboard_chart(top)
-    assert german == rating_chart(
-        {"Crown": points}, title="Wertung", band_label="wahrscheinlicher Bereich"
-    )
-    assert german != rating_chart({"Crown": points})
-    assert german_top == leaderboard_chart(top, title="Bestwertungen")
+    assert german == rating_chart({"Crown": points})
+    assert german != rating_chart({"Crown": points}, title="Wertung", band_label="Bereich")
+    assert german_top == leaderboard_chart(top)
+    assert german_top != leaderboard_chart(top, title="Bestwertungen")
 
 
 # ---------------------------------------------------------------------- refusals
@@ -403,7 +405,7 @@ async def test_tournament_refusals_have_no_english_left(
     async def refusal(ask: Awaitable[object]) -> str:
         with pytest.raises(TournamentRefused) as refused:
             await ask
-        return str(refused.value)
+        return say(refused.value)
 
     with speaking(locale):
         refusals = [
