@@ -69,12 +69,6 @@ async def close_site(session: AsyncSession, guild_id: int) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
-async def site_is_open(session: AsyncSession, guild_id: int) -> bool:
-    """Whether the server's pages are on."""
-    found = await session.scalar(select(WebSite.guild_id).where(WebSite.guild_id == guild_id))
-    return found is not None
-
-
 async def leaderboard_page(
     session: AsyncSession, guild_id: int, game: str, offset: int, limit: int
 ) -> list[PlayerStats]:

@@ -323,7 +323,6 @@ class _Host(Protocol):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``
-    (a composition root building with ``tournament_wiring`` adds the cog itself instead)."""
+    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``."""
     host = cast(_Host, bot)
     await bot.add_cog(Tournaments(host.tournaments, host.busy))
