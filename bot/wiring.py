@@ -23,7 +23,6 @@ from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
-from bot.chat.failures import log_failure
 from bot.chat.front import Front
 from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.interactions import Interactions
@@ -39,6 +38,7 @@ from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.service.deadlines import Deadlines
+from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_state import Clock
@@ -210,7 +210,7 @@ class App:
         try:
             await self.outbox.close()
         except Exception:
-            log_failure("writing the outbox at shut-down failed")
+            log_failure(log, "writing the outbox at shut-down failed")
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()

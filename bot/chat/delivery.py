@@ -20,16 +20,17 @@ import discord
 
 from bot.chat import render
 from bot.chat.direct import DirectMessages
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.live_boards import Boards, InteractionRoute
 from bot.chat.parts import Actor
 from bot.chat.reach import ChannelReach, OutOfReach
 from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
 from bot.chat.threads import MatchThreads
+from bot.service.failures import log_failure
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 
-__all__ = ["FAILED", "Actor", "Delivery", "MessageActor", "log_failure"]
+__all__ = ["FAILED", "Actor", "Delivery", "MessageActor"]
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class Delivery:
             )
             return False
         except Exception:
-            log_failure("match %s: could not deliver the %s", snap.id, what)
+            log_failure(log, "match %s: could not deliver the %s", snap.id, what)
             return False
 
     async def show_board(

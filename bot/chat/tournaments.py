@@ -18,11 +18,12 @@ from discord.ext import commands
 
 from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
 from bot.chat.tournament_buttons import signup_view
 from bot.chat.tournament_desk import TournamentDesk
 from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.tournaments.rounds import FORMATS
 from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
 from bot.service.tournaments.view import TournamentView
@@ -276,7 +277,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         except REFUSALS as error:
             await _answer(interaction, str(error))
         except Exception:
-            log_failure("tournament command of user %s failed", interaction.user.id)
+            log_failure(log, "tournament command of user %s failed", interaction.user.id)
             await _answer(interaction, _(FAILED))
         return None
 
