@@ -33,7 +33,7 @@ from bot.chat.reach import ChannelReach
 from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
-from bot.chat.threads import MatchThreads
+from bot.chat.threads import ThreadMaker
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
@@ -42,7 +42,7 @@ from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_state import Clock
-from bot.service.match_threads import MatchThreads as ThreadPlaces
+from bot.service.match_threads import ThreadPlaces
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
@@ -131,7 +131,7 @@ class App:
             self.outbox,
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
-            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
+            threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
