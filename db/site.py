@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import Match, MatchEvent, MatchPlayer, MatchStatus, PlayerStats, WebSite
@@ -21,8 +21,8 @@ PLAYER_KEY_BYTES = 32
 """The size of a server's key for its players' opaque ids."""
 
 MEMBER_WINDOW = 1000
-"""A member's page reads at most their last this many matches (in any server): enough for
-their recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
+"""A member's page reads at most their last this many matches in the server: enough for their
+recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
 
 
 def token_hash(token: str) -> str:
@@ -88,20 +88,6 @@ async def leaderboard_page(
     return list(rows)
 
 
-@dataclass(frozen=True)
-class PlayedMatch:
-    """A finished match of the server as a member's page counts it."""
-
-    id: int
-    game: str
-    seat: int
-    """The member's seat."""
-    opponent_id: int
-    winner_seat: int | None
-    vs_bot: bool
-    finished_at: datetime | None
-
-
 async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
     """The member's records in the server, every game, in no order: sorting here would let
     SQLite walk the server's leaderboard index instead of the member's own rows."""
@@ -109,47 +95,6 @@ async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> 
         select(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
     )
     return list(rows)
-
-
-async def member_matches(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayedMatch]:
-    """The member's finished matches in the server among their last ``MEMBER_WINDOW`` (in any
-    server), newest first.
-
-    The member's rows in ``match_players`` are read first (a subquery, through their index),
-    then each match by its key: the cost follows the member's own history, never the
-    server's, whether or not SQLite has statistics (without them it would rather walk the
-    server's matches by date).
-    """
-    mine = (
-        select(MatchPlayer.match_id, MatchPlayer.seat)
-        .where(MatchPlayer.user_id == user_id)
-        .order_by(MatchPlayer.match_id.desc())
-        .limit(MEMBER_WINDOW)
-        .subquery("mine")
-    )
-    other = MatchPlayer.__table__.alias("other")
-    statement = (
-        select(
-            Match.id,
-            Match.game,
-            mine.c.seat,
-            other.c.user_id,
-            Match.winner_seat,
-            Match.vs_bot,
-            Match.finished_at,
-        )
-        .select_from(mine)
-        .join(Match, Match.id == mine.c.match_id)
-        .join(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
-        .where(Match.guild_id == guild_id, Match.status == MatchStatus.FINISHED)
-        .order_by(mine.c.match_id.desc())
-    )
-    return [
-        PlayedMatch(match_id, game, seat, opponent, winner, bool(vs_bot), finished_at)
-        for match_id, game, seat, opponent, winner, vs_bot, finished_at in await session.execute(
-            statement
-        )
-    ]
 
 
 @dataclass(frozen=True)

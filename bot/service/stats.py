@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,21 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.service.ratings import Rating, display, rate_match
 from db import history, records
 from db.connection import Db
+from db.member_matches import MemberMatch, member_matches
 from db.models import PlayerStats
-from db.records import StatsKey, StatsRow, lock_records, recent_matches, save_records
-
-
-@dataclass(frozen=True)
-class RecentMatch:
-    """A finished match as a member's record lists it."""
-
-    id: int
-    game: str
-    opponent_id: int
-    winner_id: int | None
-    vs_bot: bool
-    end_reason: str | None
-    finished_at: datetime | None
+from db.records import StatsKey, StatsRow, lock_records, save_records
 
 
 @dataclass(frozen=True)
@@ -135,7 +122,7 @@ class MemberRecord:
 
     user_id: int
     lines: list[Line]
-    recent: list[RecentMatch]
+    recent: list[MemberMatch]
 
     @property
     def total(self) -> tuple[int, int, int]:
@@ -179,6 +166,5 @@ async def member_record(
     """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
     rows: Sequence[PlayerStats] = await records.record(session, guild_id, user_id)
     lines = [to_line(r) for r in rows if game is None or r.game == game]
-    found = await recent_matches(session, guild_id, user_id, 10, game)
-    recent = [RecentMatch(**dataclasses.asdict(match)) for match in found]
+    recent = await member_matches(session, guild_id, user_id, game=game, limit=10, by_finish=True)
     return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)

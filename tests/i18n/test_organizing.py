@@ -244,7 +244,9 @@ class Shown:
         texts += embed_texts(history_texts.history_embed(empty, GUILD))
         later = replace(empty, page=2)
         texts += embed_texts(history_texts.history_embed(later, GUILD))
-        bot_match = replace(self.page.matches[0], vs_bot=True, rating_change=None)
+        bot_match = replace(
+            self.page.matches[0], vs_bot=True, rating_before=None, rating_after=None
+        )
         texts.append(history_texts._history_line(bot_match, GUILD))
         last = len(self.replay.steps) - 1
         for step in (0, 1, last):
