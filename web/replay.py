@@ -17,6 +17,7 @@ import games
 from db.site import FinishedGame, LoggedAction
 from games.base import AnyGame, GameError, Outcome, Reason
 from games.board import Board
+from games.review.replay import played
 
 REASONS = frozenset(reason.value for reason in Reason)
 
@@ -43,14 +44,14 @@ def steps(
     engine = games.get(match.game)
     state = engine.new(match.options, match.seed)
     found = [Step(0, None, "", (), state)]
-    for action in actions:
-        try:
-            parsed = engine.parse(state, action.seat, action.text)
-            state, events = engine.apply(state, action.seat, parsed)
-        except GameError:
-            break  # a log the engine no longer reads: show the steps it does
-        shown = tuple(event.render(names) for event in events if event.public)
-        found.append(Step(len(found), action.seat, action.text, shown, state))
+    logged = [(action.seat, action.ask, action.text) for action in actions]
+    try:
+        for step in played(engine, match.options, match.seed, logged):
+            shown = tuple(event.render(names) for event in step.events if event.public)
+            found.append(Step(len(found), step.seat, step.text, shown, step.after))
+            state = step.after
+    except ValueError:
+        pass  # a log the engine no longer reads (GameError is one): show the steps it does
     if engine.outcome(state) is None and match.end_reason in REASONS:
         try:
             state, events = engine.conclude(
