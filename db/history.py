@@ -62,9 +62,9 @@ async def add_rating_changes(
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """A member's rating in one game after a rated match (or when history began)."""
+    """A member's Glicko-2 rating in one game right after a rated match (or when history
+    began)."""
 
-    game: str
     at: datetime
     rating: float
     deviation: float
@@ -72,15 +72,19 @@ class RatingPoint:
 
 async def rating_points(
     session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
-) -> list[RatingPoint]:
-    """The member's ratings in the server, oldest first (of ``game`` only, if given)."""
+) -> dict[str, list[RatingPoint]]:
+    """The member's ratings in the server by game, each oldest first (of ``game`` only, if
+    given)."""
     statement = select(
         RatingChange.game, RatingChange.at, RatingChange.rating_after, RatingChange.deviation_after
     ).where(RatingChange.guild_id == guild_id, RatingChange.user_id == user_id)
     if game is not None:
         statement = statement.where(RatingChange.game == game)
     rows = await session.execute(statement.order_by(RatingChange.at, RatingChange.id))
-    return [RatingPoint(*row) for row in rows]
+    found: dict[str, list[RatingPoint]] = {}
+    for name, at, rating, deviation in rows:
+        found.setdefault(name, []).append(RatingPoint(at, rating, deviation))
+    return found
 
 
 # ---------------------------------------------------------------------- a finished match

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.service.charts import RatingPoint, Standing
+from bot.service.charts import RatingPoint
 from bot.service.match_state import Clock
+from bot.service.stats import Standing, to_line
 from db import history
 from db.member_matches import MemberMatch as MemberMatch  # the Discord side reads it here
 from db.member_matches import member_matches
@@ -74,15 +75,15 @@ class HistoryService:
         async with self.sessions() as session:
             return await series(session, guild_id, user_id, game)
 
-    async def top_ratings(self, guild_id: int, game: str) -> list[tuple[int, Standing]]:
-        """The game's top ``TOP`` against people, in the leaderboard's order: each member's id
-        and standing, named as stored at the end of their latest match (``""`` if never)."""
+    async def top_ratings(self, guild_id: int, game: str) -> list[Standing]:
+        """The game's top ``TOP`` against people, in the leaderboard's order, each named as
+        stored at the end of their latest match (``""`` if never)."""
         async with self.sessions() as session:
             rows = (await leaderboards(session, guild_id, [game], TOP))[game]
             names = await history.latest_names(session, guild_id, (r.user_id for r in rows))
         return [
-            (row.user_id, Standing(names.get(row.user_id, ""), row.rating, row.deviation))
-            for row in rows
+            Standing(rank, row.user_id, to_line(row), names.get(row.user_id, ""))
+            for rank, row in enumerate(rows, 1)
         ]
 
 
@@ -90,10 +91,5 @@ async def series(
     session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
 ) -> dict[str, list[RatingPoint]]:
     """``HistoryService.rating_series`` within the caller's session (the web pages use it)."""
-    points = await history.rating_points(session, guild_id, user_id, game)
-    found: dict[str, list[RatingPoint]] = {}
-    for point in points:
-        found.setdefault(point.game, []).append(
-            RatingPoint(point.at, point.rating, point.deviation)
-        )
+    found = await history.rating_points(session, guild_id, user_id, game)
     return {name: found[name] for name in games.GAMES if name in found}

@@ -105,15 +105,26 @@ class Line:
     rating: str
     """Displayed rating, ``"1500?"`` while provisional."""
     rating_value: float
+    deviation: float
 
 
 @dataclass(frozen=True)
 class Standing:
-    """A leaderboard row."""
+    """A leaderboard row: the member's rank and record in the game, and the name a chart shows
+    them by (kept at the end of their latest match; ``""`` where none was asked for or kept)."""
 
     rank: int
     user_id: int
     line: Line
+    name: str = ""
+
+    @property
+    def rating(self) -> float:
+        return self.line.rating_value
+
+    @property
+    def deviation(self) -> float:
+        return self.line.deviation
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,7 @@ def to_line(row: PlayerStats) -> Line:
         best_streak=row.best_streak,
         rating="-" if row.vs_bot else display(rating),
         rating_value=row.rating,
+        deviation=row.deviation,
     )
 
 

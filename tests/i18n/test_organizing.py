@@ -23,7 +23,7 @@ from bot.chat import history_texts, rating_charts, render, review, tournament_po
 from bot.chat.queue import QueueButton, gone_text, offer_text, queue_text
 from bot.chat.tournament_buttons import SignupButton
 from bot.i18n import LOCALES, _, speaking
-from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
+from bot.service.charts import RatingPoint, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
 from bot.service.matches import MatchService
 from bot.service.replays import Replays, record_text
@@ -33,6 +33,7 @@ from bot.service.tournaments.service import TournamentRefused, TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
+from tests.service.test_charts import standing
 from tests.service.test_history import crown_won_by_alice
 from tests.service.test_matches import challenge
 
@@ -367,7 +368,7 @@ async def test_a_members_chart_is_worded_in_the_readers_language(
 
 
 async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> None:
-    standings = [s for _user, s in await shown.histories.top_ratings(GUILD, "crown")]
+    standings = await shown.histories.top_ratings(GUILD, "crown")
     with speaking("fr"):
         french = await rating_charts.top_chart(shown.histories, GUILD, "crown")
         title = _("{game}: top ratings", game=_(games.get("crown").title))
@@ -379,7 +380,7 @@ async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> 
 def test_a_charts_own_words_follow_the_reader() -> None:
     """Left to the chart, its title and legend are in the caller's language too."""
     points = [RatingPoint(datetime(2026, 11, 1, tzinfo=UTC), 1500.0, 200.0)]
-    top = [Standing("Alice", 1600.0, 80.0), Standing("Bob", 1450.0, 120.0)]
+    top = [standing("Alice", 1600.0, 80.0), standing("Bob", 1450.0, 120.0)]
     with speaking("de"):
         german = rating_chart({"Crown": points})
         german_top = leaderboard_chart(top)
