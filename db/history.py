@@ -111,16 +111,6 @@ async def keep_names(session: Db, match_id: int, names: Mapping[int, str]) -> No
         )
 
 
-async def seat_names(session: AsyncSession, match_id: int) -> dict[int, str]:
-    """The names stored for the match's seats (``{seat: name}``), where one was stored."""
-    rows = await session.execute(
-        select(MatchPlayer.seat, MatchPlayer.display_name).where(
-            MatchPlayer.match_id == match_id, MatchPlayer.display_name.is_not(None)
-        )
-    )
-    return {seat: name for seat, name in rows if name is not None}
-
-
 async def latest_names(
     session: AsyncSession, guild_id: int, user_ids: Iterable[int]
 ) -> dict[int, str]:

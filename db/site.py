@@ -1,4 +1,5 @@
-"""The queries of the web pages: which servers have them on, and what their pages read.
+"""The queries of the web pages: which servers have them on, and what their pages read (a
+finished match with its log, ``finished_match``, is read by ``/review`` and ``/replay`` too).
 
 Everything a page reads starts from an index: a leaderboard walks the leaderboard index of one
 server's game, and a member's page starts from their own rows in ``match_players``, so a page's
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -97,26 +99,36 @@ async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> 
     return list(rows)
 
 
+LoggedAction = tuple[int, str, str]
+"""One action from a match's event log: who played it (the seat), what they were asked for
+(the ``Ask``'s value) and the action's canonical text."""
+
+
 @dataclass(frozen=True)
-class FinishedGame:
-    """A finished match of the server as its page replays it."""
+class FinishedMatch:
+    """A finished match of the server with what its log holds, as a review, a replay and its
+    web page read it."""
 
     id: int
     game: str
-    options: dict[str, object]
+    options: dict[str, Any]
     seed: int
     players: tuple[int, int]
     """User ids by seat."""
     challenger_id: int
+    names: tuple[str | None, str | None]
+    """The players' display names when the match ended, where they were kept."""
     vs_bot: bool
     winner_seat: int | None
     end_reason: str | None
     finished_at: datetime | None
+    actions: tuple[LoggedAction, ...]
+    """Its actions in the order they were played: what a replay applies again."""
 
 
 async def finished_match(
     session: AsyncSession, guild_id: int, match_id: int
-) -> FinishedGame | None:
+) -> FinishedMatch | None:
     """The match, if it is one of the server's and finished: a match in play or called off is
     never shown, so nothing secret of a match in play can reach a page."""
     row = (
@@ -141,45 +153,37 @@ async def finished_match(
     if row is None:
         return None
     seated = await session.execute(
-        select(MatchPlayer.seat, MatchPlayer.user_id).where(MatchPlayer.match_id == match_id)
+        select(MatchPlayer.seat, MatchPlayer.user_id, MatchPlayer.display_name).where(
+            MatchPlayer.match_id == match_id
+        )
     )
-    seats: dict[int, int] = {seat: user for seat, user in seated}
+    seats: dict[int, tuple[int, str | None]] = {seat: (user, name) for seat, user, name in seated}
     if set(seats) != {0, 1}:
         return None
-    return FinishedGame(
+    return FinishedMatch(
         id=row.id,
         game=row.game,
         options=dict(row.options or {}),
         seed=row.seed,
-        players=(seats[0], seats[1]),
+        players=(seats[0][0], seats[1][0]),
         challenger_id=row.challenger_id,
+        names=(seats[0][1], seats[1][1]),
         vs_bot=bool(row.vs_bot),
         winner_seat=row.winner_seat,
         end_reason=row.end_reason,
         finished_at=row.finished_at,
+        actions=await _logged_actions(session, match_id),
     )
 
 
-@dataclass(frozen=True)
-class LoggedAction:
-    """One action from a match's event log: who played it, what they were asked for (the
-    ``Ask``'s value) and the action's canonical text."""
-
-    seq: int
-    seat: int
-    text: str
-    ask: str
-
-
-async def logged_actions(session: AsyncSession, match_id: int) -> list[LoggedAction]:
-    """The match's actions in the order they were played: what a replay applies again."""
+async def _logged_actions(session: AsyncSession, match_id: int) -> tuple[LoggedAction, ...]:
     rows = await session.execute(
-        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.kind, MatchEvent.payload)
+        select(MatchEvent.seat, MatchEvent.kind, MatchEvent.payload)
         .where(MatchEvent.match_id == match_id, MatchEvent.kind.startswith("action:"))
         .order_by(MatchEvent.seq)
     )
-    return [
-        LoggedAction(seq, seat, str(payload["action"]), kind.removeprefix("action:"))
-        for seq, seat, kind, payload in rows
+    return tuple(
+        (seat, kind.removeprefix("action:"), str(payload["action"]))
+        for seat, kind, payload in rows
         if seat is not None and "action" in payload
-    ]
+    )

@@ -271,8 +271,7 @@ async def match(session: AsyncSession, site: Site, match_id: int) -> MatchPage |
     bots = [u for u in found.players if found.vs_bot and u != found.challenger_id]
     people = People(site, await display_names(session, site.guild_id, found.players), bots)
     players = (people(found.players[0]), people(found.players[1]))
-    actions = await queries.logged_actions(session, match_id)
-    steps = replay.steps(found, actions, (players[0].name, players[1].name))
+    steps = replay.steps(found, (players[0].name, players[1].name))
     winner = found.winner_seat
     result = _("Draw") if winner is None else _("{name} won", name=players[winner].name)
     if found.end_reason:
