@@ -147,7 +147,9 @@ async def home(session: AsyncSession, site: Site) -> list[Leaderboard]:
 
 
 @dataclass(frozen=True)
-class Line:
+class RecordRow:
+    """One game's row of a player page's record table, its rating worded for the page."""
+
     game: str
     title: str
     vs_bot: bool
@@ -184,7 +186,7 @@ class Played:
 @dataclass(frozen=True)
 class Player:
     person: Person
-    lines: list[Line]
+    lines: list[RecordRow]
     opponents: list[Opponent]
     recent: list[Played]
     charted: list[str]
@@ -206,7 +208,7 @@ async def player(
     everyone = {user_id, *(m.opponent_id for m in recent), *(o for o, _ in meetings)}
     people = People(site, await display_names(session, site.guild_id, everyone), bots)
     lines = [
-        Line(
+        RecordRow(
             s.game,
             game_title(s.game),
             bool(s.vs_bot),
