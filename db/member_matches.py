@@ -18,6 +18,8 @@ from db.models import Match, MatchPlayer, MatchStatus, RatingChange
 
 Result = Literal["win", "loss", "draw"]
 """A finished match from one player's side."""
+POINTS: dict[Result, float] = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+"""What a result scores in a Glicko-2 rating."""
 
 
 def result_for(seat: int, winner_seat: int | None) -> Result:
