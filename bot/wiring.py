@@ -23,7 +23,6 @@ from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
-from bot.chat.failures import log_failure
 from bot.chat.front import Front
 from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.interactions import Interactions
@@ -34,15 +33,16 @@ from bot.chat.reach import ChannelReach
 from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.chat.sweeps import Sweeps
-from bot.chat.threads import MatchThreads
+from bot.chat.threads import ThreadMaker
 from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
 from bot.chat.tournament_desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.service.deadlines import Deadlines
+from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_state import Clock
-from bot.service.match_threads import MatchThreads as ThreadPlaces
+from bot.service.match_threads import ThreadPlaces
 from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
@@ -131,7 +131,7 @@ class App:
             self.outbox,
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
-            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
+            threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
         self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
@@ -210,7 +210,7 @@ class App:
         try:
             await self.outbox.close()
         except Exception:
-            log_failure("writing the outbox at shut-down failed")
+            log_failure(log, "writing the outbox at shut-down failed")
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()

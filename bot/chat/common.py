@@ -18,7 +18,7 @@ import games
 from bot.chat import rating_charts, render
 from bot.chat.app import Parlor
 from bot.chat.components import Post
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.parts import Parts
 from bot.chat.readers import in_server_language
 from bot.chat.refusals import say
@@ -26,6 +26,7 @@ from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.i18n.formats import command
 from bot.i18n.names import human
 from bot.service.errors import MatchNotFound, TimeoutOutOfBounds
+from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
@@ -119,7 +120,7 @@ async def answer_publicly(
     try:
         embed, file = await work
     except Exception:
-        log_failure("command of user %s failed", interaction.user.id)
+        log_failure(log, "command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
             await interaction.followup.send(_(FAILED), ephemeral=True)

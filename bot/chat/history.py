@@ -27,11 +27,12 @@ from bot.chat import history_texts as texts
 from bot.chat import records
 from bot.chat import review as review_texts
 from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
 from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.match_state import MAX_MATCH_ID
 from bot.service.replays import Replays
@@ -174,7 +175,7 @@ class AfterGame:
                 await interaction.response.send_message(say(error), ephemeral=True)
                 return
             except Exception:
-                log_failure("request of user %s failed", interaction.user.id)
+                log_failure(log, "request of user %s failed", interaction.user.id)
                 await interaction.response.send_message(_(FAILED), ephemeral=True)
                 return
             none = discord.AllowedMentions.none()

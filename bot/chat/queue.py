@@ -24,7 +24,6 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import games
-from bot.chat.delivery import log_failure
 from bot.chat.drawing import parlor
 from bot.chat.game_cog import missing_permissions
 from bot.chat.readers import hear, in_server_language
@@ -33,6 +32,7 @@ from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
 from bot.i18n.names import human
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ class QueueCog(commands.Cog, name="Queue"):
             await self._offer()
             await self._refresh_messages()
         except Exception:
-            log_failure("queue round failed")  # the next round tries again
+            log_failure(log, "queue round failed")  # the next round tries again
 
     async def _offer(self) -> None:
         now = time.monotonic()

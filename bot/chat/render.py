@@ -30,7 +30,8 @@ from games.worded import again
 __all__ = ["NOT_YOUR_MATCH"]
 
 if TYPE_CHECKING:
-    from bot.service.stats import MemberRecord, RecentMatch, Standing
+    from bot.service.history import MemberMatch
+    from bot.service.stats import MemberRecord, Standing
 
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
@@ -38,6 +39,8 @@ FIELD_VALUE_MAX = 1024
 
 COLOUR = discord.Colour.blurple()
 COLOUR_OVER = discord.Colour.dark_grey()
+RESULTS = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
+"""A match's result for a member, as ``/stats`` lists it."""
 
 # ---------------------------------------------------------------------- names and small texts
 
@@ -402,7 +405,7 @@ def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
         wins, losses, draws = record.total
         embed.add_field(name=_("Overall"), value=_record(wins, losses, draws, " · "), inline=False)
     if record.recent:
-        recent = "\n".join(_recent_line(match, record.user_id) for match in record.recent)
+        recent = "\n".join(_recent_line(match) for match in record.recent)
         embed.add_field(name=_("Last matches"), value=fit(recent, FIELD_VALUE_MAX), inline=False)
     return embed
 
@@ -418,15 +421,13 @@ def _record(wins: int, losses: int, draws: int, between: str) -> str:
     )
 
 
-def _recent_line(match: RecentMatch, user_id: int) -> str:
-    winner = match.winner_id
-    result = _("draw") if winner is None else _("win") if winner == user_id else _("loss")
+def _recent_line(match: MemberMatch) -> str:
     line = _(
         "{date} {game} vs {opponent}: {result}",
         date=_date(match.finished_at),
         game=_(games.get(match.game).title),
         opponent=mention(match.opponent_id),
-        result=result,
+        result=_(RESULTS[match.result]),
     )
     return f"{line} ({reason_name(match.end_reason)})" if match.end_reason else line
 

@@ -17,11 +17,12 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.chat import tournament_posts as posts
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
 from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
 from bot.service.tournaments.view import TournamentView
@@ -97,7 +98,7 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN
                 await interaction.response.send_message(say(error), ephemeral=True)
                 return
             except Exception:
-                log_failure("tournament %s: a sign-up press failed", self.tournament_id)
+                log_failure(log, "tournament %s: a sign-up press failed", self.tournament_id)
                 await interaction.response.send_message(_(FAILED), ephemeral=True)
                 return
             log.info("tournament %s: user %s pressed %s", view.id, user, self.verb)

@@ -18,12 +18,13 @@ from discord.ext import commands
 
 from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
 from bot.chat.refusals import say
 from bot.chat.tournament_buttons import signup_view
 from bot.chat.tournament_desk import TournamentDesk
 from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.tournaments.refusals import NoTournamentMeant, TournamentRefused
 from bot.service.tournaments.rounds import FORMATS
 from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
@@ -278,7 +279,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         except REFUSALS as error:
             await _answer(interaction, say(error))
         except Exception:
-            log_failure("tournament command of user %s failed", interaction.user.id)
+            log_failure(log, "tournament command of user %s failed", interaction.user.id)
             await _answer(interaction, _(FAILED))
         return None
 
@@ -330,7 +331,6 @@ class _Host(Protocol):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``
-    (a composition root building with ``tournament_wiring`` adds the cog itself instead)."""
+    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``."""
     host = cast(_Host, bot)
     await bot.add_cog(Tournaments(host.tournaments, host.busy))

@@ -24,7 +24,6 @@ import functools
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ParamSpec, TypeVar
 
@@ -39,6 +38,8 @@ from matplotlib.patches import Patch
 from matplotlib.text import Text
 
 from bot.service.ratings import Rating, display
+from bot.service.stats import Standing as Standing
+from db.history import RatingPoint as RatingPoint
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -77,24 +78,6 @@ DATE_FORMATS = ("%Y", "%Y-%m", "%m-%d", "%H:%M", "%H:%M", "%S")
 DATE_ZERO_FORMATS = ("", "%Y", "%m-%d", "%m-%d", "%H:%M", "%H:%M")
 DATE_OFFSET_FORMATS = ("", "%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%d", "%Y-%m-%d %H:%M")
 """ISO-style numbers: month names would come from the process's locale, not the member's."""
-
-
-@dataclass(frozen=True)
-class RatingPoint:
-    """A member's Glicko-2 rating in one game right after a rated match."""
-
-    at: datetime
-    rating: float
-    deviation: float
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of a server's leaderboard: a member's shown name and Glicko-2 rating."""
-
-    name: str
-    rating: float
-    deviation: float
 
 
 def rating_chart(

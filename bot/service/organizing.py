@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Pairing:
+class MatchToStart:
     """A match to start between two members at once, ``players[0]`` moving first; ``heading``
     opens its board's first lines."""
 
@@ -106,7 +106,7 @@ class Organizing(MatchCore):
         belongs to records it there, and an error it raises leaves no match behind. ``heading``
         opens the board's first lines.
         """
-        pairing = Pairing(guild_id, channel_id, game, dict(options), players, heading)
+        pairing = MatchToStart(guild_id, channel_id, game, dict(options), players, heading)
         async with self.sessions.begin() as session:
             loaded, notices = await self._start_in(
                 session, pairing, tournament_id=tournament_id, origin=MatchOrigin.PAIRED
@@ -118,7 +118,7 @@ class Organizing(MatchCore):
     async def _start_in(
         self,
         session: AsyncSession,
-        pairing: Pairing,
+        pairing: MatchToStart,
         *,
         origin: MatchOrigin,
         tournament_id: int | None = None,

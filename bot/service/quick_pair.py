@@ -19,7 +19,7 @@ from bot.service.errors import ChallengeRefused, MatchError
 from bot.service.limits import check_playing
 from bot.service.matches import MatchService
 from bot.service.notices import BoardRoute, Report
-from bot.service.organizing import Pairing
+from bot.service.organizing import MatchToStart
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
 from db import queue
 from db.member_load import member_load
@@ -128,7 +128,7 @@ class QuickPair(MatchService):
             ]
             for low, high in pair_wave(waiting):
                 players = (low, high) if random.Random(self.seeds()).randrange(2) else (high, low)
-                pairing = Pairing(
+                pairing = MatchToStart(
                     spot.guild_id,
                     spot.channel_id,
                     spot.game,

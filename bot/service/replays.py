@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -25,39 +24,20 @@ from bot.service.errors import CalledOff, NoFinishedMatch, StillInPlay
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
 from db import history, site
 from db.models import UNFINISHED_STATUSES, MatchStatus, utcnow
+from db.site import FinishedMatch as FinishedMatch
 from games import review as reviewing
-from games.base import AnyGame, Ask, Outcome, Reason, Seat
+from games.base import AnyGame, Outcome, Reason, Seat
 from games.board import Board
-from games.review import Played, Review
+from games.review import Review
 from games.review.replay import replay as play_again
 from games.words import language
 
 
-@dataclass(frozen=True)
-class FinishedMatch:
-    """A finished match of the server, with what its log holds."""
-
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    players: tuple[int, int]
-    """User ids by seat."""
-    challenger_id: int
-    names: tuple[str | None, str | None]
-    """The players' display names when the match ended, where they were kept."""
-    vs_bot: bool
-    winner_seat: int | None
-    end_reason: str | None
-    finished_at: datetime | None
-    actions: tuple[Played, ...]
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the match ended, when it ended outside the rules' own ending."""
-        if self.end_reason not in {reason.value for reason in Reason}:
-            return None
-        return Outcome(self.winner_seat, Reason(self.end_reason))
+def outside_ending(match: FinishedMatch) -> Outcome | None:
+    """How the match ended, when it ended outside the rules' own ending."""
+    if match.end_reason not in {reason.value for reason in Reason}:
+        return None
+    return Outcome(match.winner_seat, Reason(match.end_reason))
 
 
 @dataclass(frozen=True)
@@ -155,22 +135,7 @@ async def _finished(session: AsyncSession, guild_id: int, match_id: int) -> Fini
     found = await site.finished_match(session, guild_id, match_id)
     if found is None:
         raise NoFinishedMatch(match_id)
-    names = await history.seat_names(session, match_id)
-    actions = await site.logged_actions(session, match_id)
-    return FinishedMatch(
-        id=found.id,
-        game=found.game,
-        options=dict(found.options),
-        seed=found.seed,
-        players=found.players,
-        challenger_id=found.challenger_id,
-        names=(names.get(0), names.get(1)),
-        vs_bot=found.vs_bot,
-        winner_seat=found.winner_seat,
-        end_reason=found.end_reason,
-        finished_at=found.finished_at,
-        actions=tuple((a.seat, Ask(a.ask), a.text) for a in actions),
-    )
+    return found
 
 
 def _title(match: FinishedMatch) -> str:
@@ -183,9 +148,9 @@ def _played_again(match: FinishedMatch) -> reviewing.Replay:
     try:
         return play_again(engine, match.options, match.seed, match.actions)
     except ValueError:
-        if match.outcome is None:
+        if (outcome := outside_ending(match)) is None:
             raise
-        return play_again(engine, match.options, match.seed, match.actions, match.outcome)
+        return play_again(engine, match.options, match.seed, match.actions, outcome)
 
 
 def review_of(match: FinishedMatch) -> Review:
@@ -193,10 +158,10 @@ def review_of(match: FinishedMatch) -> Review:
     try:
         return reviewing.review(match.game, match.options, match.seed, match.actions)
     except ValueError:
-        if match.outcome is None:
+        if (outcome := outside_ending(match)) is None:
             raise
         return reviewing.review(
-            match.game, match.options, match.seed, match.actions, outcome=match.outcome
+            match.game, match.options, match.seed, match.actions, outcome=outcome
         )
 
 

@@ -25,7 +25,7 @@ from bot.chat.records import record_text
 from bot.chat.refusals import say
 from bot.chat.tournament_buttons import SignupButton
 from bot.i18n import LOCALES, _, speaking
-from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
+from bot.service.charts import RatingPoint, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
 from bot.service.matches import MatchService
 from bot.service.replays import Replays
@@ -36,6 +36,7 @@ from bot.service.tournaments.service import TournamentService
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
+from tests.service.test_charts import standing
 from tests.service.test_history import crown_won_by_alice
 from tests.service.test_matches import challenge
 
@@ -247,7 +248,9 @@ class Shown:
         texts += embed_texts(history_texts.history_embed(empty, GUILD))
         later = replace(empty, page=2)
         texts += embed_texts(history_texts.history_embed(later, GUILD))
-        bot_match = replace(self.page.matches[0], vs_bot=True, rating_change=None)
+        bot_match = replace(
+            self.page.matches[0], vs_bot=True, rating_before=None, rating_after=None
+        )
         texts.append(history_texts._history_line(bot_match, GUILD))
         last = len(self.replay.steps) - 1
         for step in (0, 1, last):
@@ -368,7 +371,7 @@ async def test_a_members_chart_is_worded_in_the_readers_language(
 
 
 async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> None:
-    standings = [s for _user, s in await shown.histories.top_ratings(GUILD, "crown")]
+    standings = await shown.histories.top_ratings(GUILD, "crown")
     with speaking("fr"):
         french = await rating_charts.top_chart(shown.histories, GUILD, "crown")
         title = _("{game}: top ratings", game=_(games.get("crown").title))
@@ -380,7 +383,7 @@ async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> 
 def test_a_chart_has_no_words_of_its_own() -> None:
     """Every word on a chart is the caller's: drawn alike whatever language is read."""
     points = [RatingPoint(datetime(2026, 11, 1, tzinfo=UTC), 1500.0, 200.0)]
-    top = [Standing("Alice", 1600.0, 80.0), Standing("Bob", 1450.0, 120.0)]
+    top = [standing("Alice", 1600.0, 80.0), standing("Bob", 1450.0, 120.0)]
     with speaking("de"):
         german = rating_chart({"Crown": points})
         german_top = leaderboard_chart(top)
