@@ -38,11 +38,11 @@ from bot.service.tournaments.refusals import (
     RoundsOnlyForSwiss,
     Setting,
     SeveralTournaments,
-    Step,
     TooFewPlayers,
     TournamentBusy,
     TournamentClosed,
     TournamentFull,
+    TournamentStep,
     UnknownGame,
 )
 
@@ -174,13 +174,13 @@ def _no_tournament(error: NoSuchTournament) -> str:
 
 @_word.register
 def _not_organizer(error: NotOrganizer) -> str:
-    if error.step == Step.CREATE or error.creator_id is None:
+    if error.step == TournamentStep.CREATE or error.creator_id is None:
         return _(
             "Only members with the Manage Server permission or the organizer role can "
             "create a tournament."
         )
     creator, number = f"<@{error.creator_id}>", error.tournament_id
-    if error.step == Step.START:
+    if error.step == TournamentStep.START:
         return _(
             "Only {creator}, who created tournament #{id}, or an organizer can start it.",
             creator=creator,
@@ -220,11 +220,11 @@ def _range(error: OutOfRange) -> str:
 def _closed(error: TournamentClosed) -> str:
     number = error.tournament_id
     match error.step:
-        case Step.JOIN:
+        case TournamentStep.JOIN:
             return _("Sign-up for tournament #{id} is closed.", id=number)
-        case Step.START:
+        case TournamentStep.START:
             return _("Tournament #{id} has already started.", id=number)
-        case Step.CANCEL:
+        case TournamentStep.CANCEL:
             return _("Tournament #{id} is already over.", id=number)
         case _other:
             return _("Tournament #{id} is over.", id=number)

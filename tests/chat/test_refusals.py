@@ -35,11 +35,11 @@ from bot.service.tournaments.refusals import (
     RoundsOnlyForSwiss,
     Setting,
     SeveralTournaments,
-    Step,
     TooFewPlayers,
     TournamentBusy,
     TournamentClosed,
     TournamentFull,
+    TournamentStep,
     UnknownGame,
 )
 from games.base import IllegalAction, NotYourTurn
@@ -53,15 +53,23 @@ SAMPLES: list[MatchError] = [
     WaitTooLong(600),
     TimeoutOutOfBounds("turn", 60, 7 * 86400, 30),
     NoSuchTournament(4),
-    NotOrganizer(Step.CREATE),
-    NotOrganizer(Step.START, 4, 11),
-    NotOrganizer(Step.CANCEL, 4, 11),
+    NotOrganizer(TournamentStep.CREATE),
+    NotOrganizer(TournamentStep.START, 4, 11),
+    NotOrganizer(TournamentStep.CANCEL, 4, 11),
     UnknownGame("chess", ("crown", "safe")),
     NoSuchFormat(("swiss", "knockout")),
     RoundsOnlyForSwiss(),
     OutOfRange(Setting.ROUNDS, 1, 20),
     OutOfRange(Setting.PLAYERS, 2, 64),
-    *(TournamentClosed(4, step) for step in (Step.JOIN, Step.LEAVE, Step.START, Step.CANCEL)),
+    *(
+        TournamentClosed(4, step)
+        for step in (
+            TournamentStep.JOIN,
+            TournamentStep.LEAVE,
+            TournamentStep.START,
+            TournamentStep.CANCEL,
+        )
+    ),
     AlreadyEntered(4),
     TournamentFull(4),
     NotEntered(4),
@@ -111,7 +119,7 @@ def test_every_typed_refusal_is_worded_in_every_language() -> None:
             "Das Zeitlimit „Zug“ muss zwischen 1 Minute und 7 Tage liegen (erhalten: 30 Sekunden).",
         ),
         (
-            NotOrganizer(Step.START, 4, 11),
+            NotOrganizer(TournamentStep.START, 4, 11),
             "Only <@11>, who created tournament #4, or an organizer can start it.",
             None,
         ),
@@ -121,7 +129,7 @@ def test_every_typed_refusal_is_worded_in_every_language() -> None:
             "finish or cancel one first.",
             None,
         ),
-        (TournamentClosed(4, Step.JOIN), "Sign-up for tournament #4 is closed.", None),
+        (TournamentClosed(4, TournamentStep.JOIN), "Sign-up for tournament #4 is closed.", None),
     ],
 )
 def test_a_refusal_reads_in_the_readers_language(

@@ -23,11 +23,11 @@ from bot.service.tournaments.refusals import (
     OpenTournamentsLimit,
     RoundsOnlyForSwiss,
     SeveralTournaments,
-    Step,
     TooFewPlayers,
     TournamentClosed,
     TournamentFull,
     TournamentRefused,
+    TournamentStep,
 )
 from bot.service.tournaments.rounds import LEFT, TIMEOUTS
 from bot.service.tournaments.service import TournamentService
@@ -138,7 +138,7 @@ async def test_sign_up_takes_members_once_until_full_and_start_needs_the_creator
         game="crown",
         format="swiss",
     )
-    assert await refused(creating) == NotOrganizer(Step.CREATE)
+    assert await refused(creating) == NotOrganizer(TournamentStep.CREATE)
     with pytest.raises(RoundsOnlyForSwiss):
         await create(tournaments, "crown", "knockout", rounds=3)
     with pytest.raises(GameRefused) as options_refused:
@@ -167,15 +167,15 @@ async def test_sign_up_takes_members_once_until_full_and_start_needs_the_creator
 
     assert await refused(
         tournaments.start(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
-    ) == NotOrganizer(Step.START, view.id, ORGANIZER)
+    ) == NotOrganizer(TournamentStep.START, view.id, ORGANIZER)
     begun = await tournaments.start(view.id, PLAYERS[0], guild_id=GUILD, may_organize=True)
     assert (begun.status, begun.round, begun.rounds) == ("running", 1, 1)
     assert await refused(tournaments.join(view.id, PLAYERS[5], guild_id=GUILD)) == TournamentClosed(
-        view.id, Step.JOIN
+        view.id, TournamentStep.JOIN
     )
     assert await refused(
         tournaments.start(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
-    ) == TournamentClosed(view.id, Step.START)
+    ) == TournamentClosed(view.id, TournamentStep.START)
 
 
 async def test_a_server_and_an_organizer_have_only_a_few_tournaments_open_at_once(
@@ -455,7 +455,7 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
     await service.submit(reports[0].match.id, reports[0].match.players[0], "9")
     assert await refused(
         tournaments.cancel(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
-    ) == NotOrganizer(Step.CANCEL, view.id, ORGANIZER)
+    ) == NotOrganizer(TournamentStep.CANCEL, view.id, ORGANIZER)
     cancelled = await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=False)
     assert cancelled.tournament.status == "cancelled"
     assert sorted(r.match.id for r in cancelled.reports) == sorted(r.match.id for r in reports)
@@ -468,7 +468,7 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
     assert not await tournaments.start_matches(view.id)
     assert await refused(
         tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
-    ) == TournamentClosed(view.id, Step.CANCEL)
+    ) == TournamentClosed(view.id, TournamentStep.CANCEL)
 
 
 # --- a restart at any point ---------------------------------------------------------------

@@ -19,12 +19,12 @@ __all__ = [
     "RoundsOnlyForSwiss",
     "Setting",
     "SeveralTournaments",
-    "Step",
     "TooFewPlayers",
     "TournamentBusy",
     "TournamentClosed",
     "TournamentFull",
     "TournamentRefused",
+    "TournamentStep",
     "UnknownGame",
 ]
 
@@ -33,7 +33,7 @@ class TournamentRefused(MatchError):
     """A tournament request that may not be made."""
 
 
-class Step(StrEnum):
+class TournamentStep(StrEnum):
     """What a member asked of a tournament."""
 
     CREATE = "create"
@@ -61,7 +61,7 @@ class NoSuchTournament(TournamentRefused):
 class NotOrganizer(TournamentRefused):
     """``step`` is for organizers (and, for a tournament made, ``creator_id``, who made it)."""
 
-    step: Step
+    step: TournamentStep
     tournament_id: int | None = None
     creator_id: int | None = None
 
@@ -100,7 +100,7 @@ class TournamentClosed(TournamentRefused):
     """Tournament ``tournament_id`` is past the stage where ``step`` can be asked."""
 
     tournament_id: int
-    step: Step
+    step: TournamentStep
 
 
 @refusal

@@ -37,11 +37,11 @@ from bot.service.tournaments.refusals import (
     RoundsOnlyForSwiss,
     Setting,
     SeveralTournaments,
-    Step,
     TooFewPlayers,
     TournamentClosed,
     TournamentFull,
     TournamentRefused,
+    TournamentStep,
     UnknownGame,
 )
 from bot.service.tournaments.rounds import FORMATS, LEFT, Format, advance, round_count
@@ -94,7 +94,7 @@ class TournamentService(TournamentProgress):
     ) -> TournamentView:
         """Open a tournament's sign-up in this channel (organizers only)."""
         if not may_organize:
-            raise NotOrganizer(Step.CREATE)
+            raise NotOrganizer(TournamentStep.CREATE)
         if game not in games.GAMES:
             raise UnknownGame(game, tuple(games.GAMES))
         engine = games.get(game)
@@ -145,7 +145,7 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentClosed(row.id, Step.JOIN)
+                raise TournamentClosed(row.id, TournamentStep.JOIN)
             entrants = await q.entrants(session, row.id)
             if any(e.user_id == user_id for e in entrants):
                 raise AlreadyEntered(row.id)
@@ -168,7 +168,7 @@ class TournamentService(TournamentProgress):
                 (e for e in await q.entrants(session, row.id) if e.user_id == user_id), None
             )
             if row.status not in OPEN:
-                raise TournamentClosed(row.id, Step.LEAVE)
+                raise TournamentClosed(row.id, TournamentStep.LEAVE)
             if entrant is None or entrant.withdrawn is not None:
                 raise NotEntered(row.id)
             if row.status == SIGNUP:
@@ -201,8 +201,8 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentClosed(row.id, Step.START)
-            self._check_organizer(row, user_id, may_organize, Step.START)
+                raise TournamentClosed(row.id, TournamentStep.START)
+            self._check_organizer(row, user_id, may_organize, TournamentStep.START)
             found = await q.entrants(session, row.id)
             if len(found) < 2:
                 raise TooFewPlayers(row.id)
@@ -227,8 +227,8 @@ class TournamentService(TournamentProgress):
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status not in OPEN:
-                raise TournamentClosed(row.id, Step.CANCEL)
-            self._check_organizer(row, user_id, may_organize, Step.CANCEL)
+                raise TournamentClosed(row.id, TournamentStep.CANCEL)
+            self._check_organizer(row, user_id, may_organize, TournamentStep.CANCEL)
             for pairing in await q.pairings(session, row.id):
                 if not pairing.ended:
                     await q.record_result(session, pairing.id, None, (False, False))
@@ -302,7 +302,7 @@ class TournamentService(TournamentProgress):
             return await q.clear_organizer_role(session, guild_id)
 
     def _check_organizer(
-        self, row: q.TournamentRow, user_id: int, may_organize: bool, step: Step
+        self, row: q.TournamentRow, user_id: int, may_organize: bool, step: TournamentStep
     ) -> None:
         """Refuse ``step`` to a member who neither created the tournament nor organizes."""
         if user_id != row.creator_id and not may_organize:
