@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from discord import app_commands
 
+import games
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
 
@@ -29,7 +30,10 @@ class Claim(
         hidden=Option(bool, "Hide the numbers until claimed, so players claim cells."),
     )
 
-    @app_commands.command(description="Claim a number, or a cell by row and col when hidden.")
+    @app_commands.command(
+        name=games.get("claim").move_command,
+        description="Claim a number, or a cell by row and col when hidden.",
+    )
     @app_commands.describe(
         number="The number to claim.",
         row="Row of the cell to claim (counted from the top).",

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from discord import app_commands
 
+import games
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
@@ -30,7 +31,9 @@ class Crown(
         ),
     )
 
-    @app_commands.command(description="Attack a cell of your opponent's grid.")
+    @app_commands.command(
+        name=games.get("crown").move_command, description="Attack a cell of your opponent's grid."
+    )
     @app_commands.describe(row="Row, 1-3 from the top.", col="Column, 1-3 from the left.")
     async def attack(self, interaction: Interaction, row: Coordinate3, col: Coordinate3) -> None:
         await self.play(interaction, f"{row} {col}")

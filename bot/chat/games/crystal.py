@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
+import games
 from bot.chat.game_cog import GameCog, Interaction, challenge_command
 
 if TYPE_CHECKING:
@@ -21,7 +22,9 @@ class Crystal(
 
     challenge = challenge_command("crystal")
 
-    @app_commands.command(description="Take a crystal from the pool.")
+    @app_commands.command(
+        name=games.get("crystal").move_command, description="Take a crystal from the pool."
+    )
     @app_commands.describe(crystal="The crystal to take, 1-9.")
     async def take(self, interaction: Interaction, crystal: app_commands.Range[int, 1, 9]) -> None:
         await self.play(interaction, str(crystal))

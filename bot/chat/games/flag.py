@@ -29,7 +29,9 @@ class Flag(
 
     challenge = challenge_command("flag")
 
-    @app_commands.command(description="Move your agent to a cell next to it.")
+    @app_commands.command(
+        name=games.get("flag").move_command, description="Move your agent to a cell next to it."
+    )
     @app_commands.describe(row="Row, 1-5 from the top.", col="Column, 1-5 from the left.")
     async def move(self, interaction: Interaction, row: Coordinate5, col: Coordinate5) -> None:
         await self.play(interaction, f"MOVE {row} {col}")

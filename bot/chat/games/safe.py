@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
+import games
 from bot.chat.components import Press, Verb
 from bot.chat.drawing import Drawing
 from bot.chat.forms import answer_form, open_form
@@ -35,7 +36,9 @@ class Safe(
         ),
     )
 
-    @app_commands.command(description="Guess your opponent's code.")
+    @app_commands.command(
+        name=games.get("safe").move_command, description="Guess your opponent's code."
+    )
     @app_commands.describe(code="Your guess, digits only, e.g. 213.")
     async def guess(self, interaction: Interaction, code: app_commands.Range[str, 1, 20]) -> None:
         await self.play(interaction, code)
