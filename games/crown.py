@@ -454,7 +454,7 @@ class CrownGame:
             return NONE
         if not view.placed[seat]:
             return _cell_controls(lambda cell: True, "")
-        hints = tuple(Control(str(hint), _capitalised(hint.sentence)) for hint in view.hint_choices)
+        hints = tuple(Control(str(hint), hint.sentence) for hint in view.hint_choices)
         return Controls((hints,)) if hints else NONE
 
     def word(self, action: CrownAction) -> str:
@@ -689,10 +689,6 @@ def _cell_controls(open_to: Callable[[Cell], bool], closed: str) -> Controls:
             for row in range(1, SIZE + 1)
         )
     )
-
-
-def _capitalised(words: str) -> str:
-    return words[:1].upper() + words[1:]
 
 
 def _word(action: CrownAction) -> str:

@@ -2,7 +2,8 @@
 
 A control plays its action when pressed; a disabled one only shows why not; one that opens asks
 for the rest privately (a trap's cell); a move typed whole (a code) is a button that opens a form.
-Every rule is the game's: nothing here decides what may be pressed.
+Every rule is the game's: nothing here decides what may be pressed. A button's label starts with
+a capital (``Row is greater than 2``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def layout(
 
 
 def _button(snap: MatchSnapshot, engine: AnyGame, control: Control, play: str) -> Button:
-    label = control.label[:LABEL_MAX]
+    label = (control.label[:1].upper() + control.label[1:])[:LABEL_MAX]
     if not control.enabled:
         return Button(label, press(snap, Verb.NOOP, control.action), disabled=True)
     secret = engine.is_secret(control.action)
