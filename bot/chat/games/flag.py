@@ -34,7 +34,7 @@ class Flag(
     )
     @app_commands.describe(row="Row, 1-5 from the top.", col="Column, 1-5 from the left.")
     async def move(self, interaction: Interaction, row: Coordinate5, col: Coordinate5) -> None:
-        await self.play(interaction, f"MOVE {row} {col}")
+        await self.play(interaction, f"{row} {col}")
 
     @app_commands.command(description="Place a trap in secret: I ask you for its cell by DM.")
     async def trap(self, interaction: Interaction) -> None:
