@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.chat import boards
+from bot.chat import boards, controls
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
 from bot.i18n import N_, _
@@ -259,7 +259,7 @@ def move_layout(snap: MatchSnapshot) -> Layout:
         return ()
     seat = snap.seat_of(uid)
     assert seat is not None
-    return drawing(snap.game).moves(snap, seat)
+    return controls.layout(snap, games.get(snap.game).controls(snap.public_view, seat))
 
 
 # ---------------------------------------------------------------------- private posts
@@ -305,19 +305,13 @@ def _typed_hint(prompt: Prompt) -> str:
 
 
 def prompt_layout(prompt: Prompt) -> Layout:
-    snap = prompt.match
-    if prompt.ask is Ask.HINT:
-        return (
-            tuple(
-                Button(
-                    again(label)[:80], press(snap, Verb.PLAY, action), discord.ButtonStyle.primary
-                )
-                for label, action in prompt.choices
-            ),
-        )
-    if prompt.ask is Ask.SECRET:
-        return drawing(snap.game).secret_picker(snap)
-    return ()
+    """The member's private choices, drawn from their own view: a secret answers at once, a
+    hint against the board's version."""
+    if prompt.ask is Ask.ACTION or prompt.view is None:
+        return ()
+    choices = games.get(prompt.match.game).choices(prompt.view)
+    play = Verb.SECRET if prompt.ask is Ask.SECRET else Verb.PLAY
+    return controls.layout(prompt.match, choices, play=play, typed=Verb.CODE)
 
 
 def dm_refused_post(prompt: Prompt) -> Post:
