@@ -9,8 +9,9 @@ channel's post budget; when that is spent the board is edited in place, and the 
 re-posts it.
 
 ``plan`` is a pure function of ``Facts``: the Discord side gathers the facts, asks once, and
-carries the plan out. A failure while carrying it out (the response's edit failed, the board was
-deleted) is planned again from the facts as they are then.
+carries the plan out. Nothing is planned twice: what carries an update when its route cannot
+(its interaction's token failed, the post budget was spent meanwhile) is the plan's own
+``fallback``, and a board deleted by someone is posted anew.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Route(enum.Enum):
 
 RIDING = frozenset({Route.EDIT_IN_RESPONSE, Route.POST_IN_RESPONSE, Route.REPOST_IN_RESPONSE})
 """The routes carried by the interaction's own response."""
+BY_TOKEN = RIDING | {Route.EDIT_BY_HANDLE}
+"""The routes carried with an interaction's token, which may fail (expired, already used)."""
 POSTING = frozenset(
     {Route.POST_IN_RESPONSE, Route.POST_BY_BOT, Route.REPOST_IN_RESPONSE, Route.REPOST_BY_BOT}
 )
@@ -91,6 +94,18 @@ class Plan:
     def spends_budget(self) -> bool:
         """Whether the update takes one of the channel's bot-token posts."""
         return self.route is Route.REPOST_BY_BOT
+
+    @property
+    def fallback(self) -> Plan | None:
+        """What carries the update with the bot token when this route cannot: its interaction's
+        token failed, or the channel's post budget was spent between the plan and its carrying
+        out. A buried board is then edited in place, for a later update to re-post; ``None``
+        where nothing else would do better (a bot-token route failed)."""
+        if self.route is Route.POST_IN_RESPONSE:
+            return Plan(Route.POST_BY_BOT)
+        if self.route in BY_TOKEN or self.route is Route.REPOST_BY_BOT:
+            return Plan(Route.EDIT_BY_BOT, self.board)
+        return None
 
 
 def plan(facts: Facts) -> Plan:

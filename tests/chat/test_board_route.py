@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.chat.board_route import POSTING, RIDING, Facts, Plan, Route, plan
+from bot.chat.board_route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 
 BOARD = 900
 
@@ -110,3 +110,19 @@ def test_every_combination_gives_a_valid_plan(given_facts: Facts) -> None:
         assert given_facts.on_board
     assert decided.rides_on_response == (decided.route in RIDING)
     assert decided.posts == (decided.route in POSTING)
+
+
+@given(facts)
+def test_a_fallback_is_a_bot_token_route_on_the_same_board(given_facts: Facts) -> None:
+    decided = plan(given_facts)
+    fallback = decided.fallback
+    if decided.route in BY_TOKEN or decided.spends_budget:
+        assert fallback is not None
+    if fallback is None:
+        assert decided.route in (Route.POST_BY_BOT, Route.EDIT_BY_BOT)
+        return
+    # It never rides on the response, spends no budget, and posts only where there is no board.
+    assert fallback.board == decided.board
+    assert not fallback.rides_on_response and not fallback.spends_budget
+    assert fallback.route in (Route.POST_BY_BOT, Route.EDIT_BY_BOT)
+    assert fallback.posts == (decided.board is None)
