@@ -6,7 +6,9 @@ edits the board through an interaction token while one is valid, and spends a bo
 only otherwise. A board buried under other messages is re-posted at the bottom (the re-post
 mentions whom the match waits for: an edit notifies nobody), by bot token only within the
 channel's post budget; when that is spent the board is edited in place, and the next update
-re-posts it.
+re-posts it. A re-post costs a call more than an edit (the old board is deleted), so a board is
+re-posted at most every other update of its match: in a busy channel, where every board is
+buried again by the time its match moves, that is half a call more per move, not a whole one.
 
 ``plan`` is a pure function of ``Facts``: the Discord side gathers the facts, asks once, and
 carries the plan out. Nothing is planned twice: what carries an update when its route cannot
@@ -68,6 +70,9 @@ class Facts:
     """A valid interaction token that can edit the board is known."""
     buried: bool = False
     """Enough messages were posted after the board that it should come back to the bottom."""
+    reposted: bool = False
+    """The match's previous update re-posted the board: this one edits it in place, buried or
+    not, so that a board comes back to the bottom at most every other update."""
     budget: bool = False
     """A bot-token post in the board's channel is allowed now."""
 
@@ -114,9 +119,10 @@ def plan(facts: Facts) -> Plan:
     board = facts.board
     if board is None:
         return Plan(Route.POST_IN_RESPONSE if riding else Route.POST_BY_BOT)
-    if facts.buried and riding:
+    buried = facts.buried and not facts.reposted
+    if buried and riding:
         return Plan(Route.REPOST_IN_RESPONSE, board)
-    if facts.buried and facts.budget:
+    if buried and facts.budget:
         return Plan(Route.REPOST_BY_BOT, board)
     if riding and facts.on_board:
         return Plan(Route.EDIT_IN_RESPONSE, board)

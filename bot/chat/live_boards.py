@@ -207,6 +207,8 @@ class Boards:
         self._posted: dict[int, int] = {}
         """Match id -> the board message this process last posted for it: a report read before
         that post was recorded still finds the board (until the match ends)."""
+        self._reposted: set[int] = set()
+        """The matches whose last update re-posted their board: the next one edits it."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pruned = time.monotonic()
 
@@ -228,6 +230,7 @@ class Boards:
         update posts a new board (the match moved to its thread, or its thread archived)."""
         self._handles.pop(match_id, None)
         self._posted.pop(match_id, None)
+        self._reposted.discard(match_id)
 
     def facts(self, snap: MatchSnapshot, exchange: Exchange | None) -> Facts:
         board = self.board_of(snap)
@@ -247,6 +250,7 @@ class Boards:
             handle=handle is not None and handle.message_id == board and handle.valid(),
             buried=board is not None
             and self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER,
+            reposted=snap.id in self._reposted,
             budget=self.budget.allows(snap.channel_id),
         )
 
@@ -287,13 +291,11 @@ class Boards:
                 if error.code != UNKNOWN_MESSAGE or self.board_of(snap) is None:
                     raise
                 # Deleted by someone: the match goes on below, on a new board.
-                self._handles.pop(snap.id, None)
-                self._posted.pop(snap.id, None)
+                self.forget(snap.id)
                 await self._post(snap, post, None)
             if snap.over:
                 self._shown.pop(snap.id, None)
-                self._handles.pop(snap.id, None)
-                self._posted.pop(snap.id, None)
+                self.forget(snap.id)
 
     async def _carry_out(
         self, snap: MatchSnapshot, post: Post, decided: Plan, exchange: Exchange | None
@@ -342,7 +344,11 @@ class Boards:
     ) -> None:
         if route in POSTING:
             await self._post(snap, post, exchange if route in RIDING else None, board)
-        elif board is None:
+            if board is not None:
+                self._reposted.add(snap.id)
+            return
+        self._reposted.discard(snap.id)
+        if board is None:
             raise AssertionError(f"{route} needs a board")
         elif route is Route.EDIT_IN_RESPONSE and exchange is not None:
             await self._edit_in_response(exchange, post)
@@ -440,6 +446,7 @@ class Boards:
             "handles": len(self._handles),
             "shown": len(self._shown),
             "posted": len(self._posted),
+            "reposted": len(self._reposted),
             "locks": len(self._locks),
             "activity": len(self.activity.channels),
             "budget": self.budget.channels,
@@ -453,13 +460,12 @@ class Boards:
         in play, wherever those matches ended (here, or in another process: a deadline, a
         typed DM). ``in_play`` says which of the matches and channels are still in play."""
         before = discord.utils.time_snowflake(discord.utils.utcnow())
-        matches = set(self._shown) | set(self._handles) | set(self._posted)
+        matches = set(self._shown) | set(self._handles) | set(self._posted) | self._reposted
         channels = self.activity.channels
         live, busy = await in_play(matches, channels)
         for ended in matches - live:
             self._shown.pop(ended, None)
-            self._handles.pop(ended, None)
-            self._posted.pop(ended, None)
+            self.forget(ended)
         self.activity.forget(channels - busy, before)
         self.budget.forget_spent()
         self._forget_expired_tokens(force=True)
