@@ -342,15 +342,15 @@ class Boards:
         board: int | None,
         exchange: Exchange | None,
     ) -> None:
-        if route in POSTING:
-            await self._post(snap, post, exchange if route in RIDING else None, board)
+        if route in POSTING or board is None:
+            # A board forgotten since the plan (its match moved to a thread) is posted anew.
+            riding = exchange if route in RIDING else None
+            await self._post(snap, post, riding, board)
             if board is not None:
                 self._reposted.add(snap.id)
             return
         self._reposted.discard(snap.id)
-        if board is None:
-            raise AssertionError(f"{route} needs a board")
-        elif route is Route.EDIT_IN_RESPONSE and exchange is not None:
+        if route is Route.EDIT_IN_RESPONSE and exchange is not None:
             await self._edit_in_response(exchange, post)
             self._handles[snap.id] = BoardHandle.of(exchange.interaction, board, original=True)
         elif (
