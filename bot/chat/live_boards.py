@@ -320,10 +320,15 @@ class Boards:
                 raise
             # The press's own answer failed, or the token expired (401, code 50027): the board
             # must show the update all the same, with the bot token.
-            level = logging.WARNING if decided.rides_on_response else logging.INFO
-            log.log(
-                level, "match %s: %s failed: HTTP %s", snap.id, decided.route.value, error.status
-            )
+            if decided.rides_on_response:
+                log.warning("match %s: answering with the board failed: %s", snap.id, error.status)
+            else:
+                log.info(
+                    "match %s: %s by token failed: HTTP %s",
+                    snap.id,
+                    decided.route.value,
+                    error.status,
+                )
             await self._fall_back(snap, post, decided, fallback)
 
     async def _fall_back(
