@@ -20,7 +20,7 @@ from bot.chat.render import NOT_YOUR_MATCH
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
-from bot.service.matches import MatchService
+from bot.service.lookups import Lookups
 from bot.service.notices import Report
 
 UseCase = Callable[[InteractionRoute], Awaitable[Report]]
@@ -33,7 +33,7 @@ class Interactions:
 
     def __init__(
         self,
-        service: MatchService,
+        service: Lookups,
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],

@@ -20,7 +20,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
-from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast, overload
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import discord
 
@@ -29,7 +29,6 @@ from bot.chat.delivery import log_failure
 from bot.chat.readers import in_server_language
 from bot.chat.tournament_buttons import signup_view
 from bot.service.languages import Languages
-from bot.service.matches import MatchService
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
 from bot.service.tournaments.view import TournamentView
@@ -61,23 +60,9 @@ def public(
     return in_language
 
 
-class _Delivers(Protocol):
-    async def deliver(self, report: Report) -> None: ...
-
-
-class _WholeClient(Protocol):
-    """A client that hands itself over: its match service and its delivery."""
-
-    @property
-    def service(self) -> MatchService: ...
-    @property
-    def delivery(self) -> _Delivers: ...
-
-
 class TournamentDesk:
     """The Discord side of every tournament, for one bot process."""
 
-    @overload
     def __init__(
         self,
         service: TournamentService,
@@ -85,25 +70,7 @@ class TournamentDesk:
         client: discord.Client,
         *,
         languages: Languages | None = None,
-    ) -> None: ...
-    @overload
-    def __init__(self, service: _WholeClient) -> None: ...
-
-    def __init__(
-        self,
-        service: TournamentService | _WholeClient,
-        deliver: Deliver | None = None,
-        client: discord.Client | None = None,
-        *,
-        languages: Languages | None = None,
     ) -> None:
-        if not isinstance(service, TournamentService):
-            # bot.chat.app hands itself over until it builds the desk with
-            # tournament_wiring.build_tournaments: take from it what it would hand over.
-            whole, matches = service, service.service
-            service = TournamentService(matches.sessions, matches, clock=matches.clock)
-            deliver, client = whole.delivery.deliver, cast(discord.Client, whole)
-        assert deliver is not None and client is not None
         self.service = service
         self.deliver = deliver
         self.client = client

@@ -3,10 +3,8 @@
 ``build_tournaments`` gives the desk and the ``/tournament`` cog, each handed what it uses. The
 root then:
 
-- adds the cog (``await bot.add_cog(cog)``) instead of loading ``bot.chat.tournaments`` as an
-  extension, and keeps the desk as ``bot.tournaments``: a sign-up press reaches it through the
-  client it arrives on (``tournament_buttons.SignupHost``);
-- registers ``tournament_buttons.DYNAMIC_ITEMS`` with ``bot.add_dynamic_items``;
+- adds the cog (``await bot.add_cog(cog)``);
+- registers ``tournament_buttons.signup_items(desk, busy)`` with ``bot.add_dynamic_items``;
 - after delivering a report whose match has ended and plays a tournament's pairing, calls
   ``desk.progress(tournament_id)``; and calls ``desk.sweep()`` from its sweeper.
 """
@@ -17,11 +15,12 @@ from typing import Protocol
 
 import discord
 
+from bot.chat.tournament_buttons import Busy
 from bot.chat.tournament_desk import TournamentDesk
-from bot.chat.tournaments import Busy, Tournaments
-from bot.service.matches import MatchService
+from bot.chat.tournaments import Tournaments
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
-from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.service import tournament_service
 
 
 class Delivers(Protocol):
@@ -29,10 +28,9 @@ class Delivers(Protocol):
 
 
 def build_tournaments(
-    bot: discord.Client, matches: MatchService, delivery: Delivers, *, busy: Busy
+    bot: discord.Client, matches: MatchParts, delivery: Delivers, *, busy: Busy
 ) -> tuple[TournamentDesk, Tournaments]:
     """The tournament desk over ``matches`` (posting with ``bot``, delivering match reports with
     ``delivery``) and the ``/tournament`` cog over it."""
-    service = TournamentService(matches.sessions, matches, clock=matches.clock)
-    desk = TournamentDesk(service, delivery.deliver, bot)
+    desk = TournamentDesk(tournament_service(matches), delivery.deliver, bot)
     return desk, Tournaments(desk, busy)

@@ -8,9 +8,8 @@ from collections.abc import AsyncIterator
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.chat.tournament_desk import TournamentDesk
 from bot.chat.tournament_wiring import build_tournaments
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
 
@@ -28,40 +27,21 @@ async def busy() -> AsyncIterator[None]:
     yield
 
 
-class WholeClient(discord.Client):
-    """A client that holds its match service and delivery, as the bot does."""
-
-    def __init__(self, service: MatchService, delivery: Delivery) -> None:
-        super().__init__(intents=discord.Intents.none())
-        self.service = service
-        self.delivery = delivery
-
-
 async def test_the_desk_and_the_cog_are_built_from_what_they_use(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
-    matches = MatchService(sessions)
+    matches = match_parts(sessions)
     delivery = Delivery()
     client = discord.Client(intents=discord.Intents.none())
 
     desk, cog = build_tournaments(client, matches, delivery, busy=busy)
 
     assert isinstance(desk.service, TournamentService)
-    assert (desk.service.sessions, desk.service.matches) == (sessions, matches)
+    service = desk.service
+    assert (service.sessions, service.organizing) == (sessions, matches.organizing)
+    assert (service.lookups, service.play) == (matches.lookups, matches.play)
     assert (desk.deliver, desk.client) == (delivery.deliver, client)
     assert (cog.desk, cog.busy) == (desk, busy)
     commands = {c.qualified_name for c in cog.walk_app_commands()}
     names = ("create", "start", "standings", "leave", "cancel")
     assert commands >= {f"tournament {name}" for name in names}
-
-
-async def test_a_client_handing_itself_over_gets_the_same_desk(
-    sessions: async_sessionmaker[AsyncSession],
-) -> None:
-    matches, delivery = MatchService(sessions), Delivery()
-    client = WholeClient(matches, delivery)
-
-    desk = TournamentDesk(client)
-
-    assert (desk.service.sessions, desk.service.matches) == (sessions, matches)
-    assert (desk.deliver, desk.client) == (delivery.deliver, client)

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Prompt, Public, Report
 from bot.service.tournaments.rounds import LEFT, TIMEOUTS
-from bot.service.tournaments.service import TournamentRefused, TournamentService
+from bot.service.tournaments.service import TournamentRefused, TournamentService, tournament_service
 from bot.service.tournaments.view import TournamentView
 from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
@@ -32,9 +32,9 @@ CRYSTAL_DRAW = ("1", "5", "6", "9", "7")
 
 @pytest.fixture
 def tournaments(
-    sessions: async_sessionmaker[AsyncSession], service: MatchService
+    sessions: async_sessionmaker[AsyncSession], service: MatchParts
 ) -> TournamentService:
-    return TournamentService(sessions, service, clock=service.clock)
+    return tournament_service(service)
 
 
 async def create(
@@ -85,11 +85,11 @@ async def post_rounds(tournaments: TournamentService, tournament_id: int) -> lis
     return await tournaments.start_matches(tournament_id)
 
 
-async def play(service: MatchService, report: Report, moves: tuple[str, ...]) -> Report:
+async def play(service: MatchParts, report: Report, moves: tuple[str, ...]) -> Report:
     """Play ``moves`` alternately from seat 0."""
     match = report.match
     for i, move in enumerate(moves):
-        report = await service.submit(match.id, match.players[i % 2], move)
+        report = await service.play.submit(match.id, match.players[i % 2], move)
     return report
 
 
@@ -233,7 +233,7 @@ async def test_another_servers_tournament_is_refused_as_one_that_does_not_exist(
 
 async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     view = await started(tournaments, PLAYERS)
@@ -280,7 +280,7 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
 
 async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_by_rating(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     low, high = PLAYERS[0], PLAYERS[1]
@@ -302,7 +302,7 @@ async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_b
 
 
 async def test_a_round_robin_of_five_meets_everyone_once(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     view = await started(tournaments, PLAYERS[:5], format="round_robin")
     assert view.rounds == 5
@@ -320,7 +320,7 @@ async def test_a_round_robin_of_five_meets_everyone_once(
 
 
 async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withdraw(
-    tournaments: TournamentService, service: MatchService, clock: Clock
+    tournaments: TournamentService, service: MatchParts, clock: Clock
 ) -> None:
     idle = PLAYERS[0]
     view = await started(tournaments, PLAYERS[:4], game="crown", rounds=3)
@@ -332,9 +332,9 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
         for player in report.match.players:
             if player == idle:
                 continue
-            await service.submit(report.match.id, player, "1 1")
+            await service.play.submit(report.match.id, player, "1 1")
         if idle not in report.match.players:  # seat 0 captures the Crown at once
-            await service.submit(report.match.id, report.match.players[0], "1 1")
+            await service.play.submit(report.match.id, report.match.players[0], "1 1")
     # The idle player never chooses a secret: the setup deadline calls the match off, a loss
     # for them alone.
     clock.advance(minutes=6)
@@ -353,9 +353,9 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     for report in reports:
         if idle in report.match.players:
             other = next(p for p in report.match.players if p != idle)
-            await service.submit(report.match.id, other, "2 2")
+            await service.play.submit(report.match.id, other, "2 2")
         else:
-            await service.resign(report.match.id, resigner)
+            await service.play.resign(report.match.id, resigner)
     clock.advance(minutes=6)
     await deadlines_for(service).sweep()
     await tournaments.settle(view.id)
@@ -373,7 +373,7 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
 
 async def test_results_are_read_from_the_match_columns_not_its_event_log(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     """Who acted and who called a match off are the match's own columns: a log without the
@@ -404,7 +404,7 @@ async def test_results_are_read_from_the_match_columns_not_its_event_log(
 
 
 async def test_leaving_mid_round_resigns_the_match_and_withdraws(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     view = await started(tournaments, PLAYERS[:4])
     reports = await post_rounds(tournaments, view.id)
@@ -423,12 +423,12 @@ async def test_leaving_mid_round_resigns_the_match_and_withdraws(
 
 async def test_cancelling_calls_matches_off_without_touching_ratings(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     view = await started(tournaments, PLAYERS[:4])
     reports = await post_rounds(tournaments, view.id)
-    await service.submit(reports[0].match.id, reports[0].match.players[0], "9")
+    await service.play.submit(reports[0].match.id, reports[0].match.players[0], "9")
     with pytest.raises(TournamentRefused, match="or an organizer can cancel"):
         await tournaments.cancel(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
     cancelled = await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=False)
@@ -449,12 +449,10 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
 
 
 async def test_a_new_process_picks_the_event_up_and_pairs_nobody_twice(
-    sessions: async_sessionmaker[AsyncSession], service: MatchService, clock: Clock
+    sessions: async_sessionmaker[AsyncSession], service: MatchParts, clock: Clock
 ) -> None:
     def process() -> TournamentService:
-        return TournamentService(
-            sessions, MatchService(sessions, clock=clock, seeds=lambda: 1), clock=clock
-        )
+        return tournament_service(match_parts(sessions, clock=clock, seeds=lambda: 1))
 
     first = process()
     view = await started(first, PLAYERS)
@@ -505,7 +503,7 @@ async def test_a_board_never_posted_is_posted_again_once(
 
 
 async def test_the_sweep_finds_only_tournaments_with_something_to_do(
-    tournaments: TournamentService, service: MatchService, clock: Clock
+    tournaments: TournamentService, service: MatchParts, clock: Clock
 ) -> None:
     idle = await create(tournaments)
     view = await started(tournaments, PLAYERS[:2])
@@ -528,7 +526,7 @@ async def test_the_sweep_finds_only_tournaments_with_something_to_do(
 
 
 async def test_several_tournaments_run_at_once_with_the_same_players(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     swiss = await started(tournaments, PLAYERS[:4])
     knockout = await started(tournaments, PLAYERS[:4], game="crown", format="knockout")
@@ -550,7 +548,7 @@ async def test_no_statement_of_a_tournament_scans_a_table(
     engine: AsyncEngine,
     sessions: async_sessionmaker[AsyncSession],
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     clock: Clock,
 ) -> None:
     if engine.dialect.name != "sqlite":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -12,9 +12,6 @@ from bot.chat.drawing import Drawing
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
@@ -86,5 +83,5 @@ class ClaimDrawing(Drawing):
 DRAWING = ClaimDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Claim(bot))
+COG = Claim
+"""The game's command group, added by the composition root."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from discord import app_commands
 
@@ -12,9 +12,6 @@ from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challen
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.crown import SIZE
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Crown(
@@ -72,5 +69,5 @@ class CrownDrawing(Drawing):
 DRAWING = CrownDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Crown(bot))
+COG = Crown
+"""The game's command group, added by the composition root."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
@@ -13,9 +11,6 @@ from bot.chat.game_cog import GameCog, Interaction, challenge_command
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.crystal import CRYSTALS, TARGET
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Crystal(
@@ -56,5 +51,5 @@ class CrystalDrawing(Drawing):
 DRAWING = CrystalDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Crystal(bot))
+COG = Crystal
+"""The game's command group, added by the composition root."""

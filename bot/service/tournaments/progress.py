@@ -22,9 +22,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.i18n import _
 from bot.service.errors import MatchError
+from bot.service.lookups import Lookups
 from bot.service.match_state import Clock
-from bot.service.matches import MatchService
 from bot.service.notices import Public, Report
+from bot.service.organizing import Organizing
+from bot.service.play import Play
 from bot.service.tournaments.rounds import Format, Progress, advance, result_of
 from bot.service.tournaments.view import (
     Round,
@@ -80,19 +82,23 @@ class TournamentProgress:
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
-        matches: MatchService,
         *,
+        organizing: Organizing,
+        lookups: Lookups,
+        play: Play,
         clock: Clock = utcnow,
     ) -> None:
         self.sessions = sessions
-        self.matches = matches
+        self.organizing = organizing
+        self.lookups = lookups
+        self.play = play
         self.clock = clock
         self._reposted: dict[int, set[int]] = {}
         """Tournament -> its matches whose never-posted board this process posted again (at
         most once each); only those still unposted are kept."""
 
     def mention(self, user_id: int) -> str:
-        return self.matches.mention(user_id)
+        return self.organizing.runner.mention(user_id)
 
     async def load(self, tournament_id: int, *, guild_id: int | None = None) -> TournamentView:
         """The tournament as it is now. With ``guild_id``, another server's is refused exactly
@@ -181,7 +187,7 @@ class TournamentProgress:
                     "Tournament #{id}, round {round}:", id=tournament.id, round=pairing.round
                 )
             try:
-                report = await self.matches.start_pairing(
+                report = await self.organizing.start_pairing(
                     guild_id=tournament.guild_id,
                     channel_id=info.channel_id,
                     game=tournament.game,
@@ -210,13 +216,13 @@ class TournamentProgress:
             if match_id in reposted:
                 continue
             reposted.add(match_id)
-            snap = await self.matches.snapshot(match_id)
+            snap = await self.lookups.snapshot(match_id)
             notices: list[Any] = [
                 Public(snap, (_("Tournament #{id}: your match.", id=tournament_id),), kind="start")
             ]
             for user_id, ask in snap.asks.items():
                 if ask in (Ask.SECRET, Ask.HINT):
-                    notices.append(await self.matches.prompt(match_id, user_id))
+                    notices.append(await self.lookups.prompt(match_id, user_id))
             reports.append(Report(snap, notices))
         return reports
 

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import games
 from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
 from bot.service.tournaments.progress import (
@@ -182,7 +183,7 @@ class TournamentService(TournamentProgress):
                 match_id = await q.member_match(session, tournament_id, user_id)
             if match_id is not None:
                 try:
-                    report = await self.matches.resign(match_id, user_id)
+                    report = await self.play.resign(match_id, user_id)
                 except WrongStatus:
                     report = None  # it ended meanwhile
             await self.settle(tournament_id)
@@ -246,7 +247,7 @@ class TournamentService(TournamentProgress):
         reports = []
         for match_id in unfinished:
             try:
-                reports.append(await self.matches.cancel(match_id, line))
+                reports.append(await self.organizing.cancel(match_id, line))
             except WrongStatus:
                 continue  # it ended meanwhile
         return Cancelled(await self.load(tournament_id), reports)
@@ -364,3 +365,15 @@ __all__ = [
     "TournamentService",
     "no_such_tournament",
 ]
+
+
+def tournament_service(matches: MatchParts) -> TournamentService:
+    """Tournaments over ``matches``' use cases, on their database and clock."""
+    runner = matches.runner
+    return TournamentService(
+        runner.sessions,
+        organizing=matches.organizing,
+        lookups=matches.lookups,
+        play=matches.play,
+        clock=runner.clock,
+    )
