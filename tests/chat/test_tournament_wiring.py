@@ -37,9 +37,9 @@ async def test_the_desk_and_the_cog_are_built_from_what_they_use(
     desk, cog = build_tournaments(client, matches, delivery, busy=busy)
 
     assert isinstance(desk.service, TournamentService)
-    service = desk.service
-    assert (service.sessions, service.organizing) == (sessions, matches.organizing)
-    assert (service.lookups, service.play) == (matches.lookups, matches.play)
+    progress = desk.service.progress
+    assert (progress.sessions, progress.organizing) == (sessions, matches.organizing)
+    assert (progress.lookups, progress.play) == (matches.lookups, matches.play)
     assert (desk.deliver, desk.client) == (delivery.deliver, client)
     assert (cog.desk, cog.busy) == (desk, busy)
     commands = {c.qualified_name for c in cog.walk_app_commands()}

@@ -440,9 +440,9 @@ async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_lan
         for player in (ALICE, BOB):
             await tournaments.join(view.id, player, guild_id=GUILD)
         await tournaments.start(view.id, ALICE, guild_id=GUILD, may_organize=True)
-        await tournaments.claim_round(view.id)
-        await tournaments.record_round(view.id, 1, 1, 77)
-        [report] = await tournaments.start_matches(view.id)
+        await tournaments.progress.claim_round(view.id)
+        await tournaments.progress.record_round(view.id, 1, 1, 77)
+        [report] = await tournaments.progress.start_matches(view.id)
         cancelled = await tournaments.cancel(view.id, ALICE, guild_id=GUILD, may_organize=True)
     opening = report.public_lines()
     assert opening[0].startswith(f"Tournoi #{view.id}, ronde 1 : <@")

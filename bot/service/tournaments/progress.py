@@ -146,10 +146,10 @@ class TournamentProgress:
             for pairing in recorded.values():
                 assert pairing.id is not None
                 await q.record_result(session, pairing.id, pairing.score0, pairing.lapsed)
-            await self._write(session, row, progress)
-            return self._progressed(row, progress), True
+            await self.write(session, row, progress)
+            return self.progressed(row, progress), True
 
-        return await self._change(tournament_id, step)
+        return await self.change(tournament_id, step)
 
     async def start_matches(self, tournament_id: int) -> list[Report]:
         """Start the match of every pairing of a posted round that has none yet; their reports.
@@ -260,7 +260,7 @@ class TournamentProgress:
 
     # ------------------------------------------------------------------ the transaction
 
-    async def _change(self, tournament_id: int, step: Step[T], *, guild_id: int | None = None) -> T:
+    async def change(self, tournament_id: int, step: Step[T], *, guild_id: int | None = None) -> T:
         """Run ``step`` on the tournament in one transaction, saved with the version check;
         re-run against the new state when another writer came first. With ``guild_id``, another
         server's tournament is refused exactly as one that does not exist."""
@@ -282,7 +282,7 @@ class TournamentProgress:
                 continue
         raise TournamentRefused(_("The tournament is busy: try again in a moment."))
 
-    async def _write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
+    async def write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
         """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""
         now = self.clock()
         if progress.withdrawn:
@@ -307,7 +307,7 @@ class TournamentProgress:
             ],
         )
 
-    def _progressed(self, row: q.TournamentRow, progress: Progress) -> dict[str, Any]:
+    def progressed(self, row: q.TournamentRow, progress: Progress) -> dict[str, Any]:
         now = self.clock()
         values: dict[str, Any] = {"round": progress.round, "updated_at": now}
         if progress.over:
