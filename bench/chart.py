@@ -27,11 +27,11 @@ from bot.service.charts import (
     DPI,
     SIZE,
     RatingPoint,
-    Standing,
     leaderboard_chart,
     rating_chart,
 )
 from bot.service.ratings import DEFAULT, Rating, rate_match
+from tests.service.test_charts import standing
 
 TITLES = ("Capture the Crown", "Number Claim", "Crystal Capture", "Flag Chase", "Safe Cracker")
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -86,7 +86,7 @@ def main() -> None:
             cases.append((label, functools.partial(rating_chart, series, until=until)))
     rng = random.Random(10)
     top = sorted(
-        (Standing(f"Member {i}", rng.gauss(1600, 120), rng.uniform(45, 150)) for i in range(10)),
+        (standing(f"Member {i}", rng.gauss(1600, 120), rng.uniform(45, 150)) for i in range(10)),
         key=lambda s: -s.rating,
     )
     cases.append(("leaderboard: top 10", functools.partial(leaderboard_chart, top)))

@@ -14,7 +14,11 @@ fake Discord (which enforces Discord's rate limits) and the members.
   on the match's board (the bare bot: to its answer). Counted: each bot process's user + system
   CPU during play per interaction it answered (psutil, the process alone), the REST calls made
   with the bot's token per move (interaction responses and interaction-token webhooks do not
-  count against Discord's limits), and the 429 answers received.
+  count against Discord's limits), and the 429 answers received; every REST call whatever its
+  token, and every SQL statement and commit the bot process sent (``bench._tallied_bot``).
+* By kind: the same matches in lockstep, every match's challenge, then every accept, then the
+  moves (by button, by ``/crystal take``, by button), the bot left to settle after each kind
+  (its outbox written): SQL statements, commits and Discord calls per interaction of each kind.
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
 * Scale-out, with ``--database-url`` naming a PostgreSQL server: the same matches by button,
@@ -25,6 +29,7 @@ fake Discord (which enforces Discord's rate limits) and the members.
 Everything runs on 127.0.0.1. Figures are printed, never checked.
 
     python -m bench.e2e [--matches 20 100] [--rate 50] [--paced-matches N] [--stored 100000]
+                        [--kind-matches 20]
                         [--database-url postgresql+asyncpg://...]
     python -m bench.e2e --scale-only --database-url postgresql+asyncpg://postgres@127.0.0.1/postgres
 """
@@ -34,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -42,7 +48,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -77,6 +83,10 @@ ATTEMPTS = 3
 TAKES = (9, 1, 6)
 """The first mover takes 9, the other 1, the first 6: exactly 15."""
 YOUR_MOVE = re.compile(r"<@(\d+)>, your move\.")
+SETTLE = 1.0
+"""Seconds the bot is left after a kind's last step before its counts are read: its outbox
+writes what was shown within half a second, and its counts are written every tenth."""
+KINDS = ("challenge", "accept", "button move", "slash move")
 
 
 @dataclass
@@ -105,10 +115,76 @@ class Figures:
     """Interactions the bot answered."""
     cpu: float = 0.0
     """User and system CPU seconds of the bot's process during the run."""
+    calls: int = 0
+    """REST calls the fake received during the run, whatever their token."""
+    statements: int = 0
+    """SQL statements the bot process sent during the run (Parlor only)."""
+    commits: int = 0
+    """Commits the bot process made during the run (Parlor only)."""
+    kinds: dict[str, Counts] = field(default_factory=dict)
+    """What each kind of interaction cost, when the run went in phases."""
 
     def cpu_ms(self) -> float:
         """The bot's CPU per interaction it answered (ms)."""
         return 1000 * self.cpu / self.acknowledged if self.acknowledged else 0.0
+
+    def per_interaction(self, count: int) -> float:
+        return count / self.acknowledged if self.acknowledged else 0.0
+
+
+@dataclass
+class Counts:
+    """What the bot has cost so far: its SQL, and the REST calls the fake received."""
+
+    statements: int = 0
+    commits: int = 0
+    calls: int = 0
+    bot_calls: int = 0
+    interactions: int = 0
+
+    def __sub__(self, other: Counts) -> Counts:
+        return self + Counts(*(-n for n in astuple(other)))
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+
+def counted(fake: FakeDiscord, tally: Path, figures: Figures) -> Counts:
+    """The counts now: the bot's from the file ``bench._tallied_bot`` keeps, the fake's own."""
+    sql = json.loads(tally.read_text()) if tally.exists() else {}
+    return Counts(
+        sql.get("statements", 0),
+        sql.get("commits", 0),
+        len(fake.requests),
+        sum(fake.bot_calls().values()),
+        figures.acknowledged,
+    )
+
+
+class Phases:
+    """Every match's steps of one kind at a time: each match waits at ``enter`` until all have
+    finished the kind before; then the bot is left to settle, and that kind's counts read."""
+
+    def __init__(self, parties: int, now: Callable[[], Counts]) -> None:
+        self._barrier = asyncio.Barrier(parties)
+        self._now = now
+        self._kind = ""
+        self._since = Counts()
+        self.costs: dict[str, Counts] = {}
+
+    async def enter(self, kind: str) -> None:
+        """Start ``kind`` (``""``: the end), once every match has ended the kind before."""
+        if await self._barrier.wait() == 0:
+            await asyncio.sleep(SETTLE)
+            now = self._now()
+            if self._kind:
+                self.costs[self._kind] = now - self._since + self.costs.get(self._kind, Counts())
+            self._kind, self._since = kind, now
+        await self._barrier.wait()
+
+    async def abort(self) -> None:
+        """A match gave up: the others stop waiting for it."""
+        await self._barrier.abort()
 
 
 class Pace:
@@ -289,12 +365,20 @@ async def parlor_match(
     figures: Figures,
     *,
     boards: Boards,
-    by_command: bool,
+    by_command: bool | None,
     pace: Pace,
+    phases: Phases | None = None,
 ) -> None:
-    """One whole match, from the challenge to exactly 15, its moves by button or command."""
+    """One whole match, from the challenge to exactly 15, its moves by button or command
+    (``None``: by button, command, button), each step in its kind's phase with ``phases``."""
     members = {one.id: one, other.id: other}
+
+    async def kind(name: str) -> None:
+        if phases is not None:
+            await phases.enter(name)
+
     try:
+        await kind("challenge")
 
         def challenge_of(interaction: FakeInteraction) -> FakeMessage | None:
             public = [m for m in interaction.messages if not m.ephemeral and m.custom_ids]
@@ -314,6 +398,7 @@ async def parlor_match(
         def live(_: FakeInteraction) -> FakeMessage | None:
             return boards.of(match_id)
 
+        await kind("accept")
         _, board = await step(
             fake,
             figures,
@@ -322,9 +407,11 @@ async def parlor_match(
             lambda m: "Coin toss" in m.text,
             pace,
         )
-        for take in TAKES:
+        for number, take in enumerate(TAKES):
             mover = members[int(YOUR_MOVE.findall(board.content)[-1])]
-            if by_command:
+            command = number % 2 == 1 if by_command is None else by_command
+            await kind("slash move" if command else "button move")
+            if command:
                 act = partial(fake.slash, mover, channel, "crystal take", crystal=take)
             else:
                 act = partial(press_take, fake, boards, match_id, mover, take)
@@ -339,8 +426,11 @@ async def parlor_match(
             )
             figures.moves_visible += figures.visible[before:]
             figures.moves += 1
-    except (GivenUp, TimeoutError):
+        await kind("")
+    except (GivenUp, TimeoutError, asyncio.BrokenBarrierError):
         figures.failed += 1
+        if phases is not None:
+            await phases.abort()
 
 
 # ---------------------------------------------------------------------- the floor
@@ -395,44 +485,62 @@ async def measure_latency(
     directory: Path,
     *,
     floor: bool,
-    by_command: bool = False,
+    by_command: bool | None = False,
     rate: float = 0.0,
+    by_kind: bool = False,
 ) -> tuple[Figures, int]:
     """One run with ``matches`` at once; the figures and the errors the bot logged.
 
     Interactions start as soon as each match (or each of the floor's members) may send its
-    next one, or at ``rate`` per second across them all. The bot's CPU is its process's user
-    and system time from the first interaction to the last one's result.
+    next one, or at ``rate`` per second across them all; with ``by_kind``, one kind of step
+    at a time (``Phases``). The bot's CPU is its process's user and system time from the
+    first interaction to the last one's result.
     """
     fake = FakeDiscord()
     await fake.start()
     figures = Figures()
     name = "floor" if floor else ("parlor-commands" if by_command else "parlor-buttons")
+    name += "-kinds" if by_kind else ""
     log = directory / f"{name}-{matches}-{rate:g}.log"
     pace = Pace(rate)
     try:
         seated = tables(fake, matches)
         database = directory / f"{name}-{matches}-{rate:g}.db"
         env = bot_environment(fake, f"sqlite+aiosqlite:///{database}")
-        module = ["bench.e2e", "--serve-floor"] if floor else ["bot"]
+        tally = directory / f"{name}-{matches}-{rate:g}.tally"
+        module = ["bench.e2e", "--serve-floor"] if floor else ["bench._tallied_bot", str(tally)]
         async with spawned(fake, module, env, log) as child:
             bot = psutil.Process(child.pid)
             calls_before = fake.bot_calls()
+            counts_before = counted(fake, tally, figures)
             cpu_before = _cpu(bot)
             started = time.perf_counter()
             if floor:
                 runs = [floor_session(fake, c, a, figures, pace) for c, a, _ in seated]
             else:
                 boards = Boards(fake, seated[0][0])
+                phases = Phases(matches, partial(counted, fake, tally, figures))
                 runs = [
                     parlor_match(
-                        fake, *table, figures, boards=boards, by_command=by_command, pace=pace
+                        fake,
+                        *table,
+                        figures,
+                        boards=boards,
+                        by_command=None if by_kind else by_command,
+                        pace=pace,
+                        phases=phases if by_kind else None,
                     )
                     for table in seated
                 ]
             await asyncio.gather(*runs)
             figures.wall = time.perf_counter() - started
             figures.cpu = _cpu(bot) - cpu_before
+            if not floor:
+                await asyncio.sleep(SETTLE)  # what the outbox writes after the last move
+                spent = counted(fake, tally, figures) - counts_before
+                figures.statements, figures.commits = spent.statements, spent.commits
+                figures.kinds = phases.costs
+            figures.calls = len(fake.requests) - counts_before.calls
             figures.routes = fake.bot_calls() - calls_before
             figures.bot_calls = sum(figures.routes.values())
             figures.throttled = len(fake.rate_limit_hits)
@@ -686,11 +794,19 @@ def _pace_cells(figures: Figures) -> list[object]:
 
 def flat_row(name: str, matches: int, figures: Figures, errors: int) -> list[object]:
     moves = figures.moves or len(figures.visible)
+    sql: list[object] = ["-", "-"]  # the bare bot has no database
+    if figures.statements:
+        sql = [
+            figures.per_interaction(figures.statements),
+            figures.per_interaction(figures.commits),
+        ]
     return [
         name,
         matches,
         *_pace_cells(figures),
         matches * figures.cpu_ms(),
+        *sql,
+        figures.per_interaction(figures.calls),
         figures.bot_calls / moves if moves else 0.0,
         figures.throttled,
         figures.failed,
@@ -746,6 +862,9 @@ async def flat_out(counts: list[int], directory: Path) -> dict[int, tuple[Measur
             "visible p50",
             "visible p99",
             "N x CPU ms",
+            "statements/interaction",
+            "commits/interaction",
+            "Discord calls/interaction",
             "bot calls/move",
             "429s",
             "given up",
@@ -770,6 +889,41 @@ async def flat_out(counts: list[int], directory: Path) -> dict[int, tuple[Measur
             spent = ", ".join(f"{route} {n}" for route, n in figures.routes.most_common())
             print(f"  bot-token calls by route: {spent}")
     return runs
+
+
+async def by_kind(matches: int, directory: Path) -> None:
+    """Parlor's matches in lockstep, one kind of step at a time; its cost by kind, printed."""
+    figures, errors = await measure_latency(matches, directory, floor=False, by_kind=True)
+    print(
+        f"By kind: {matches} Crystal Capture matches in one channel in lockstep, each kind's "
+        f"steps all at once, then {SETTLE:g} s to settle (the outbox's writes and the "
+        "background work then count with the kind). Discord calls: every REST call, whatever "
+        "its token; a move on a board buried by the others' is re-posted every other move."
+    )
+    rows = []
+    for kind in KINDS:
+        cost = figures.kinds.get(kind, Counts())
+        n = cost.interactions
+        rows.append(
+            [
+                kind,
+                n,
+                *(x / n if n else 0.0 for x in (cost.statements, cost.commits)),
+                *(x / n if n else 0.0 for x in (cost.calls, cost.bot_calls)),
+            ]
+        )
+    print_table(
+        [
+            "interaction",
+            "interactions",
+            "statements/interaction",
+            "commits/interaction",
+            "Discord calls/interaction",
+            "bot-token calls/interaction",
+        ],
+        rows,
+    )
+    print(f"given up: {figures.failed}, errors logged: {errors}")
 
 
 async def paced(matches: int, rate: float, directory: Path) -> None:
@@ -821,6 +975,9 @@ async def main(arguments: argparse.Namespace) -> None:
         return
     with temporary_directory() as directory:
         await flat_out(counts, directory)
+        if arguments.kind_matches:
+            print()
+            await by_kind(arguments.kind_matches, directory)
         if arguments.rate:
             print()
             await paced(arguments.paced_matches or max(counts), arguments.rate, directory)
@@ -863,6 +1020,12 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--paced-matches",
         type=int,
         help="matches in the paced runs (default: the largest of --matches)",
+    )
+    parser.add_argument(
+        "--kind-matches",
+        type=int,
+        default=20,
+        help="matches in the run that counts each kind of interaction apart (0: skip it)",
     )
     parser.add_argument(
         "--stored", type=int, default=100_000, help="unfinished matches for the start-up figure"

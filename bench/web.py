@@ -40,8 +40,11 @@ WARM_UP = 5
 LOGGED_MARKER = "bench.web"
 
 
-def played_log(name: str, seed: int) -> tuple[str, int, list[tuple[int, str]], int | None, str]:
-    """A game played to its end with random legal actions: options, seed, actions, result."""
+def played_log(
+    name: str, seed: int
+) -> tuple[str, int, list[tuple[int, str, str]], int | None, str]:
+    """A game played to its end with random legal actions: options, seed, actions (each with
+    what its seat was asked for, as the bot logs it), result."""
     engine = games.get(name)
     rng = random.Random(seed)
     options = engine.options(engine.new({}, seed))
@@ -50,7 +53,7 @@ def played_log(name: str, seed: int) -> tuple[str, int, list[tuple[int, str]], i
     while (outcome := engine.outcome(state)) is None:
         seat = rng.choice(sorted(engine.to_act(state)))
         action = rng.choice(list(engine.legal_actions(state, seat)))
-        actions.append((seat, str(action)))
+        actions.append((seat, engine.ask(state, seat).value, str(action)))
         state, _ = engine.apply(state, seat, action)
     return json.dumps(options), seed, actions, outcome.winner, outcome.reason.value
 
@@ -81,9 +84,9 @@ def add_logs(path: str, count: int, matches: int, seed: int) -> list[int]:
                 (name, options, game_seed, winner, reason, match_id),
             )
             rows += [
-                (match_id, seq, seat, "action:move", seat, json.dumps({"action": text}),
+                (match_id, seq, seat, f"action:{ask}", seat, json.dumps({"action": text}),
                  "2026-01-01 00:00:00.000000")
-                for seq, (seat, text) in enumerate(actions, start=1)
+                for seq, (seat, ask, text) in enumerate(actions, start=1)
             ]  # fmt: skip
         connection.executemany(
             "INSERT INTO match_events (match_id, seq, seat, kind, audience, payload, created_at)"

@@ -25,7 +25,6 @@ from bot.chat.common import Common
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
 from bot.chat.dms import TypedAnswers
-from bot.chat.failures import log_failure
 from bot.chat.forms import form_listener
 from bot.chat.games import game_cogs
 from bot.chat.history import AfterGame, History, NameBook
@@ -39,16 +38,17 @@ from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.chat.servers import Servers
 from bot.chat.sweeps import Sweeps
-from bot.chat.threads import MatchThreads
+from bot.chat.threads import ThreadMaker
 from bot.chat.tournament_buttons import signup_items
 from bot.chat.tournament_desk import TournamentDesk
 from bot.chat.tournaments import Tournaments
 from bot.fleet import Fleet
+from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
 from bot.service.match_state import Clock
-from bot.service.match_threads import MatchThreads as ThreadPlaces
+from bot.service.match_threads import ThreadPlaces
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
 from bot.service.replays import Replays
@@ -121,7 +121,7 @@ class App:
             self.outbox,
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
-            threads=MatchThreads(client, self.boards, ThreadPlaces(sessions), self.dms),
+            threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
         self.requests = Interactions(matches.lookups, self.boards, self.delivery, client.busy)
@@ -211,7 +211,7 @@ class App:
         try:
             await self.outbox.close()
         except Exception:
-            log_failure("writing the outbox at shut-down failed")
+            log_failure(log, "writing the outbox at shut-down failed")
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()

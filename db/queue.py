@@ -8,7 +8,7 @@ one only, and paired once. SQLite has one writer at a time anyway.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -271,7 +271,3 @@ async def record_board(
             index_elements=[QueueBoard.channel_id, QueueBoard.game], set_=values
         )
     )
-
-
-def spots(entries: Sequence[Entry]) -> set[Spot]:
-    return {entry.spot for entry in entries}

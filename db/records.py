@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, and_, bindparam, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -17,9 +17,6 @@ from db.models import (
     DEFAULT_DEVIATION,
     DEFAULT_RATING,
     DEFAULT_VOLATILITY,
-    Match,
-    MatchPlayer,
-    MatchStatus,
     PlayerStats,
 )
 
@@ -171,62 +168,3 @@ async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[Pla
         .order_by(PlayerStats.game, PlayerStats.vs_bot)
     )
     return list(rows)
-
-
-@dataclass(frozen=True)
-class FinishedMatch:
-    """A finished match as a member's record lists it."""
-
-    id: int
-    game: str
-    opponent_id: int
-    winner_id: int | None
-    vs_bot: bool
-    end_reason: str | None
-    finished_at: datetime | None
-
-
-async def recent_matches(
-    session: AsyncSession, guild_id: int, user_id: int, limit: int = 10, game: str | None = None
-) -> list[FinishedMatch]:
-    """The user's last finished matches in this guild (of ``game``, if given), most recent
-    first, each with its winner. One statement: it starts from the user's own rows in
-    ``match_players``, so its cost follows the user's history, not the server's."""
-    mine, winner = MatchPlayer.__table__.alias("mine"), MatchPlayer.__table__.alias("winner")
-    statement = (
-        select(
-            Match.id,
-            Match.game,
-            Match.challenger_id,
-            Match.opponent_id,
-            winner.c.user_id,
-            Match.vs_bot,
-            Match.end_reason,
-            Match.finished_at,
-        )
-        .join(mine, mine.c.match_id == Match.id)
-        .outerjoin(winner, and_(winner.c.match_id == Match.id, winner.c.seat == Match.winner_seat))
-        .where(
-            mine.c.user_id == user_id,
-            Match.guild_id == guild_id,
-            Match.status == MatchStatus.FINISHED,
-        )
-        .order_by(Match.finished_at.desc(), Match.id.desc())
-        .limit(limit)
-    )
-    if game is not None:
-        statement = statement.where(Match.game == game)
-    return [
-        FinishedMatch(
-            id=match_id,
-            game=name,
-            opponent_id=opponent if challenger == user_id else challenger,
-            winner_id=winner_id,
-            vs_bot=bool(vs_bot),
-            end_reason=end_reason,
-            finished_at=finished_at,
-        )
-        for match_id, name, challenger, opponent, winner_id, vs_bot, end_reason, finished_at in (
-            await session.execute(statement)
-        )
-    ]

@@ -1,4 +1,5 @@
-"""The queries of the web pages: which servers have them on, and what their pages read.
+"""The queries of the web pages: which servers have them on, and what their pages read (a
+finished match with its log, ``finished_match``, is read by ``/review`` and ``/replay`` too).
 
 Everything a page reads starts from an index: a leaderboard walks the leaderboard index of one
 server's game, and a member's page starts from their own rows in ``match_players``, so a page's
@@ -11,8 +12,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import Match, MatchEvent, MatchPlayer, MatchStatus, PlayerStats, WebSite
@@ -21,8 +23,8 @@ PLAYER_KEY_BYTES = 32
 """The size of a server's key for its players' opaque ids."""
 
 MEMBER_WINDOW = 1000
-"""A member's page reads at most their last this many matches (in any server): enough for
-their recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
+"""A member's page reads at most their last this many matches in the server: enough for their
+recent matches and frequent opponents, and a bound on the page's cost for the keenest."""
 
 
 def token_hash(token: str) -> str:
@@ -69,12 +71,6 @@ async def close_site(session: AsyncSession, guild_id: int) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
-async def site_is_open(session: AsyncSession, guild_id: int) -> bool:
-    """Whether the server's pages are on."""
-    found = await session.scalar(select(WebSite.guild_id).where(WebSite.guild_id == guild_id))
-    return found is not None
-
-
 async def leaderboard_page(
     session: AsyncSession, guild_id: int, game: str, offset: int, limit: int
 ) -> list[PlayerStats]:
@@ -94,20 +90,6 @@ async def leaderboard_page(
     return list(rows)
 
 
-@dataclass(frozen=True)
-class PlayedMatch:
-    """A finished match of the server as a member's page counts it."""
-
-    id: int
-    game: str
-    seat: int
-    """The member's seat."""
-    opponent_id: int
-    winner_seat: int | None
-    vs_bot: bool
-    finished_at: datetime | None
-
-
 async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
     """The member's records in the server, every game, in no order: sorting here would let
     SQLite walk the server's leaderboard index instead of the member's own rows."""
@@ -117,67 +99,36 @@ async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> 
     return list(rows)
 
 
-async def member_matches(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayedMatch]:
-    """The member's finished matches in the server among their last ``MEMBER_WINDOW`` (in any
-    server), newest first.
-
-    The member's rows in ``match_players`` are read first (a subquery, through their index),
-    then each match by its key: the cost follows the member's own history, never the
-    server's, whether or not SQLite has statistics (without them it would rather walk the
-    server's matches by date).
-    """
-    mine = (
-        select(MatchPlayer.match_id, MatchPlayer.seat)
-        .where(MatchPlayer.user_id == user_id)
-        .order_by(MatchPlayer.match_id.desc())
-        .limit(MEMBER_WINDOW)
-        .subquery("mine")
-    )
-    other = MatchPlayer.__table__.alias("other")
-    statement = (
-        select(
-            Match.id,
-            Match.game,
-            mine.c.seat,
-            other.c.user_id,
-            Match.winner_seat,
-            Match.vs_bot,
-            Match.finished_at,
-        )
-        .select_from(mine)
-        .join(Match, Match.id == mine.c.match_id)
-        .join(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
-        .where(Match.guild_id == guild_id, Match.status == MatchStatus.FINISHED)
-        .order_by(mine.c.match_id.desc())
-    )
-    return [
-        PlayedMatch(match_id, game, seat, opponent, winner, bool(vs_bot), finished_at)
-        for match_id, game, seat, opponent, winner, vs_bot, finished_at in await session.execute(
-            statement
-        )
-    ]
+LoggedAction = tuple[int, str, str]
+"""One action from a match's event log: who played it (the seat), what they were asked for
+(the ``Ask``'s value) and the action's canonical text."""
 
 
 @dataclass(frozen=True)
-class FinishedGame:
-    """A finished match of the server as its page replays it."""
+class FinishedMatch:
+    """A finished match of the server with what its log holds, as a review, a replay and its
+    web page read it."""
 
     id: int
     game: str
-    options: dict[str, object]
+    options: dict[str, Any]
     seed: int
     players: tuple[int, int]
     """User ids by seat."""
     challenger_id: int
+    names: tuple[str | None, str | None]
+    """The players' display names when the match ended, where they were kept."""
     vs_bot: bool
     winner_seat: int | None
     end_reason: str | None
     finished_at: datetime | None
+    actions: tuple[LoggedAction, ...]
+    """Its actions in the order they were played: what a replay applies again."""
 
 
 async def finished_match(
     session: AsyncSession, guild_id: int, match_id: int
-) -> FinishedGame | None:
+) -> FinishedMatch | None:
     """The match, if it is one of the server's and finished: a match in play or called off is
     never shown, so nothing secret of a match in play can reach a page."""
     row = (
@@ -202,45 +153,37 @@ async def finished_match(
     if row is None:
         return None
     seated = await session.execute(
-        select(MatchPlayer.seat, MatchPlayer.user_id).where(MatchPlayer.match_id == match_id)
+        select(MatchPlayer.seat, MatchPlayer.user_id, MatchPlayer.display_name).where(
+            MatchPlayer.match_id == match_id
+        )
     )
-    seats: dict[int, int] = {seat: user for seat, user in seated}
+    seats: dict[int, tuple[int, str | None]] = {seat: (user, name) for seat, user, name in seated}
     if set(seats) != {0, 1}:
         return None
-    return FinishedGame(
+    return FinishedMatch(
         id=row.id,
         game=row.game,
         options=dict(row.options or {}),
         seed=row.seed,
-        players=(seats[0], seats[1]),
+        players=(seats[0][0], seats[1][0]),
         challenger_id=row.challenger_id,
+        names=(seats[0][1], seats[1][1]),
         vs_bot=bool(row.vs_bot),
         winner_seat=row.winner_seat,
         end_reason=row.end_reason,
         finished_at=row.finished_at,
+        actions=await _logged_actions(session, match_id),
     )
 
 
-@dataclass(frozen=True)
-class LoggedAction:
-    """One action from a match's event log: who played it, what they were asked for (the
-    ``Ask``'s value) and the action's canonical text."""
-
-    seq: int
-    seat: int
-    text: str
-    ask: str
-
-
-async def logged_actions(session: AsyncSession, match_id: int) -> list[LoggedAction]:
-    """The match's actions in the order they were played: what a replay applies again."""
+async def _logged_actions(session: AsyncSession, match_id: int) -> tuple[LoggedAction, ...]:
     rows = await session.execute(
-        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.kind, MatchEvent.payload)
+        select(MatchEvent.seat, MatchEvent.kind, MatchEvent.payload)
         .where(MatchEvent.match_id == match_id, MatchEvent.kind.startswith("action:"))
         .order_by(MatchEvent.seq)
     )
-    return [
-        LoggedAction(seq, seat, str(payload["action"]), kind.removeprefix("action:"))
-        for seq, seat, kind, payload in rows
+    return tuple(
+        (seat, kind.removeprefix("action:"), str(payload["action"]))
+        for seat, kind, payload in rows
         if seat is not None and "action" in payload
-    ]
+    )

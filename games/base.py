@@ -17,6 +17,7 @@ from games.worded import Worded
 
 if TYPE_CHECKING:
     from games.board import Board
+    from games.controls import Controls
 
 Seat = int
 """0 (moves first) or 1."""
@@ -191,6 +192,10 @@ class Game(Protocol[S, A, V]):
     has_secrets: bool
     """True when the game starts with a setup phase of private choices."""
 
+    move_command: str
+    """The verb of the game's public move as its rules say it (``attack``): the subcommand of
+    its slash command group, which the match service names in its texts."""
+
     @property
     def rules(self) -> str:
         """The short rules in the reader's language, in a few lines of Discord markdown."""
@@ -266,6 +271,17 @@ class Game(Protocol[S, A, V]):
     def tell(self, event: Event, names: tuple[str, str]) -> str:
         """``event`` in words, in the reader's language, naming the players ``names``: worded
         from its kind and data alone. Raises ``KeyError`` when its data lacks a fact."""
+        ...
+
+    def controls(self, view: V, seat: Seat) -> Controls:
+        """What ``seat`` may press for its public move, drawn from ``view`` alone (the public's
+        serves a board everyone sees): every legal move enabled, none that is not, and nothing
+        that only a secret could decide. Empty unless ``seat`` is to make a public move."""
+        ...
+
+    def choices(self, view: V) -> Controls:
+        """What the view's seat may press for what it is asked privately now (its secret, its
+        hint, the cell of a trap), drawn from its own view. Empty for the public's view."""
         ...
 
     def word(self, action: A) -> str:

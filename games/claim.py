@@ -29,6 +29,7 @@ from games.base import (
     evolve,
 )
 from games.board import Board, Mark
+from games.controls import NONE, Control, Controls
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, off_grid_text, on_grid
 from games.options import unknown_option
@@ -142,6 +143,7 @@ RULES = N_(
 class ClaimGame:
     name = "claim"
     has_secrets = False
+    move_command = "pick"
 
     title = Translated(N_("Number Claim"))
     rules = Translated(RULES)
@@ -289,6 +291,28 @@ class ClaimGame:
         )
         totals = board.per_seat(f"{player(seat)}: {view.totals[seat]}" for seat in SEATS)
         return Board((numbers,), (totals,))
+
+    def controls(self, view: View, seat: Seat) -> Controls:
+        """The grid: a free number to claim (a cell, when the numbers are hidden), and a
+        claimed one disabled."""
+        if view.to_act != seat:
+            return NONE
+        owners = view.owners
+
+        def control(row: int, col: int) -> Control:
+            index = _index(view.size, row, col)
+            value = view.grid[index]
+            if owners[index] is not None:
+                return Control(f"{row} {col}", _("{number} · taken", number=value), False)
+            if value is None:
+                return Control(f"{row} {col}", "?")
+            return Control(str(value), str(value))
+
+        lines = range(1, view.size + 1)
+        return Controls(tuple(tuple(control(row, col) for col in lines) for row in lines))
+
+    def choices(self, view: View) -> Controls:
+        return NONE
 
     def word(self, action: Action) -> str:
         if isinstance(action, ClaimCell):

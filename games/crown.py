@@ -31,6 +31,7 @@ from games.base import (
     other,
 )
 from games.board import Board, Mark
+from games.controls import NONE, Control, Controls
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import cell_text as cell_text
 from games.grid import load_cell, off_grid_text
@@ -241,8 +242,12 @@ def consistent_cells(attacks: Sequence[AttackRecord]) -> frozenset[Cell]:
 
 def _hint_pending_from(state: CrownState) -> Seat | None:
     """The attacker whose miss still awaits the defender's hint, if any."""
+    return _awaiting_hint(state.attacks)
+
+
+def _awaiting_hint(attacks: Attacks) -> Seat | None:
     for seat in SEATS:
-        records = state.attacks[seat]
+        records = attacks[seat]
         if records and records[-1].awaits_hint:
             return seat
     return None
@@ -299,6 +304,7 @@ class CrownGame:
 
     name = "crown"
     has_secrets = True
+    move_command = "attack"
 
     title = Translated(N_("Capture the Crown"))
     rules = Translated(RULES)
@@ -432,6 +438,24 @@ class CrownGame:
                 for owner in owners
             )
         )
+
+    def controls(self, view: CrownView, seat: Seat) -> Controls:
+        """The opponent's grid to attack; a cell already attacked is disabled."""
+        in_play = all(view.placed) and _awaiting_hint(view.attacks) is None
+        if not in_play or view.to_act != {seat}:
+            return NONE
+        attacked = {record.cell for record in view.attacks[seat]}
+        return _cell_controls(lambda cell: cell not in attacked, "✕")
+
+    def choices(self, view: CrownView) -> Controls:
+        """Where to hide one's Crown, during the setup; the true hints, after a miss."""
+        seat = view.seat
+        if seat is None or seat not in view.to_act:
+            return NONE
+        if not view.placed[seat]:
+            return _cell_controls(lambda cell: True, "")
+        hints = tuple(Control(str(hint), hint.sentence) for hint in view.hint_choices)
+        return Controls((hints,)) if hints else NONE
 
     def word(self, action: CrownAction) -> str:
         return Worded(lambda: _word(action))
@@ -649,6 +673,22 @@ def _result_words(record: AttackRecord) -> str:
 def _cell_help() -> str:
     """How to type a cell, in the reader's language."""
     return _("write the row then the column, each 1-3, e.g. '2 3'")
+
+
+def _cell_controls(open_to: Callable[[Cell], bool], closed: str) -> Controls:
+    """The 3x3 grid as controls: a cell ``open_to`` allows says where it is, another says
+    ``closed``."""
+    return Controls(
+        tuple(
+            tuple(
+                Control(f"{row} {col}", f"{row},{col}")
+                if open_to((row, col))
+                else Control(f"{row} {col}", closed, False)
+                for col in range(1, SIZE + 1)
+            )
+            for row in range(1, SIZE + 1)
+        )
+    )
 
 
 def _word(action: CrownAction) -> str:

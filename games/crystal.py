@@ -28,6 +28,7 @@ from games.base import (
     other,
 )
 from games.board import Board, Mark
+from games.controls import NONE, Control, Controls
 from games.ending import dump_outcome, end_event, load_outcome
 from games.options import check_no_options
 from games.text import end_words, player, quoted
@@ -117,6 +118,7 @@ RULES = N_(
 class CrystalGame:
     name = "crystal"
     has_secrets = False
+    move_command = "take"
 
     title = Translated(N_("Crystal Capture"))
     rules = Translated(RULES)
@@ -262,6 +264,27 @@ class CrystalGame:
         )
         return Board((crystals,), points)
 
+    def controls(self, view: View, seat: Seat) -> Controls:
+        """Crystals 1-9 in rows of five; a taken one, or one that would take ``seat`` over the
+        target, is disabled and says which."""
+        if view.to_act != seat:
+            return NONE
+        allowed = _within(view.pool, view.points[seat])
+
+        def control(crystal: int) -> Control:
+            if crystal not in view.pool:
+                return Control(str(crystal), _("{number} · taken", number=crystal), False)
+            if crystal not in allowed:
+                over = _("{number} · over {target}", number=crystal, target=TARGET)
+                return Control(str(crystal), over, False)
+            return Control(str(crystal), str(crystal))
+
+        buttons = tuple(map(control, CRYSTALS))
+        return Controls((buttons[:5], buttons[5:]))
+
+    def choices(self, view: View) -> Controls:
+        return NONE
+
     def word(self, action: Capture) -> str:
         return Worded(lambda: _("crystal {number}", number=action.crystal))
 
@@ -330,8 +353,12 @@ GAME: Game[State, Action, View] = CrystalGame()
 
 def _capturable(state: State, seat: Seat) -> tuple[int, ...]:
     """The crystals ``seat`` may take without going over the target."""
-    room = TARGET - state.points[seat]
-    return tuple(c for c in state.pool if c <= room)
+    return _within(state.pool, state.points[seat])
+
+
+def _within(pool: Sequence[int], points: int) -> tuple[int, ...]:
+    """The crystals of ``pool`` that take ``points`` no further than the target."""
+    return tuple(c for c in pool if points + c <= TARGET)
 
 
 def _points(captures: Sequence[Captured]) -> tuple[int, int]:

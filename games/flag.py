@@ -32,6 +32,7 @@ from games.base import (
     other,
 )
 from games.board import Board, Mark
+from games.controls import NONE, Control, Controls
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.grid import CELL, cell_text, cells_text, load_cell, off_grid_text
 from games.options import check_no_options
@@ -53,6 +54,18 @@ FLAGS: tuple[Cell, Cell] = ((1, 1), (SIZE, SIZE))
 """Each seat's flag, where its agent starts and returns to."""
 
 _ACTION = re.compile(rf"(?:(move|trap)\b\s*)?{CELL}")
+
+ARROWS = {
+    (-1, -1): "↖",
+    (-1, 0): "↑",
+    (-1, 1): "↗",
+    (0, -1): "←",
+    (0, 1): "→",
+    (1, -1): "↙",
+    (1, 0): "↓",
+    (1, 1): "↘",
+}
+"""The step from the agent each arrow shows, as (rows, columns)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +168,7 @@ class FlagGame:
     name = "flag"
     has_secrets = True
     """Traps are secret, but placed during play: there is no setup phase."""
+    move_command = "move"
 
     title = Translated(N_("Flag Chase"))
     rules = Translated(RULES)
@@ -281,6 +295,51 @@ class FlagGame:
             _("Actions: {played} of {limit}", played=view.actions, limit=view.action_limit)
         )
         return Board((board.grid("", SIZE, cell),), tuple(lines))
+
+    def controls(self, view: View, seat: Seat) -> Controls:
+        """The 8 steps around the agent, an arrow each, and in the middle the trap, whose cell
+        is chosen privately (``choices``).
+
+        Only public facts disable a step (the grid's edge, the other agent): an agent may step
+        onto its own traps, so the public's view and the mover's draw the same controls.
+        """
+        if view.to_act != seat:
+            return NONE
+        here, there = view.agents[seat], view.agents[other(seat)]
+        steps = set(_neighbours(here)) - {there}
+        left = view.traps_left[seat]
+
+        def control(d_row: int, d_col: int) -> Control:
+            if (d_row, d_col) == (0, 0):
+                return Control(Trap.verb, _("Trap ({n} left)", n=left), bool(left), opens=True)
+            cell = (here[0] + d_row, here[1] + d_col)
+            arrow = ARROWS[(d_row, d_col)]
+            label = f"{arrow} {cell[0]},{cell[1]}" if grid.on_grid(cell, SIZE) else arrow
+            return Control(str(Move(*cell)), label, cell in steps)
+
+        around = (-1, 0, 1)
+        return Controls(tuple(tuple(control(r, c) for c in around) for r in around))
+
+    def choices(self, view: View) -> Controls:
+        """The grid to hide a trap on, for the seat to act with a trap left: a flag, an agent
+        and one's own trap are disabled and say which (the opponent's traps are no obstacle)."""
+        seat = view.seat
+        if seat is None or view.to_act != seat or not view.traps_left[seat]:
+            return NONE
+        own = set(view.traps[seat] or ())
+
+        def control(cell: Cell) -> Control:
+            action = str(Trap(*cell))
+            if cell in own:
+                return Control(action, _("your trap"), False)
+            if cell in view.flags:
+                return Control(action, _("flag"), False)
+            if cell in view.agents:
+                return Control(action, _("agent"), False)
+            return Control(action, f"{cell[0]},{cell[1]}")
+
+        lines = range(1, SIZE + 1)
+        return Controls(tuple(tuple(control((row, col)) for col in lines) for row in lines))
 
     def word(self, action: Action) -> str:
         cell = cell_text((action.row, action.col))

@@ -32,6 +32,7 @@ from games.base import (
     other,
 )
 from games.board import Board, Mark
+from games.controls import NONE, Controls, Typed
 from games.ending import dump_outcome, end_event, load_outcome, reveal_event
 from games.options import unknown_option
 from games.seats import seen_by, with_seat
@@ -236,6 +237,10 @@ class SafeState:
     outcome: Outcome | None = None
 
 
+def _typed(label: str, options: Options) -> Typed:
+    return Typed(label, options.shape, options.example)
+
+
 def _in_setup(state: SafeState) -> bool:
     return None in state.codes
 
@@ -288,6 +293,7 @@ class SafeGame:
 
     name = "safe"
     has_secrets = True
+    move_command = "guess"
 
     title = Translated(N_("Safe Cracker"))
     rules = Translated(RULES)
@@ -398,6 +404,19 @@ class SafeGame:
             if code is not None
         )
         return Board(grids, tuple(lines))
+
+    def controls(self, view: SafeView, seat: Seat) -> Controls:
+        """A guess, typed whole: there are too many codes to press."""
+        if not all(view.code_set) or view.to_act != {seat}:
+            return NONE
+        return Controls(typed=_typed(_("Guess"), view.options))
+
+    def choices(self, view: SafeView) -> Controls:
+        """One's code, typed whole, during the setup."""
+        seat = view.seat
+        if seat is None or seat not in view.to_act or view.code_set[seat]:
+            return NONE
+        return Controls(typed=_typed(_("Set my code"), view.options))
 
     def word(self, action: SafeAction) -> str:
         code = code_text(action.code)

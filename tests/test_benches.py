@@ -106,6 +106,7 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     out = run_bench(
         "e2e",
         *("--matches", "3", "--stored", "5", "--rate", "20", "--paced-matches", "2"),
+        *("--kind-matches", "3"),
         cwd=tmp_path,
     )
     for path in (
@@ -117,6 +118,9 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     assert "Parlor's CPU per interaction at most 5x the bare bot's" in out
     assert "Paced: interactions start at 20/s in all over 2 matches" in out
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
+    assert "statements/interaction" in out and "commits/interaction" in out
+    for kind in ("challenge", "accept", "button move", "slash move"):
+        assert f"\n{kind} " in out
 
 
 def test_i18n_renders_in_german_and_english_beside_the_e2e_cpu(tmp_path: Path) -> None:

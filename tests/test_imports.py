@@ -7,7 +7,8 @@
   or of the terminal (``bot.terminal``); the terminal nothing of ``discord`` or ``bot.chat``;
 - the Discord side (``bot.chat``) nothing of ``db``, save the composition root in ``WIRING``;
 - no two modules import each other, directly or around a loop;
-- no module of ``bot``, ``db`` or ``web`` (the migrations aside) is over ``MAX_LINES`` lines.
+- no module of ``bot``, ``db`` or ``web`` (the migrations aside) is over ``MAX_LINES`` lines;
+- no class name is defined twice across ``bot``, ``db`` and ``web`` (``SHARED_CLASS_NAMES``).
 
 Imports inside functions count, and so do imports under ``if TYPE_CHECKING:``: they do not run,
 but they are a dependency all the same, and a loop closed through them is a loop in the design.
@@ -49,6 +50,13 @@ MAX_LINES = 500
 SIZED = ("bot", "db", "web")
 UNSIZED = ("db.migrations",)
 """``MAX_LINES`` holds for every module of ``SIZED`` except those under ``UNSIZED``."""
+ONE_CLASS_A_NAME = ("bot", "db", "web")
+SHARED_CLASS_NAMES: dict[str, str] = {}
+"""Class names ``ONE_CLASS_A_NAME`` may define more than once, each with the reason.
+
+A second class of a name is a second type for one concept, whose readers drift apart, or two
+concepts under one name, which a reader of either mistakes for the other.
+"""
 
 
 @dataclass(frozen=True)
@@ -241,11 +249,31 @@ def describe(report: Report) -> str:
     return "\n".join(out)
 
 
+def twin_classes(root: Path, packages: tuple[str, ...] = ONE_CLASS_A_NAME) -> list[str]:
+    """Each class name defined in more than one place under ``packages`` (nested classes
+    included), with where, one line each; the names of ``SHARED_CLASS_NAMES`` aside."""
+    places: dict[str, list[str]] = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.ClassDef):
+                    where = f"{path.relative_to(root)}:{node.lineno}"
+                    places.setdefault(node.name, []).append(where)
+    return [
+        f"class {name}: {', '.join(found)}"
+        for name, found in sorted(places.items())
+        if len(found) > 1 and name not in SHARED_CLASS_NAMES
+    ]
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[0]).resolve() if argv else ROOT
     report = scan(root)
+    twins = twin_classes(root)
     print(describe(report))
-    return 1 if report.all() else 0
+    print(f"class names defined twice: {len(twins) or 'none'}")
+    print("".join(f"    {line}\n" for line in twins), end="")
+    return 1 if report.all() or twins else 0
 
 
 # The checkout itself, one test per rule. A rule the checkout breaks for a while gets a strict
@@ -271,6 +299,10 @@ def test_the_project_has_no_import_cycle(project: Report) -> None:
 
 def test_no_module_of_bot_or_db_is_over_500_lines(project: Report) -> None:
     assert project.oversize == []
+
+
+def test_no_class_name_is_defined_twice_in_bot_db_or_web() -> None:
+    assert twin_classes(ROOT) == []
 
 
 # The check itself, on small trees made for each rule.
@@ -398,6 +430,21 @@ def test_a_module_of_bot_or_db_over_the_limit_is_caught(tmp_path: Path) -> None:
     assert rule_violations(_tree(tmp_path, files)) == [
         f"bot/chat/long.py: {MAX_LINES + 1} lines",
         f"db/queries.py: {MAX_LINES + 2} lines",
+    ]
+
+
+def test_a_class_name_defined_twice_is_caught(tmp_path: Path) -> None:
+    files = {
+        **CLEAN,
+        "db/history.py": "class Point:\n    pass\n",
+        "bot/service/charts.py": "import dataclasses\n\n\nclass Point:\n    pass\n",
+        "web/pages.py": "def page():\n    class Row:\n        pass\n",
+        "web/boards.py": "class Row:\n    pass\n",
+        "games/grid.py": "class Point:\n    pass\n",
+    }
+    assert twin_classes(_tree(tmp_path, files)) == [
+        "class Point: bot/service/charts.py:4, db/history.py:1",
+        "class Row: web/boards.py:1, web/pages.py:2",
     ]
 
 

@@ -26,7 +26,7 @@ from bot.i18n import server_language as language_of
 from db import site as queries
 from db.languages import server_language
 from db.site import Site
-from web import boards, ids, pages, replay, security, texts
+from web import boards, controls, ids, pages, replay, security, texts
 from web.charts import ChartFiles, RatingHistory, chart_name
 
 PAGE_CACHE = "private, max-age=30"
@@ -245,8 +245,18 @@ async def match(request: web.Request, session: AsyncSession, site: Site) -> web.
     if found is None or step is None or step >= len(found.steps):
         return security.not_found()
     names = (found.players[0].name, found.players[1].name)
-    drawn = replay.board(games.get(found.game), found.steps[step])
+    engine = games.get(found.game)
+    drawn = replay.board(engine, found.steps[step])
     board = boards.shown(drawn, names)
+    after = found.steps[step + 1] if step + 1 < len(found.steps) else None
+    played = (after.seat, after.action) if after is not None else (None, "")
+    offered = controls.offered(engine, found.steps[step].state, played)
     return _page(
-        request, "match.html", MATCH_CACHE, match=found, step=found.steps[step], board=board
+        request,
+        "match.html",
+        MATCH_CACHE,
+        match=found,
+        step=found.steps[step],
+        board=board,
+        offered=offered,
     )

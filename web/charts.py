@@ -57,7 +57,12 @@ class ChartFiles:
         path = self.folder / name
         if path.exists():
             return path
-        png = await draw(rating_chart, {title: list(points)}, title=_("{game}: rating", game=title))
+        png = await draw(
+            rating_chart,
+            {title: list(points)},
+            title=_("{game}: rating", game=title),
+            band_label=_("likely range"),
+        )
         if png is None:
             return None
         await asyncio.to_thread(_write, path, png)

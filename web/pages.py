@@ -15,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
 from bot.i18n import _
+from bot.i18n.names import reason_name
 from bot.service.ratings import Rating, display
-from bot.service.replays import reason_name
 from db import history
 from db import site as queries
+from db.member_matches import MemberMatch, member_matches
 from db.models import PlayerStats
 from db.site import Site
 from web import ids, replay
@@ -31,6 +32,8 @@ RECENT = 20
 """Finished matches a player page lists."""
 OPPONENTS = 5
 """Frequent opponents a player page counts results against."""
+SAID = {"win": "won", "loss": "lost", "draw": "drew"}
+"""A match's result for a member as a player page says it."""
 BOT_NAME = "Parlor"
 
 
@@ -144,7 +147,9 @@ async def home(session: AsyncSession, site: Site) -> list[Leaderboard]:
 
 
 @dataclass(frozen=True)
-class Line:
+class RecordRow:
+    """One game's row of a player page's record table, its rating worded for the page."""
+
     game: str
     title: str
     vs_bot: bool
@@ -181,7 +186,7 @@ class Played:
 @dataclass(frozen=True)
 class Player:
     person: Person
-    lines: list[Line]
+    lines: list[RecordRow]
     opponents: list[Opponent]
     recent: list[Played]
     charted: list[str]
@@ -195,7 +200,7 @@ async def player(
     stats = await queries.member_records(session, site.guild_id, user_id)
     if not stats:
         return None
-    played = await queries.member_matches(session, site.guild_id, user_id)
+    played = await member_matches(session, site.guild_id, user_id, limit=queries.MEMBER_WINDOW)
     recent = sorted(played, key=lambda m: (m.finished_at is not None, m.finished_at, m.id))
     recent = recent[::-1][:RECENT]
     meetings = head_to_head(played)
@@ -203,7 +208,7 @@ async def player(
     everyone = {user_id, *(m.opponent_id for m in recent), *(o for o, _ in meetings)}
     people = People(site, await display_names(session, site.guild_id, everyone), bots)
     lines = [
-        Line(
+        RecordRow(
             s.game,
             game_title(s.game),
             bool(s.vs_bot),
@@ -221,21 +226,15 @@ async def player(
         lines,
         [Opponent(people(opponent), *counts) for opponent, counts in meetings],
         [
-            Played(m.id, game_title(m.game), people(m.opponent_id), _result(m), m.finished_at)
+            Played(m.id, game_title(m.game), people(m.opponent_id), SAID[m.result], m.finished_at)
             for m in recent
         ],
         [line.game for line in lines if not line.vs_bot and line.game in charted],
     )
 
 
-def _result(match: queries.PlayedMatch) -> str:
-    if match.winner_seat is None:
-        return "drew"
-    return "won" if match.winner_seat == match.seat else "lost"
-
-
 def head_to_head(
-    played: Sequence[queries.PlayedMatch],
+    played: Sequence[MemberMatch],
 ) -> list[tuple[int, tuple[int, int, int, int]]]:
     """The ``OPPONENTS`` opponents met most often against people, with (played, wins, losses,
     draws) against each; ties go to the one met most recently."""
@@ -245,7 +244,7 @@ def head_to_head(
             continue
         line = counts.setdefault(match.opponent_id, [0, 0, 0, 0])
         line[0] += 1
-        line[{"won": 1, "lost": 2, "drew": 3}[_result(match)]] += 1
+        line[{"win": 1, "loss": 2, "draw": 3}[match.result]] += 1
     ranked = sorted(counts.items(), key=lambda item: -item[1][0])[:OPPONENTS]
     return [(opponent, (n[0], n[1], n[2], n[3])) for opponent, n in ranked]
 
@@ -274,8 +273,7 @@ async def match(session: AsyncSession, site: Site, match_id: int) -> MatchPage |
     bots = [u for u in found.players if found.vs_bot and u != found.challenger_id]
     people = People(site, await display_names(session, site.guild_id, found.players), bots)
     players = (people(found.players[0]), people(found.players[1]))
-    actions = await queries.logged_actions(session, match_id)
-    steps = replay.steps(found, actions, (players[0].name, players[1].name))
+    steps = replay.steps(found, (players[0].name, players[1].name))
     winner = found.winner_seat
     result = _("Draw") if winner is None else _("{name} won", name=players[winner].name)
     if found.end_reason:

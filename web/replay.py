@@ -9,16 +9,15 @@ included. A match that ended outside the rules (a resignation, a timeout) ends w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import games
-from db.site import FinishedGame, LoggedAction
-from games.base import AnyGame, GameError, Outcome, Reason
+from bot.service.replays import outside_ending
+from db.site import FinishedMatch
+from games.base import AnyGame, GameError
 from games.board import Board
-
-REASONS = frozenset(reason.value for reason in Reason)
+from games.review.replay import played
 
 
 @dataclass(frozen=True)
@@ -36,26 +35,22 @@ class Step:
     """The game after this step: ``board`` draws it, for the one step a page shows."""
 
 
-def steps(
-    match: FinishedGame, actions: Sequence[LoggedAction], names: tuple[str, str]
-) -> list[Step]:
+def steps(match: FinishedMatch, names: tuple[str, str]) -> list[Step]:
     """Every step of ``match`` from its first action to its end, the start first."""
     engine = games.get(match.game)
     state = engine.new(match.options, match.seed)
     found = [Step(0, None, "", (), state)]
-    for action in actions:
+    try:
+        for step in played(engine, match.options, match.seed, match.actions):
+            shown = tuple(event.render(names) for event in step.events if event.public)
+            found.append(Step(len(found), step.seat, step.text, shown, step.after))
+            state = step.after
+    except ValueError:
+        pass  # a log the engine no longer reads (GameError is one): show the steps it does
+    ending = outside_ending(match)
+    if engine.outcome(state) is None and ending is not None:
         try:
-            parsed = engine.parse(state, action.seat, action.text)
-            state, events = engine.apply(state, action.seat, parsed)
-        except GameError:
-            break  # a log the engine no longer reads: show the steps it does
-        shown = tuple(event.render(names) for event in events if event.public)
-        found.append(Step(len(found), action.seat, action.text, shown, state))
-    if engine.outcome(state) is None and match.end_reason in REASONS:
-        try:
-            state, events = engine.conclude(
-                state, Outcome(match.winner_seat, Reason(match.end_reason))
-            )
+            state, events = engine.conclude(state, ending)
         except GameError:
             return found
         shown = tuple(event.render(names) for event in events if event.public)

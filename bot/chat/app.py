@@ -15,10 +15,11 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.readers import hear
 from bot.i18n import N_, _
+from bot.service.failures import log_failure
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -170,7 +171,7 @@ class Parlor(commands.AutoShardedBot):
             text = _(NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER)
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-            log_failure("command of user %s failed", interaction.user.id, error=cause)
+            log_failure(log, "command of user %s failed", interaction.user.id, error=cause)
             text = _(FAILED)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

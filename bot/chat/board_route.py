@@ -6,11 +6,14 @@ edits the board through an interaction token while one is valid, and spends a bo
 only otherwise. A board buried under other messages is re-posted at the bottom (the re-post
 mentions whom the match waits for: an edit notifies nobody), by bot token only within the
 channel's post budget; when that is spent the board is edited in place, and the next update
-re-posts it.
+re-posts it. A re-post costs a call more than an edit (the old board is deleted), so a board is
+re-posted at most every other update of its match: in a busy channel, where every board is
+buried again by the time its match moves, that is half a call more per move, not a whole one.
 
 ``plan`` is a pure function of ``Facts``: the Discord side gathers the facts, asks once, and
-carries the plan out. A failure while carrying it out (the response's edit failed, the board was
-deleted) is planned again from the facts as they are then.
+carries the plan out. Nothing is planned twice: what carries an update when its route cannot
+(its interaction's token failed, the post budget was spent meanwhile) is the plan's own
+``fallback``, and a board deleted by someone is posted anew.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class Route(enum.Enum):
 
 RIDING = frozenset({Route.EDIT_IN_RESPONSE, Route.POST_IN_RESPONSE, Route.REPOST_IN_RESPONSE})
 """The routes carried by the interaction's own response."""
+BY_TOKEN = RIDING | {Route.EDIT_BY_HANDLE}
+"""The routes carried with an interaction's token, which may fail (expired, already used)."""
 POSTING = frozenset(
     {Route.POST_IN_RESPONSE, Route.POST_BY_BOT, Route.REPOST_IN_RESPONSE, Route.REPOST_BY_BOT}
 )
@@ -65,6 +70,9 @@ class Facts:
     """A valid interaction token that can edit the board is known."""
     buried: bool = False
     """Enough messages were posted after the board that it should come back to the bottom."""
+    reposted: bool = False
+    """The match's previous update re-posted the board: this one edits it in place, buried or
+    not, so that a board comes back to the bottom at most every other update."""
     budget: bool = False
     """A bot-token post in the board's channel is allowed now."""
 
@@ -92,6 +100,18 @@ class Plan:
         """Whether the update takes one of the channel's bot-token posts."""
         return self.route is Route.REPOST_BY_BOT
 
+    @property
+    def fallback(self) -> Plan | None:
+        """What carries the update with the bot token when this route cannot: its interaction's
+        token failed, or the channel's post budget was spent between the plan and its carrying
+        out. A buried board is then edited in place, for a later update to re-post; ``None``
+        where nothing else would do better (a bot-token route failed)."""
+        if self.route is Route.POST_IN_RESPONSE:
+            return Plan(Route.POST_BY_BOT)
+        if self.route in BY_TOKEN or self.route is Route.REPOST_BY_BOT:
+            return Plan(Route.EDIT_BY_BOT, self.board)
+        return None
+
 
 def plan(facts: Facts) -> Plan:
     """The route of a board update, from ``facts``."""
@@ -99,9 +119,10 @@ def plan(facts: Facts) -> Plan:
     board = facts.board
     if board is None:
         return Plan(Route.POST_IN_RESPONSE if riding else Route.POST_BY_BOT)
-    if facts.buried and riding:
+    buried = facts.buried and not facts.reposted
+    if buried and riding:
         return Plan(Route.REPOST_IN_RESPONSE, board)
-    if facts.buried and facts.budget:
+    if buried and facts.budget:
         return Plan(Route.REPOST_BY_BOT, board)
     if riding and facts.on_board:
         return Plan(Route.EDIT_IN_RESPONSE, board)

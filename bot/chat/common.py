@@ -18,17 +18,20 @@ import games
 from bot.chat import rating_charts, render
 from bot.chat.app import Parlor
 from bot.chat.components import Post
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.parts import Parts
 from bot.chat.readers import in_server_language
+from bot.chat.refusals import say
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.i18n.formats import command
-from bot.service.errors import MatchNotFound
+from bot.i18n.names import human
+from bot.service.errors import MatchNotFound, TimeoutOutOfBounds
+from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
 from bot.service.servers import FALLBACK_MAX
-from bot.service.timeouts import BOUNDS, human
+from bot.service.timeouts import BOUNDS
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +120,7 @@ async def answer_publicly(
     try:
         embed, file = await work
     except Exception:
-        log_failure("command of user %s failed", interaction.user.id)
+        log_failure(log, "command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
             await interaction.followup.send(_(FAILED), ephemeral=True)
@@ -332,8 +335,8 @@ class Common(commands.Cog):
                 kind: BOUNDS[kind].check(kind, parse_duration(text)) for kind, text in given.items()
             }
             wait = None if queue_wait is None else parse_duration(queue_wait)
-        except ValueError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+        except (ValueError, TimeoutOutOfBounds) as error:
+            await interaction.response.send_message(say(error), ephemeral=True)
             return
         if wait is not None and wait > FALLBACK_MAX:
             await interaction.response.send_message(

@@ -20,16 +20,17 @@ import discord
 
 from bot.chat import render
 from bot.chat.direct import DirectMessages
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.live_boards import Boards, InteractionRoute
 from bot.chat.parts import Actor
 from bot.chat.reach import ChannelReach, OutOfReach
 from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
-from bot.chat.threads import MatchThreads
+from bot.chat.threads import ThreadMaker
+from bot.service.failures import log_failure
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 
-__all__ = ["FAILED", "Actor", "Delivery", "MessageActor", "log_failure"]
+__all__ = ["FAILED", "Actor", "Delivery", "MessageActor"]
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class Delivery:
         *,
         reach: ChannelReach,
         tournament_moves_on: Callable[[int], Awaitable[None]],
-        threads: MatchThreads | None = None,
+        threads: ThreadMaker | None = None,
     ) -> None:
         self.boards = boards
         self.dms = dms
@@ -176,7 +177,7 @@ class Delivery:
             )
             return False
         except Exception:
-            log_failure("match %s: could not deliver the %s", snap.id, what)
+            log_failure(log, "match %s: could not deliver the %s", snap.id, what)
             return False
 
     async def show_board(
@@ -185,7 +186,7 @@ class Delivery:
         """Update the board. Raises ``OutOfReach`` when its channel is out of reach: held before
         and nothing but the bot's token would carry it (then nothing is tried: an interaction's
         response still may), or refused now (``ChannelReach.lost`` holds it). An archived
-        thread is revived first (``MatchThreads.revive``: a post unarchives it); one that cannot
+        thread is revived first (``ThreadMaker.revive``: a post unarchives it); one that cannot
         be is held. A channel that is gone has its match called off, and nothing is owed."""
         if (route is None or route.exchange is None) and self.reach.holds(snap.channel_id):
             raise OutOfReach(snap.channel_id)

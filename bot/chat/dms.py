@@ -16,11 +16,13 @@ from discord.ext import commands
 import games
 from bot.chat.app import Parlor
 from bot.chat.delivery import MessageActor
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.parts import Parts
 from bot.chat.readers import hear_dm
+from bot.chat.refusals import say
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS, MatchNotFound
+from bot.service.failures import log_failure
 from games.base import Ask
 
 RESTARTING = N_("Parlor is restarting: send your answer again in a moment.")
@@ -77,10 +79,10 @@ class TypedAnswers(commands.Cog):
                 match_id, user_id, answer, answering=private_asks(game, answer)
             )
         except REFUSALS as error:
-            await message.channel.send(str(error))
+            await message.channel.send(say(error))
             return
         except Exception:
-            log_failure("typed DM answer of user %s failed", user_id)
+            log_failure(log, "typed DM answer of user %s failed", user_id)
             await message.channel.send(_(FAILED))
             return
         actor = MessageActor(message)

@@ -1,16 +1,17 @@
 """How the Discord side shows one game: the interface each game's module fills in.
 
-A game's module in ``bot.chat.games`` holds its command group and a ``DRAWING``: the buttons for
-a move, what its private prompts show, and what its own buttons open. The board itself is the
-engine's (``Game.board``), drawn in emoji by ``bot.chat.boards``. Public buttons are drawn from
-the public view only; ``own_secrets`` and the pickers take the member's own view.
+A game's module in ``bot.chat.games`` holds its command group and, where it needs one, a
+``DRAWING``: what its private prompts say and what its own buttons open. The board is the
+engine's (``Game.board``), drawn in emoji by ``bot.chat.boards``, and so are its buttons
+(``Game.controls`` and ``Game.choices``, drawn by ``bot.chat.controls``): public buttons from the
+public view only, private choices and ``own_secrets`` from the member's own view.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.chat.components import Layout, Press
+from bot.chat.components import Press
 from bot.chat.game_cog import Interaction
 from bot.chat.parts import Parts
 from bot.i18n import _
@@ -18,15 +19,8 @@ from bot.service.notices import MatchSnapshot
 
 
 class Drawing:
-    """One game's buttons and private texts; every method has a default."""
-
-    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        """Buttons for ``seat``'s next public move, drawn from the public view."""
-        return ()
-
-    def secret_picker(self, snap: MatchSnapshot) -> Layout:
-        """Buttons that answer the setup ask privately (none: the answer is typed)."""
-        return ()
+    """One game's private texts and the buttons of its own that open something; every method
+    has a default."""
 
     def secret_hint(self, snap: MatchSnapshot) -> str:
         """How to answer the setup ask, for its prompt."""

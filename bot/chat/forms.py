@@ -19,6 +19,7 @@ from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
 from bot.chat.game_cog import Interaction
 from bot.chat.parts import Parts
 from bot.chat.readers import hear
+from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.notices import BoardRoute, Report
@@ -53,7 +54,7 @@ async def open_form(
     try:
         snap = await parts.matches.lookups.snapshot(press.match_id, guild_id=interaction.guild_id)
     except REFUSALS as error:
-        await interaction.response.send_message(str(error), ephemeral=True)
+        await interaction.response.send_message(say(error), ephemeral=True)
         return
     wanted = Ask.ACTION if move else Ask.SECRET
     if user not in snap.players:

@@ -24,12 +24,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.chat import history_texts as texts
+from bot.chat import records
 from bot.chat import review as review_texts
 from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
 from bot.chat.readers import hear
+from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.match_state import MAX_MATCH_ID
 from bot.service.replays import Replays
@@ -135,7 +138,7 @@ class AfterGame:
         return Screen(texts.replay_embed(found, step), texts.replay_buttons(found, step))
 
     async def download(self, guild_id: int, match_id: int) -> Screen:
-        name, text = await self.replays.record(guild_id, match_id)
+        name, text = records.record(await self.replays.review(guild_id, match_id))
         return Screen(file=discord.File(io.BytesIO(text.encode()), filename=name))
 
     # ------------------------------------------------------------------ answering
@@ -169,10 +172,10 @@ class AfterGame:
             try:
                 screen = await making
             except REFUSALS as error:
-                await interaction.response.send_message(str(error), ephemeral=True)
+                await interaction.response.send_message(say(error), ephemeral=True)
                 return
             except Exception:
-                log_failure("request of user %s failed", interaction.user.id)
+                log_failure(log, "request of user %s failed", interaction.user.id)
                 await interaction.response.send_message(_(FAILED), ephemeral=True)
                 return
             none = discord.AllowedMentions.none()

@@ -14,8 +14,9 @@ import games
 from bot.chat import boards
 from bot.chat.render import COLOUR, fit, jump_url, mention
 from bot.i18n import N_, _, formats
-from bot.service.history import HistoryPage, PastMatch
-from bot.service.replays import Replay, reason_name
+from bot.i18n.names import reason_name
+from bot.service.history import HistoryPage, MemberMatch
+from bot.service.replays import Replay
 
 HISTORY = "history"
 REPLAY = "replay"
@@ -78,7 +79,7 @@ def history_embed(page: HistoryPage, guild_id: int) -> discord.Embed:
     return embed
 
 
-def _history_line(match: PastMatch, guild_id: int) -> str:
+def _history_line(match: MemberMatch, guild_id: int) -> str:
     opponent = _("the bot") if match.vs_bot else mention(match.opponent_id)
     how = f" ({reason_name(match.end_reason)})" if match.end_reason else ""
     change = "" if match.rating_change is None else f" · {formats.signed(match.rating_change)}"

@@ -8,20 +8,25 @@ route inside its transaction, and the delivery act on one plan.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 
 from bot.chat.answers import Exchange
 from bot.chat.components import Post, Press
 from bot.chat.delivery import Delivery
-from bot.chat.failures import FAILED, log_failure
+from bot.chat.failures import FAILED
 from bot.chat.live_boards import Boards, InteractionRoute
+from bot.chat.refusals import say
 from bot.chat.render import NOT_YOUR_MATCH
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
+from bot.service.failures import log_failure
 from bot.service.lookups import Lookups
 from bot.service.notices import Report
+
+log = logging.getLogger(__name__)
 
 UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
@@ -64,7 +69,7 @@ class Interactions:
                         await exchange.answer_privately(text)
                     return None
                 except Exception:
-                    log_failure("request of user %s failed", interaction.user.id)
+                    log_failure(log, "request of user %s failed", interaction.user.id)
                     await exchange.answer_privately(_(FAILED))
                     return None
                 await self.delivery.deliver(report, route=route)
@@ -89,7 +94,7 @@ class Interactions:
                     await exchange.answer_privately(await self.explain(error, stale, interaction))
                     return
                 except Exception:
-                    log_failure("request of user %s failed", interaction.user.id)
+                    log_failure(log, "request of user %s failed", interaction.user.id)
                     await exchange.answer_privately(_(FAILED))
                     return
                 await exchange.answer_privately(post)
@@ -104,10 +109,10 @@ class Interactions:
             try:
                 snap = await self.service.snapshot(press.match_id, guild_id=interaction.guild_id)
             except REFUSALS:
-                return str(error)
+                return say(error)
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
                 return _(NOT_YOUR_MATCH)
-        return str(error)
+        return say(error)
 
     async def _refresh(self, exchange: Exchange, press: Press | None) -> bool:
         """Bring the board a stale button was pressed on up to date, in the press's answer;

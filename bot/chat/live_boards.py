@@ -25,14 +25,14 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import discord
 
 from bot.chat import render
 from bot.chat.answers import Exchange
-from bot.chat.board_route import Facts, Plan, Route, plan
+from bot.chat.board_route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 from bot.chat.components import Post
 from bot.chat.readers import in_server_language
 from bot.chat.sending import (
@@ -173,20 +173,18 @@ class InteractionRoute:
     def __init__(self, boards: Boards, exchange: Exchange | None) -> None:
         self._boards = boards
         self.exchange = exchange
-        self._decided: dict[tuple[int, int], tuple[Facts, Plan]] = {}
+        self._decided: dict[tuple[int, int], Plan] = {}
 
     def rides_on_response(self, snap: MatchSnapshot) -> bool:
         """Whether the board's update for ``snap`` is the interaction's own response."""
-        return self.decide(snap)[1].rides_on_response
+        return self.decide(snap).rides_on_response
 
-    def decide(self, snap: MatchSnapshot) -> tuple[Facts, Plan]:
+    def decide(self, snap: MatchSnapshot) -> Plan:
+        """The plan for ``snap``'s board, from the facts as they are when first asked: asking
+        spends nothing (the post budget is taken when the plan is carried out)."""
         key = (snap.id, snap.version)
         if key not in self._decided:
-            facts = self._boards.facts(snap, self.exchange)
-            decided = plan(facts)
-            if decided.spends_budget:
-                self._boards.budget.take(snap.channel_id)
-            self._decided[key] = (facts, decided)
+            self._decided[key] = plan(self._boards.facts(snap, self.exchange))
         return self._decided[key]
 
 
@@ -209,6 +207,8 @@ class Boards:
         self._posted: dict[int, int] = {}
         """Match id -> the board message this process last posted for it: a report read before
         that post was recorded still finds the board (until the match ends)."""
+        self._reposted: set[int] = set()
+        """The matches whose last update re-posted their board: the next one edits it."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pruned = time.monotonic()
 
@@ -230,6 +230,7 @@ class Boards:
         update posts a new board (the match moved to its thread, or its thread archived)."""
         self._handles.pop(match_id, None)
         self._posted.pop(match_id, None)
+        self._reposted.discard(match_id)
 
     def facts(self, snap: MatchSnapshot, exchange: Exchange | None) -> Facts:
         board = self.board_of(snap)
@@ -249,6 +250,7 @@ class Boards:
             handle=handle is not None and handle.message_id == board and handle.valid(),
             buried=board is not None
             and self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER,
+            reposted=snap.id in self._reposted,
             budget=self.budget.allows(snap.channel_id),
         )
 
@@ -271,16 +273,12 @@ class Boards:
         Raises ``discord.HTTPException`` when Discord refuses (the channel is out of reach).
         """
         self._forget_expired_tokens()
-        facts, decided = route.decide(snap)
+        decided = route.decide(snap)
         language = await in_server_language(self.languages, snap.guild_id)
         async with self._lock(snap.id):
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
             self._shown[snap.id] = snap.version
-            if decided.board != self.board_of(snap):
-                # Another update moved the board since this one was planned: plan again.
-                facts = self.facts(snap, route.exchange)
-                decided = plan(facts)
             with language:
                 said = [again(line) for line in lines]  # the lines in the server's language
                 if snap.status == "challenged":
@@ -288,56 +286,83 @@ class Boards:
                 else:
                     post = render.board_post(snap, said)
             try:
-                await self._carry_out(snap, post, facts, decided, route.exchange)
+                await self._carry_out(snap, post, decided, route.exchange)
             except discord.HTTPException as error:
-                if error.code != UNKNOWN_MESSAGE or decided.board is None:
+                if error.code != UNKNOWN_MESSAGE or self.board_of(snap) is None:
                     raise
                 # Deleted by someone: the match goes on below, on a new board.
-                self._handles.pop(snap.id, None)
-                self._posted.pop(snap.id, None)
+                self.forget(snap.id)
                 await self._post(snap, post, None)
             if snap.over:
                 self._shown.pop(snap.id, None)
-                self._handles.pop(snap.id, None)
-                self._posted.pop(snap.id, None)
+                self.forget(snap.id)
 
     async def _carry_out(
-        self,
-        snap: MatchSnapshot,
-        post: Post,
-        facts: Facts,
-        decided: Plan,
-        exchange: Exchange | None,
+        self, snap: MatchSnapshot, post: Post, decided: Plan, exchange: Exchange | None
     ) -> None:
+        """Carry ``decided`` out on the board as it is now (another update may have moved it
+        since the plan), or its ``fallback`` where its route cannot. When the interaction's
+        response was to carry the board, the service wrote no outbox entry for it: one is
+        written before the fallback, so that a fallback failing too leaves the board owed to
+        the redelivery, not stale."""
+        board = self.board_of(snap)
+        moved = decided.route is Route.EDIT_IN_RESPONSE and decided.board != board
+        fallback = decided.fallback
+        if fallback is not None and (
+            moved or (decided.spends_budget and not self.budget.take(snap.channel_id))
+        ):
+            await self._fall_back(snap, post, decided, fallback)
+            return
         try:
-            await self._attempt(snap, post, decided, exchange)
+            await self._attempt(snap, post, decided.route, board, exchange)
         except discord.HTTPException as error:
-            if decided.route not in (Route.EDIT_IN_RESPONSE, Route.EDIT_BY_HANDLE):
+            if fallback is None or decided.route not in BY_TOKEN:
                 raise
             # The press's own answer failed, or the token expired (401, code 50027): the board
             # must show the update all the same, with the bot token.
-            if decided.route is Route.EDIT_IN_RESPONSE:
+            if decided.rides_on_response:
                 log.warning("match %s: answering with the board failed: %s", snap.id, error.status)
             else:
                 log.info(
-                    "match %s: editing the board by token failed: HTTP %s", snap.id, error.status
+                    "match %s: %s by token failed: HTTP %s",
+                    snap.id,
+                    decided.route.value,
+                    error.status,
                 )
-            self._handles.pop(snap.id, None)
-            fallback = replace(facts, public=False, handle=False)
-            await self._attempt(snap, post, plan(fallback), None)
+            await self._fall_back(snap, post, decided, fallback)
+
+    async def _fall_back(
+        self, snap: MatchSnapshot, post: Post, decided: Plan, fallback: Plan
+    ) -> None:
+        self._handles.pop(snap.id, None)
+        if decided.rides_on_response:
+            await self.outbox.owe_board(snap.id, snap.version)
+        await self._attempt(snap, post, fallback.route, self.board_of(snap), None)
 
     async def _attempt(
-        self, snap: MatchSnapshot, post: Post, decided: Plan, exchange: Exchange | None
+        self,
+        snap: MatchSnapshot,
+        post: Post,
+        route: Route,
+        board: int | None,
+        exchange: Exchange | None,
     ) -> None:
-        route, board = decided.route, decided.board
-        if decided.posts:
-            await self._post(snap, post, exchange if decided.rides_on_response else None, board)
-        elif board is None:
-            raise AssertionError(f"{route} needs a board")
-        elif route is Route.EDIT_IN_RESPONSE and exchange is not None:
+        if route in POSTING or board is None:
+            # A board forgotten since the plan (its match moved to a thread) is posted anew.
+            riding = exchange if route in RIDING else None
+            await self._post(snap, post, riding, board)
+            if board is not None:
+                self._reposted.add(snap.id)
+            return
+        self._reposted.discard(snap.id)
+        if route is Route.EDIT_IN_RESPONSE and exchange is not None:
             await self._edit_in_response(exchange, post)
             self._handles[snap.id] = BoardHandle.of(exchange.interaction, board, original=True)
-        elif route is Route.EDIT_BY_HANDLE and (handle := self._handles.get(snap.id)):
+        elif (
+            route is Route.EDIT_BY_HANDLE
+            and (handle := self._handles.get(snap.id))
+            and (handle.message_id == board)
+        ):
             await handle.edit(post)
         else:
             message = channel_of(self.client, snap).get_partial_message(board)
@@ -426,6 +451,7 @@ class Boards:
             "handles": len(self._handles),
             "shown": len(self._shown),
             "posted": len(self._posted),
+            "reposted": len(self._reposted),
             "locks": len(self._locks),
             "activity": len(self.activity.channels),
             "budget": self.budget.channels,
@@ -439,13 +465,12 @@ class Boards:
         in play, wherever those matches ended (here, or in another process: a deadline, a
         typed DM). ``in_play`` says which of the matches and channels are still in play."""
         before = discord.utils.time_snowflake(discord.utils.utcnow())
-        matches = set(self._shown) | set(self._handles) | set(self._posted)
+        matches = set(self._shown) | set(self._handles) | set(self._posted) | self._reposted
         channels = self.activity.channels
         live, busy = await in_play(matches, channels)
         for ended in matches - live:
             self._shown.pop(ended, None)
-            self._handles.pop(ended, None)
-            self._posted.pop(ended, None)
+            self.forget(ended)
         self.activity.forget(channels - busy, before)
         self.budget.forget_spent()
         self._forget_expired_tokens(force=True)

@@ -25,15 +25,16 @@ from discord.ext import commands, tasks
 
 import games
 from bot.chat.carried import Carried, Pressed, carried_view
-from bot.chat.delivery import log_failure
 from bot.chat.game_cog import missing_permissions
 from bot.chat.parts import Parts
 from bot.chat.readers import in_server_language
+from bot.chat.refusals import say
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
+from bot.i18n.names import human
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
-from bot.service.timeouts import human
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -189,7 +190,7 @@ class QueueCog(commands.Cog, name="Queue"):
             joined = await self.queue.join(guild, channel, game, interaction.user.id)
             wait = await self.queue.fallback_wait(guild)
         except REFUSALS as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(say(error), ephemeral=True)
             return
         self._tokens[interaction.user.id] = (interaction, time.monotonic() + TOKEN_LIFE)
         await interaction.response.send_message(
@@ -214,7 +215,7 @@ class QueueCog(commands.Cog, name="Queue"):
         try:
             await self.queue.leave(interaction.user.id, spot)
         except REFUSALS as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(say(error), ephemeral=True)
             return
         self._tokens.pop(interaction.user.id, None)
         await interaction.response.send_message(_("You left the queue."), ephemeral=True)
@@ -259,7 +260,7 @@ class QueueCog(commands.Cog, name="Queue"):
             await self._offer()
             await self._refresh_messages()
         except Exception:
-            log_failure("queue round failed")  # the next round tries again
+            log_failure(log, "queue round failed")  # the next round tries again
 
     async def _offer(self) -> None:
         now = time.monotonic()

@@ -41,8 +41,8 @@ async def top_chart(histories: HistoryService, guild_id: int, game: str) -> disc
     A member named nowhere yet (every match of theirs ended before names were kept) shows
     by the end of their id, which the leaderboard's text beside it names in full."""
     standings = [
-        replace(standing, name=standing.name or _unnamed(user_id))
-        for user_id, standing in await histories.top_ratings(guild_id, game)
+        replace(standing, name=standing.name or _unnamed(standing.user_id))
+        for standing in await histories.top_ratings(guild_id, game)
     ]
     title = _("{game}: top ratings", game=_(games.get(game).title))
     png = await draw(leaderboard_chart, standings, title=title, x_label=_("Rating"))

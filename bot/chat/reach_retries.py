@@ -29,10 +29,10 @@ import discord
 
 from bot.chat.app import Parlor
 from bot.chat.delivery import Delivery
-from bot.chat.failures import log_failure
 from bot.chat.invalid_requests import InvalidRequests
 from bot.chat.reach import ChannelReach
 from bot.chat.redelivery import Redelivery
+from bot.service.failures import log_failure
 from bot.service.reach import Hold
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ class ReachRetries:
                     if hold.guild_id == guild_id and await self._worth_a_try(channel_id):
                         await self.resume(channel_id, hold)
             except Exception:
-                log_failure("server %s: resuming its channels out of reach failed", guild_id)
+                log_failure(log, "server %s: resuming its channels out of reach failed", guild_id)
 
     async def sweep(self) -> None:
         """Every sweep: call off what stayed out of reach for a whole turn, and try again each

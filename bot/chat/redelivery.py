@@ -10,10 +10,10 @@ import discord
 
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
-from bot.chat.failures import log_failure
 from bot.chat.reach import OutOfReach
 from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.lookups import Lookups
 from bot.service.outbox import Outbox, OutboxItem
 
@@ -74,6 +74,6 @@ class Redelivery:
             )
             return False
         except Exception:
-            log_failure("match %s: redelivering a %s failed", entry.match_id, entry.kind)
+            log_failure(log, "match %s: redelivering a %s failed", entry.match_id, entry.kind)
             return False
         return True

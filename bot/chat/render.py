@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.chat import boards
+from bot.chat import boards, controls
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import drawing
 from bot.i18n import N_, _
+from bot.i18n.names import human, kind_name, reason_name
 from bot.service.notices import MatchSnapshot, Private, Prompt
-from bot.service.replays import reason_name
-from bot.service.timeouts import human, kind_name
 from games.base import Ask
 from games.worded import again
 
 __all__ = ["NOT_YOUR_MATCH"]
 
 if TYPE_CHECKING:
-    from bot.service.stats import MemberRecord, RecentMatch, Standing
+    from bot.service.history import MemberMatch
+    from bot.service.stats import MemberRecord, Standing
 
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
@@ -39,6 +39,8 @@ FIELD_VALUE_MAX = 1024
 
 COLOUR = discord.Colour.blurple()
 COLOUR_OVER = discord.Colour.dark_grey()
+RESULTS = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
+"""A match's result for a member, as ``/stats`` lists it."""
 
 # ---------------------------------------------------------------------- names and small texts
 
@@ -257,7 +259,7 @@ def move_layout(snap: MatchSnapshot) -> Layout:
         return ()
     seat = snap.seat_of(uid)
     assert seat is not None
-    return drawing(snap.game).moves(snap, seat)
+    return controls.layout(snap, games.get(snap.game).controls(snap.public_view, seat))
 
 
 # ---------------------------------------------------------------------- private posts
@@ -303,19 +305,13 @@ def _typed_hint(prompt: Prompt) -> str:
 
 
 def prompt_layout(prompt: Prompt) -> Layout:
-    snap = prompt.match
-    if prompt.ask is Ask.HINT:
-        return (
-            tuple(
-                Button(
-                    again(label)[:80], press(snap, Verb.PLAY, action), discord.ButtonStyle.primary
-                )
-                for label, action in prompt.choices
-            ),
-        )
-    if prompt.ask is Ask.SECRET:
-        return drawing(snap.game).secret_picker(snap)
-    return ()
+    """The member's private choices, drawn from their own view: a secret answers at once, a
+    hint against the board's version."""
+    if prompt.ask is Ask.ACTION or prompt.view is None:
+        return ()
+    choices = games.get(prompt.match.game).choices(prompt.view)
+    play = Verb.SECRET if prompt.ask is Ask.SECRET else Verb.PLAY
+    return controls.layout(prompt.match, choices, play=play, typed=Verb.CODE)
 
 
 def dm_refused_post(prompt: Prompt) -> Post:
@@ -403,7 +399,7 @@ def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
         wins, losses, draws = record.total
         embed.add_field(name=_("Overall"), value=_record(wins, losses, draws, " · "), inline=False)
     if record.recent:
-        recent = "\n".join(_recent_line(match, record.user_id) for match in record.recent)
+        recent = "\n".join(_recent_line(match) for match in record.recent)
         embed.add_field(name=_("Last matches"), value=fit(recent, FIELD_VALUE_MAX), inline=False)
     return embed
 
@@ -419,15 +415,13 @@ def _record(wins: int, losses: int, draws: int, between: str) -> str:
     )
 
 
-def _recent_line(match: RecentMatch, user_id: int) -> str:
-    winner = match.winner_id
-    result = _("draw") if winner is None else _("win") if winner == user_id else _("loss")
+def _recent_line(match: MemberMatch) -> str:
     line = _(
         "{date} {game} vs {opponent}: {result}",
         date=_date(match.finished_at),
         game=_(games.get(match.game).title),
         opponent=mention(match.opponent_id),
-        result=result,
+        result=_(RESULTS[match.result]),
     )
     return f"{line} ({reason_name(match.end_reason)})" if match.end_reason else line
 

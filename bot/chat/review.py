@@ -13,7 +13,8 @@ import discord
 
 from bot.chat.render import COLOUR, fit, mention
 from bot.i18n import N_, _, formats, n_
-from bot.service.replays import ReviewShown, mark_name, reason_name
+from bot.i18n.names import mark_name, reason_name
+from bot.service.replays import ReviewShown
 from games.review import Mark, MoveReview, PlayerSummary
 
 DETAILS = "details"

@@ -19,10 +19,10 @@ from discord.ext import tasks
 
 from bot.chat.app import Parlor, within
 from bot.chat.delivery import Delivery
-from bot.chat.failures import log_failure
 from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
 from bot.fleet import Fleet, FleetRefused
+from bot.service.failures import log_failure
 from bot.service.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class Sweeps:
             try:
                 await self.upkeep()
             except Exception:
-                log_failure("forgetting what is kept of ended matches failed")
+                log_failure(log, "forgetting what is kept of ended matches failed")
         return len(reports)
 
     async def _heartbeat(self) -> None:
@@ -121,7 +121,7 @@ class Sweeps:
             try:
                 reports = await self.deadlines.heartbeat()
             except Exception:
-                log_failure("recording the heartbeat failed")  # the next one tries again
+                log_failure(log, "recording the heartbeat failed")  # the next one tries again
                 return
             for report in reports:
                 await self.delivery.deliver(report)
@@ -134,14 +134,14 @@ class Sweeps:
             self.client.stop_refused(refused)  # which ends this loop too
             return
         except Exception:
-            log_failure("checking this process's shards failed")  # the next sweep tries again
+            log_failure(log, "checking this process's shards failed")  # the next sweep tries again
             return
         try:
             async with self._sweeping:
                 count = await self.once()
         except Exception:
             # One bad sweep must not stop the loop: the next one tries again.
-            log_failure("deadline sweep failed")
+            log_failure(log, "deadline sweep failed")
             return
         if count:
             log.info("Deadline sweep: %d matches", count)

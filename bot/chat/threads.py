@@ -11,7 +11,7 @@ command hit the problem is told privately.
 
 A thread archives itself after a week without messages (``ARCHIVE_AFTER``). Editing a board in
 an archived thread fails (50083); posting in it unarchives it, unless it is locked. So the
-board of a match whose thread archived is posted anew there: ``MatchThreads.revive``.
+board of a match whose thread archived is posted anew there: ``ThreadMaker.revive``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bot.chat.direct import DirectMessages
 from bot.chat.live_boards import Boards
 from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
-from bot.service.match_threads import MatchThreads as ThreadPlaces
+from bot.service.match_threads import ThreadPlaces
 from bot.service.notices import MatchSnapshot
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,8 @@ NAME_MAX = 100
 SILENT = discord.AllowedMentions.none()
 
 
-class MatchThreads:
-    """Matches' own threads, for one bot process."""
+class ThreadMaker:
+    """Starts, closes and revives matches' own threads on Discord, for one bot process."""
 
     def __init__(
         self,

@@ -18,9 +18,11 @@ import discord
 
 from bot.chat import tournament_posts as posts
 from bot.chat.carried import Carried, Pressed, carried_view
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
+from bot.chat.refusals import say
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
 from bot.service.tournaments.view import TournamentView
@@ -87,10 +89,10 @@ async def _press(
                 left = await desk.service.leave(tournament_id, user, guild_id=guild)
                 view, report = left.tournament, left.report
         except REFUSALS as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(say(error), ephemeral=True)
             return
         except Exception:
-            log_failure("tournament %s: a sign-up press failed", tournament_id)
+            log_failure(log, "tournament %s: a sign-up press failed", tournament_id)
             await interaction.response.send_message(_(FAILED), ephemeral=True)
             return
         log.info("tournament %s: user %s pressed %s", view.id, user, verb)

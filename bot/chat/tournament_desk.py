@@ -9,7 +9,7 @@ match plays a tournament's pairing (``Report.match.tournament_id``), and the swe
 again: at least once, never twice in effect.
 
 The desk is handed what it uses: the tournament service, the function that delivers a match's
-report, and the Discord client it posts with (``bot.chat.tournament_wiring`` builds it).
+report, and the Discord client it posts with.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 import discord
 
 from bot.chat import tournament_posts as posts
-from bot.chat.delivery import log_failure
 from bot.chat.readers import in_server_language
 from bot.chat.tournament_buttons import signup_view
+from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.notices import Report
 from bot.service.tournaments.service import TournamentService
@@ -95,7 +95,7 @@ class TournamentDesk:
             try:
                 await self.progress(tournament_id)
             except Exception:
-                log_failure("tournament %s: could not move it on", tournament_id)
+                log_failure(log, "tournament %s: could not move it on", tournament_id)
 
     async def progress(self, tournament_id: int) -> None:
         """Record results, post new rounds, start and post their matches, announce the end."""

@@ -17,11 +17,14 @@ from discord.ext import commands
 
 from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED, log_failure
+from bot.chat.delivery import FAILED
+from bot.chat.refusals import say
 from bot.chat.tournament_buttons import Busy, signup_view
 from bot.chat.tournament_desk import TournamentDesk
 from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
+from bot.service.failures import log_failure
+from bot.service.tournaments.refusals import NoTournamentMeant, TournamentRefused
 from bot.service.tournaments.rounds import FORMATS
 from bot.service.tournaments.service import MAX_ENTRANTS, MAX_ROUNDS, OPEN
 from bot.service.tournaments.view import TournamentView
@@ -270,9 +273,9 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         try:
             return await work()
         except REFUSALS as error:
-            await _answer(interaction, str(error))
+            await _answer(interaction, say(error))
         except Exception:
-            log_failure("tournament command of user %s failed", interaction.user.id)
+            log_failure(log, "tournament command of user %s failed", interaction.user.id)
             await _answer(interaction, _(FAILED))
         return None
 
@@ -285,9 +288,14 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         here = {interaction.channel_id or 0}
         if isinstance(channel, discord.Thread) and channel.parent_id:
             here.add(channel.parent_id)
-        return await self.desk.service.find(
-            interaction.guild_id or 0, here, statuses, newest=newest, what=what
-        )
+        try:
+            return await self.desk.service.find(
+                interaction.guild_id or 0, here, statuses, newest=newest
+            )
+        except NoTournamentMeant:
+            if what is None:
+                raise
+            raise TournamentRefused(_(what)) from None
 
     async def _may_organize(self, interaction: Interaction) -> bool:
         """Whether the member has Manage Server or the server's organizer role."""

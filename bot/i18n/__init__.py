@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from bot.locales import DEFAULT, LOCALES, normalise, server_language
 from games.words import N_, _, language, n_, reading
 
 __all__ = [
@@ -41,10 +42,6 @@ __all__ = [
 ]
 
 LOCALES_DIR = Path(__file__).with_name("locales")
-DEFAULT = "en-US"
-LOCALES: tuple[str, ...] = ("en-US", "de", "es-ES", "fr", "pt-BR")
-"""The languages shipped, as Discord names its locales; English first."""
-
 LANGUAGE_NAMES: dict[str, str] = {
     "en-US": N_("English"),
     "de": N_("German"),
@@ -54,29 +51,11 @@ LANGUAGE_NAMES: dict[str, str] = {
 }
 """Each shipped language's name, translated where it is shown (``_(LANGUAGE_NAMES[x])``)."""
 
-_FALLBACKS = {"es-419": "es-ES", "en-GB": "en-US", "pt": "pt-BR", "es": "es-ES"}
-"""Discord locales read as a shipped one: Latin American Spanish reads Spain's."""
-
-
-def normalise(locale: object | None) -> str:
-    """The shipped language for a Discord locale (``discord.Locale`` or its value), English
-    for any other."""
-    value = str(getattr(locale, "value", locale or ""))
-    if value in LOCALES:
-        return value
-    return _FALLBACKS.get(value, DEFAULT)
-
 
 def name_in(names: Mapping[str, str], key: str) -> str:
     """``key``'s name from a table of ``N_``-marked names, in the reader's language; a key the
     table lacks (a value stored by another release) as it is."""
     return _(names[key]) if key in names else key
-
-
-def server_language(chosen: str | None, preferred: str | None) -> str:
-    """A server's language for public posts: ``/settings language:`` when set, else the
-    preferred locale Discord reports for the server, else English."""
-    return normalise(chosen or preferred)
 
 
 def po_files(locale: str) -> list[Path]:

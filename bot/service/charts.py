@@ -1,8 +1,7 @@
 """Charts for ``/stats``: a member's rating over time, and a server's top ratings, as PNG bytes.
 
 Drawing only: the caller gathers the numbers and passes every word shown (titles, axis labels,
-game titles, names) in its reader's language; a title or legend left out is worded here, in the
-language of the caller's context, so both agree.
+game titles, names) in its reader's language; a title or a band's legend left out is not drawn.
 Drawn with matplotlib's object API on the Agg canvas, never ``pyplot``: no global figure
 registry, no GUI backend and no global style is touched, so each call owns its ``Figure``.
 
@@ -25,7 +24,6 @@ import functools
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ParamSpec, TypeVar
 
@@ -39,8 +37,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
-from bot.i18n import _
 from bot.service.ratings import Rating, display
+from bot.service.stats import Standing as Standing
+from db.history import RatingPoint as RatingPoint
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -81,31 +80,13 @@ DATE_OFFSET_FORMATS = ("", "%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%d", "%Y-%m-%d %H:%
 """ISO-style numbers: month names would come from the process's locale, not the member's."""
 
 
-@dataclass(frozen=True)
-class RatingPoint:
-    """A member's Glicko-2 rating in one game right after a rated match."""
-
-    at: datetime
-    rating: float
-    deviation: float
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of a server's leaderboard: a member's shown name and Glicko-2 rating."""
-
-    name: str
-    rating: float
-    deviation: float
-
-
 def rating_chart(
     games: Mapping[str, Sequence[RatingPoint]],
     *,
-    title: str | None = None,
+    title: str = "",
     y_label: str = "",
     x_label: str = "",
-    band_label: str | None = None,
+    band_label: str = "",
     until: datetime | None = None,
     size: tuple[int, int] | None = None,
 ) -> bytes | None:
@@ -114,7 +95,8 @@ def rating_chart(
     ``games`` maps a game's shown title to its points, in any order; games are coloured in the
     order given, and each legend entry ends with the game's latest rating as ``/stats`` shows
     it (``1500?`` while provisional). Each line steps at every match (dates in UTC); the shaded
-    band is rating ± 2 deviations (``band_label`` names it in the legend). ``until`` (usually
+    band is rating ± 2 deviations (``band_label``, when given, names it in the legend). Every
+    word on the chart is the caller's, in its reader's language. ``until`` (usually
     now) carries each last rating on to that time. A lone point shows as a dot with its range
     as an error bar. ``size`` is in pixels; by default 800 wide and 450 high, plus a row for
     each row of the legend past the first. With nothing to draw the caller gets None and says
@@ -124,7 +106,8 @@ def rating_chart(
     if not drawn:
         return None
     labels = [f"{_printable(name) or '?'}  {_shown(points[-1])}" for name, points in drawn.items()]
-    labels.append(_printable(_("likely range") if band_label is None else band_label))
+    if band_label:
+        labels.append(_printable(band_label))
     width, height = size or SIZE
     columns = _legend_columns(labels, width)
     if size is None:
@@ -136,13 +119,14 @@ def rating_chart(
         colour = COLOURS[index % len(COLOURS)]
         handles.append(_draw_game(ax, _thin(points, MAX_STEPS), colour, until, band_alpha))
     band_colour = COLOURS[0] if len(drawn) == 1 else MUTED
-    handles.append(Patch(facecolor=band_colour, alpha=0.4))
+    if band_label:
+        handles.append(Patch(facecolor=band_colour, alpha=0.4))
     everything = [p for points in drawn.values() for p in points]
     first = min(p.at for p in everything)
     lone = len(everything) == len(drawn) and (until is None or until <= first)
     ax.set_ylim(*_rating_limits(everything, math.inf if lone else SETTLED_BAND))
     _date_axis(ax, first, max(until or first, *(p.at for p in everything)))
-    _label(ax, _("Rating") if title is None else title, x_label, y_label)
+    _label(ax, title, x_label, y_label)
     fig.legend(
         handles=handles,
         labels=labels,
@@ -160,7 +144,7 @@ def rating_chart(
 def leaderboard_chart(
     standings: Sequence[Standing],
     *,
-    title: str | None = None,
+    title: str = "",
     x_label: str = "",
     size: tuple[int, int] = SIZE,
 ) -> bytes | None:
@@ -208,7 +192,7 @@ def leaderboard_chart(
     ax.set_ylim(count - 0.5, -0.5)
     ax.grid(axis="y", visible=False)
     ax.spines["left"].set_visible(False)
-    _label(ax, _("Top ratings") if title is None else title, x_label, "")
+    _label(ax, title, x_label, "")
     return _png(fig)
 
 

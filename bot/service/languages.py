@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.i18n import LOCALES, normalise, server_language
+from bot.locales import LOCALES, normalise, server_language
 from bot.service.match_state import Clock
 from db import languages as stored
 from db.connection import Db

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.i18n import _
-from bot.i18n.formats import command
-from bot.service.errors import ChallengeRefused
+from bot.service.errors import Limit, LimitReached
 from db.member_load import MemberLoad
 
 MAX_OPEN_CHALLENGES = 3
@@ -29,32 +27,11 @@ def check_challenge(load: MemberLoad, *, vs_bot: bool, open_challenge: bool) -> 
     if vs_bot:
         return
     if load.open_challenges >= MAX_OPEN_CHALLENGES:
-        raise ChallengeRefused(
-            _(
-                "You already have {n} open challenges: wait for an answer or withdraw one first.",
-                n=MAX_OPEN_CHALLENGES,
-            )
-        )
+        raise LimitReached(Limit.OPEN_CHALLENGES, MAX_OPEN_CHALLENGES)
     if load.sent_to_opponent >= MAX_PAIR_CHALLENGES:
         minutes = int(PAIR_WINDOW.total_seconds() // 60)
-        if open_challenge:
-            raise ChallengeRefused(
-                _(
-                    "You have posted {n} open challenges in the last {minutes} minutes that "
-                    "nobody took: try {command} to be paired, or wait a moment.",
-                    n=MAX_PAIR_CHALLENGES,
-                    minutes=minutes,
-                    command=command("play"),
-                )
-            )
-        raise ChallengeRefused(
-            _(
-                "You have challenged this member {n} times in the last {minutes} minutes "
-                "without a match: give them a moment.",
-                n=MAX_PAIR_CHALLENGES,
-                minutes=minutes,
-            )
-        )
+        limit = Limit.UNTAKEN_OPEN if open_challenge else Limit.SAME_OPPONENT
+        raise LimitReached(limit, MAX_PAIR_CHALLENGES, minutes)
 
 
 def check_playing(load: MemberLoad, *, accepting: bool = False) -> None:
@@ -62,25 +39,10 @@ def check_playing(load: MemberLoad, *, accepting: bool = False) -> None:
     they would accept)."""
     if load.playing < MAX_PLAYING:
         return
-    if accepting:
-        raise ChallengeRefused(
-            _(
-                "You are already playing {n} matches: finish or resign one before you accept.",
-                n=MAX_PLAYING,
-            )
-        )
-    raise ChallengeRefused(
-        _("You are already playing {n} matches: finish or resign one first.", n=MAX_PLAYING)
-    )
+    raise LimitReached(Limit.PLAYING_TO_ACCEPT if accepting else Limit.PLAYING, MAX_PLAYING)
 
 
 def check_channel(posted: int) -> None:
     """Refuse an open challenge in a channel that took its share this minute."""
     if posted >= CHANNEL_OPEN_CHALLENGES:
-        raise ChallengeRefused(
-            _(
-                "This channel has had {n} open challenges in the last minute: accept one of "
-                "them, or try again in a moment.",
-                n=CHANNEL_OPEN_CHALLENGES,
-            )
-        )
+        raise LimitReached(Limit.CHANNEL_OPEN, CHANNEL_OPEN_CHALLENGES)

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from db import match_threads
 
 
-class MatchThreads:
+class ThreadPlaces:
     """Where each match is played: its channel, or a thread of its own."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Pairing:
+class MatchToStart:
     """A match to start between two members at once, ``players[0]`` moving first; ``heading``
     opens its board's first lines."""
 
@@ -111,7 +111,7 @@ class Organizing:
         belongs to records it there, and an error it raises leaves no match behind. ``heading``
         opens the board's first lines.
         """
-        pairing = Pairing(guild_id, channel_id, game, dict(options), players, heading)
+        pairing = MatchToStart(guild_id, channel_id, game, dict(options), players, heading)
         async with self.runner.session() as session:
             loaded, notices = await self.start_in(
                 session, pairing, tournament_id=tournament_id, origin=MatchOrigin.PAIRED
@@ -123,7 +123,7 @@ class Organizing:
     async def start_in(
         self,
         session: AsyncSession,
-        pairing: Pairing,
+        pairing: MatchToStart,
         *,
         origin: MatchOrigin,
         tournament_id: int | None = None,

@@ -18,9 +18,16 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.failures import log_failure
-from bot.service.match_state import Clock
+from bot.service.match_state import DELIVERY_GRACE, Clock
 from db.models import utcnow
-from db.outbox import OutboxItem, claim_deliveries, delay_delivery, forget_delivery, record_shown
+from db.outbox import (
+    OutboxItem,
+    add_deliveries,
+    claim_deliveries,
+    delay_delivery,
+    forget_delivery,
+    record_shown,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,14 @@ class Outbox:
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
         self._moved: dict[int, int] = {}
+
+    async def owe_board(self, match_id: int, version: int) -> None:
+        """The match's board must still show ``version``, though its use case wrote no entry
+        for it (the interaction's response was to carry it, and failed): written at once, due
+        after ``DELIVERY_GRACE`` as the use case's own would have been."""
+        row = (match_id, version, "board", None, None)
+        async with self.sessions.begin() as session:
+            await add_deliveries(session, [row], self.clock() + DELIVERY_GRACE)
 
     def board_shown(self, match_id: int, version: int) -> None:
         """The match's board shows ``version`` (and so every version before it)."""

@@ -19,7 +19,7 @@ from bot.service.challenges import Challenges
 from bot.service.errors import ChallengeRefused, MatchError
 from bot.service.limits import check_playing
 from bot.service.notices import BoardRoute, Report
-from bot.service.organizing import Organizing, Pairing
+from bot.service.organizing import MatchToStart, Organizing
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
 from bot.service.runner import MatchRunner
 from db import queue
@@ -135,7 +135,7 @@ class QuickPair:
             for low, high in pair_wave(waiting):
                 first = random.Random(self.runner.seeds()).randrange(2)
                 players = (low, high) if first else (high, low)
-                pairing = Pairing(
+                pairing = MatchToStart(
                     spot.guild_id,
                     spot.channel_id,
                     spot.game,

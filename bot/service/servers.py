@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import _
 from bot.service import stats
-from bot.service.errors import InvalidMove
+from bot.service.errors import WaitTooLong
 from bot.service.match_state import Clock
-from bot.service.timeouts import Timeouts, human, merge_timeouts
+from bot.service.timeouts import Timeouts, merge_timeouts
 from db import server_timeouts, site
 from db.bot_meta import get_meta, set_meta
 from db.models import utcnow
@@ -100,12 +99,7 @@ class ServerService:
         values: dict[str, object] = {}
         if queue_fallback is not None:
             if not 0 <= queue_fallback <= FALLBACK_MAX:
-                raise InvalidMove(
-                    _(
-                        "The queue's wait before the bot is offered is at most {most}.",
-                        most=human(FALLBACK_MAX),
-                    )
-                )
+                raise WaitTooLong(FALLBACK_MAX)
             values["queue_fallback"] = queue_fallback
         if threads is not None:
             values["threads"] = threads

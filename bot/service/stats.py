@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,21 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.service.ratings import Rating, display, rate_match
 from db import history, records
 from db.connection import Db
+from db.member_matches import POINTS, MemberMatch, member_matches, result_for
+from db.member_matches import Result as MatchResult
 from db.models import PlayerStats
-from db.records import StatsKey, StatsRow, lock_records, recent_matches, save_records
-
-
-@dataclass(frozen=True)
-class RecentMatch:
-    """A finished match as a member's record lists it."""
-
-    id: int
-    game: str
-    opponent_id: int
-    winner_id: int | None
-    vs_bot: bool
-    end_reason: str | None
-    finished_at: datetime | None
+from db.records import StatsKey, StatsRow, lock_records, save_records
 
 
 @dataclass(frozen=True)
@@ -45,10 +33,9 @@ class Result:
     """The match whose result this is: its rating changes are kept under it."""
 
     @property
-    def scores(self) -> tuple[float, float]:
-        if self.winner_seat is None:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if self.winner_seat == 0 else (0.0, 1.0)
+    def results(self) -> tuple[MatchResult, MatchResult]:
+        """Each seat's result."""
+        return (result_for(0, self.winner_seat), result_for(1, self.winner_seat))
 
     def records(self) -> list[StatsKey]:
         """The records this result changes."""
@@ -65,13 +52,13 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
     The records are read locked, so two matches ending together for one player both count.
     """
     rows = await lock_records(db, result.records(), now)
-    scores = result.scores
+    results = result.results
     if not result.vs_bot:
         a, b = (rows[key] for key in result.records())
         new_a, new_b = rate_match(
             Rating(a.rating, a.deviation, a.volatility),
             Rating(b.rating, b.deviation, b.volatility),
-            scores[0],
+            POINTS[results[0]],
         )
         moves = [
             history.RatingMove(row.user_id, row.rating, row.deviation, new.rating, new.deviation)
@@ -82,20 +69,20 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
         await history.add_rating_changes(
             db, result.match_id, result.guild_id, result.game, moves, now
         )
-    for uid, score in zip(result.players, scores, strict=True):
+    for uid, won in zip(result.players, results, strict=True):
         if uid != result.bot_id:
-            _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], score)
+            _count(rows[(result.guild_id, result.game, uid, result.vs_bot)], won)
     for row in rows.values():
         row.updated_at = now
     await save_records(db, list(rows.values()))
 
 
-def _count(row: StatsRow, score: float) -> None:
+def _count(row: StatsRow, result: MatchResult) -> None:
     row.games_played = (row.games_played or 0) + 1
-    if score == 1.0:
+    if result == "win":
         row.wins = (row.wins or 0) + 1
         row.streak = max(row.streak or 0, 0) + 1
-    elif score == 0.0:
+    elif result == "loss":
         row.losses = (row.losses or 0) + 1
         row.streak = min(row.streak or 0, 0) - 1
     else:
@@ -118,15 +105,26 @@ class Line:
     rating: str
     """Displayed rating, ``"1500?"`` while provisional."""
     rating_value: float
+    deviation: float
 
 
 @dataclass(frozen=True)
 class Standing:
-    """A leaderboard row."""
+    """A leaderboard row: the member's rank and record in the game, and the name a chart shows
+    them by (kept at the end of their latest match; ``""`` where none was asked for or kept)."""
 
     rank: int
     user_id: int
     line: Line
+    name: str = ""
+
+    @property
+    def rating(self) -> float:
+        return self.line.rating_value
+
+    @property
+    def deviation(self) -> float:
+        return self.line.deviation
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ class MemberRecord:
 
     user_id: int
     lines: list[Line]
-    recent: list[RecentMatch]
+    recent: list[MemberMatch]
 
     @property
     def total(self) -> tuple[int, int, int]:
@@ -159,6 +157,7 @@ def to_line(row: PlayerStats) -> Line:
         best_streak=row.best_streak,
         rating="-" if row.vs_bot else display(rating),
         rating_value=row.rating,
+        deviation=row.deviation,
     )
 
 
@@ -179,6 +178,5 @@ async def member_record(
     """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
     rows: Sequence[PlayerStats] = await records.record(session, guild_id, user_id)
     lines = [to_line(r) for r in rows if game is None or r.game == game]
-    found = await recent_matches(session, guild_id, user_id, 10, game)
-    recent = [RecentMatch(**dataclasses.asdict(match)) for match in found]
+    recent = await member_matches(session, guild_id, user_id, game=game, limit=10, by_finish=True)
     return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.i18n import N_, _, n_, name_in
+from bot.i18n.names import human
+from bot.service.errors import TimeoutOutOfBounds
 from db.server_timeouts import ServerTimeouts
+
+__all__ = ["BOUNDS", "Bounds", "Timeouts", "human", "merge_timeouts"]
+"""``human`` is read here by the match service modules that still word their notices."""
 
 MINUTE = 60
 DAY = 24 * 60 * MINUTE
@@ -19,17 +23,9 @@ class Bounds:
     high: int
 
     def check(self, name: str, seconds: int) -> int:
-        """``seconds`` if within bounds, else ``ValueError`` naming the valid range."""
+        """``seconds`` if within bounds, else refused with the valid range."""
         if not self.low <= seconds <= self.high:
-            raise ValueError(
-                _(
-                    "The {kind} timeout must be between {low} and {high} (got {got}).",
-                    kind=kind_name(name),
-                    low=_human(self.low),
-                    high=_human(self.high),
-                    got=_human(seconds),
-                )
-            )
+            raise TimeoutOutOfBounds(name, self.low, self.high, seconds)
         return seconds
 
 
@@ -52,34 +48,6 @@ class Timeouts:
 
     def delta(self, kind: str) -> timedelta:
         return timedelta(seconds=getattr(self, kind))
-
-
-def _human(seconds: int) -> str:
-    if seconds % DAY == 0:
-        return n_("{n} day", "{n} days", seconds // DAY)
-    if seconds % 3600 == 0:
-        return n_("{n} hour", "{n} hours", seconds // 3600)
-    if seconds % MINUTE == 0:
-        return n_("{n} minute", "{n} minutes", seconds // MINUTE)
-    return n_("{n} second", "{n} seconds", seconds)
-
-
-KIND_NAMES = {
-    "challenge": N_("challenge"),
-    "setup": N_("setup"),
-    "turn": N_("turn"),
-    "hint": N_("hint"),
-}
-"""Each timeout's name as ``/settings`` shows it."""
-
-
-def kind_name(kind: str) -> str:
-    return name_in(KIND_NAMES, kind)
-
-
-def human(seconds: int) -> str:
-    """``seconds`` in the largest whole unit: "10 minutes", "1 day"."""
-    return _human(seconds)
 
 
 def merge_timeouts(defaults: Timeouts, settings: ServerTimeouts | None) -> Timeouts:

@@ -26,15 +26,6 @@ CALLED_OFF_REASONS = {
 }
 """Why a match ended without a result, besides the games' reasons (``REASON_NAMES``)."""
 
-MOVE_COMMANDS = {
-    "claim": "claim pick",
-    "crown": "crown attack",
-    "crystal": "crystal take",
-    "flag": "flag move",
-    "safe": "safe guess",
-}
-"""Each game's slash command for a move (a command mention names a group's subcommand)."""
-
 STATUS_NAMES = {
     "challenged": N_("not started"),
     "setup": N_("in setup"),
@@ -51,7 +42,7 @@ def not_what_was_asked(asked: Ask, engine: AnyGame) -> str:
         return _(
             "That answers something I asked you privately, and it is already answered: nothing "
             "was played. Make your move with the board's buttons or {command}.",
-            command=command(MOVE_COMMANDS.get(engine.name, engine.name)),
+            command=command(f"{engine.name} {engine.move_command}"),
         )
     if asked is Ask.SECRET:
         return _(

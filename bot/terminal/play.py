@@ -190,10 +190,10 @@ class _Table:
     def _hint_choices(self, seat: Seat) -> str:
         """`` (column or row)``; only a private screen spells the hints out, since together
         they tell where the hidden thing is: ``: row (row is greater than 2) or column (…)``."""
-        choices = self.game.legal_actions(self.state, seat)
+        choices = [c for c in self.game.choices(self.game.view(self.state, seat)) if c.enabled]
         if not self.private_screens:
-            return " (" + " or ".join(str(action) for action in choices) + ")"
-        return ": " + " or ".join(f"{action} ({self.game.word(action)})" for action in choices)
+            return " (" + " or ".join(choice.action for choice in choices) + ")"
+        return ": " + " or ".join(f"{choice.action} ({choice.label})" for choice in choices)
 
     def _refusal(self, error: GameError, text: str, private: bool) -> str:
         """What a refused answer gets: the engine's message, unless others could read a secret

@@ -92,17 +92,6 @@ def attack_value(candidates: int, attacked: int, cell: int) -> float:
     return total / candidates.bit_count()
 
 
-def attack_worst(candidates: int, attacked: int, cell: int) -> int:
-    """The attacks needed at most, this one included, when the next one is on ``cell``."""
-    after = attacked | 1 << cell
-    missed = candidates & ~(1 << cell)
-    worst = 1 if missed != candidates else 0
-    for crown in cells_of(missed):
-        for hint in hint_masks(INDEX[crown], cell):
-            worst = max(worst, 1 + attacks_needed(missed & hint, after))
-    return worst
-
-
 def judge(replay: Replay) -> Judgement:
     moves = []
     for index, step in enumerate(replay.steps):

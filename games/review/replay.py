@@ -1,8 +1,9 @@
-"""A finished match played again from its log: every state on the way, for the review."""
+"""A finished match played again from its log: every state on the way, for the review and the
+web pages' replay."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -37,6 +38,25 @@ class Replay:
     outcome: Outcome
 
 
+def played(
+    game: AnyGame, options: Mapping[str, JSON], seed: int, actions: Sequence[Played]
+) -> Iterator[Step]:
+    """Each of ``actions`` applied in turn from ``game.new(options, seed)``, as it is applied.
+
+    Raises ``ValueError`` at the first action that does not fit the match (another seat or ask
+    than the game expects, a refused action): a reader may keep the steps before it.
+    """
+    state = game.new(options, seed)
+    for number, (seat, asked, text) in enumerate(actions, 1):
+        ask = Ask(asked)
+        if seat not in game.to_act(state) or game.ask(state, seat) is not ask:
+            raise ValueError(f"action {number} ({text!r}): seat {seat} was not asked {ask}")
+        action = game.parse(state, seat, text)
+        after, events = game.apply(state, seat, action)
+        yield Step(seat, ask, text, action, state, after, tuple(events))
+        state = after
+
+
 def replay(
     game: AnyGame,
     options: Mapping[str, JSON],
@@ -51,16 +71,8 @@ def replay(
     or ask than the game expects, a refused action), when the match has not ended and no
     ``outcome`` is given, or when ``outcome`` contradicts the rules' own ending.
     """
-    state = game.new(options, seed)
-    steps: list[Step] = []
-    for number, (seat, asked, text) in enumerate(actions, 1):
-        ask = Ask(asked)
-        if seat not in game.to_act(state) or game.ask(state, seat) is not ask:
-            raise ValueError(f"action {number} ({text!r}): seat {seat} was not asked {ask}")
-        action = game.parse(state, seat, text)
-        after, events = game.apply(state, seat, action)
-        steps.append(Step(seat, ask, text, action, state, after, tuple(events)))
-        state = after
+    steps = tuple(played(game, options, seed, actions))
+    state = steps[-1].after if steps else game.new(options, seed)
     ended = game.outcome(state)
     if ended is None:
         if outcome is None:
@@ -69,4 +81,4 @@ def replay(
         ended = outcome
     elif outcome is not None and outcome != ended:
         raise ValueError(f"the moves end the match as {ended}, not {outcome}")
-    return Replay(game, game.options(state), seed, tuple(steps), state, ended)
+    return Replay(game, game.options(state), seed, steps, state, ended)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.chat.board_route import POSTING, RIDING, Facts, Plan, Route, plan
+from bot.chat.board_route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 
 BOARD = 900
 
@@ -51,6 +51,12 @@ ELSEWHERE = Facts(BOARD)
         # ... and with the budget spent it is edited in place, for a later update to re-post.
         (replace(ELSEWHERE, buried=True), Plan(Route.EDIT_BY_BOT, BOARD)),
         (replace(ELSEWHERE, buried=True, handle=True), Plan(Route.EDIT_BY_HANDLE, BOARD)),
+        # A board re-posted by the previous update is edited in place this time.
+        (replace(PRESS, buried=True, reposted=True), Plan(Route.EDIT_IN_RESPONSE, BOARD)),
+        (
+            replace(ELSEWHERE, buried=True, budget=True, reposted=True),
+            Plan(Route.EDIT_BY_BOT, BOARD),
+        ),
         # A budget unused by a board that is not buried.
         (replace(ELSEWHERE, budget=True), Plan(Route.EDIT_BY_BOT, BOARD)),
     ],
@@ -76,6 +82,7 @@ facts = st.builds(
     response_free=st.booleans(),
     handle=st.booleans(),
     buried=st.booleans(),
+    reposted=st.booleans(),
     budget=st.booleans(),
 )
 
@@ -84,6 +91,8 @@ facts = st.builds(
 def test_every_combination_gives_a_valid_plan(given_facts: Facts) -> None:
     decided = plan(given_facts)
     riding_possible = given_facts.public and given_facts.response_free
+    # A board re-posted by the previous update is edited in place, buried or not.
+    due = given_facts.buried and not given_facts.reposted
     # It acts on the board there is, and posts one where there is none.
     assert decided.board == given_facts.board
     if given_facts.board is None:
@@ -94,19 +103,33 @@ def test_every_combination_gives_a_valid_plan(given_facts: Facts) -> None:
     # does when the board is new, buried, or the one pressed.
     if decided.rides_on_response:
         assert riding_possible
-    if riding_possible and (
-        given_facts.board is None or given_facts.buried or given_facts.on_board
-    ):
+    if riding_possible and (given_facts.board is None or due or given_facts.on_board):
         assert decided.rides_on_response
     # A board that is not buried is never posted again; the budget is spent only on a
     # buried board, and only within it; a token is used only when there is one.
-    if given_facts.board is not None and not given_facts.buried:
+    if given_facts.board is not None and not due:
         assert not decided.posts
     if decided.spends_budget:
-        assert given_facts.budget and given_facts.buried and not riding_possible
+        assert given_facts.budget and due and not riding_possible
     if decided.route is Route.EDIT_BY_HANDLE:
         assert given_facts.handle
     if decided.route is Route.EDIT_IN_RESPONSE:
         assert given_facts.on_board
     assert decided.rides_on_response == (decided.route in RIDING)
     assert decided.posts == (decided.route in POSTING)
+
+
+@given(facts)
+def test_a_fallback_is_a_bot_token_route_on_the_same_board(given_facts: Facts) -> None:
+    decided = plan(given_facts)
+    fallback = decided.fallback
+    if decided.route in BY_TOKEN or decided.spends_budget:
+        assert fallback is not None
+    if fallback is None:
+        assert decided.route in (Route.POST_BY_BOT, Route.EDIT_BY_BOT)
+        return
+    # It never rides on the response, spends no budget, and posts only where there is no board.
+    assert fallback.board == decided.board
+    assert not fallback.rides_on_response and not fallback.spends_budget
+    assert fallback.route in (Route.POST_BY_BOT, Route.EDIT_BY_BOT)
+    assert fallback.posts == (decided.board is None)

@@ -25,8 +25,9 @@ from db.matches import (
     unfinished_matches,
 )
 from db.member_load import MemberLoad, member_load
+from db.member_matches import member_matches
 from db.models import Match, MatchPlayer, MatchStatus, PlayerStats
-from db.records import leaderboards, lock_records, recent_matches, record, save_records
+from db.records import leaderboards, lock_records, record, save_records
 from db.server_timeouts import server_timeouts, set_server_timeouts
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -384,8 +385,8 @@ async def test_recent_matches_are_the_users_finished_ones_here_newest_first(
     await add_match(sessions, ALICE, BOB, status="finished", finished_at=NOW, guild_id=OTHER_GUILD)
 
     async with sessions() as session:
-        recent = await recent_matches(session, GUILD, ALICE)
-        last_two = await recent_matches(session, GUILD, ALICE, limit=2)
+        recent = await member_matches(session, GUILD, ALICE, limit=10, by_finish=True)
+        last_two = await member_matches(session, GUILD, ALICE, limit=2, by_finish=True)
 
     by_finish = [finished[1].id, finished[0].id, finished[2].id]
     assert [m.id for m in recent] == by_finish

@@ -213,6 +213,34 @@ async def test_a_buried_board_comes_back_below_and_notifies_the_player_to_act(
     assert [p.verb for p in table.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
 
 
+async def test_a_board_buried_at_every_move_is_re_posted_every_other_move(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    """As in a busy channel: a re-post costs a call more than an edit (the old board's
+    delete), so the update after a re-post edits the board in place, buried or not."""
+    board = await started(table, alice, bob, "crystal challenge")
+    await bury(table, board, carol)
+    mark = table.checkpoint()
+    await table.click(alice, board, Verb.PLAY, "9")
+    board = await reposted(table, board, f"<@{alice.id}> captures crystal 9", mark)
+
+    # Buried again at once: Bob's press edits it where it is, in the press's response alone.
+    await bury(table, board, carol)
+    requests = table.request_mark()
+    mark = table.checkpoint()
+    await table.click(bob, board, Verb.PLAY, "1")
+    assert await table.posted(f"<@{bob.id}> captures crystal 1", after=mark) is board
+    assert not board.deleted
+    (edit,) = board_writes(table, requests, board)
+    assert edit.route.endswith("/callback")
+    assert [r.route for r in table.fake.requests[requests:]] == [edit.route]
+
+    # Still buried, the next move brings it back below.
+    mark = table.checkpoint()
+    await table.click(alice, board, Verb.PLAY, "6")
+    await reposted(table, board, f"<@{alice.id}> wins with exactly 15 points", mark)
+
+
 async def test_a_deadline_re_posts_a_buried_board_with_the_bots_token(
     table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
 ) -> None:

@@ -21,18 +21,22 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.chat import history_texts, rating_charts, render, review, tournament_posts
 from bot.chat.queue import gone_text, offer_text, queue_button, queue_text
+from bot.chat.records import record_text
+from bot.chat.refusals import say
 from bot.chat.tournament_buttons import signup_button
 from bot.i18n import LOCALES, _, speaking
-from bot.service.charts import RatingPoint, Standing, leaderboard_chart, rating_chart
+from bot.service.charts import RatingPoint, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
 from bot.service.match_parts import MatchParts
-from bot.service.replays import Replays, record_text
+from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts
-from bot.service.tournaments.service import TournamentRefused, tournament_service
+from bot.service.tournaments.refusals import TournamentRefused
+from bot.service.tournaments.service import tournament_service
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
+from tests.service.test_charts import standing
 from tests.service.test_history import crown_won_by_alice
 from tests.service.test_matches import challenge
 
@@ -244,7 +248,9 @@ class Shown:
         texts += embed_texts(history_texts.history_embed(empty, GUILD))
         later = replace(empty, page=2)
         texts += embed_texts(history_texts.history_embed(later, GUILD))
-        bot_match = replace(self.page.matches[0], vs_bot=True, rating_change=None)
+        bot_match = replace(
+            self.page.matches[0], vs_bot=True, rating_before=None, rating_after=None
+        )
         texts.append(history_texts._history_line(bot_match, GUILD))
         last = len(self.replay.steps) - 1
         for step in (0, 1, last):
@@ -365,7 +371,7 @@ async def test_a_members_chart_is_worded_in_the_readers_language(
 
 
 async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> None:
-    standings = [s for _user, s in await shown.histories.top_ratings(GUILD, "crown")]
+    standings = await shown.histories.top_ratings(GUILD, "crown")
     with speaking("fr"):
         french = await rating_charts.top_chart(shown.histories, GUILD, "crown")
         title = _("{game}: top ratings", game=_(games.get("crown").title))
@@ -374,18 +380,17 @@ async def test_the_top_chart_is_worded_in_the_readers_language(shown: Shown) -> 
     assert french is not None and french.fp.read() == expected
 
 
-def test_a_charts_own_words_follow_the_reader() -> None:
-    """Left to the chart, its title and legend are in the caller's language too."""
+def test_a_chart_has_no_words_of_its_own() -> None:
+    """Every word on a chart is the caller's: drawn alike whatever language is read."""
     points = [RatingPoint(datetime(2026, 11, 1, tzinfo=UTC), 1500.0, 200.0)]
-    top = [Standing("Alice", 1600.0, 80.0), Standing("Bob", 1450.0, 120.0)]
+    top = [standing("Alice", 1600.0, 80.0), standing("Bob", 1450.0, 120.0)]
     with speaking("de"):
         german = rating_chart({"Crown": points})
         german_top = leaderboard_chart(top)
-    assert german == rating_chart(
-        {"Crown": points}, title="Wertung", band_label="wahrscheinlicher Bereich"
-    )
-    assert german != rating_chart({"Crown": points})
-    assert german_top == leaderboard_chart(top, title="Bestwertungen")
+    assert german == rating_chart({"Crown": points})
+    assert german != rating_chart({"Crown": points}, title="Wertung", band_label="Bereich")
+    assert german_top == leaderboard_chart(top)
+    assert german_top != leaderboard_chart(top, title="Bestwertungen")
 
 
 # ---------------------------------------------------------------------- refusals
@@ -403,7 +408,7 @@ async def test_tournament_refusals_have_no_english_left(
     async def refusal(ask: Awaitable[object]) -> str:
         with pytest.raises(TournamentRefused) as refused:
             await ask
-        return str(refused.value)
+        return say(refused.value)
 
     with speaking(locale):
         refusals = [

@@ -23,10 +23,16 @@ from bot.service.charts import (
     leaderboard_chart,
     rating_chart,
 )
+from bot.service.stats import Line
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 START = datetime(2026, 1, 1, 18, tzinfo=UTC)
 TITLES = ("Capture the Crown", "Number Claim", "Crystal Capture", "Flag Chase", "Safe Cracker")
+
+
+def standing(name: str, rating: float, deviation: float) -> Standing:
+    """A leaderboard row as a chart reads it: a name, a rating and its deviation."""
+    return Standing(0, 0, Line("crown", False, 0, 0, 0, 0, 0, "", rating, deviation), name)
 
 
 def history(matches: int, seed: int = 0) -> list[RatingPoint]:
@@ -149,16 +155,16 @@ def test_german_and_french_labels_draw() -> None:
 def test_dollar_signs_in_names_are_text_not_math() -> None:
     # "$\\frac$" is broken mathtext: read as math, it would raise.
     png = rating_chart({r"a$\frac$b": history(5)}, title=r"$\frac$")
-    board = leaderboard_chart([Standing(r"x$\frac$y", 1600, 60)])
+    board = leaderboard_chart([standing(r"x$\frac$y", 1600, 60)])
 
     assert png is not None and board is not None
 
 
 def test_characters_the_font_lacks_are_left_out_without_a_warning() -> None:
     standings = [
-        Standing("Ærwyn 🔥", 1720, 60),
-        Standing("李小龙", 1650, 80),
-        Standing("Noor", 1610, 120),
+        standing("Ærwyn 🔥", 1720, 60),
+        standing("李小龙", 1650, 80),
+        standing("Noor", 1610, 120),
     ]
 
     with warnings.catch_warnings():
@@ -172,7 +178,7 @@ def test_characters_the_font_lacks_are_left_out_without_a_warning() -> None:
 def test_the_top_ten_draw_as_a_png_of_the_default_size() -> None:
     rng = random.Random(4)
     standings = sorted(
-        (Standing(f"Member {i}", rng.gauss(1600, 150), rng.uniform(45, 200)) for i in range(10)),
+        (standing(f"Member {i}", rng.gauss(1600, 150), rng.uniform(45, 200)) for i in range(10)),
         key=lambda s: -s.rating,
     )
 
@@ -185,7 +191,7 @@ def test_the_top_ten_draw_as_a_png_of_the_default_size() -> None:
 
 
 def test_a_long_name_is_cut_and_still_draws() -> None:
-    png = leaderboard_chart([Standing("g" * 200, 1500, 350), Standing(" ", 1400, 50)])
+    png = leaderboard_chart([standing("g" * 200, 1500, 350), standing(" ", 1400, 50)])
 
     assert png is not None
     decoded(png)

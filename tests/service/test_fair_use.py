@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.errors import ChallengeRefused, MatchNotFound, WrongStatus
+from bot.service.errors import Limit, LimitReached, MatchNotFound, WrongStatus
 from bot.service.limits import MAX_PAIR_CHALLENGES, MAX_PLAYING
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
@@ -32,10 +32,10 @@ async def test_matches_against_the_bot_count_towards_a_members_matches(
     service.runner.know_bot(BOT)
     for _ in range(MAX_PLAYING):
         await challenge(service, ALICE, BOT)
-    with pytest.raises(ChallengeRefused, match=f"already playing {MAX_PLAYING} matches"):
-        await challenge(service, ALICE, BOT)
-    with pytest.raises(ChallengeRefused, match=f"already playing {MAX_PLAYING} matches"):
-        await challenge(service, ALICE, BOB)
+    for opponent in (BOT, BOB):
+        with pytest.raises(LimitReached) as refused:
+            await challenge(service, ALICE, opponent)
+        assert refused.value == LimitReached(Limit.PLAYING, MAX_PLAYING)
 
 
 async def test_a_member_at_the_limit_cannot_accept_another_match(service: MatchParts) -> None:
@@ -43,8 +43,9 @@ async def test_a_member_at_the_limit_cannot_accept_another_match(service: MatchP
     waiting = await challenge(service, ALICE, BOB)
     for _ in range(MAX_PLAYING):
         await challenge(service, BOB, BOT)
-    with pytest.raises(ChallengeRefused, match="before you accept"):
+    with pytest.raises(LimitReached) as refused:
         await service.challenges.accept(waiting.match.id, BOB)
+    assert refused.value == LimitReached(Limit.PLAYING_TO_ACCEPT, MAX_PLAYING)
     assert (await service.lookups.snapshot(waiting.match.id)).status == "challenged"
 
 
@@ -54,8 +55,9 @@ async def test_one_member_challenges_another_a_few_times_per_ten_minutes(
     for _ in range(MAX_PAIR_CHALLENGES):
         report = await challenge(service, ALICE, BOB)
         await service.challenges.withdraw(report.match.id, ALICE)
-    with pytest.raises(ChallengeRefused, match="challenged this member"):
+    with pytest.raises(LimitReached) as refused:
         await challenge(service, ALICE, BOB)
+    assert refused.value == LimitReached(Limit.SAME_OPPONENT, MAX_PAIR_CHALLENGES, 10)
     await challenge(service, ALICE, CAROL)  # another member is fine
     clock.advance(minutes=10, seconds=1)
     await challenge(service, ALICE, BOB)

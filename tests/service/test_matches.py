@@ -12,6 +12,8 @@ from bot.service.errors import (
     AlreadyPlayed,
     ChallengeRefused,
     InvalidMove,
+    Limit,
+    LimitReached,
     MatchNotFound,
     NotYourMatch,
     NotYourTurn,
@@ -162,8 +164,9 @@ async def test_challenge_refusals(service: MatchParts) -> None:
         await challenge(service, hints="sometimes")
     for _ in range(3):
         await challenge(service)
-    with pytest.raises(ChallengeRefused, match="3 open challenges"):
+    with pytest.raises(LimitReached) as refused:
         await challenge(service)
+    assert refused.value == LimitReached(Limit.OPEN_CHALLENGES, 3)
 
 
 async def test_only_the_right_member_answers_a_challenge(service: MatchParts) -> None:

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.service.errors import ChallengeRefused, InvalidMove, NotYourMatch, WrongStatus
+from bot.service.errors import InvalidMove, Limit, LimitReached, NotYourMatch, WrongStatus
 from bot.service.limits import CHANNEL_OPEN_CHALLENGES, MAX_OPEN_CHALLENGES, MAX_PAIR_CHALLENGES
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Public, Report
@@ -89,10 +89,11 @@ async def test_open_challenges_count_towards_the_challengers_limits(
 ) -> None:
     for channel in range(MAX_OPEN_CHALLENGES):
         await post(service, channel=CHANNEL + channel)
-    with pytest.raises(ChallengeRefused, match=f"already have {MAX_OPEN_CHALLENGES} open"):
+    with pytest.raises(LimitReached) as refused:
         await service.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="claim"
         )
+    assert refused.value == LimitReached(Limit.OPEN_CHALLENGES, MAX_OPEN_CHALLENGES)
 
 
 async def test_open_challenges_nobody_takes_are_few_per_ten_minutes(
@@ -101,8 +102,9 @@ async def test_open_challenges_nobody_takes_are_few_per_ten_minutes(
     for channel in range(MAX_PAIR_CHALLENGES):
         posted = await post(service, channel=CHANNEL + channel)
         await service.challenges.withdraw(posted.match.id, ALICE)
-    with pytest.raises(ChallengeRefused, match="open challenges in the last 10 minutes"):
+    with pytest.raises(LimitReached) as refused:
         await post(service, channel=CHANNEL + 9)
+    assert refused.value == LimitReached(Limit.UNTAKEN_OPEN, MAX_PAIR_CHALLENGES, 10)
     await service.challenges.challenge(  # a challenge by name is its own count
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="claim"
     )
@@ -115,8 +117,9 @@ async def test_a_channel_takes_a_few_open_challenges_a_minute(
     for member in members[:CHANNEL_OPEN_CHALLENGES]:
         posted = await post(service, challenger=member)
         await service.challenges.accept(posted.match.id, DAVE if member != DAVE else ALICE)
-    with pytest.raises(ChallengeRefused, match="This channel has had 3 open challenges"):
+    with pytest.raises(LimitReached) as refused:
         await post(service, challenger=DAVE)
+    assert refused.value == LimitReached(Limit.CHANNEL_OPEN, CHANNEL_OPEN_CHALLENGES)
     await post(service, challenger=DAVE, channel=CHANNEL + 1)  # another channel is free
     clock.advance(minutes=1, seconds=1)
     await post(service, challenger=DAVE)

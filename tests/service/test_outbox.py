@@ -69,6 +69,28 @@ async def test_a_board_the_response_carries_writes_no_outbox_entry(
     assert await outbox_for(service).due() == []
 
 
+async def test_a_board_whose_response_failed_is_owed_after_the_grace(
+    service: MatchParts, clock: Clock
+) -> None:
+    """The response that was to carry the board failed: its board is written then, and due
+    after the grace as a use case's own entry would be."""
+    route = InTheResponse()
+    report = await service.challenges.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game="crystal",
+        board=route,
+    )
+    outbox = outbox_for(service)
+    await outbox.owe_board(report.match.id, report.match.version)
+    assert await outbox.due() == []
+    clock.advance(seconds=DELIVERY_GRACE.total_seconds())
+    (owed,) = await outbox.due()
+    assert (owed.match_id, owed.version, owed.kind) == (report.match.id, 0, "board")
+
+
 async def test_what_was_shown_is_forgotten_in_one_flush(service: MatchParts, clock: Clock) -> None:
     match_id = await started_crown(service)
     outbox = outbox_for(service)

@@ -61,6 +61,6 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await histories.history(GUILD, ALICE, page=1)
         await histories.rating_series(GUILD, ALICE)
         await histories.top_ratings(GUILD, "crown")
-        await replays.record(GUILD, latest.id)
+        await replays.review(GUILD, latest.id)
         await replays.replay(GUILD, latest.id)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

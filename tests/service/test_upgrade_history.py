@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, MetaData, Table, insert, select, text
 
 import games
+from bot.chat.records import record
 from bot.service.history import HistoryService
 from bot.service.match_parts import match_parts
 from bot.service.replays import Replays
@@ -135,8 +136,8 @@ async def test_history_starts_at_the_current_ratings(database_url: str) -> None:
         assert len(shown.review.moves) == 5  # the attacks and hints; the Crowns are placed
         replay = await replays.replay(GUILD, OLD_FINISHED)
         assert len(replay.steps) == 8 and replay.steps[-1].move == "attack (2,1)"
-        _, record = await replays.record(GUILD, OLD_FINISHED)
-        assert "Players: Player 1 (moved first) and Player 2" in record.splitlines()
+        _, written = record(await replays.review(GUILD, OLD_FINISHED))
+        assert "Players: Player 1 (moved first) and Player 2" in written.splitlines()
         histories = HistoryService(sessions, clock=clock)
         [old] = (await histories.history(GUILD, ALICE)).matches
         assert (old.id, old.result, old.rating_change, old.message_id) == (

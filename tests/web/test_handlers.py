@@ -158,6 +158,21 @@ async def test_a_match_page_replays_a_finished_match_step_by_step(
     assert (await client.get(f"{base}/m/{match}?step={last + 1}")).status == 404
 
 
+async def test_a_replayed_position_shows_what_its_player_could_play(
+    client: Client, server: Server, base: str
+) -> None:
+    match = server.finished[2]  # Crystal Capture: nine crystals, all free at the start
+    start = await page(client, f"{base}/m/{match}")
+    assert "to play, from:" in start
+    assert len(re.findall(r'<span class="control[ "]', start)) == 9
+    assert len(re.findall(r'<span class="control played"', start)) == 1
+    assert "control off" not in start
+    steps = links(start, rf"{base}/m/{match}\?step=\d+#board")
+    last = max(int(re.search(r"step=(\d+)", s)[1]) for s in steps)  # type: ignore[index]
+    end = await page(client, f"{base}/m/{match}?step={last}")
+    assert "to play, from:" not in end
+
+
 async def test_a_match_in_play_or_of_another_server_has_no_page(
     client: Client, server: Server, base: str
 ) -> None:

@@ -1,4 +1,5 @@
-"""One module per game, named for it: its command group (``COG``) and its ``DRAWING``.
+"""One module per game, named for it: its command group (``COG``) and, if it needs one, its
+``DRAWING`` (``bot.chat.drawing``).
 
 The modules are found by the games' short names (``games.GAMES``), so a new game needs no entry
 here.
@@ -18,9 +19,13 @@ MODULES: dict[str, ModuleType] = {
 }
 
 
+PLAIN = Drawing()
+"""The drawing of a game whose module needs none of its own."""
+
+
 def drawing(game: str) -> Drawing:
     """How ``game`` is drawn on Discord."""
-    found: Drawing = MODULES[game].DRAWING
+    found: Drawing = getattr(MODULES[game], "DRAWING", PLAIN)
     return found
 
 

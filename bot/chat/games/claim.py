@@ -1,17 +1,14 @@
-"""``/claim``: Number Claim: its commands, its board and its buttons."""
+"""``/claim``: Number Claim: its commands (the board and its buttons are the game's)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-import discord
 from discord import app_commands
 
-from bot.chat.components import Button, Layout, Verb, press
-from bot.chat.drawing import Drawing
+import games
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
-from bot.service.notices import MatchSnapshot
 
 Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
@@ -30,7 +27,10 @@ class Claim(
         hidden=Option(bool, "Hide the numbers until claimed, so players claim cells."),
     )
 
-    @app_commands.command(description="Claim a number, or a cell by row and col when hidden.")
+    @app_commands.command(
+        name=games.get("claim").move_command,
+        description="Claim a number, or a cell by row and col when hidden.",
+    )
     @app_commands.describe(
         number="The number to claim.",
         row="Row of the cell to claim (counted from the top).",
@@ -52,35 +52,6 @@ class Claim(
                 _("Give either `number` (e.g. 7), or both `row` and `col` (e.g. row 2, col 3)."),
                 ephemeral=True,
             )
-
-
-_SEAT_STYLES = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
-
-
-class ClaimDrawing(Drawing):
-    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        view = snap.public_view
-        owners = view.owners
-        rows = []
-        for row in range(1, view.size + 1):
-            buttons = []
-            for col in range(1, view.size + 1):
-                index = (row - 1) * view.size + col - 1
-                value = view.grid[index]
-                owner = owners[index]
-                if owner is not None:
-                    label = _("{number} · taken", number=value)
-                    noop = press(snap, Verb.NOOP, f"{row} {col}")
-                    buttons.append(Button(label, noop, _SEAT_STYLES[owner], disabled=True))
-                elif view.hidden:
-                    buttons.append(Button("?", press(snap, Verb.PLAY, f"{row} {col}")))
-                else:
-                    buttons.append(Button(str(value), press(snap, Verb.PLAY, str(value))))
-            rows.append(tuple(buttons))
-        return tuple(rows)
-
-
-DRAWING = ClaimDrawing()
 
 
 COG = Claim

@@ -1,19 +1,19 @@
-"""``/flag``: Flag Chase: its commands, its board, its buttons and the trap cell picker."""
+"""``/flag``: Flag Chase: its commands and the trap cell picker (the buttons are the game's)."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 
 import games
-from bot.chat.components import Button, Layout, Post, Press, Verb, press
+from bot.chat.components import Post, Press, Verb
+from bot.chat.controls import layout
 from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
 from bot.service.notices import MatchSnapshot
-from games.flag import SIZE, View, own_traps
+from games.flag import GAME, View, own_traps
 
 
 class Flag(
@@ -25,10 +25,12 @@ class Flag(
 
     challenge = challenge_command("flag")
 
-    @app_commands.command(description="Move your agent to a cell next to it.")
+    @app_commands.command(
+        name=games.get("flag").move_command, description="Move your agent to a cell next to it."
+    )
     @app_commands.describe(row="Row, 1-5 from the top.", col="Column, 1-5 from the left.")
     async def move(self, interaction: Interaction, row: Coordinate5, col: Coordinate5) -> None:
-        await self.play(interaction, f"MOVE {row} {col}")
+        await self.play(interaction, f"{row} {col}")
 
     @app_commands.command(description="Place a trap in secret: I ask you for its cell by DM.")
     async def trap(self, interaction: Interaction) -> None:
@@ -48,67 +50,7 @@ class Flag(
         return Post(f"{closed}\n{picker.content}", layout=picker.layout)
 
 
-ARROWS = {
-    (-1, -1): "↖",
-    (-1, 0): "↑",
-    (-1, 1): "↗",
-    (0, -1): "←",
-    (0, 1): "→",
-    (1, -1): "↙",
-    (1, 0): "↓",
-    (1, 1): "↘",
-}
-
-
 class FlagDrawing(Drawing):
-    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        """The 8 steps around the agent and, in the middle, the trap button.
-
-        Only public facts disable a step (the grid's edge, the other agent): the mover's own traps
-        are left enabled, since disabling them here would show the traps to everyone.
-        """
-        view = snap.public_view
-        here = view.agents[seat]
-        there = view.agents[1 - seat]
-        rows = []
-        for d_row in (-1, 0, 1):
-            buttons = []
-            for d_col in (-1, 0, 1):
-                if (d_row, d_col) == (0, 0):
-                    left = view.traps_left[seat]
-                    label = _("Trap ({n} left)", n=left)
-                    verb = Verb.TRAP if left else Verb.NOOP
-                    buttons.append(
-                        Button(
-                            label, press(snap, verb), discord.ButtonStyle.danger, disabled=not left
-                        )
-                    )
-                    continue
-                cell = (here[0] + d_row, here[1] + d_col)
-                arg = f"MOVE {cell[0]} {cell[1]}"
-                on_grid = 1 <= cell[0] <= SIZE and 1 <= cell[1] <= SIZE
-                arrow = ARROWS[(d_row, d_col)]
-                if not on_grid:
-                    buttons.append(Button(arrow, press(snap, Verb.NOOP, arg), disabled=True))
-                elif cell == there:
-                    buttons.append(
-                        Button(
-                            f"{arrow} {cell[0]},{cell[1]}",
-                            press(snap, Verb.NOOP, arg),
-                            disabled=True,
-                        )
-                    )
-                else:
-                    buttons.append(
-                        Button(
-                            f"{arrow} {cell[0]},{cell[1]}",
-                            press(snap, Verb.PLAY, arg),
-                            discord.ButtonStyle.primary,
-                        )
-                    )
-            rows.append(tuple(buttons))
-        return tuple(rows)
-
     def own_secrets(self, view: View) -> str | None:
         """The member's own traps (their view holds them; nobody else's does)."""
         return own_traps(view)
@@ -133,29 +75,10 @@ class FlagDrawing(Drawing):
         """The 5x5 grid a player picks a trap cell from (private: it shows their own traps)."""
         seat = view.seat
         assert seat is not None, "the picker is drawn from a player's own view"
-        own = set(view.traps[seat] or ())
-        blocked = {*view.flags, *view.agents}
-        rows = []
-        for row in range(1, SIZE + 1):
-            buttons = []
-            for col in range(1, SIZE + 1):
-                cell = (row, col)
-                arg = f"TRAP {row} {col}"
-                if cell in own:
-                    buttons.append(
-                        Button(_("your trap"), press(snap, Verb.NOOP, arg), disabled=True)
-                    )
-                elif cell in view.flags:
-                    buttons.append(Button(_("flag"), press(snap, Verb.NOOP, arg), disabled=True))
-                elif cell in blocked:
-                    buttons.append(Button(_("agent"), press(snap, Verb.NOOP, arg), disabled=True))
-                else:
-                    buttons.append(
-                        Button(
-                            f"{row},{col}", press(snap, Verb.PLAY, arg), discord.ButtonStyle.danger
-                        )
-                    )
-            rows.append(tuple(buttons))
+        choices = GAME.choices(view)
+        if not choices.actions:
+            raise InvalidMove(_("It is not your turn: the other player is to act."))
+        cells = layout(snap, choices)
         left = view.traps_left[seat]
         text = _(
             "**{game}, match #{id}**: pick the cell for a trap ({n} left). Nobody else sees this.",
@@ -167,7 +90,7 @@ class FlagDrawing(Drawing):
         if own_line:
             text += f"\n{own_line}"
         text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
-        return Post(text, layout=tuple(rows))
+        return Post(text, layout=cells)
 
 
 DRAWING = FlagDrawing()

@@ -1,11 +1,11 @@
-"""``/safe``: Safe Cracker: its commands, its board and its buttons."""
+"""``/safe``: Safe Cracker: its commands and the forms a code is typed into."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 
-from bot.chat.components import Button, Layout, Press, Verb, press
+import games
+from bot.chat.components import Press, Verb
 from bot.chat.drawing import Drawing
 from bot.chat.forms import answer_form, open_form
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
@@ -32,19 +32,15 @@ class Safe(
         ),
     )
 
-    @app_commands.command(description="Guess your opponent's code.")
+    @app_commands.command(
+        name=games.get("safe").move_command, description="Guess your opponent's code."
+    )
     @app_commands.describe(code="Your guess, digits only, e.g. 213.")
     async def guess(self, interaction: Interaction, code: app_commands.Range[str, 1, 20]) -> None:
         await self.play(interaction, code)
 
 
 class SafeDrawing(Drawing):
-    def moves(self, snap: MatchSnapshot, seat: int) -> Layout:
-        return ((Button(_("Guess"), press(snap, Verb.GUESS), discord.ButtonStyle.primary),),)
-
-    def secret_picker(self, snap: MatchSnapshot) -> Layout:
-        return ((Button(_("Set my code"), press(snap, Verb.CODE), discord.ButtonStyle.primary),),)
-
     def secret_hint(self, snap: MatchSnapshot) -> str:
         code = Options.from_mapping(snap.options)
         return _(

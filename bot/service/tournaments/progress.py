@@ -21,12 +21,12 @@ from typing import Any, TypeVar, cast
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.i18n import _
-from bot.service.errors import MatchError
 from bot.service.lookups import Lookups
 from bot.service.match_state import Clock
 from bot.service.notices import Public, Report
 from bot.service.organizing import Organizing
 from bot.service.play import Play
+from bot.service.tournaments.refusals import NoSuchTournament, TournamentBusy
 from bot.service.tournaments.rounds import Format, Progress, advance, result_of
 from bot.service.tournaments.view import (
     Round,
@@ -51,15 +51,6 @@ FINISHED, CANCELLED = TournamentStatus.FINISHED.value, TournamentStatus.CANCELLE
 OPEN = (SIGNUP, RUNNING)
 
 T = TypeVar("T")
-
-
-class TournamentRefused(MatchError):
-    """A tournament request that may not be made; the message says why, safe to show."""
-
-
-def no_such_tournament(tournament_id: int) -> TournamentRefused:
-    """The one answer for a tournament that does not exist and for another server's."""
-    return TournamentRefused(_("There is no tournament #{id}.", id=tournament_id))
 
 
 class _Conflict(Exception):
@@ -106,7 +97,7 @@ class TournamentProgress:
         async with self.sessions() as session:
             row = await q.load_tournament(session, tournament_id, guild_id=guild_id)
             if row is None:
-                raise no_such_tournament(tournament_id)
+                raise NoSuchTournament(tournament_id)
             entrants = entrants_of(await q.entrants(session, tournament_id))
             pairings = tuple(pairing_of(p) for p in await q.pairings(session, tournament_id))
             found = await q.rounds(session, tournament_id)
@@ -271,7 +262,7 @@ class TournamentProgress:
                         session, tournament_id, guild_id=guild_id, for_update=True
                     )
                     if row is None:
-                        raise no_such_tournament(tournament_id)
+                        raise NoSuchTournament(tournament_id)
                     changes, answer = await step(session, row)
                     if changes is not None and not await q.save_tournament(
                         session, row.id, row.version, changes
@@ -280,7 +271,7 @@ class TournamentProgress:
                 return answer
             except _Conflict:
                 continue
-        raise TournamentRefused(_("The tournament is busy: try again in a moment."))
+        raise TournamentBusy()
 
     async def write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
         """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""

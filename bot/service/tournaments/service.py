@@ -2,7 +2,7 @@
 leaving, cancelling, standings, organizers), with no Discord in sight.
 
 Every use case names the server it is asked from: another server's tournament is refused
-exactly as one that does not exist (``no_such_tournament``), whatever the member may do in
+exactly as one that does not exist (``NoSuchTournament``), whatever the member may do in
 their own server. What moves an event on is ``TournamentProgress``.
 """
 
@@ -15,8 +15,8 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
-from bot.i18n import N_, _, n_
-from bot.service.errors import WrongStatus
+from bot.i18n import _
+from bot.service.errors import GameRefused, WrongStatus
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
@@ -26,8 +26,24 @@ from bot.service.tournaments.progress import (
     RUNNING,
     SIGNUP,
     TournamentProgress,
+)
+from bot.service.tournaments.refusals import (
+    AlreadyEntered,
+    NoSuchFormat,
+    NotEntered,
+    NotOrganizer,
+    NoTournamentMeant,
+    OpenTournamentsLimit,
+    OutOfRange,
+    RoundsOnlyForSwiss,
+    Setting,
+    SeveralTournaments,
+    TooFewPlayers,
+    TournamentClosed,
+    TournamentFull,
     TournamentRefused,
-    no_such_tournament,
+    TournamentStep,
+    UnknownGame,
 )
 from bot.service.tournaments.rounds import FORMATS, LEFT, Format, advance, round_count
 from bot.service.tournaments.view import TournamentView
@@ -59,10 +75,6 @@ class Cancelled:
     reports: list[Report]
 
 
-ONLY_TO_START = N_("Only {creator}, who created tournament #{id}, or an organizer can start it.")
-ONLY_TO_CANCEL = N_("Only {creator}, who created tournament #{id}, or an organizer can cancel it.")
-
-
 class TournamentService:
     """Tournaments over the match service's matches; each use case is one transaction."""
 
@@ -89,32 +101,22 @@ class TournamentService:
     ) -> TournamentView:
         """Open a tournament's sign-up in this channel (organizers only)."""
         if not may_organize:
-            raise TournamentRefused(
-                _(
-                    "Only members with the Manage Server permission or the organizer role can "
-                    "create a tournament."
-                )
-            )
-        try:
-            engine = games.get(game)
-        except KeyError as error:
-            raise TournamentRefused(str(error.args[0])) from None
+            raise NotOrganizer(TournamentStep.CREATE)
+        if game not in games.GAMES:
+            raise UnknownGame(game, tuple(games.GAMES))
+        engine = games.get(game)
         if format not in FORMATS:
-            raise TournamentRefused(
-                _("That is not a tournament format: choose {formats}.", formats=", ".join(FORMATS))
-            )
+            raise NoSuchFormat(tuple(FORMATS))
         if rounds is not None and format != "swiss":
-            raise TournamentRefused(_("The number of rounds is set only for a Swiss tournament."))
+            raise RoundsOnlyForSwiss()
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentRefused(
-                _("A Swiss tournament has 1 to {most} rounds.", most=MAX_ROUNDS)
-            )
+            raise OutOfRange(Setting.ROUNDS, 1, MAX_ROUNDS)
         if max_players is not None and not 2 <= max_players <= MAX_ENTRANTS:
-            raise TournamentRefused(_("A tournament takes 2 to {most} players.", most=MAX_ENTRANTS))
+            raise OutOfRange(Setting.PLAYERS, 2, MAX_ENTRANTS)
         try:
             normalised = engine.options(engine.new(dict(options or {}), 0))
         except GameError as error:
-            raise TournamentRefused(str(error)) from None
+            raise GameRefused(error) from None
         now = self.clock()
         values = {
             "guild_id": guild_id,
@@ -150,12 +152,12 @@ class TournamentService:
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentRefused(_("Sign-up for tournament #{id} is closed.", id=row.id))
+                raise TournamentClosed(row.id, TournamentStep.JOIN)
             entrants = await q.entrants(session, row.id)
             if any(e.user_id == user_id for e in entrants):
-                raise TournamentRefused(_("You are already in tournament #{id}.", id=row.id))
+                raise AlreadyEntered(row.id)
             if len(entrants) >= (row.max_players or MAX_ENTRANTS):
-                raise TournamentRefused(_("Tournament #{id} is full.", id=row.id))
+                raise TournamentFull(row.id)
             await q.add_entrant(session, row.id, user_id, self.clock())
             return {"updated_at": self.clock()}, None
 
@@ -173,9 +175,9 @@ class TournamentService:
                 (e for e in await q.entrants(session, row.id) if e.user_id == user_id), None
             )
             if row.status not in OPEN:
-                raise TournamentRefused(_("Tournament #{id} is over.", id=row.id))
+                raise TournamentClosed(row.id, TournamentStep.LEAVE)
             if entrant is None or entrant.withdrawn is not None:
-                raise TournamentRefused(_("You are not playing in tournament #{id}.", id=row.id))
+                raise NotEntered(row.id)
             if row.status == SIGNUP:
                 await q.remove_entrant(session, row.id, user_id)
             else:
@@ -206,13 +208,11 @@ class TournamentService:
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status != SIGNUP:
-                raise TournamentRefused(_("Tournament #{id} has already started.", id=row.id))
-            self._check_organizer(row, user_id, may_organize, ONLY_TO_START)
+                raise TournamentClosed(row.id, TournamentStep.START)
+            self._check_organizer(row, user_id, may_organize, TournamentStep.START)
             found = await q.entrants(session, row.id)
             if len(found) < 2:
-                raise TournamentRefused(
-                    _("Tournament #{id} needs at least two players to start.", id=row.id)
-                )
+                raise TooFewPlayers(row.id)
             rating = await q.ratings(session, row.guild_id, row.game, [e.user_id for e in found])
             await q.set_ratings(session, row.id, rating)
             entrants = [Entrant(e.user_id, rating[e.user_id]) for e in found]
@@ -238,8 +238,8 @@ class TournamentService:
             session: AsyncSession, row: q.TournamentRow
         ) -> tuple[dict[str, Any] | None, None]:
             if row.status not in OPEN:
-                raise TournamentRefused(_("Tournament #{id} is already over.", id=row.id))
-            self._check_organizer(row, user_id, may_organize, ONLY_TO_CANCEL)
+                raise TournamentClosed(row.id, TournamentStep.CANCEL)
+            self._check_organizer(row, user_id, may_organize, TournamentStep.CANCEL)
             for pairing in await q.pairings(session, row.id):
                 if not pairing.ended:
                     await q.record_result(session, pairing.id, None, (False, False))
@@ -276,12 +276,11 @@ class TournamentService:
         *,
         entrant: int | None = None,
         newest: bool = False,
-        what: str | None = None,
     ) -> TournamentView:
         """The one tournament a command means when it names none: among the server's in
         ``statuses``, those of this channel (or, with ``entrant``, those the member plays in);
         of those, the one running if only one is, else (with ``newest``) the newest. Refused
-        when none or several are left: with ``what`` (an ``N_`` message) when there is none."""
+        when none or several are left (``NoTournamentMeant``, ``SeveralTournaments``)."""
         async with self.sessions() as session:
             rows = await q.guild_tournaments(session, guild_id, statuses)
             if entrant is not None:
@@ -295,23 +294,9 @@ class TournamentService:
         elif newest and not running:
             rows = rows[:1]
         if not rows:
-            if what is not None:
-                raise TournamentRefused(_(what))
-            if entrant is not None:
-                raise TournamentRefused(
-                    _("There is no tournament you play in: give the tournament's number.")
-                )
-            raise TournamentRefused(
-                _("There is no tournament in this channel: give the tournament's number.")
-            )
+            raise NoTournamentMeant(entrant is not None)
         if len(rows) > 1:
-            numbers = ", ".join(f"#{r.id}" for r in rows[:10])
-            raise TournamentRefused(
-                _(
-                    "There are several tournaments here ({numbers}): give the tournament's number.",
-                    numbers=numbers,
-                )
-            )
+            raise SeveralTournaments(tuple(r.id for r in rows[:10]))
         return await self.progress.load(rows[0].id)
 
     async def organizer_role(self, guild_id: int) -> int | None:
@@ -328,45 +313,20 @@ class TournamentService:
             return await q.clear_organizer_role(session, guild_id)
 
     def _check_organizer(
-        self, row: q.TournamentRow, user_id: int, may_organize: bool, refusal: str
+        self, row: q.TournamentRow, user_id: int, may_organize: bool, step: TournamentStep
     ) -> None:
-        """Refuse a member who neither created the tournament nor organizes, with ``refusal``
-        (an ``N_`` message naming ``{creator}`` and ``{id}``)."""
+        """Refuse ``step`` to a member who neither created the tournament nor organizes."""
         if user_id != row.creator_id and not may_organize:
-            raise TournamentRefused(
-                _(refusal, creator=self.progress.mention(row.creator_id), id=row.id)
-            )
+            raise NotOrganizer(step, row.id, row.creator_id)
 
 
 def _check_room(open_here: list[q.TournamentRow], creator_id: int) -> None:
     """Refuse another tournament when the member, or the server, has as many open as allowed."""
     mine = [row for row in open_here if row.creator_id == creator_id]
     if len(mine) >= MAX_OPEN_PER_ORGANIZER:
-        raise TournamentRefused(
-            n_(
-                "You already run {n} open tournament ({numbers}), the most one organizer may: "
-                "finish or cancel it first.",
-                "You already run {n} open tournaments ({numbers}), the most one organizer may: "
-                "finish or cancel one first.",
-                len(mine),
-                numbers=_numbers(mine),
-            )
-        )
+        raise OpenTournamentsLimit(tuple(row.id for row in mine), mine=True)
     if len(open_here) >= MAX_OPEN_PER_GUILD:
-        raise TournamentRefused(
-            n_(
-                "This server already has {n} open tournament ({numbers}), the most a server "
-                "may: finish or cancel it first.",
-                "This server already has {n} open tournaments ({numbers}), the most a server "
-                "may: finish or cancel one first.",
-                len(open_here),
-                numbers=_numbers(open_here),
-            )
-        )
-
-
-def _numbers(rows: list[q.TournamentRow]) -> str:
-    return ", ".join(f"#{row.id}" for row in rows)
+        raise OpenTournamentsLimit(tuple(row.id for row in open_here), mine=False)
 
 
 __all__ = [
@@ -375,7 +335,6 @@ __all__ = [
     "Left",
     "TournamentRefused",
     "TournamentService",
-    "no_such_tournament",
 ]
 
 

@@ -792,10 +792,12 @@ class FakeDiscord:
         """
         self.limiter.throttle(channel_resource(channel.id), seconds)
 
-    def outage(self, requests: int) -> None:
+    def outage(self, requests: int, *, bot_token: bool = False) -> None:
         """Answer the next ``requests`` REST requests with 503 Service Unavailable, as Discord
-        does while it is down; the gateway is not affected."""
+        does while it is down; the gateway is not affected. With ``bot_token``, only requests
+        made with the bot's token are answered so (an interaction's token still works)."""
         self.api.unavailable = requests
+        self.api.unavailable_to_bot_token = bot_token
 
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, JSON]]:
         """The commands registered globally, or in ``guild``."""

@@ -58,6 +58,8 @@ class RestAPI:
         """``http://127.0.0.1:PORT``; set once the server listens."""
         self.unavailable = 0
         """REST requests still to answer 503, as in an outage (the gateway is not affected)."""
+        self.unavailable_to_bot_token = False
+        """The outage answers only requests made with the bot's token (interaction tokens work)."""
         self.invalid = InvalidRequests(state.clock)
         """The invalid answers (401, 403, 429) counted toward Discord's ban."""
 
@@ -121,7 +123,8 @@ class RestAPI:
                 record.status = banned.status
                 self.state.notify()
                 return banned
-            if self.unavailable:  # an outage: answered before any limit counts the request
+            out = self.unavailable and (bot_token or not self.unavailable_to_bot_token)
+            if out:  # an outage: answered before any limit counts the request
                 self.unavailable -= 1
                 outage = json_response(UNAVAILABLE, status=503)
                 outage.headers["Via"] = VIA

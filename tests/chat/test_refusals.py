@@ -1,0 +1,166 @@
+"""A refusal in words: each typed refusal of the services is worded in the reader's language,
+and a refusal raised with a ready text reads as that text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import is_dataclass
+
+import pytest
+
+from bot.chat.failures import FAILED
+from bot.chat.refusals import say
+from bot.i18n import LOCALES, speaking
+from bot.service.errors import (
+    CalledOff,
+    GameRefused,
+    Limit,
+    LimitReached,
+    MatchError,
+    NoFinishedMatch,
+    StillInPlay,
+    TimeoutOutOfBounds,
+    WaitTooLong,
+    WrongStatus,
+)
+from bot.service.tournaments.refusals import (
+    AlreadyEntered,
+    NoSuchFormat,
+    NoSuchTournament,
+    NotEntered,
+    NotOrganizer,
+    NoTournamentMeant,
+    OpenTournamentsLimit,
+    OutOfRange,
+    RoundsOnlyForSwiss,
+    Setting,
+    SeveralTournaments,
+    TooFewPlayers,
+    TournamentBusy,
+    TournamentClosed,
+    TournamentFull,
+    TournamentStep,
+    UnknownGame,
+)
+from games.base import IllegalAction, NotYourTurn
+
+SAMPLES: list[MatchError] = [
+    GameRefused(IllegalAction("That cell is taken.")),
+    NoFinishedMatch(7),
+    StillInPlay(7),
+    CalledOff(7),
+    *(LimitReached(limit, 3, 10) for limit in Limit),
+    WaitTooLong(600),
+    TimeoutOutOfBounds("turn", 60, 7 * 86400, 30),
+    NoSuchTournament(4),
+    NotOrganizer(TournamentStep.CREATE),
+    NotOrganizer(TournamentStep.START, 4, 11),
+    NotOrganizer(TournamentStep.CANCEL, 4, 11),
+    UnknownGame("chess", ("crown", "safe")),
+    NoSuchFormat(("swiss", "knockout")),
+    RoundsOnlyForSwiss(),
+    OutOfRange(Setting.ROUNDS, 1, 20),
+    OutOfRange(Setting.PLAYERS, 2, 64),
+    *(
+        TournamentClosed(4, step)
+        for step in (
+            TournamentStep.JOIN,
+            TournamentStep.LEAVE,
+            TournamentStep.START,
+            TournamentStep.CANCEL,
+        )
+    ),
+    AlreadyEntered(4),
+    TournamentFull(4),
+    NotEntered(4),
+    TooFewPlayers(4),
+    NoTournamentMeant(entrant=False),
+    NoTournamentMeant(entrant=True),
+    SeveralTournaments((5, 4)),
+    OpenTournamentsLimit((2, 1), mine=True),
+    OpenTournamentsLimit((3, 2, 1), mine=False),
+    TournamentBusy(),
+]
+
+
+def typed(base: type[MatchError]) -> Iterator[type[MatchError]]:
+    for kind in base.__subclasses__():
+        if is_dataclass(kind):
+            yield kind
+        yield from typed(kind)
+
+
+def test_every_typed_refusal_is_worded_in_every_language() -> None:
+    assert set(typed(MatchError)) == {type(refusal) for refusal in SAMPLES}
+    for locale in LOCALES:
+        with speaking(locale):
+            said = [say(refusal) for refusal in SAMPLES]
+            failed = say(WrongStatus(FAILED))
+        assert failed not in said
+        assert len(set(said)) == len(said), locale  # no two refusals read alike
+
+
+@pytest.mark.parametrize(
+    ("refusal", "english", "german"),
+    [
+        (
+            LimitReached(Limit.PLAYING, 10),
+            "You are already playing 10 matches: finish or resign one first.",
+            "Du spielst schon 10 Partien: Beende zuerst eine oder gib eine auf.",
+        ),
+        (
+            NoFinishedMatch(7),
+            "There is no finished match #7 in this server.",
+            "Auf diesem Server gibt es keine beendete Partie #7.",
+        ),
+        (
+            TimeoutOutOfBounds("turn", 60, 7 * 86400, 30),
+            "The turn timeout must be between 1 minute and 7 days (got 30 seconds).",
+            "Das Zeitlimit „Zug“ muss zwischen 1 Minute und 7 Tage liegen (erhalten: 30 Sekunden).",
+        ),
+        (
+            NotOrganizer(TournamentStep.START, 4, 11),
+            "Only <@11>, who created tournament #4, or an organizer can start it.",
+            None,
+        ),
+        (
+            OpenTournamentsLimit((3, 2, 1), mine=False),
+            "This server already has 3 open tournaments (#3, #2, #1), the most a server may: "
+            "finish or cancel one first.",
+            None,
+        ),
+        (TournamentClosed(4, TournamentStep.JOIN), "Sign-up for tournament #4 is closed.", None),
+    ],
+)
+def test_a_refusal_reads_in_the_readers_language(
+    refusal: MatchError, english: str, german: str | None
+) -> None:
+    assert say(refusal) == english
+    with speaking("de"):
+        worded = say(refusal)
+    assert worded != english
+    if german is not None:
+        assert worded == german
+    else:
+        assert all(str(number) in worded for number in (4, 11) if str(number) in english)
+
+
+def test_a_ready_text_and_an_engines_refusal_read_as_they_were_raised() -> None:
+    assert say(WrongStatus("This match is over.")) == "This match is over."
+    assert say(NotYourTurn("It is Bob's turn.")) == "It is Bob's turn."
+    assert say(GameRefused(IllegalAction("That cell is taken."))) == "That cell is taken."
+
+
+def test_a_typed_refusal_is_frozen_and_carries_no_words() -> None:
+    refusal = LimitReached(Limit.PLAYING, 10)
+    assert refusal.text is None
+    with pytest.raises(AttributeError):
+        refusal.most = 11  # type: ignore[misc]
+    assert refusal == LimitReached(Limit.PLAYING, 10)
+    refusal.add_note("noted where it was caught")  # what raising and handling may set still is
+    with pytest.raises(LimitReached) as raised:
+        try:
+            raise KeyError("a lookup")
+        except KeyError:
+            raise refusal from None
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
