@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import games
 from bench._common import Timings
 from bot.service.errors import AlreadyPlayed
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import BoardRoute, MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 from games.base import Ask, Seat
@@ -202,7 +202,7 @@ async def retrying(call: Callable[[], Awaitable[T]], tally: Tally) -> T:
 
 
 async def open_match(
-    service: MatchService, number: int, script: Script, tally: Tally, way: Way = BUTTON
+    service: MatchParts, number: int, script: Script, tally: Tally, way: Way = BUTTON
 ) -> Live:
     """Challenge (a slash command) and accept (a button) a match between two players of its
     own."""
@@ -210,7 +210,7 @@ async def open_match(
     challenger, opponent = FIRST_USER + 2 * number, FIRST_USER + 2 * number + 1
     channel = GUILD + 1 + number % CHANNELS
     report = await retrying(
-        lambda: service.challenge(
+        lambda: service.challenges.challenge(
             guild_id=GUILD,
             channel_id=channel,
             challenger_id=challenger,
@@ -221,11 +221,13 @@ async def open_match(
         tally,
     )
     match_id = report.match.id
-    report = await retrying(lambda: service.accept(match_id, opponent, board=way.board), tally)
+    report = await retrying(
+        lambda: service.challenges.accept(match_id, opponent, board=way.board), tally
+    )
     return Live(match_id, channel, list(report.match.players), script, report.match.version)
 
 
-async def send_move(service: MatchService, live: Live, tally: Tally, way: Way = BUTTON) -> Report:
+async def send_move(service: MatchParts, live: Live, tally: Tally, way: Way = BUTTON) -> Report:
     """The script's next action, sent ``way``, timed until the service takes it."""
     seat, text = live.script.actions[live.sent]
     user = live.players[seat]
@@ -233,10 +235,10 @@ async def send_move(service: MatchService, live: Live, tally: Tally, way: Way = 
 
     def call() -> Awaitable[Report]:
         if slash:
-            return service.play_in_channel(
+            return service.play.play_in_channel(
                 GUILD, live.channel_id, live.script.game, user, text, board=way.board
             )
-        return service.submit(
+        return service.play.submit(
             live.match_id, user, text, expected_version=live.version, board=way.board
         )
 
@@ -271,7 +273,7 @@ class Lobby:
 
     def __init__(
         self,
-        service: MatchService,
+        service: MatchParts,
         scripts: Sequence[Script],
         numbers: Iterator[int],
         way: Way = BUTTON,
@@ -347,9 +349,7 @@ async def play_all(
         await pacing
 
 
-async def play_alone(
-    service: MatchService, lives: Sequence[Live], moves: int, tally: Tally
-) -> None:
+async def play_alone(service: MatchParts, lives: Sequence[Live], moves: int, tally: Tally) -> None:
     """One match at a time until ``moves`` moves are made."""
     for live in lives:
         while not live.over and len(tally.latencies) < moves:

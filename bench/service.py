@@ -92,7 +92,7 @@ from bench._service_play import (
     play_alone,
     write_scripts,
 )
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.outbox import Outbox
 from db.engine import create_engine, session_factory
 from db.migrate import upgrade
@@ -223,7 +223,7 @@ async def measure_all(
     """Every run: the floor and Core first, on matches of their own (the paced run's rate
     depends on Core's); then the service's, on matches of their own; then the naive path on the
     floor's matches; then the transactions of each way a move arrives."""
-    service = MatchService(session_factory(engine), seeds=lambda: SEED.get())
+    service = match_parts(session_factory(engine), seeds=lambda: SEED.get())
     numbers = itertools.count()
     matches = args.matches
     # The baselines play no game, they rewrite a match's state as it is: any open match serves.
@@ -298,7 +298,7 @@ async def paced(args: argparse.Namespace, engine: AsyncEngine, lobby: Lobby, rat
 
 async def count_way(
     engine: AsyncEngine,
-    service: MatchService,
+    service: MatchParts,
     scripts: Sequence[Script],
     numbers: Iterator[int],
     way: Way,
@@ -308,7 +308,7 @@ async def count_way(
     the bot, told what each move showed."""
     lobby = Lobby(service, scripts, numbers, way)
     lives = await lobby.open_all(len(scripts))
-    outbox = CountingOutbox(service.sessions)
+    outbox = CountingOutbox(service.runner.sessions)
 
     async def work(tally: Tally) -> None:
         try:

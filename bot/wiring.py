@@ -1,10 +1,10 @@
 """The composition root: every part of one bot process, built around its Discord client.
 
 ``build(settings)`` gives an ``App`` whose ``client`` is ready to ``start(token)``. The client
-holds the ``Parts`` the commands and buttons use (each extension's ``setup`` reads them) and
-calls the ``App`` back to start (database, fleet, extensions, commands, loops) and to stop
-(loops, outbox, database). Nothing else builds a part, and no part finds another through the
-client.
+calls the ``App`` back to start (database, fleet, cogs and buttons, commands, loops) and to stop
+(loops, outbox, database). Every cog is built here with the ``Parts`` it uses, and every button
+class is bound to them where it is registered. Nothing else builds a part, and no part finds
+another through the client.
 """
 
 from __future__ import annotations
@@ -14,59 +14,53 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import games
 from bot.chat.app import Parlor, invite_url, shard_options
-from bot.chat.buttons import DYNAMIC_ITEMS, on_form_submit
+from bot.chat.buttons import button_items
 from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
+from bot.chat.common import Common
 from bot.chat.delivery import Delivery
 from bot.chat.direct import DirectMessages
-from bot.chat.front import Front
+from bot.chat.dms import TypedAnswers
+from bot.chat.forms import form_listener
+from bot.chat.games import game_cogs
 from bot.chat.history import AfterGame, History, NameBook
 from bot.chat.interactions import Interactions
 from bot.chat.invalid_requests import InvalidRequests
 from bot.chat.live_boards import Boards
 from bot.chat.parts import Parts
+from bot.chat.queue import QueueCog
 from bot.chat.reach import ChannelReach
 from bot.chat.reach_retries import ReachRetries
 from bot.chat.redelivery import Redelivery
+from bot.chat.servers import Servers
 from bot.chat.sweeps import Sweeps
 from bot.chat.threads import ThreadMaker
-from bot.chat.tournament_buttons import DYNAMIC_ITEMS as SIGNUP_ITEMS
+from bot.chat.tournament_buttons import signup_items
 from bot.chat.tournament_desk import TournamentDesk
+from bot.chat.tournaments import Tournaments
 from bot.fleet import Fleet
-from bot.service.deadlines import Deadlines
 from bot.service.failures import log_failure
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
+from bot.service.match_parts import match_parts
 from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
-from bot.service.matches import MatchService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
-from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.service import tournament_service
 from bot.settings import Settings
 from db import migrate
 from db.engine import create_engine, optimize, session_factory
 from db.models import utcnow
 
 log = logging.getLogger(__name__)
-
-EXTENSIONS = (
-    "bot.chat.servers",
-    *(f"bot.chat.games.{name}" for name in games.GAMES),
-    "bot.chat.common",
-    "bot.chat.dms",
-    "bot.chat.tournaments",
-    "bot.chat.queue",
-)
-"""Loaded at start, by name: servers leaving, each game's command group, the shared commands,
-typed DMs, tournaments and the quick-pair queue."""
 
 
 class App:
@@ -99,32 +93,28 @@ class App:
         self.names = NameBook()
         """Members' names as interactions show them, for the texts the service writes."""
         self.languages = Languages(sessions, clock=clock)
-        self.service = MatchService(
+        count = settings.shard_count or 1  # unset: one process runs every shard
+        self.matches = match_parts(
             sessions,
             clock=clock,
             seeds=seeds,
             timeouts=timeouts,
             names=self.names.name,
             languages=self.languages,
-        )
-        count = settings.shard_count or 1  # unset: one process runs every shard
-        self.deadlines = Deadlines(
-            sessions,
-            clock=clock,
-            seeds=seeds,
-            timeouts=timeouts,
             shards=settings.shards() or tuple(range(count)),
             shard_count=count,
-            names=self.names.name,
         )
+        matches = self.matches
         self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
         self.outbox = Outbox(sessions, clock=clock)
         self.histories = HistoryService(sessions, clock=clock)
         self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.dms = DirectMessages(client, self.boards, self.languages)
-        self.reach = Reach(self.service, self.deadlines)
-        self.channel_reach = ChannelReach(self.reach, self.dms, call_off=self.service.call_off)
+        self.reach = Reach(matches.organizing, matches.deadlines)
+        self.channel_reach = ChannelReach(
+            self.reach, self.dms, call_off=matches.organizing.call_off
+        )
         self.delivery = Delivery(
             self.boards,
             self.dms,
@@ -134,57 +124,58 @@ class App:
             threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
-        self.requests = Interactions(self.service, self.boards, self.delivery, client.busy)
-        self.redelivery = Redelivery(self.service, self.outbox, self.delivery, self.dms)
+        self.requests = Interactions(matches.lookups, self.boards, self.delivery, client.busy)
+        self.redelivery = Redelivery(matches.lookups, self.outbox, self.delivery, self.dms)
         self.retries = ReachRetries(
             client, self.channel_reach, self.delivery, self.redelivery, self.invalid
         )
-        self.front = Front(self.requests, self.delivery, self.boards, self.dms)
-        tournaments = TournamentService(sessions, self.service, clock=clock)
         self.desk = TournamentDesk(
-            tournaments, self.delivery.deliver, client, languages=self.languages
+            tournament_service(matches), self.delivery.deliver, client, languages=self.languages
         )
-        # The buttons, the games' cogs, the queue and the tournament modules still find these on
-        # the client they are pressed on or loaded into.
-        client.service = self.service
-        client.delivery = self.front
-        client.tournaments = self.desk
         self.sweeps = Sweeps(
             client,
             self.fleet,
-            Sweeper(self.deadlines, settings.sweep_interval, reach=self.reach),
+            Sweeper(matches.deadlines, settings.sweep_interval, reach=self.reach),
             self.delivery,
             self.redelivery,
             self.retries,
             self.desk.sweep,
             settings.sweep_interval,
-            upkeep=lambda: self.boards.forget_ended(self.service.in_play),
+            upkeep=lambda: self.boards.forget_ended(matches.lookups.in_play),
         )
         self.parts = Parts(
             settings=settings,
-            service=self.service,
+            matches=matches,
             servers=self.servers,
             histories=self.histories,
-            tournaments=tournaments,
+            tournaments=self.desk.service,
             requests=self.requests,
             delivery=self.delivery,
-            places=self.front,
+            places=self.boards,
             dms=self.dms,
             languages=self.languages,
         )
-        client.attach(self.parts, self)
+        self.queue = QueueCog(client, matches.queue, self.parts)
+        self.items = (
+            *button_items(self.parts),
+            *signup_items(self.desk, client.busy),
+            *self.after_game.items(),
+            self.queue.button_class,
+        )
+        """Every button's dynamic item class, bound to what it uses."""
+        client.attach(self)
 
     async def start(self) -> None:
         client = self.client
         assert client.user is not None
-        self.service.bot_user_id = self.deadlines.bot_user_id = client.user.id
+        self.matches.runner.know_bot(client.user.id)
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
         await optimize(self.engine)
-        client.add_dynamic_items(*DYNAMIC_ITEMS, *SIGNUP_ITEMS, *self.after_game.items())
+        client.add_dynamic_items(*self.items)
         client.add_listener(self.boards.on_guild_message, "on_message")
         client.add_listener(self.names.on_interaction, "on_interaction")
-        client.add_listener(on_form_submit, "on_interaction")
+        client.add_listener(form_listener(self.parts), "on_interaction")
         self.retries.listen()
         await self.load_commands()
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
@@ -194,16 +185,26 @@ class App:
         self.sweeps.start()
 
     async def load_commands(self) -> None:
-        """Every slash command on the client's tree, with the translator that words them in
-        each member's client language (read when the tree is synced)."""
-        client = self.client
-        for extension in EXTENSIONS:
-            await client.load_extension(extension)
-        await client.add_cog(History(self.after_game))  # built here: it holds what it uses
+        """Every slash command on the client's tree, each cog built with what it uses, with the
+        translator that words them in each member's client language (read when the tree is
+        synced): servers leaving, each game's command group, the shared commands, typed DMs,
+        tournaments, the quick-pair queue, and the history."""
+        client, parts = self.client, self.parts
+        cogs: list[commands.Cog] = [
+            Servers(client, self.matches.organizing, self.languages),
+            *(cog(client, parts) for cog in game_cogs()),
+            Common(client, parts),
+            TypedAnswers(client, parts),
+            Tournaments(self.desk, client.busy),
+            self.queue,
+            History(self.after_game),
+        ]
+        for cog in cogs:
+            await client.add_cog(cog)
         await client.tree.set_translator(CommandTranslator())
 
     async def stop(self, deadline: float) -> None:
-        self.client.remove_dynamic_items(*DYNAMIC_ITEMS, *self.after_game.items())
+        self.client.remove_dynamic_items(*self.items)
         await self.sweeps.stop(deadline)
 
     async def release(self) -> None:

@@ -1,5 +1,6 @@
-"""The Discord client: one per bot process, holding what the composition root (``bot.wiring``)
-built around it, taking requests until shut-down begins and then finishing those in progress."""
+"""The Discord client: one per bot process, started and stopped by what the composition root
+(``bot.wiring``) built around it, taking requests until shut-down begins and then finishing those
+in progress."""
 
 from __future__ import annotations
 
@@ -16,11 +17,9 @@ from discord.ext import commands
 
 from bot.chat.failures import FAILED
 from bot.chat.logs import drop_voice_warnings, hide_components
-from bot.chat.parts import ClientDelivery, Parts
 from bot.chat.readers import hear
 from bot.i18n import N_, _
 from bot.service.failures import log_failure
-from bot.service.matches import MatchService
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -105,7 +104,7 @@ class ParlorTree(app_commands.CommandTree["Parlor"]):
 
 
 class Parlor(commands.AutoShardedBot):
-    """The bot's client. ``attach`` gives it its parts and lifecycle before it starts.
+    """The bot's client. ``attach`` gives it its lifecycle before it starts.
 
     It runs the shards ``shard_ids`` names, of ``shard_count`` in all; unset, every shard, as
     many as Discord recommends. Other processes may run the other shards on the same
@@ -113,14 +112,6 @@ class Parlor(commands.AutoShardedBot):
     """
 
     close_grace: float = CLOSE_GRACE
-
-    service: MatchService
-    delivery: ClientDelivery
-    tournaments: object
-    """The match service, ``bot.chat.front.Front`` and the tournament desk, for what reaches
-    them through the client an interaction arrives on (the buttons, the games' cogs and
-    pickers, the queue, the sign-up buttons: ``tournament_buttons.SignupHost``); set by the
-    composition root. Commands take their parts from ``parts``."""
 
     def __init__(self, **options: Any) -> None:
         # Before discord.py's client starts logging: a failed button is logged with its
@@ -135,7 +126,6 @@ class Parlor(commands.AutoShardedBot):
             tree_cls=ParlorTree,
             **options,
         )
-        self._parts: Parts | None = None
         self._lifecycle: Lifecycle | None = None
         self._in_progress = 0
         self._idle = asyncio.Event()
@@ -146,16 +136,9 @@ class Parlor(commands.AutoShardedBot):
         self.refused: Exception | None = None
         """Why the bot stopped itself: another process took its shards while it was cut off."""
 
-    def attach(self, parts: Parts, lifecycle: Lifecycle) -> None:
-        self._parts = parts
+    def attach(self, lifecycle: Lifecycle) -> None:
+        """What starts and stops with the client: the composition root's ``App``."""
         self._lifecycle = lifecycle
-
-    @property
-    def parts(self) -> Parts:
-        """What the commands and buttons use (read by each extension's ``setup``)."""
-        if self._parts is None:
-            raise RuntimeError("the client has no parts: build it with bot.wiring.build")
-        return self._parts
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.

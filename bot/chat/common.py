@@ -147,7 +147,7 @@ class Common(commands.Cog):
     def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
         self.parts = parts
-        self.service = parts.service
+        self.matches = parts.matches
         self.servers = parts.servers
 
     # ------------------------------------------------------------------ /stats
@@ -207,7 +207,9 @@ class Common(commands.Cog):
     async def _unfinished(
         self, interaction: Interaction, *, channel_only: bool = False
     ) -> list[MatchSnapshot]:
-        found = await self.service.unfinished(interaction.user.id, interaction.guild_id or 0)
+        found = await self.matches.lookups.unfinished(
+            interaction.user.id, interaction.guild_id or 0
+        )
         boards = self.parts.places
         return [
             replace(s, message_id=boards.board_of(s))
@@ -222,11 +224,11 @@ class Common(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
-        service = self.service
+        matches = self.matches
 
         async def use_case(board: BoardRoute) -> Report:
             if game is not None:
-                match_id = await service.find_match(
+                match_id = await matches.lookups.find_match(
                     interaction.guild_id or 0,
                     interaction.channel_id or 0,
                     game,
@@ -234,7 +236,7 @@ class Common(commands.Cog):
                 )
             else:
                 match_id = await self._only_match_here(interaction)
-            return await service.resign(
+            return await matches.play.resign(
                 match_id, interaction.user.id, guild_id=interaction.guild_id, board=board
             )
 
@@ -438,7 +440,3 @@ class Common(commands.Cog):
         """Store the given timeouts; the server's timeouts now, and whether any changed."""
         timeouts = await self.servers.set_server_timeouts(guild_id, seconds)
         return asdict(timeouts), bool(seconds)
-
-
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Common(bot, bot.parts))

@@ -53,7 +53,7 @@ class TypedAnswers(commands.Cog):
     def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
         self.parts = parts
-        self.service = parts.service
+        self.matches = parts.matches
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -74,8 +74,8 @@ class TypedAnswers(commands.Cog):
             if match_id is None:
                 match_id = await self._waiting_match(user_id)
             log.info("match %s: typed DM answer from user %s", match_id, user_id)
-            game = (await self.service.snapshot(match_id)).game
-            report = await self.service.submit(
+            game = (await self.matches.lookups.snapshot(match_id)).game
+            report = await self.matches.play.submit(
                 match_id, user_id, answer, answering=private_asks(game, answer)
             )
         except REFUSALS as error:
@@ -99,7 +99,7 @@ class TypedAnswers(commands.Cog):
 
     async def _waiting_match(self, user_id: int) -> int:
         """The one match waiting for the user's answer; refused when there are none or several."""
-        waiting = await self.service.waiting_for(user_id)
+        waiting = await self.matches.lookups.waiting_for(user_id)
         if len(waiting) == 1:
             return waiting[0].id
         if not waiting:
@@ -115,7 +115,3 @@ class TypedAnswers(commands.Cog):
                 id=waiting[0].id,
             )
         )
-
-
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(TypedAnswers(bot, bot.parts))

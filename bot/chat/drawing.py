@@ -9,15 +9,13 @@ public view only, private choices and ``own_secrets`` from the member's own view
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.chat.components import Press
 from bot.chat.game_cog import Interaction
+from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Drawing:
@@ -32,12 +30,8 @@ class Drawing:
         """What the member's own view holds that only they may see, in one line."""
         return None
 
-    async def open(self, interaction: Interaction, press: Press) -> bool:
+    async def open(self, interaction: Interaction, press: Press, parts: Parts) -> bool:
         """Answer a press of one of the game's own opening buttons (a trap cell picker, a code
-        form); ``False`` when the press is not one, and the member's prompt is shown instead."""
+        form) through ``parts``; ``False`` when the press is not one, and the member's prompt
+        is shown instead."""
         return False
-
-
-def parlor(interaction: Interaction) -> Parlor:
-    """The bot an interaction reached."""
-    return interaction.client  # type: ignore[no-any-return]

@@ -1,6 +1,6 @@
 """One-line forms a game's button opens (a Safe Cracker code), answered from their custom_id.
 
-A form's custom_id is the press that opened it, then ``:form``: ``on_form_submit`` plays what
+A form's custom_id is the press that opened it, then ``:form``: ``form_listener`` plays what
 was typed from that alone, never from discord.py's store of open forms (stopped before it is
 sent, a form is not kept there), so that two members' forms never replace each other, and a form
 still works after a restart or 15 minutes. A form opened by ``Verb.GUESS`` is a move on the
@@ -10,18 +10,19 @@ board it was on (refused once that board is stale); any other is a setup secret.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
 
 from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
-from bot.chat.drawing import parlor
 from bot.chat.game_cog import Interaction
+from bot.chat.parts import Parts
 from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
-from bot.service.notices import Report
+from bot.service.notices import BoardRoute, Report
 from games.base import Ask
 
 FORM_TEMPLATE = re.compile(OPEN_TEMPLATE + ":form")
@@ -29,7 +30,7 @@ FORM_TEMPLATE = re.compile(OPEN_TEMPLATE + ":form")
 
 
 def answer_form(press: Press, *, title: str, label: str, placeholder: str) -> discord.ui.Modal:
-    """A form with one short text input, answered by ``on_form_submit``."""
+    """A form with one short text input, answered by ``form_listener``."""
     form = discord.ui.Modal(title=title, custom_id=f"{press.custom_id}:form")
     form.add_item(
         discord.ui.TextInput(
@@ -44,13 +45,14 @@ def answer_form(press: Press, *, title: str, label: str, placeholder: str) -> di
     return form
 
 
-async def open_form(interaction: Interaction, press: Press, form: discord.ui.Modal) -> None:
+async def open_form(
+    interaction: Interaction, press: Press, form: discord.ui.Modal, parts: Parts
+) -> None:
     """Open ``form`` for the member it is for, and refuse anyone else before it opens."""
-    bot = parlor(interaction)
     user = interaction.user.id
     move = press.verb == Verb.GUESS
     try:
-        snap = await bot.service.snapshot(press.match_id, guild_id=interaction.guild_id)
+        snap = await parts.matches.lookups.snapshot(press.match_id, guild_id=interaction.guild_id)
     except REFUSALS as error:
         await interaction.response.send_message(say(error), ephemeral=True)
         return
@@ -69,33 +71,36 @@ async def open_form(interaction: Interaction, press: Press, form: discord.ui.Mod
     await interaction.response.send_modal(form)
 
 
-async def on_form_submit(interaction: Interaction) -> None:
-    """Play a submitted form (an ``on_interaction`` listener)."""
-    if interaction.type is not discord.InteractionType.modal_submit:
-        return
-    data: dict[str, Any] = dict(interaction.data or {})
-    found = FORM_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
-    if found is None:
-        return
-    hear(interaction)  # the form's answers in the member's language
-    press = Press.from_match(found)
-    move = press.verb == Verb.GUESS
-    bot = parlor(interaction)
-    user, text = interaction.user.id, _text_input(list(data.get("components") or []))
-    version = press.version if move else None
-    answering = None if move else {Ask.SECRET}
+def form_listener(parts: Parts) -> Callable[[Interaction], Coroutine[Any, Any, None]]:
+    """The ``on_interaction`` listener that plays submitted forms through ``parts``."""
 
-    async def submit() -> Report:
-        return await bot.service.submit(
-            press.match_id,
-            user,
-            text,
-            expected_version=version,
-            answering=answering,
-            guild_id=interaction.guild_id,
-        )
+    async def on_form_submit(interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = FORM_TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        hear(interaction)  # the form's answers in the member's language
+        press = Press.from_match(found)
+        move = press.verb == Verb.GUESS
+        user, text = interaction.user.id, _text_input(list(data.get("components") or []))
+        version = press.version if move else None
+        answering = None if move else {Ask.SECRET}
 
-    await bot.delivery.run(interaction, submit, stale=press)
+        async def submit(_board: BoardRoute) -> Report:
+            return await parts.matches.play.submit(
+                press.match_id,
+                user,
+                text,
+                expected_version=version,
+                answering=answering,
+                guild_id=interaction.guild_id,
+            )
+
+        await parts.requests.run(interaction, submit, stale=press)
+
+    return on_form_submit
 
 
 def _text_input(components: list[Any]) -> str:

@@ -3,7 +3,7 @@
 Each game declares its ``challenge`` with ``challenge_command(game, **its options)``. The options
 every challenge has are listed once, in ``COMMON_OPTIONS``: one added there (say a ``level`` for
 playing against the bot) is offered by all five challenge commands and passed to
-``MatchService.challenge`` as the keyword argument of its name. The game's own options go to the
+``Challenges.challenge`` as the keyword argument of its name. The game's own options go to the
 engine.
 """
 
@@ -19,6 +19,7 @@ from discord.ext import commands
 
 import games
 from bot.chat.app import Parlor
+from bot.chat.parts import Parts
 from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
 from bot.service.notices import BoardRoute, Report
@@ -117,9 +118,9 @@ class GameCog(commands.GroupCog):
 
     game: ClassVar[str]
 
-    def __init__(self, bot: Parlor) -> None:
+    def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
-        self.parts = bot.parts
+        self.parts = parts
         super().__init__()
 
     async def challenge_member(
@@ -150,12 +151,12 @@ class GameCog(commands.GroupCog):
                 ephemeral=True,
             )
             return
-        service = self.parts.service
+        challenges = self.parts.matches.challenges
         given = {name: value for name, value in options.items() if value is not None}
         extra = {name: value for name, value in (common or {}).items() if value is not None}
 
         async def use_case(board: BoardRoute) -> Report:
-            return await service.challenge(
+            return await challenges.challenge(
                 guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
                 channel_id=interaction.channel_id or 0,
                 challenger_id=interaction.user.id,
@@ -182,7 +183,7 @@ class GameCog(commands.GroupCog):
         the match is found in the move's own transaction."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus(_("Matches are played in a server channel."))
-        return await self.parts.service.play_in_channel(
+        return await self.parts.matches.play.play_in_channel(
             interaction.guild_id,
             interaction.channel_id,
             self.game,
@@ -196,7 +197,7 @@ class GameCog(commands.GroupCog):
         the trap picker)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise WrongStatus(_("Matches are played in a server channel."))
-        return await self.parts.service.find_match(
+        return await self.parts.matches.lookups.find_match(
             interaction.guild_id, interaction.channel_id, self.game, interaction.user.id
         )
 

@@ -23,7 +23,7 @@ from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
 from bot.service.failures import log_failure
-from bot.service.matches import MatchService
+from bot.service.lookups import Lookups
 from bot.service.notices import Report
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class Interactions:
 
     def __init__(
         self,
-        service: MatchService,
+        service: Lookups,
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],

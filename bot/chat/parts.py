@@ -1,9 +1,8 @@
-"""What the commands, cogs and buttons use, handed to the client by the composition root
-(``bot.wiring``) and read by each extension's ``setup``.
+"""What the commands, cogs and buttons use, handed to each by the composition root
+(``bot.wiring``) where it is built or registered.
 
-Only protocols and the service's types are named here, so the client, which holds the parts,
-imports nothing of the Discord side's workings (those import the buttons, which reach the
-client): no import circle, ``TYPE_CHECKING`` imports included.
+Only protocols and the service's types are named here, so the cogs and buttons that take the
+parts import nothing of the Discord side's workings: no import circle.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any, Protocol
 from bot.chat.components import Post, Press
 from bot.service.history import HistoryService
 from bot.service.languages import Languages
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.servers import ServerService
 from bot.service.tournaments.service import TournamentService
@@ -60,7 +59,7 @@ class Deliverer(Protocol):
 
 
 class Places(Protocol):
-    """Where things are: a match's board, a server's name."""
+    """Where a match's board is."""
 
     def board_of(self, snap: MatchSnapshot) -> int | None:
         """The match's board message, as this process last knew it (it may be newer than the
@@ -68,42 +67,11 @@ class Places(Protocol):
 
     def board_url(self, snap: MatchSnapshot) -> str: ...
 
-    def server_name(self, guild_id: int) -> str: ...
-
 
 class Messenger(Protocol):
-    async def send_dm(self, user_id: int, post: Post, *, nonce: str | None = None) -> bool: ...
-
-
-class ClientDelivery(Protocol):
-    """``bot.delivery``, for the modules that still reach it through the client (the buttons,
-    the games' cogs, the tournament modules): ``bot.chat.front.Front``."""
-
-    async def run(
-        self,
-        interaction: Interaction,
-        use_case: Callable[[], Awaitable[Report]],
-        *,
-        stale: Press | None = None,
-    ) -> Report | None: ...
-
-    async def run_routed(
-        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
-    ) -> Report | None: ...
-
-    async def show(
-        self,
-        interaction: Interaction,
-        make: Callable[[], Awaitable[Post]],
-        *,
-        stale: Press | None = None,
-    ) -> None: ...
-
-    async def deliver(self, report: Report, *, actor: Actor | None = None) -> None: ...
+    """Private words to a member, and the name of the server they are about."""
 
     async def send_dm(self, user_id: int, post: Post, *, nonce: str | None = None) -> bool: ...
-
-    def board_url(self, snap: MatchSnapshot) -> str: ...
 
     def server_name(self, guild_id: int) -> str: ...
 
@@ -113,7 +81,7 @@ class Parts:
     """The parts of one bot process that the commands and buttons use."""
 
     settings: Settings
-    service: MatchService
+    matches: MatchParts
     servers: ServerService
     histories: HistoryService
     tournaments: TournamentService

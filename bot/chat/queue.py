@@ -24,9 +24,10 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import games
-from bot.chat.drawing import parlor
+from bot.chat.carried import Carried, Pressed, carried_view
 from bot.chat.game_cog import missing_permissions
-from bot.chat.readers import hear, in_server_language
+from bot.chat.parts import Parts
+from bot.chat.readers import in_server_language
 from bot.chat.refusals import say
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
@@ -50,44 +51,40 @@ LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 GAMES = [app_commands.Choice(name=games.get(name).title, value=name) for name in games.GAMES]
 
 
-class QueueButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"parlor:queue:(?P<verb>join|leave|bot)(?::(?P<game>[a-z]+))?",
-):
-    """Join and Leave on a queue's message (the channel is where it is pressed), and the bot's
-    private offer."""
+QUEUE_TEMPLATE = r"parlor:queue:(?P<verb>join|leave|bot)(?::(?P<game>[a-z]+))?"
+"""Join and Leave on a queue's message (``parlor:queue:join:<game>``), and the bot's offer."""
+STYLES = {"join": discord.ButtonStyle.success, "bot": discord.ButtonStyle.primary}
 
-    def __init__(self, verb: str, game: str = "") -> None:
-        styles = {"join": discord.ButtonStyle.success, "bot": discord.ButtonStyle.primary}
-        custom_id = f"parlor:queue:{verb}" + (f":{game}" if game else "")
-        super().__init__(
-            discord.ui.Button(
-                label=_(LABELS[verb]),
-                style=styles.get(verb, discord.ButtonStyle.secondary),
-                custom_id=custom_id,
-            )
-        )
-        self.verb, self.game = verb, game
 
-    async def interaction_check(self, interaction: Interaction, /) -> bool:
-        hear(interaction)  # the press, and its answers, in the member's language
-        return True
+def queue_button(verb: str, game: str = "") -> Carried:
+    """A queue button, answered by the cog's registered ``QueueButton``."""
+    return Carried(
+        label=_(LABELS[verb]),
+        style=STYLES.get(verb, discord.ButtonStyle.secondary),
+        custom_id=f"parlor:queue:{verb}" + (f":{game}" if game else ""),
+    )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> QueueButton:
-        return cls(match["verb"], match["game"] or "")
 
-    async def callback(self, interaction: Interaction) -> None:
-        cog = parlor(interaction).get_cog(QueueCog.__cog_name__)
-        assert isinstance(cog, QueueCog)
-        if self.verb == "join":
-            await cog.join(interaction, self.game)
-        elif self.verb == "leave":
-            await cog.leave(interaction, self.game)
-        else:
-            await cog.play_bot(interaction)
+def _button_class(cog: QueueCog) -> type[discord.ui.DynamicItem[Any]]:
+    """The queue's one dynamic item class, answering through ``cog``."""
+
+    class QueueButton(Pressed, template=QUEUE_TEMPLATE):
+        """Join and Leave on a queue's message (the channel is where it is pressed), and the
+        bot's private offer."""
+
+        def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
+            super().__init__(button, match)
+            self.verb, self.game = match["verb"], match["game"] or ""
+
+        async def callback(self, interaction: Interaction) -> None:
+            if self.verb == "join":
+                await cog.join(interaction, self.game)
+            elif self.verb == "leave":
+                await cog.leave(interaction, self.game)
+            else:
+                await cog.play_bot(interaction)
+
+    return QueueButton
 
 
 def offer_text(game: str, level: str) -> str:
@@ -111,16 +108,11 @@ def gone_text() -> str:
 
 
 def _offer_view() -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(QueueButton("bot"))
-    return view
+    return carried_view(queue_button("bot"))
 
 
 def queue_view(game: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(QueueButton("join", game))
-    view.add_item(QueueButton("leave", game))
-    return view
+    return carried_view(queue_button("join", game), queue_button("leave", game))
 
 
 def game_title(game: str) -> str:
@@ -151,9 +143,11 @@ def queue_text(game: str, waiting: int) -> str:
 class QueueCog(commands.Cog, name="Queue"):
     """``/play``, the queue's buttons, and the waves."""
 
-    def __init__(self, bot: Parlor, queue: QuickPair) -> None:
+    def __init__(self, bot: Parlor, queue: QuickPair, parts: Parts) -> None:
         self.bot = bot
         self.queue = queue
+        self.parts = parts
+        self.button_class = _button_class(self)
         self._tokens: dict[int, tuple[Interaction, float]] = {}
         """Member -> the interaction of their last ``/play`` or Join, and when it stops being
         used. Memory only: a token is never stored or logged."""
@@ -230,8 +224,8 @@ class QueueCog(commands.Cog, name="Queue"):
         """The bot's offer, taken: a match against me in the queue's channel."""
         guild = interaction.guild_id or 0
         self._tokens.pop(interaction.user.id, None)
-        await self.bot.delivery.run(
-            interaction, lambda: self.queue.play_bot(interaction.user.id, guild)
+        await self.parts.requests.run(
+            interaction, lambda _board: self.queue.play_bot(interaction.user.id, guild)
         )
 
     async def _ensure_message(self, spot: Spot, waiting: int) -> None:
@@ -252,7 +246,7 @@ class QueueCog(commands.Cog, name="Queue"):
     async def _wave(self, spot: Spot) -> None:
         wave = await self.queue.wave(spot)
         for report in wave.reports:
-            await self.bot.delivery.deliver(report)
+            await self.parts.delivery.deliver(report)
 
     async def _tick(self) -> None:
         """One round: members past their stay out, waves, the bot's offers, the messages."""
@@ -260,7 +254,7 @@ class QueueCog(commands.Cog, name="Queue"):
             waves, gone = await self.queue.tick()
             for wave in waves:
                 for report in wave.reports:
-                    await self.bot.delivery.deliver(report)
+                    await self.parts.delivery.deliver(report)
             for entry in gone:
                 await self._tell(entry.user_id, gone_text)
             await self._offer()
@@ -278,7 +272,7 @@ class QueueCog(commands.Cog, name="Queue"):
             await self._tell(offer.user_id, text, buttons=_offer_view)
 
     async def _in_server_language(self, guild_id: int) -> AbstractContextManager[None]:
-        return await in_server_language(self.bot.parts.languages, guild_id)
+        return await in_server_language(self.parts.languages, guild_id)
 
     async def _tell(
         self,
@@ -314,16 +308,3 @@ class QueueCog(commands.Cog, name="Queue"):
             except discord.NotFound:  # deleted: post it again
                 await self.queue.board_shown(spot, None, 0)
                 await self._ensure_message(spot, board.waiting)
-
-
-async def setup(bot: Parlor) -> None:
-    service = bot.service
-    queue = QuickPair(
-        service.sessions,
-        clock=service.clock,
-        seeds=service.seeds,
-        timeouts=service.defaults,
-        bot_user_id=service.bot_user_id,
-    )
-    bot.add_dynamic_items(QueueButton)
-    await bot.add_cog(QueueCog(bot, queue))

@@ -14,7 +14,7 @@ from bot.chat.reach import OutOfReach
 from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure
-from bot.service.matches import MatchService
+from bot.service.lookups import Lookups
 from bot.service.outbox import Outbox, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ class Redelivery:
     """Claims and delivers the outbox's overdue entries, for one bot process."""
 
     def __init__(
-        self, service: MatchService, outbox: Outbox, delivery: Delivery, dms: DirectMessages
+        self, service: Lookups, outbox: Outbox, delivery: Delivery, dms: DirectMessages
     ) -> None:
         self.service = service
         self.outbox = outbox

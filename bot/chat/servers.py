@@ -20,17 +20,17 @@ from discord.ext import commands
 
 from bot.chat.app import Parlor
 from bot.service.languages import Languages
-from bot.service.matches import MatchService
+from bot.service.organizing import Organizing
 
 log = logging.getLogger(__name__)
 
 
 class Servers(commands.Cog):
     def __init__(
-        self, client: Parlor, service: MatchService, languages: Languages | None = None
+        self, client: Parlor, organizing: Organizing, languages: Languages | None = None
     ) -> None:
         self.client = client
-        self.service = service
+        self.organizing = organizing
         self.languages = languages
         self._ready = False
         """Whether READY's servers were taken in: until then, each server's own event is left
@@ -46,7 +46,7 @@ class Servers(commands.Cog):
         shards = ", ".join(map(str, sorted(client.shards)))
         log.info("Running shard %s of %s", shards, client.shard_count)
         async with client.busy():
-            await self.service.abort_absent_guilds(
+            await self.organizing.abort_absent_guilds(
                 {guild.id for guild in client.guilds}, serves=client.serves_guild
             )
             await self._preferred(client.guilds)
@@ -86,8 +86,4 @@ class Servers(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (or the server deleted): its matches are called off."""
         async with self.client.busy():
-            await self.service.abort_guild(guild.id)
-
-
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Servers(bot, bot.parts.service, bot.parts.languages))
+            await self.organizing.abort_guild(guild.id)

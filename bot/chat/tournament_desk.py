@@ -91,7 +91,7 @@ class TournamentDesk:
     async def sweep(self) -> None:
         """Move on every tournament with something to do (each on its own: one failing is
         logged and left for the next sweep)."""
-        for tournament_id in await self.service.needing_attention():
+        for tournament_id in await self.service.progress.needing_attention():
             try:
                 await self.progress(tournament_id)
             except Exception:
@@ -100,21 +100,21 @@ class TournamentDesk:
     async def progress(self, tournament_id: int) -> None:
         """Record results, post new rounds, start and post their matches, announce the end."""
         async with self._lock(tournament_id):
-            await self.service.settle(tournament_id)
-            while (number := await self.service.claim_round(tournament_id)) is not None:
+            await self.service.progress.settle(tournament_id)
+            while (number := await self.service.progress.claim_round(tournament_id)) is not None:
                 if not await self._post_round(tournament_id, number):
                     break  # its claim runs out and a later sweep tries again
-            for report in await self.service.start_matches(tournament_id):
+            for report in await self.service.progress.start_matches(tournament_id):
                 await self.deliver(report)
-            for report in await self.service.unposted(tournament_id):
+            for report in await self.service.progress.unposted(tournament_id):
                 await self.deliver(report)
-            if await self.service.claim_end(tournament_id):
+            if await self.service.progress.claim_end(tournament_id):
                 await self._post_end(tournament_id)
 
     async def _post_round(self, tournament_id: int, number: int) -> bool:
         """Post the round in the tournament's channel and start its thread; whether it was
         posted (the round's matches then go in the thread, or the channel without one)."""
-        return await self._post_round_of(await self.service.load(tournament_id), number)
+        return await self._post_round_of(await self.service.progress.load(tournament_id), number)
 
     @public
     async def _post_round_of(self, view: TournamentView, number: int) -> bool:
@@ -148,12 +148,12 @@ class TournamentDesk:
                 unthreaded = posts.round_content(view, number, threaded=False)
                 with contextlib.suppress(discord.HTTPException):
                     await message.edit(content=unthreaded, allowed_mentions=SILENT)
-        await self.service.record_round(view.id, number, where, message.id)
+        await self.service.progress.record_round(view.id, number, where, message.id)
         log.info("tournament %s: round %s posted", view.id, number)
         return True
 
     async def _post_end(self, tournament_id: int) -> None:
-        await self._post_end_of(await self.service.load(tournament_id))
+        await self._post_end_of(await self.service.progress.load(tournament_id))
 
     @public
     async def _post_end_of(self, view: TournamentView) -> None:
@@ -169,7 +169,7 @@ class TournamentDesk:
         except discord.HTTPException as error:
             log.warning("tournament %s: could not post its end: HTTP %s", view.id, error.status)
             return
-        await self.service.record_end(view.id)
+        await self.service.progress.record_end(view.id)
         log.info("tournament %s: over, winner %s", view.id, view.winner_id)
 
     @public

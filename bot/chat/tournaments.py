@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -20,7 +19,7 @@ from bot.chat import tournament_posts as posts
 from bot.chat.common import GAME_CHOICES
 from bot.chat.delivery import FAILED
 from bot.chat.refusals import say
-from bot.chat.tournament_buttons import signup_view
+from bot.chat.tournament_buttons import Busy, signup_view
 from bot.chat.tournament_desk import TournamentDesk
 from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
@@ -54,9 +53,6 @@ UNDER_WAY_WHAT = N_(
     "There is no tournament under way in this channel: give the tournament's number."
 )
 """What ``/tournament start`` and ``cancel`` say when the channel has no tournament to mean."""
-
-Busy = Callable[[], AbstractAsyncContextManager[None]]
-"""Marks the handling of one request, which shut-down waits for."""
 
 
 class Tournaments(commands.GroupCog, group_name="tournament"):
@@ -320,17 +316,3 @@ async def _answer(interaction: Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
-
-
-class _Host(Protocol):
-    """A client holding its tournament desk, as ``bot.chat.app`` does."""
-
-    @property
-    def tournaments(self) -> TournamentDesk: ...
-    def busy(self) -> AbstractAsyncContextManager[None]: ...
-
-
-async def setup(bot: commands.Bot) -> None:
-    """The extension's entry, for a client that loads it and holds its desk as ``tournaments``."""
-    host = cast(_Host, bot)
-    await bot.add_cog(Tournaments(host.tournaments, host.busy))

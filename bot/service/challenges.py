@@ -1,10 +1,11 @@
 """A challenge's use cases, up to the match's start: challenge, accept, decline, withdraw,
-rematch. Each is one transaction (``MatchCore``)."""
+rematch. Each is one transaction (``MatchRunner``)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -26,10 +27,10 @@ from bot.service.limits import (
     check_channel,
     check_playing,
 )
-from bot.service.match_core import Finder
 from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, require_status
 from bot.service.notices import BoardRoute, Notice, Public, Report
-from bot.service.organizing import Organizing
+from bot.service.runner import MatchRunner
+from bot.service.steps import Steps, abort, advance
 from bot.service.timeouts import human
 from bot.service.wording import NO_LONGER_OPEN, NO_MATCH, describe_options
 from db import open_challenges
@@ -44,8 +45,12 @@ from games.players import DEFAULT_LEVEL, LEVELS
 from games.worded import Worded
 
 
-class Challenges(Organizing):
+@dataclass(frozen=True)
+class Challenges:
     """Challenge, accept, decline, withdraw, rematch: how two members come to a match."""
+
+    runner: MatchRunner
+    steps: Steps
 
     async def challenge(
         self,
@@ -71,7 +76,7 @@ class Challenges(Organizing):
         is_open = opponent_id is None
         if opponent_id is None:
             opponent_id = OPEN_OPPONENT
-        vs_bot = self.bot_user_id is not None and opponent_id == self.bot_user_id
+        vs_bot = self.runner.bot_user_id is not None and opponent_id == self.runner.bot_user_id
         if opponent_id == challenger_id:
             raise ChallengeRefused(_("You cannot challenge yourself: pick another member."))
         if opponent_is_bot and not vs_bot:
@@ -91,12 +96,12 @@ class Challenges(Organizing):
             )
         if level is not None and not vs_bot:
             raise InvalidMove(_("A level applies only to a match against me, the bot."))
-        seed = self.seeds()
+        seed = self.runner.seeds()
         try:
             normalised = engine.options(engine.new(dict(options or {}), seed))
         except GameError as error:
             raise InvalidMove(str(error)) from None
-        now = self.clock()
+        now = self.runner.clock()
         values: dict[str, Any] = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -120,25 +125,25 @@ class Challenges(Organizing):
             "recent": None,
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
-        async with self._transaction() as connection:
+        async with self.runner.transaction() as connection:
             load = await member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
             check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
             if is_open:
                 since = now - CHANNEL_WINDOW
                 check_channel(await open_challenges.posted_since(connection, channel_id, since))
-            timeouts = self._merge(await server_timeouts(connection, guild_id))
+            timeouts = self.runner.merge(await server_timeouts(connection, guild_id))
             values["deadline"] = now + timeouts.delta("challenge")
             match_id = await insert_match(connection, values)
             logged: list[EventRow] = [(None, "challenge", None, {"options": normalised})]
             await append_events(connection, match_id, 0, logged, now)
             row = MatchRow(id=match_id, **values)
-            snap = self._snapshot(LoadedMatch(row, [], engine, None))
+            snap = self.steps.snapshot(LoadedMatch(row, [], engine, None))
             if not vs_bot and (board is None or not board.rides_on_response(snap)):
                 entry = [(match_id, 0, "board", None, None)]
                 await add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
-            return await self._run(row.id, opponent_id, None, self._accept, board)
-        challenger, opponent = self.mention(challenger_id), self.mention(opponent_id)
+            return await self.runner.run(row.id, opponent_id, None, self._accept, board)
+        challenger, opponent = self.steps.mention(challenger_id), self.steps.mention(opponent_id)
 
         def line() -> str:
             what = f"{engine.title}{describe_options(engine, normalised)}"
@@ -170,20 +175,20 @@ class Challenges(Organizing):
         board: BoardRoute | None = None,
     ) -> Report:
         """Start the match: toss the coin, seat both players, ask for secrets."""
-        in_guild = self._in_guild(match_id, guild_id)
+        in_guild = self.runner.in_guild(match_id, guild_id)
 
         async def find(connection: AsyncConnection) -> LoadedMatch:
-            loaded = await self._find(connection, in_guild)
+            loaded = await self.runner.find(connection, in_guild)
             row = loaded.row
             taker = user_id == row.opponent_id or (
                 row.opponent_id == OPEN_OPPONENT and user_id != row.challenger_id
             )
             if row.status == MatchStatus.CHALLENGED and taker:
-                load = await member_load(connection, user_id, None, self.clock())
+                load = await member_load(connection, user_id, None, self.runner.clock())
                 check_playing(load, accepting=True)
             return loaded
 
-        return await self._run(find, user_id, None, self._accept, board)
+        return await self.runner.run(find, user_id, None, self._accept, board)
 
     async def decline(
         self,
@@ -194,8 +199,8 @@ class Challenges(Organizing):
         board: BoardRoute | None = None,
     ) -> Report:
         """The challenged member says no."""
-        return await self._run(
-            self._in_guild(match_id, guild_id), user_id, None, self._decline, board
+        return await self.runner.run(
+            self.runner.in_guild(match_id, guild_id), user_id, None, self._decline, board
         )
 
     async def withdraw(
@@ -207,8 +212,8 @@ class Challenges(Organizing):
         board: BoardRoute | None = None,
     ) -> Report:
         """The challenger takes the challenge back."""
-        return await self._run(
-            self._in_guild(match_id, guild_id), user_id, None, self._withdraw, board
+        return await self.runner.run(
+            self.runner.in_guild(match_id, guild_id), user_id, None, self._withdraw, board
         )
 
     async def rematch(
@@ -220,8 +225,8 @@ class Challenges(Organizing):
         board: BoardRoute | None = None,
     ) -> Report:
         """Offer the other player the same game again: same options, same channel."""
-        async with self.sessions() as session:
-            loaded = await self._read(session, match_id)
+        async with self.runner.sessions() as session:
+            loaded = await self.runner.read(session, match_id)
         row = loaded.row
         if guild_id is not None and row.guild_id != guild_id:
             raise MatchNotFound(_(NO_MATCH, id=match_id))
@@ -241,20 +246,6 @@ class Challenges(Organizing):
             board=board,
         )
 
-    def _in_guild(self, match_id: int, guild_id: int | None) -> int | Finder:
-        """The match to act on: by id, and refused as unknown when it belongs to another
-        server than ``guild_id`` (``None``: asked from a DM, where only its players may act)."""
-        if guild_id is None:
-            return match_id
-
-        async def find(connection: AsyncConnection) -> LoadedMatch:
-            loaded = await self._read(connection, match_id, for_update=True)
-            if loaded.row.guild_id != guild_id:
-                raise MatchNotFound(_(NO_MATCH, id=match_id))
-            return loaded
-
-        return find
-
     def _accept(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         taken = row.status != MatchStatus.CHALLENGED and row.opponent_id not in (
@@ -265,7 +256,7 @@ class Challenges(Organizing):
             raise WrongStatus(
                 _(
                     "{member} took this challenge first: it is taken.",
-                    member=self.mention(row.opponent_id),
+                    member=self.steps.mention(row.opponent_id),
                 )
             )
         require_status(row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
@@ -282,7 +273,7 @@ class Challenges(Organizing):
             raise NotYourMatch(
                 _(
                     "Only {member} can accept or decline this challenge.",
-                    member=self.mention(row.opponent_id),
+                    member=self.steps.mention(row.opponent_id),
                 )
             )
         first = random.Random(row.seed).randrange(2)
@@ -293,12 +284,12 @@ class Challenges(Organizing):
         )
         loaded.new_players = True
         loaded.state = loaded.game.new(row.options, row.seed)
-        bot_events = self._play_bot(loaded)
+        bot_events = self.steps.play_bot(loaded)
         timeouts = loaded.timeouts
-        self._advance(loaded, timeouts, now)
+        advance(loaded, timeouts, now)
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
-        first_name = self.mention(loaded.players[0])
-        member = self.mention(row.challenger_id if row.vs_bot else user_id)
+        first_name = self.steps.mention(loaded.players[0])
+        member = self.steps.mention(row.challenger_id if row.vs_bot else user_id)
         vs_bot, level = row.vs_bot, row.bot_level
 
         def opening() -> str:
@@ -329,11 +320,11 @@ class Challenges(Organizing):
 
         lines: list[str] = [Worded(opening)]
         notices: list[Notice] = []
-        lines += self._render(loaded, bot_events, None)
+        lines += self.steps.render(loaded, bot_events, None)
         if row.status == MatchStatus.SETUP:
             lines.append(Worded(choose))
-        notices.insert(0, Public(self._snapshot(loaded), tuple(lines), kind="start"))
-        notices.extend(self._new_prompts(loaded, {}))
+        notices.insert(0, Public(self.steps.snapshot(loaded), tuple(lines), kind="start"))
+        notices.extend(self.steps.new_prompts(loaded, {}))
         return notices
 
     def _decline(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
@@ -341,7 +332,7 @@ class Challenges(Organizing):
             raise NotYourMatch(
                 _("Nobody declines an open challenge: leave it, and it expires by itself.")
             )
-        opponent = self.mention(loaded.row.opponent_id)
+        opponent = self.steps.mention(loaded.row.opponent_id)
         return self._close_challenge(
             loaded,
             user_id,
@@ -353,7 +344,7 @@ class Challenges(Organizing):
         )
 
     def _withdraw(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
-        challenger = self.mention(loaded.row.challenger_id)
+        challenger = self.steps.mention(loaded.row.challenger_id)
         return self._close_challenge(
             loaded,
             user_id,
@@ -379,6 +370,6 @@ class Challenges(Organizing):
         require_status(loaded.row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
         if user_id != allowed:
             raise NotYourMatch(refusal)
-        self._abort(loaded, reason, now)
+        abort(loaded, reason, now)
         loaded.log.append((None, reason, None, {}))
-        return [Public(self._snapshot(loaded), (line,), kind="expired")]
+        return [Public(self.steps.snapshot(loaded), (line,), kind="expired")]

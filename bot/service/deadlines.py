@@ -11,16 +11,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.i18n import N_, _
 from bot.service.errors import AlreadyPlayed, WrongStatus
 from bot.service.failures import log_failure
-from bot.service.match_core import MatchCore
 from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
+from bot.service.runner import MatchRunner
+from bot.service.steps import Steps, abort
 from bot.service.timeouts import human
 from bot.service.wording import describe_options, together
 from db.bot_meta import get_meta, meta_like, set_meta
@@ -41,19 +39,20 @@ FRESH_TIME_MIN = timedelta(minutes=2)
 """The least time given back for a deadline that passed while the bot was away."""
 
 
-class Deadlines(MatchCore):
+class Deadlines:
     """Acts on due deadlines, and gives back the time of those that passed while the bot was
     away."""
 
     def __init__(
         self,
-        sessions: async_sessionmaker[AsyncSession],
+        runner: MatchRunner,
+        steps: Steps,
         *,
         shards: Sequence[int] = (0,),
         shard_count: int = 1,
-        **options: Any,
     ) -> None:
-        super().__init__(sessions, **options)
+        self.runner = runner
+        self.steps = steps
         self.shards = tuple(shards)
         """The gateway shards this process runs: the servers whose downtime it records."""
         self.shard_count = shard_count
@@ -128,17 +127,17 @@ class Deadlines(MatchCore):
     ) -> Report | None:
         """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
         transaction; ``None`` when no match is due, or the one claimed is held."""
-        now = self.clock()
-        async with self.sessions.begin() as session:
+        now = self.runner.clock()
+        async with self.runner.sessions.begin() as session:
             due = await claim_due_match(session, now, tried)
             if due is None:
                 return None
             tried.append(due.match_id)
             if (heard is not None and self._unheard(due, heard)) or due.channel_id in unreachable:
                 return None
-            match = await self._read(session, due.match_id, for_update=True)
-            notices = await self._apply(session, match, None, None, self._expire, now)
-        return self._report(match, notices)
+            match = await self.runner.read(session, due.match_id, for_update=True)
+            notices = await self.runner.apply(session, match, None, None, self._expire, now)
+        return self.runner.report(match, notices)
 
     def _expire(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
@@ -146,9 +145,10 @@ class Deadlines(MatchCore):
             raise WrongStatus(_("Nothing is due on this match."))
         kind = row.deadline_kind
         if kind == "challenge":
-            self._abort(loaded, "expired", now)
+            abort(loaded, "expired", now)
             loaded.log.append((None, "expire", None, {}))
-            challenger, opponent = self.mention(row.challenger_id), self.mention(row.opponent_id)
+            mention = self.steps.mention
+            challenger, opponent = mention(row.challenger_id), mention(row.opponent_id)
             line = (
                 Worded(
                     lambda: _(
@@ -165,11 +165,12 @@ class Deadlines(MatchCore):
                     )
                 )
             )
-            return [Public(self._snapshot(loaded), (line,), kind="expired")]
+            return [Public(self.steps.snapshot(loaded), (line,), kind="expired")]
         if kind == "setup":
-            missing = [self.mention(loaded.players[s]) for s in loaded.game.to_act(loaded.state)]
+            to_act = loaded.game.to_act(loaded.state)
+            missing = [self.steps.mention(loaded.players[s]) for s in to_act]
             loaded.state, events = loaded.game.conclude(loaded.state, Outcome(None, Reason.TIMEOUT))
-            self._abort(loaded, "timeout", now)
+            abort(loaded, "timeout", now)
             loaded.log.append((None, "abort", None, {"timeout": True}))
             loaded.record(events)
             line = Worded(
@@ -179,17 +180,17 @@ class Deadlines(MatchCore):
                     members=together(missing),
                 )
             )
-            snap = self._snapshot(loaded)
-            return [Public(snap, (line, *self._render(loaded, events, None)), kind="end")]
+            snap = self.steps.snapshot(loaded)
+            return [Public(snap, (line, *self.steps.render(loaded, events, None)), kind="end")]
         # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
         seat = min(loaded.game.to_act(loaded.state))
         action = loaded.game.on_deadline(loaded.state, seat)
         if action is None:
-            return self._conclude(loaded, Outcome(other(seat), Reason.TIMEOUT), now)
+            return self.steps.conclude(loaded, Outcome(other(seat), Reason.TIMEOUT), now)
         new_state, events = loaded.game.apply(loaded.state, seat, action)
         loaded.log.append((seat, "deadline", None, {}))
-        notices = self._played(loaded, seat, action, new_state, events, now)
-        member = self.mention(loaded.players[seat])
+        notices = self.steps.played(loaded, seat, action, new_state, events, now)
+        member = self.steps.mention(loaded.players[seat])
         note = Worded(
             lambda: _("{member} did not answer in time, so I chose for them.", member=member)
         )
@@ -202,7 +203,7 @@ class Deadlines(MatchCore):
         release, or else the newest event of any match: an upgrade from a release that kept no
         heartbeat gives back the time it was down. An empty database has nothing before now.
         """
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             stored = await meta_like(session, HEARTBEAT_PREFIX)
             fallback: datetime | None = None
             if any(_key(shard) not in stored for shard in self.shards):
@@ -221,17 +222,17 @@ class Deadlines(MatchCore):
 
     async def beat(self) -> None:
         """Record that this process's shards are up now."""
-        now = self.clock()
-        async with self.sessions.begin() as session:
+        now = self.runner.clock()
+        async with self.runner.sessions.begin() as session:
             for shard in self.shards:
                 await set_meta(session, _key(shard), now.isoformat(), now)
 
     async def heard(self) -> dict[int, datetime]:
         """When each shard's process was last heard: now for this process's own shards (it is
         running this), the stored heartbeat for the others'. A shard never heard is missing."""
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             stored = await meta_like(session, HEARTBEAT_PREFIX)
-        now = self.clock()
+        now = self.runner.clock()
         heard = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
                  for key, value in stored.items()}  # fmt: skip
         return heard | dict.fromkeys(self.shards, now)
@@ -246,7 +247,7 @@ class Deadlines(MatchCore):
         """
         reports: list[Report] = []
         for shard, previous in (await self.last_heard()).items():
-            if previous is not None and self.clock() - previous > away_after:
+            if previous is not None and self.runner.clock() - previous > away_after:
                 reports += await self.extend_missed(previous, {shard})
         await self.beat()
         return reports
@@ -259,9 +260,9 @@ class Deadlines(MatchCore):
         the full time of its kind from now (at least ``FRESH_TIME_MIN``), and the channel is
         told why. Not a move: the match keeps its version, so its buttons keep working.
         """
-        now = self.clock()
+        now = self.runner.clock()
         away = set(self.shards) if shards is None else shards
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             missed = await missed_deadlines(session, since, now)
         reports = []
         for due in missed:
@@ -283,8 +284,8 @@ class Deadlines(MatchCore):
     ) -> list[Report]:
         """The channel was out of reach since ``since``: its deadlines that fell due meanwhile
         start again, since nobody could see the board."""
-        now = self.clock()
-        async with self.sessions() as session:
+        now = self.runner.clock()
+        async with self.runner.sessions() as session:
             unfinished = await channel_unfinished(session, guild_id, channel_id)
         reports = []
         for match_id in unfinished:
@@ -300,11 +301,11 @@ class Deadlines(MatchCore):
     async def _extend(
         self, match_id: int, since: datetime, now: datetime, *, away: bool = True
     ) -> Report | None:
-        async with self.sessions.begin() as session:
+        async with self.runner.sessions.begin() as session:
             found = await load_match(session, match_id, for_update=True)
             if found is None:
                 return None
-            loaded = self._match(found)
+            loaded = self.runner.loaded(found)
             row = loaded.row
             seen, kind = row.deadline, row.deadline_kind
             if row.status in OVER or seen is None or kind is None or not since < seen <= now:
@@ -316,7 +317,7 @@ class Deadlines(MatchCore):
             gone = int((now - since).total_seconds())
             loaded.log.append((None, "clock_reset", None, {"away": gone, "kind": kind}))
             await append_events(session, match_id, loaded.last_seq, loaded.log, now)
-        snap = self._snapshot(loaded)
+        snap = self.steps.snapshot(loaded)
         lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
         notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
         return Report(snap, [Public(snap, lines, kind=notice_kind)])
@@ -329,7 +330,8 @@ class Deadlines(MatchCore):
         gone_seconds = max(1, round(gone.total_seconds() / 60)) * 60
         kind = row.deadline_kind
         if kind == "challenge":
-            challenger, opponent = self.mention(row.challenger_id), self.mention(row.opponent_id)
+            mention = self.steps.mention
+            challenger, opponent = mention(row.challenger_id), mention(row.opponent_id)
             options, opponent_id = dict(row.options or {}), row.opponent_id
 
             def challenge() -> str:
@@ -352,7 +354,7 @@ class Deadlines(MatchCore):
                 Worded(lambda: _reset(kind, away, gone_seconds, allowed_seconds, "")),
             )
         seats = sorted(game.to_act(loaded.state))
-        names = [self.mention(loaded.players[s]) for s in seats]
+        names = [self.steps.mention(loaded.players[s]) for s in seats]
         return (
             Worded(
                 lambda: _reset(

@@ -16,9 +16,10 @@ import games
 from bot.i18n import _
 from bot.service.errors import InvalidMove, WrongStatus
 from bot.service.failures import log_failure
-from bot.service.match_core import MatchCore
 from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries
 from bot.service.notices import Notice, Public, Report
+from bot.service.runner import MatchRunner
+from bot.service.steps import Steps, abort, advance
 from bot.service.timeouts import human
 from bot.service.wording import ended
 from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
@@ -44,13 +45,17 @@ class MatchToStart:
     heading: str
 
 
-class Organizing(MatchCore):
+@dataclass(frozen=True)
+class Organizing:
     """Use cases of organizers and of the bot itself on a match."""
+
+    runner: MatchRunner
+    steps: Steps
 
     async def call_off(self, match_id: int, reason: str) -> Report:
         """Abort the match without a result, whatever its stage (its channel is gone, say):
         nothing is posted, no record or rating changes."""
-        return await self._run(match_id, None, None, partial(self._call_off, reason=reason))
+        return await self.runner.run(match_id, None, None, partial(self._call_off, reason=reason))
 
     async def abort_guild(self, guild_id: int) -> list[Report]:
         """The bot is no longer in the server: call off its unfinished matches.
@@ -58,7 +63,7 @@ class Organizing(MatchCore):
         No result and no rating change; the reports tell nothing to post, since nothing can be
         posted there any more.
         """
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             unfinished = await guild_unfinished(session, guild_id)
         reports = []
         for match_id in unfinished:
@@ -79,7 +84,7 @@ class Organizing(MatchCore):
         ``serves`` tells the servers this process answers for (those on its shards): another
         process's servers are not listed in ``present``.
         """
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             in_play = await guilds_in_play(session)
         reports = []
         for guild_id in in_play:
@@ -107,15 +112,15 @@ class Organizing(MatchCore):
         opens the board's first lines.
         """
         pairing = MatchToStart(guild_id, channel_id, game, dict(options), players, heading)
-        async with self.sessions.begin() as session:
-            loaded, notices = await self._start_in(
+        async with self.runner.session() as session:
+            loaded, notices = await self.start_in(
                 session, pairing, tournament_id=tournament_id, origin=MatchOrigin.PAIRED
             )
             if link is not None:
                 await link(session, loaded.row.id)
-        return self._report(loaded, notices)
+        return self.runner.report(loaded, notices)
 
-    async def _start_in(
+    async def start_in(
         self,
         session: AsyncSession,
         pairing: MatchToStart,
@@ -127,12 +132,12 @@ class Organizing(MatchCore):
         """Store and start ``pairing``'s match in the caller's transaction; ``outbox`` writes
         its board and prompts to the outbox there (nobody's response carries them)."""
         engine = games.get(pairing.game)
-        seed = self.seeds()
+        seed = self.runner.seeds()
         try:
             state = engine.new(dict(pairing.options), seed)
         except GameError as error:
             raise InvalidMove(str(error)) from None
-        now = self.clock()
+        now = self.runner.clock()
         players = pairing.players
         row = MatchRow(
             id=0,
@@ -161,13 +166,14 @@ class Organizing(MatchCore):
             origin=origin.value,
         )
         loaded = LoadedMatch(row, list(players), engine, state, new_players=True)
-        loaded.timeouts = self._merge(await server_timeouts(session, pairing.guild_id))
-        self._advance(loaded, loaded.timeouts, now)
+        loaded.timeouts = self.runner.merge(await server_timeouts(session, pairing.guild_id))
+        advance(loaded, loaded.timeouts, now)
         loaded.log.append((None, "paired", None, {"players": loaded.players}))
         values = {name: getattr(row, name) for name in MATCH_COLUMNS if name != "id"}
         row.id = await insert_match(session, values)
-        await self._save_rest(session, loaded, now)
-        heading, first, setup = pairing.heading, self.mention(players[0]), loaded.timeouts.setup
+        await self.runner.save_rest(session, loaded, now)
+        heading, setup = pairing.heading, loaded.timeouts.setup
+        first = self.steps.mention(players[0])
         lines: list[str] = [
             Worded(
                 lambda: _("{heading} {player} moves first.", heading=again(heading), player=first)
@@ -183,10 +189,10 @@ class Organizing(MatchCore):
                     )
                 )
             )
-        notices: list[Notice] = [Public(self._snapshot(loaded), tuple(lines), kind="start")]
-        notices.extend(self._new_prompts(loaded, {}))
+        notices: list[Notice] = [Public(self.steps.snapshot(loaded), tuple(lines), kind="start")]
+        notices.extend(self.steps.new_prompts(loaded, {}))
         if outbox:
-            entries = deliveries(loaded, notices, None, self.bot_user_id, board_shown=False)
+            entries = deliveries(loaded, notices, None, self.runner.bot_user_id, board_shown=False)
             await add_deliveries(session, entries, now + DELIVERY_GRACE)
         return loaded, notices
 
@@ -204,19 +210,19 @@ class Organizing(MatchCore):
                 loaded.state, events = loaded.game.conclude(
                     loaded.state, Outcome(None, Reason.RESIGN)
                 )
-            self._abort(loaded, "called_off", now)
+            abort(loaded, "called_off", now)
             loaded.log.append((None, "abort", None, {"called_off": True}))
             loaded.record(events)
-            lines = (line, *self._render(loaded, events, None))
-            return [Public(self._snapshot(loaded), lines, kind="end")]
+            lines = (line, *self.steps.render(loaded, events, None))
+            return [Public(self.steps.snapshot(loaded), lines, kind="end")]
 
-        return await self._run(match_id, None, None, step)
+        return await self.runner.run(match_id, None, None, step)
 
     def _call_off(
         self, loaded: LoadedMatch, user_id: int | None, now: datetime, reason: str
     ) -> list[Notice]:
         if loaded.row.status in OVER:
             raise WrongStatus(_("This match is already over."))
-        self._abort(loaded, reason, now)
+        abort(loaded, reason, now)
         loaded.log.append((None, "abort", None, {"reason": reason}))
         return []

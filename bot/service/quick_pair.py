@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.i18n import _
+from bot.service.challenges import Challenges
 from bot.service.errors import ChallengeRefused, MatchError
 from bot.service.limits import check_playing
-from bot.service.matches import MatchService
 from bot.service.notices import BoardRoute, Report
-from bot.service.organizing import MatchToStart
+from bot.service.organizing import MatchToStart, Organizing
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
+from bot.service.runner import MatchRunner
 from db import queue
 from db.member_load import member_load
 from db.models import MatchOrigin
@@ -70,14 +71,19 @@ class Offer:
     level: str
 
 
-class QuickPair(MatchService):
+@dataclass(frozen=True)
+class QuickPair:
     """Join, leave, waves, the bot's offer, and the queue's messages."""
+
+    runner: MatchRunner
+    organizing: Organizing
+    challenges: Challenges
 
     async def join(self, guild_id: int, channel_id: int, game: str, user_id: int) -> Joined:
         """Queue the member here (out of any other queue); refused at their match limit."""
         spot = Spot(guild_id, channel_id, game)
-        now = self.clock()
-        async with self.sessions.begin() as session:
+        now = self.runner.clock()
+        async with self.runner.session() as session:
             check_playing(await member_load(session, user_id, None, now))
             before = await queue.entry_of(session, user_id, for_update=True)
             if before is not None and before.spot == spot:
@@ -91,7 +97,7 @@ class QuickPair(MatchService):
 
     async def leave(self, user_id: int, spot: Spot | None = None) -> Spot:
         """Take the member out of their queue (``spot``: only if it is that one)."""
-        async with self.sessions.begin() as session:
+        async with self.runner.session() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or (spot is not None and entry.spot != spot):
                 raise NotQueued(_("You are not waiting in this queue."))
@@ -99,12 +105,12 @@ class QuickPair(MatchService):
         return entry.spot
 
     async def waiting(self, spot: Spot) -> int:
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             return await queue.count(session, spot)
 
     async def place(self, user_id: int) -> Entry | None:
         """Where the member waits, if they do."""
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             return await queue.entry_of(session, user_id)
 
     async def wave(self, spot: Spot) -> Wave:
@@ -113,9 +119,9 @@ class QuickPair(MatchService):
         A member another process's wave holds is passed over (PostgreSQL), so nobody is paired
         twice; each match's board and prompts go to the outbox in the same transaction.
         """
-        now = self.clock()
+        now = self.runner.clock()
         started = []
-        async with self.sessions.begin() as session:
+        async with self.runner.sessions.begin() as session:
             entries = await queue.claim(session, spot)
             waiting = [
                 Waiting(
@@ -127,7 +133,8 @@ class QuickPair(MatchService):
                 for e in entries
             ]
             for low, high in pair_wave(waiting):
-                players = (low, high) if random.Random(self.seeds()).randrange(2) else (high, low)
+                first = random.Random(self.runner.seeds()).randrange(2)
+                players = (low, high) if first else (high, low)
                 pairing = MatchToStart(
                     spot.guild_id,
                     spot.channel_id,
@@ -136,25 +143,27 @@ class QuickPair(MatchService):
                     players,
                     _(
                         "The queue paired {first} and {second}.",
-                        first=self.mention(low),
-                        second=self.mention(high),
+                        first=self.runner.mention(low),
+                        second=self.runner.mention(high),
                     ),
                 )
-                started.append(
-                    await self._start_in(session, pairing, origin=MatchOrigin.QUEUE, outbox=True)
+                start = self.organizing.start_in(
+                    session, pairing, origin=MatchOrigin.QUEUE, outbox=True
                 )
+                started.append(await start)
             left = await queue.count(session, spot)
-        return Wave(spot, [self._report(loaded, notices) for loaded, notices in started], left)
+        reports = [self.runner.report(loaded, notices) for loaded, notices in started]
+        return Wave(spot, reports, left)
 
     async def busy(self) -> list[Spot]:
         """The queues with two or more waiting: those a wave may pair."""
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             return await queue.busy_queues(session)
 
     async def tick(self) -> tuple[list[Wave], list[Entry]]:
         """What runs every ``WAVE_EVERY``: members past ``STAY`` taken out, then a wave in
         every queue with two or more waiting. The waves that paired anyone, and who left."""
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             if not await queue.busy_queues(session, at_least=1):
                 return [], []  # nobody waits anywhere: one read, nothing written
         gone = await self.expire()
@@ -167,16 +176,16 @@ class QuickPair(MatchService):
 
     async def expire(self) -> list[Entry]:
         """Take out everyone who has waited ``STAY``; who they were."""
-        async with self.sessions.begin() as session:
-            return await queue.remove_joined_before(session, self.clock() - STAY)
+        async with self.runner.sessions.begin() as session:
+            return await queue.remove_joined_before(session, self.runner.clock() - STAY)
 
     async def offers(self, user_ids: set[int]) -> list[Offer]:
         """Of ``user_ids`` (the members whose ``/play`` this process can still answer), those
         due the bot's offer; each is offered once per stay."""
         if not user_ids:
             return []
-        async with self.sessions.begin() as session:
-            due = await queue.offers_due(session, user_ids, self.clock(), FALLBACK_DEFAULT)
+        async with self.runner.sessions.begin() as session:
+            due = await queue.offers_due(session, user_ids, self.runner.clock(), FALLBACK_DEFAULT)
         return [Offer(e.user_id, e.spot, bot_level(e.rating)) for e in due]
 
     async def play_bot(
@@ -184,20 +193,20 @@ class QuickPair(MatchService):
     ) -> Report:
         """Take up the bot's offer: out of the queue, and a match against the bot (unrated) in
         the queue's channel at the level for the member's rating."""
-        if self.bot_user_id is None:
+        if self.runner.bot_user_id is None:
             raise ChallengeRefused(_("I cannot play here."))
-        async with self.sessions.begin() as session:
+        async with self.runner.session() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or entry.spot.guild_id != guild_id:
                 raise NotQueued(
                     _("You are no longer waiting: you were paired, left, or waited too long.")
                 )
             await queue.remove(session, [user_id])
-        return await self.challenge(
+        return await self.challenges.challenge(
             guild_id=guild_id,
             channel_id=entry.spot.channel_id,
             challenger_id=user_id,
-            opponent_id=self.bot_user_id,
+            opponent_id=self.runner.bot_user_id,
             game=entry.spot.game,
             level=bot_level(entry.rating),
             board=board,
@@ -206,23 +215,23 @@ class QuickPair(MatchService):
 
     async def fallback_wait(self, guild_id: int) -> int:
         """Seconds a member of the server waits before the bot is offered."""
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             wait = (await server_options(session, guild_id)).queue_fallback
         return FALLBACK_DEFAULT if wait is None else wait
 
     # The queue's messages.
 
     async def board(self, spot: Spot) -> Board:
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             return await queue.board(session, spot)
 
     async def stale_boards(self, guild_ids: set[int] | None = None) -> list[Board]:
-        async with self.sessions() as session:
+        async with self.runner.sessions() as session:
             return await queue.stale_boards(session, guild_ids)
 
     async def board_shown(self, spot: Spot, message_id: int | None, shown: int) -> None:
-        async with self.sessions.begin() as session:
-            await queue.record_board(session, spot, message_id, shown, self.clock())
+        async with self.runner.sessions.begin() as session:
+            await queue.record_board(session, spot, message_id, shown, self.runner.clock())
 
 
 __all__ = [

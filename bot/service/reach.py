@@ -16,8 +16,8 @@ from datetime import datetime
 from bot.service.deadlines import Deadlines
 from bot.service.errors import WrongStatus
 from bot.service.failures import log_failure
-from bot.service.matches import MatchService
 from bot.service.notices import Report
+from bot.service.organizing import Organizing
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db.bot_meta import delete_meta, get_meta, meta_like, set_meta
 from db.match_events import played_since
@@ -41,16 +41,17 @@ class Hold:
 class Reach:
     """Holds and releases the deadlines of channels out of the bot's reach."""
 
-    def __init__(self, matches: MatchService, deadlines: Deadlines) -> None:
-        self.matches = matches
+    def __init__(self, organizing: Organizing, deadlines: Deadlines) -> None:
+        self.organizing = organizing
         self.deadlines = deadlines
-        self.sessions = matches.sessions
+        self.runner = deadlines.runner
+        self.sessions = deadlines.runner.sessions
 
     async def hold(self, guild_id: int, channel_id: int, *, since: datetime | None = None) -> bool:
         """The bot may not post in the channel: hold its deadlines; whether it was reachable
         until now. ``since`` is when it went out of reach, if earlier than now (a try to post
         there again failed: the hold goes on from when it began)."""
-        now = self.matches.clock()
+        now = self.runner.clock()
         began = now if since is None else min(since, now)
         async with self.sessions.begin() as session:
             if await get_meta(session, _key(channel_id)) is not None:
@@ -88,7 +89,7 @@ class Reach:
         """The channel is back: the boards it still owes are due at once in the outbox (once the
         release's own boards are shown, so that none shows an older state over theirs)."""
         async with self.sessions.begin() as session:
-            await hurry_boards(session, guild_id, channel_id, self.matches.clock())
+            await hurry_boards(session, guild_id, channel_id, self.runner.clock())
 
     async def call_off_overdue(self) -> list[Report]:
         """Call off the matches of every channel unreachable for longer than its server's turn
@@ -97,7 +98,7 @@ class Reach:
         A match its players went on playing meanwhile is left alone: their buttons and commands
         answer through interactions, which need no permission in the channel. Its hold ends all
         the same, so its deadlines run again."""
-        now = self.matches.clock()
+        now = self.runner.clock()
         reports: list[Report] = []
         for channel_id, hold in (await self.held()).items():
             timeouts = await self._timeouts(hold.guild_id)
@@ -111,7 +112,7 @@ class Reach:
                 if match_id in playing:
                     continue
                 try:
-                    reports.append(await self.matches.call_off(match_id, "unreachable"))
+                    reports.append(await self.organizing.call_off(match_id, "unreachable"))
                 except WrongStatus:
                     continue  # ended meanwhile
                 except Exception:
@@ -120,7 +121,7 @@ class Reach:
 
     async def _timeouts(self, guild_id: int) -> Timeouts:
         async with self.sessions() as session:
-            return merge_timeouts(self.matches.defaults, await server_timeouts(session, guild_id))
+            return merge_timeouts(self.runner.defaults, await server_timeouts(session, guild_id))
 
 
 def _key(channel_id: int) -> str:

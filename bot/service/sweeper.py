@@ -82,4 +82,4 @@ class Sweeper:
         return await self.service.sweep(heard=heard, unreachable=unreachable)
 
     def _now(self) -> tuple[float, datetime]:
-        return self.monotonic(), self.service.clock()
+        return self.monotonic(), self.service.runner.clock()

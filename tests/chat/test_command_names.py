@@ -22,7 +22,7 @@ from bot.chat.command_sync import command_payload
 from bot.chat.command_translator import CommandTranslator, shipped, translated
 from bot.i18n import LOCALES
 from bot.settings import Settings
-from bot.wiring import EXTENSIONS, build
+from bot.wiring import build
 
 NAME = regex.compile(r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 """Discord's rule for a chat-input command's or option's name, in any language."""
@@ -49,8 +49,8 @@ async def payload(engine: AsyncEngine) -> AsyncIterator[Commands]:
         try:
             yield await command_payload(client.tree)
         finally:
-            for extension in EXTENSIONS:
-                await client.unload_extension(extension)
+            for name in list(client.cogs):
+                await client.remove_cog(name)
 
 
 def nodes(commands: Sequence[Payload]) -> Iterator[tuple[str, Payload, Sequence[Payload]]]:

@@ -231,7 +231,7 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
 
     import games
     from bot.service.languages import Languages, speaks
-    from bot.service.matches import MatchService
+    from bot.service.match_parts import match_parts
     from db.engine import session_factory
     from db.languages import member_locale, server_language
     from db.models import GuildSettings, PlayerStats
@@ -283,11 +283,11 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
         clock = Clock()
         languages = Languages(sessions, clock=clock)
         assert await languages.server(GUILD) == "en-US"
-        service = MatchService(sessions, clock=clock, languages=languages)
+        service = match_parts(sessions, clock=clock, languages=languages)
 
         async def alice_in_german() -> str:
             speaks(ALICE, "de")  # her client's locale, as her interaction's task sets it
-            report = await service.submit(7, ALICE, "3 3")
+            report = await service.play.submit(7, ALICE, "3 3")
             return report.match.status
 
         assert await asyncio.create_task(alice_in_german()) == "finished"

@@ -36,8 +36,8 @@ async def test_a_challenge_where_the_bot_cannot_post_says_what_is_missing(
     told = table.answer(answered)
     assert "I am missing the permissions Send Messages, Embed Links here" in told
     assert all(message.ephemeral for message in answered.messages)
-    assert table.bot is not None
-    assert await table.bot.parts.service.unfinished(alice.id) == []
+    assert table.app is not None
+    assert await table.app.matches.lookups.unfinished(alice.id) == []
 
 
 async def bury(table: Table, board: FakeMessage, who: FakeMember) -> None:
@@ -130,13 +130,13 @@ async def test_a_channel_out_of_reach_holds_the_deadlines_and_resumes_when_it_is
     mark = await lost_mid_setup(table, alice, bob, carol, take)
     assert table.app is not None
     assert table.app.invalid.recent() >= 1  # the refused post counts toward Discord's limit
-    service = table.app.parts.service
-    [match_id] = [m.id for m in await service.unfinished(bob.id)]
+    service = table.app.matches
+    [match_id] = [m.id for m in await service.lookups.unfinished(bob.id)]
 
     # Bob's secret is due, but nobody can see the board: the deadline waits.
     table.clock.advance(minutes=5, seconds=1)
     await asyncio.sleep(0.5)  # several sweeps
-    snap = await service.snapshot(match_id)
+    snap = await service.lookups.snapshot(match_id)
     assert snap.status == "setup"
     assert not told_off(table, alice) and not told_off(table, bob)
 
@@ -159,18 +159,18 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_has_its_match_called_off(
     take, _give = Reach(table).deny(VIEW_CHANNEL)
     mark = await lost_mid_setup(table, alice, bob, carol, take)
     assert table.app is not None
-    service = table.app.parts.service
+    service = table.app.matches
 
     table.clock.advance(minutes=9, seconds=59)  # the setup's 5 minutes ran out: held
     await asyncio.sleep(0.5)
-    assert [m.status for m in await service.unfinished(bob.id)] == ["setup"]
+    assert [m.status for m in await service.lookups.unfinished(bob.id)] == ["setup"]
     assert not told_off(table, alice) and not told_off(table, bob)
 
     table.clock.advance(seconds=2)  # a whole turn timeout (10 minutes) out of reach
     told = await table.posted("was called off", after=mark, where=bob)
     assert "I could not post in that channel" in told.text and "No result" in told.text
     await table.posted("was called off", after=mark, where=alice)
-    assert await service.unfinished(bob.id) == []
+    assert await service.lookups.unfinished(bob.id) == []
     record = await table.app.parts.servers.member_record(table.channel.guild_id or 0, alice.id)
     assert record.lines == []
     assert not table.app.channel_reach.holds(table.channel.id)
@@ -209,7 +209,7 @@ async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
     await timed_out_unseen(table, alice, bob, carol)
     assert table.app is not None
     app = table.app
-    assert await app.parts.service.unfinished(bob.id) == []
+    assert await app.matches.lookups.unfinished(bob.id) == []
     record = await app.parts.servers.member_record(table.channel.guild_id or 0, bob.id)
     assert record.lines != []  # the win is recorded
 
@@ -232,7 +232,7 @@ async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(
         table.clock.advance(minutes=5, seconds=1)
         await asyncio.sleep(0.5)
         assert table.app is not None
-        assert [m.status for m in await table.app.parts.service.unfinished(bob.id)] == ["setup"]
+        assert [m.status for m in await table.app.matches.lookups.unfinished(bob.id)] == ["setup"]
 
         fake.set_member_roles(guild, fake.bot, [fake.bot_role(guild), poster])
         await table.posted("I could not post here for 5 minutes", after=mark)

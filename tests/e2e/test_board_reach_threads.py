@@ -51,7 +51,7 @@ async def test_a_thread_locked_or_archived_holds_its_match_until_it_is_opened(
 
     table.clock.advance(minutes=5, seconds=1)  # Bob's secret is due: held
     await asyncio.sleep(0.5)
-    assert [m.status for m in await app.parts.service.unfinished(bob.id)] == ["setup"]
+    assert [m.status for m in await app.matches.lookups.unfinished(bob.id)] == ["setup"]
     assert not told_off(table, alice) and not told_off(table, bob)
 
     fake.set_thread_state(thread, archived=False, locked=False)

@@ -35,9 +35,9 @@ async def called_off(table: Table, caplog: pytest.LogCaptureFixture, *members: F
     await table.fake.wait_until(
         lambda: "unfinished matches called off" in caplog.text, what="the matches called off"
     )
-    assert table.bot is not None
+    assert table.app is not None
     for member in members:
-        assert await table.bot.parts.service.unfinished(member.id) == []
+        assert await table.app.matches.lookups.unfinished(member.id) == []
 
 
 async def test_removed_from_a_server_the_bot_calls_its_matches_off(
@@ -52,9 +52,9 @@ async def test_removed_from_a_server_the_bot_calls_its_matches_off(
     mark = table.checkpoint()
     await table.slash(bob, "flag challenge", opponent=alice)
     await table.posted("challenges you", after=mark)
-    bot = table.bot
-    assert bot is not None
-    assert len(await bot.parts.service.unfinished(alice.id)) == 2
+    app = table.app
+    assert app is not None
+    assert len(await app.matches.lookups.unfinished(alice.id)) == 2
 
     requests = len(table.fake.requests)
     table.fake.remove_guild(guild)
@@ -67,7 +67,7 @@ async def test_removed_from_a_server_the_bot_calls_its_matches_off(
     posts = [r for r in table.fake.requests[requests:] if r.method in ("POST", "PATCH")]
     assert posts == []  # nothing is posted in a server the bot left
     for member in (alice, bob):
-        record = await bot.parts.servers.member_record(guild.id, member.id)
+        record = await app.parts.servers.member_record(guild.id, member.id)
         assert record.total == (0, 0, 0) and record.recent == []
 
 

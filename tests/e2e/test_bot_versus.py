@@ -45,8 +45,8 @@ async def start_versus_bot(
 
 async def crown_of(table: Table, match_id: int, user_id: int) -> tuple[int, int]:
     """Where ``user_id`` hid their Crown, read from the stored match (as no member can)."""
-    assert table.bot is not None
-    async with table.bot.parts.service.sessions() as session:
+    assert table.app is not None
+    async with table.app.matches.runner.sessions() as session:
         context = await load_match(session, match_id)
     assert context is not None and context.match.state is not None
     state: CrownState = games.get("crown").load(context.match.state)

@@ -41,7 +41,7 @@ def app_of(table: Table) -> Any:
 
 async def board_in(table: Table, match_id: int, language: str) -> Post:
     """The match's board as the bot writes it now in ``language``."""
-    snap = await app_of(table).service.snapshot(match_id)
+    snap = await app_of(table).matches.lookups.snapshot(match_id)
     with speaking(language):
         if snap.status == "challenged":
             return render.challenge_post(snap, [])
@@ -65,7 +65,7 @@ async def prompt_in(table: Table, member: FakeMember, language: str) -> Post:
     """Match #1's prompt to ``member`` as the bot writes it in ``language``."""
     app = app_of(table)
     with speaking(language):  # the prompt's own words too, as the DM words them again
-        prompt = await app.service.prompt(1, member.id)
+        prompt = await app.matches.lookups.prompt(1, member.id)
         snap = prompt.match
         return render.prompt_post(
             prompt, server=app.dms.server_name(snap.guild_id), board=app.boards.board_url(snap)
@@ -284,7 +284,7 @@ async def test_a_game_refuses_each_member_in_their_language(
     await table.dm(bob, "321")
     await table.posted("Both codes are set", after=mark)
 
-    snap = await app_of(table).service.snapshot(1)
+    snap = await app_of(table).matches.lookups.snapshot(1)
     (mover,) = snap.to_act
     member, refusal = (
         (alice, "'1' hat 1 Ziffer: ein Code hat 3 Ziffern, je 1-3, z. B. '213'.")

@@ -32,8 +32,8 @@ async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
     table: Table, guild: FakeGuild, six: dict[str, FakeMember]
 ) -> None:
     bot, fake = table.bot, table.fake
-    assert bot is not None
-    async with bot.parts.service.sessions.begin() as session:
+    assert bot is not None and table.app is not None
+    async with table.app.matches.runner.sessions.begin() as session:
         for name, rating in RATINGS.items():
             session.add(
                 PlayerStats(guild_id=table.channel.guild_id, game="crystal",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from tests.service.conftest import GUILD, Clock
 from tests.service.test_history import NAMES, PARLOR
 
@@ -17,8 +17,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
+    return match_parts(
         sessions,
         clock=clock,
         seeds=lambda: 1,

@@ -18,7 +18,7 @@ from bot.chat.called_off import called_off_text
 from bot.chat.common import rules_text
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import REFUSALS
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Prompt, Report
 from games.base import Ask
 from games.worded import Worded, again
@@ -47,7 +47,7 @@ class Flow:
     """A match flow run in the language of the caller's context: what its members are told
     (refusals), what its boards show (public lines) and what it asks by DM (prompts)."""
 
-    def __init__(self, service: MatchService, clock: Clock) -> None:
+    def __init__(self, service: MatchParts, clock: Clock) -> None:
         self.service, self.clock = service, clock
         self.refusals: list[str] = []
         self.reports: list[Report] = []
@@ -72,7 +72,7 @@ class Flow:
         service = self.service
 
         def challenge(opponent: int | None = BOB, **more: object) -> Awaitable[Report]:
-            return service.challenge(
+            return service.challenges.challenge(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 challenger_id=ALICE,
@@ -85,57 +85,61 @@ class Flow:
         await self.refuse(lambda: challenge(CAROL, opponent_is_bot=True))
         await self.refuse(lambda: challenge(level="hard"))
         await self.refuse(lambda: challenge(PARLOR, level="wizard"))
-        await self.refuse(lambda: service.snapshot(404))
-        await self.refuse(lambda: service.find_match(GUILD, CHANNEL, "crown", ALICE))
+        await self.refuse(lambda: service.lookups.snapshot(404))
+        await self.refuse(lambda: service.lookups.find_match(GUILD, CHANNEL, "crown", ALICE))
 
         declined = (await self.report(challenge())).match.id
-        await self.refuse(lambda: service.accept(declined, CAROL))
-        await self.refuse(lambda: service.withdraw(declined, BOB))
-        await self.refuse(lambda: service.submit(declined, ALICE, "1 1"))
-        await self.refuse(lambda: service.rematch(declined, ALICE))
-        await self.report(service.decline(declined, BOB))
-        await self.refuse(lambda: service.accept(declined, BOB))
-        await self.refuse(lambda: service.resign(declined, ALICE))
-        await self.refuse(lambda: service.rematch(declined, CAROL))
+        await self.refuse(lambda: service.challenges.accept(declined, CAROL))
+        await self.refuse(lambda: service.challenges.withdraw(declined, BOB))
+        await self.refuse(lambda: service.play.submit(declined, ALICE, "1 1"))
+        await self.refuse(lambda: service.challenges.rematch(declined, ALICE))
+        await self.report(service.challenges.decline(declined, BOB))
+        await self.refuse(lambda: service.challenges.accept(declined, BOB))
+        await self.refuse(lambda: service.play.resign(declined, ALICE))
+        await self.refuse(lambda: service.challenges.rematch(declined, CAROL))
 
         withdrawn = (await self.report(challenge(None))).match.id
-        await self.refuse(lambda: service.decline(withdrawn, BOB))
-        await self.refuse(lambda: service.accept(withdrawn, ALICE))
-        await self.report(service.withdraw(withdrawn, ALICE))
+        await self.refuse(lambda: service.challenges.decline(withdrawn, BOB))
+        await self.refuse(lambda: service.challenges.accept(withdrawn, ALICE))
+        await self.report(service.challenges.withdraw(withdrawn, ALICE))
 
         match_id = (await self.report(challenge())).match.id
-        await self.report(service.accept(match_id, BOB))
-        await self.refuse(lambda: service.prompt(match_id, CAROL))
-        await self.refuse(lambda: service.submit(match_id, CAROL, "1 1"))
-        await self.refuse(lambda: service.submit(match_id, ALICE, "1 1", answering=(Ask.ACTION,)))
-        await self.report(service.submit(match_id, ALICE, "1 1"))
-        await self.refuse(lambda: service.prompt(match_id, ALICE))
-        await self.report(service.submit(match_id, BOB, "3 3"))
-        await self.refuse(lambda: service.submit(match_id, BOB, "2 2"))
-        await self.report(service.submit(match_id, ALICE, "2 2"))
-        await self.refuse(lambda: service.submit(match_id, ALICE, "2 3"))
-        await self.refuse(lambda: service.submit(match_id, BOB, "row", answering=(Ask.SECRET,)))
+        await self.report(service.challenges.accept(match_id, BOB))
+        await self.refuse(lambda: service.lookups.prompt(match_id, CAROL))
+        await self.refuse(lambda: service.play.submit(match_id, CAROL, "1 1"))
+        await self.refuse(
+            lambda: service.play.submit(match_id, ALICE, "1 1", answering=(Ask.ACTION,))
+        )
+        await self.report(service.play.submit(match_id, ALICE, "1 1"))
+        await self.refuse(lambda: service.lookups.prompt(match_id, ALICE))
+        await self.report(service.play.submit(match_id, BOB, "3 3"))
+        await self.refuse(lambda: service.play.submit(match_id, BOB, "2 2"))
+        await self.report(service.play.submit(match_id, ALICE, "2 2"))
+        await self.refuse(lambda: service.play.submit(match_id, ALICE, "2 3"))
+        await self.refuse(
+            lambda: service.play.submit(match_id, BOB, "row", answering=(Ask.SECRET,))
+        )
         self.clock.advance(minutes=3)  # Bob's hint is late: I choose it for him
         self.reports += await deadlines_for(service).sweep()
-        await self.report(service.resign(match_id, BOB))
-        await self.refuse(lambda: service.resign(match_id, ALICE))
-        await self.refuse(lambda: service.submit(match_id, ALICE, "1 2"))
+        await self.report(service.play.resign(match_id, BOB))
+        await self.refuse(lambda: service.play.resign(match_id, ALICE))
+        await self.refuse(lambda: service.play.submit(match_id, ALICE, "1 2"))
 
         called_off = (await self.report(challenge())).match.id
-        await self.report(service.accept(called_off, BOB))
-        await self.report(service.resign(called_off, ALICE))
+        await self.report(service.challenges.accept(called_off, BOB))
+        await self.report(service.play.resign(called_off, ALICE))
 
         timed_out = (await self.report(challenge())).match.id
-        await self.report(service.accept(timed_out, BOB))
+        await self.report(service.challenges.accept(timed_out, BOB))
         expired = (await self.report(challenge(None))).match.id
         self.clock.advance(minutes=6)
         self.reports += await deadlines_for(service).sweep()
-        assert (await service.snapshot(expired)).status == "aborted"
-        assert (await service.snapshot(timed_out)).status == "aborted"
+        assert (await service.lookups.snapshot(expired)).status == "aborted"
+        assert (await service.lookups.snapshot(timed_out)).status == "aborted"
         return self
 
 
-async def flow_in(locale: str, service: MatchService, clock: Clock) -> Flow:
+async def flow_in(locale: str, service: MatchParts, clock: Clock) -> Flow:
     with speaking(locale):
         return await Flow(service, clock).run()
 
@@ -151,7 +155,7 @@ def shown(flow: Flow) -> list[str]:
 
 @pytest.mark.parametrize("locale", READ)
 async def test_the_match_flow_has_no_english_left(
-    locale: str, service: MatchService, clock: Clock
+    locale: str, service: MatchParts, clock: Clock
 ) -> None:
     flow = await flow_in(locale, service, clock)
     assert len(flow.refusals) > 20 and flow.lines and flow.prompts
@@ -167,7 +171,7 @@ def test_the_check_finds_english() -> None:
     LEFTOVER.assert_none("de", ["<@11> hat die Herausforderung abgelehnt."])
 
 
-async def test_a_german_member_is_refused_in_german(service: MatchService, clock: Clock) -> None:
+async def test_a_german_member_is_refused_in_german(service: MatchParts, clock: Clock) -> None:
     flow = await flow_in("de", service, clock)
     assert "Du kannst dich nicht selbst herausfordern: Wähle ein anderes Mitglied." in (
         flow.refusals
@@ -177,7 +181,7 @@ async def test_a_german_member_is_refused_in_german(service: MatchService, clock
 
 
 async def test_board_lines_and_prompts_are_worded_again_for_their_reader(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """The service words a board's lines and a DM prompt when it saves the use case, in the
     language of the member who acted; each screen words them again for its own reader."""
@@ -196,7 +200,7 @@ async def test_board_lines_and_prompts_are_worded_again_for_their_reader(
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_the_match_flow_fits_discord_in_every_language(
-    locale: str, service: MatchService, clock: Clock
+    locale: str, service: MatchParts, clock: Clock
 ) -> None:
     flow = await flow_in(locale, service, clock)
     with speaking(locale):
@@ -225,7 +229,7 @@ async def test_the_match_flow_fits_discord_in_every_language(
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_what_the_discord_side_says_of_a_match_fits_and_is_translated(
-    locale: str, service: MatchService, clock: Clock
+    locale: str, service: MatchParts, clock: Clock
 ) -> None:
     flow = await flow_in("en-US", service, clock)
     snap = flow.reports[0].match

@@ -20,19 +20,19 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.chat import history_texts, rating_charts, render, review, tournament_posts
-from bot.chat.queue import QueueButton, gone_text, offer_text, queue_text
+from bot.chat.queue import gone_text, offer_text, queue_button, queue_text
 from bot.chat.records import record_text
 from bot.chat.refusals import say
-from bot.chat.tournament_buttons import SignupButton
+from bot.chat.tournament_buttons import signup_button
 from bot.i18n import LOCALES, _, speaking
 from bot.service.charts import RatingPoint, leaderboard_chart, rating_chart
 from bot.service.history import HistoryPage, HistoryService
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts
 from bot.service.tournaments.refusals import TournamentRefused
-from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.service import tournament_service
 from tests.chat.test_tournament_posts import BIG_ID, assert_fits, played_event
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, GUILD, Clock
@@ -132,7 +132,7 @@ def tournament_texts(format: str, players: int) -> Iterator[tuple[str, list[str 
         yield "end", [content]
     content = tournament_posts.cancelled_content(view, BIG_ID)
     yield "cancelled", [content]
-    labels = [SignupButton(view.id, verb).item.label or "" for verb in ("join", "leave")]
+    labels = [signup_button(view.id, verb).label or "" for verb in ("join", "leave")]
     assert_labels_fit(labels)
     yield "buttons", list(labels)
 
@@ -194,8 +194,8 @@ def queue_texts() -> list[str]:
 
 
 def queue_labels() -> list[str]:
-    buttons = [QueueButton("join", "crown"), QueueButton("leave", "crown"), QueueButton("bot")]
-    return [button.item.label or "" for button in buttons]
+    buttons = [queue_button("join", "crown"), queue_button("leave", "crown"), queue_button("bot")]
+    return [button.label or "" for button in buttons]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -223,7 +223,7 @@ class Shown:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions, self.clock = sessions, clock
 
-    async def gather(self, service: MatchService) -> Shown:
+    async def gather(self, service: MatchParts) -> Shown:
         self.match_id = await crown_won_by_alice(service, self.clock)
         await challenge(service, "crystal")
         replays = Replays(self.sessions, clock=self.clock, mention=lambda uid: f"<@{uid}>")
@@ -235,7 +235,7 @@ class Shown:
         self.boards = await servers.leaderboards(GUILD, None, 3)
         self.board = await servers.leaderboards(GUILD, "crown", 10)
         self.record = await servers.member_record(GUILD, ALICE)
-        self.unfinished = await service.unfinished(ALICE, GUILD)
+        self.unfinished = await service.lookups.unfinished(ALICE, GUILD)
         return self
 
     def texts(self) -> list[str | None]:
@@ -299,7 +299,7 @@ class Shown:
 
 @pytest.fixture
 async def shown(
-    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchService
+    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchParts
 ) -> Shown:
     return await Shown(sessions, clock).gather(service)
 
@@ -398,9 +398,9 @@ def test_a_chart_has_no_words_of_its_own() -> None:
 
 @pytest.mark.parametrize("locale", READ)
 async def test_tournament_refusals_have_no_english_left(
-    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchService, locale: str
+    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchParts, locale: str
 ) -> None:
-    tournaments = TournamentService(sessions, service, clock=clock)
+    tournaments = tournament_service(service)
     create = functools.partial(
         tournaments.create, guild_id=GUILD, channel_id=1, creator_id=ALICE, game="crown"
     )
@@ -428,11 +428,11 @@ async def test_tournament_refusals_have_no_english_left(
 
 
 async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_language(
-    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchService
+    sessions: async_sessionmaker[AsyncSession], clock: Clock, service: MatchParts
 ) -> None:
     """Round 1's board opens with the pairing's French heading and who moves first, and a
     cancelled event calls its match off in French."""
-    tournaments = TournamentService(sessions, service, clock=clock)
+    tournaments = tournament_service(service)
     with speaking("fr"):
         view = await tournaments.create(
             guild_id=GUILD,
@@ -445,9 +445,9 @@ async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_lan
         for player in (ALICE, BOB):
             await tournaments.join(view.id, player, guild_id=GUILD)
         await tournaments.start(view.id, ALICE, guild_id=GUILD, may_organize=True)
-        await tournaments.claim_round(view.id)
-        await tournaments.record_round(view.id, 1, 1, 77)
-        [report] = await tournaments.start_matches(view.id)
+        await tournaments.progress.claim_round(view.id)
+        await tournaments.progress.record_round(view.id, 1, 1, 77)
+        [report] = await tournaments.progress.start_matches(view.id)
         cancelled = await tournaments.cancel(view.id, ALICE, guild_id=GUILD, may_organize=True)
     opening = report.public_lines()
     assert opening[0].startswith(f"Tournoi #{view.id}, ronde 1 : <@")

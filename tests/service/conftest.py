@@ -10,8 +10,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.deadlines import Deadlines
-from bot.service.match_core import MatchCore
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.outbox import Outbox
 from bot.service.servers import ServerService
 
@@ -42,33 +41,27 @@ def seeds_from(values: Iterator[int]) -> itertools.cycle[int]:
 
 
 @pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
     # Seed 1: Random(1).randrange(2) == 0, so the challenger sits in seat 0 and moves first.
-    return MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
+    return match_parts(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
 
 
-def deadlines_for(service: MatchCore) -> Deadlines:
+def deadlines_for(service: MatchParts) -> Deadlines:
     """The deadline use cases on the same database, clock and settings as ``service``."""
-    return Deadlines(
-        service.sessions,
-        clock=service.clock,
-        seeds=service.seeds,
-        mention=service.mention,
-        timeouts=service.defaults,
-        bot_user_id=service.bot_user_id,
-    )
+    return service.deadlines
 
 
-def servers_for(service: MatchCore) -> ServerService:
+def servers_for(service: MatchParts) -> ServerService:
     """Stats and settings on the same database, clock and settings as ``service``."""
-    return ServerService(service.sessions, clock=service.clock, timeouts=service.defaults)
+    runner = service.runner
+    return ServerService(runner.sessions, clock=runner.clock, timeouts=runner.defaults)
 
 
-def outbox_for(service: MatchCore) -> Outbox:
-    return Outbox(service.sessions, clock=service.clock)
+def outbox_for(service: MatchParts) -> Outbox:
+    return Outbox(service.runner.sessions, clock=service.runner.clock)
 
 
-async def board_posted(service: MatchCore, match_id: int, message_id: int) -> None:
+async def board_posted(service: MatchParts, match_id: int, message_id: int) -> None:
     """The match's board was posted as ``message_id``, as the Discord side records it."""
     outbox = outbox_for(service)
     outbox.board_moved(match_id, message_id)

@@ -19,25 +19,25 @@ WORKER = """
 import asyncio, json, sys
 from datetime import datetime
 from db.engine import create_engine, session_factory
-from bot.service.quick_pair import QuickPair
+from bot.service.match_parts import match_parts
 from bot.service.errors import MatchError
 
 async def main() -> None:
     url, use_case, *args = sys.argv[1:]
     engine = create_engine(url)
-    service = QuickPair(session_factory(engine), bot_user_id=99)
+    service = match_parts(session_factory(engine), bot_user_id=99)
     async with engine.connect():
         pass  # connected before the start, so both start together
     print("ready", flush=True)
     sys.stdin.readline()
     try:
         if use_case == "accept":
-            report = await service.accept(int(args[0]), int(args[1]))
+            report = await service.challenges.accept(int(args[0]), int(args[1]))
             print(json.dumps({"started": report.match.id}), flush=True)
         elif use_case == "wave":
             from db.queue import Spot
             guild, channel, game = int(args[0]), int(args[1]), args[2]
-            wave = await service.wave(Spot(guild, channel, game))
+            wave = await service.queue.wave(Spot(guild, channel, game))
             pairs = [list(report.match.players) for report in wave.reports]
             print(json.dumps({"pairs": pairs}), flush=True)
     except MatchError as error:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from db.models import PlayerStats
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deadlines_for
 
 OTHER_GUILD = 1001
 
 
-async def challenge(service: MatchService, game: str, guild_id: int = GUILD) -> int:
-    report = await service.challenge(
+async def challenge(service: MatchParts, game: str, guild_id: int = GUILD) -> int:
+    report = await service.challenges.challenge(
         guild_id=guild_id, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game=game
     )
     return report.match.id
@@ -25,40 +25,40 @@ async def records(sessions: async_sessionmaker[AsyncSession]) -> int:
 
 
 async def test_the_servers_unfinished_matches_are_called_off_without_a_result(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     finished = await challenge(service, "crystal")
-    await service.accept(finished, BOB)
-    await service.resign(finished, BOB)
+    await service.challenges.accept(finished, BOB)
+    await service.play.resign(finished, BOB)
     counted = await records(sessions)
     challenged = await challenge(service, "flag")
     in_setup = await challenge(service, "crown")
-    await service.accept(in_setup, BOB)
+    await service.challenges.accept(in_setup, BOB)
     active = await challenge(service, "claim")
-    await service.accept(active, BOB)
-    await service.submit(active, ALICE, "5")
+    await service.challenges.accept(active, BOB)
+    await service.play.submit(active, ALICE, "5")
     elsewhere = await challenge(service, "crystal", OTHER_GUILD)
 
-    reports = await service.abort_guild(GUILD)
+    reports = await service.organizing.abort_guild(GUILD)
     assert [r.match.id for r in reports] == [challenged, in_setup, active]
     for report in reports:
         assert report.notices == []  # nothing can be posted in a server the bot left
         assert report.match.status == "aborted" and report.match.end_reason == "bot_removed"
         assert report.match.deadline is None
-    assert (await service.snapshot(finished)).status == "finished"
-    assert (await service.snapshot(elsewhere)).status == "challenged"
+    assert (await service.lookups.snapshot(finished)).status == "finished"
+    assert (await service.lookups.snapshot(elsewhere)).status == "challenged"
     assert await records(sessions) == counted  # no result, no rating moved
-    assert await service.unfinished(ALICE, GUILD) == []
+    assert await service.lookups.unfinished(ALICE, GUILD) == []
     assert await deadlines_for(service).sweep() == []
 
 
-async def test_servers_the_bot_is_no_longer_in_are_found_at_start(service: MatchService) -> None:
+async def test_servers_the_bot_is_no_longer_in_are_found_at_start(service: MatchParts) -> None:
     here = await challenge(service, "crystal")
     gone = await challenge(service, "crystal", OTHER_GUILD)
-    other = await service.challenge(
+    other = await service.challenges.challenge(
         guild_id=OTHER_GUILD, channel_id=CHANNEL, challenger_id=CAROL, opponent_id=BOB, game="flag"
     )
-    reports = await service.abort_absent_guilds({GUILD})
+    reports = await service.organizing.abort_absent_guilds({GUILD})
     assert {r.match.id for r in reports} == {gone, other.match.id}
-    assert (await service.snapshot(here)).status == "challenged"
-    assert await service.abort_absent_guilds({GUILD}) == []
+    assert (await service.lookups.snapshot(here)).status == "challenged"
+    assert await service.organizing.abort_absent_guilds({GUILD}) == []

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.deadlines import HEARTBEAT_KEY, Deadlines
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Public
 from bot.service.sweeper import Sweeper, away_after
 from bot.service.timeouts import Timeouts
@@ -31,12 +31,12 @@ class Monotonic:
         return self.now
 
 
-async def crystal(service: MatchService, guild: int = GUILD) -> int:
+async def crystal(service: MatchParts, guild: int = GUILD) -> int:
     """A started Crystal Capture match: Alice to move, with the default 10 minutes."""
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=guild, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
     )
-    started = await service.accept(report.match.id, BOB)
+    started = await service.challenges.accept(report.match.id, BOB)
     assert started.match.deadline_kind == "turn"
     return report.match.id
 
@@ -52,7 +52,7 @@ async def clock_resets(sessions: async_sessionmaker[AsyncSession], match_id: int
 
 
 async def test_a_first_start_on_an_empty_database_has_nothing_to_give_back(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     deadlines = deadlines_for(service)
     assert await deadlines.resume(AWAY) == []
@@ -60,7 +60,7 @@ async def test_a_first_start_on_an_empty_database_has_nothing_to_give_back(
 
 
 async def test_an_upgrade_from_a_release_without_heartbeat_gives_the_time_back(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """The last sign of the old release at work is its newest event: a turn that came due
     during the upgrade starts again instead of being lost on time."""
@@ -73,7 +73,7 @@ async def test_an_upgrade_from_a_release_without_heartbeat_gives_the_time_back(
 
 
 async def test_an_earlier_releases_single_heartbeat_is_taken_over(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await crystal(service)
     async with sessions.begin() as session:
@@ -83,14 +83,29 @@ async def test_an_earlier_releases_single_heartbeat_is_taken_over(
     assert report.match.id == match_id
 
 
+def shard_processes(
+    sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> tuple[Deadlines, Deadlines]:
+    """The deadlines of two processes, one shard of two each."""
+    return tuple(  # type: ignore[return-value]
+        match_parts(
+            sessions,
+            clock=clock,
+            seeds=lambda: 1,
+            mention=lambda uid: f"@{uid}",
+            shards=(shard,),
+            shard_count=2,
+        ).deadlines
+        for shard in (0, 1)
+    )
+
+
 async def test_a_shard_whose_process_is_away_keeps_its_servers_deadlines(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     """Two processes, one shard each: while shard 1's process restarts, shard 0's sweeper
     forfeits nothing in shard 1's servers, and shard 1 gives the time back when it is back."""
-    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
-    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
-    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    first, second = shard_processes(sessions, clock)
     here, there = GUILD << 22, (GUILD << 22) | (1 << 22)  # servers on shard 0 and on shard 1
     assert (first.shard_of(here), first.shard_of(there)) == (0, 1)
     await first.beat()
@@ -106,29 +121,27 @@ async def test_a_shard_whose_process_is_away_keeps_its_servers_deadlines(
 
 
 async def test_a_secret_asked_by_dm_waits_for_shard_zero_too(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    options = {"clock": clock, "seeds": lambda: 1, "mention": lambda uid: f"@{uid}"}
-    first = Deadlines(sessions, shards=(0,), shard_count=2, **options)
-    second = Deadlines(sessions, shards=(1,), shard_count=2, **options)
+    first, second = shard_processes(sessions, clock)
     there = (GUILD << 22) | (1 << 22)
     await first.beat()
     await second.beat()
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=there, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="safe"
     )
-    await service.accept(report.match.id, BOB)  # both asked for their code by DM
+    await service.challenges.accept(report.match.id, BOB)  # both asked for their code by DM
     clock.advance(minutes=30)  # shard 0, where DMs arrive, is down
     await second.beat()
     assert await second.sweep(heard=await second.heard()) == []  # nobody could answer the DM
 
 
 async def test_a_turn_that_came_due_while_away_starts_again(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     await deadlines_for(service).beat()
     match_id = await crystal(service)
-    before = await service.snapshot(match_id)
+    before = await service.lookups.snapshot(match_id)
     clock.advance(minutes=15)  # a deploy: the turn came due 5 minutes into it
 
     [report] = await deadlines_for(service).resume(AWAY)
@@ -146,13 +159,13 @@ async def test_a_turn_that_came_due_while_away_starts_again(
 
     clock.advance(minutes=9)
     assert await deadlines_for(service).sweep() == []
-    await service.submit(match_id, ALICE, "9", expected_version=before.version)
+    await service.play.submit(match_id, ALICE, "9", expected_version=before.version)
     clock.advance(minutes=10, seconds=1)
     [ended] = await deadlines_for(service).sweep()
     assert ended.match.winner_id == ALICE  # Bob's own turn, after the restart, ran out
 
 
-async def test_a_short_restart_gives_nothing_back(service: MatchService, clock: Clock) -> None:
+async def test_a_short_restart_gives_nothing_back(service: MatchParts, clock: Clock) -> None:
     match_id = await crystal(service)
     clock.advance(minutes=10)
     await deadlines_for(service).beat()
@@ -163,7 +176,7 @@ async def test_a_short_restart_gives_nothing_back(service: MatchService, clock: 
 
 
 async def test_only_deadlines_after_the_last_heartbeat_start_again(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     overdue = await crystal(service)
     clock.advance(minutes=5)
@@ -184,25 +197,25 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
     sessions: async_sessionmaker[AsyncSession], clock: Clock
 ) -> None:
     timeouts = Timeouts(challenge=60, setup=60, turn=60, hint=30)
-    service = MatchService(
+    service = match_parts(
         sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}", timeouts=timeouts
     )
     await deadlines_for(service).beat()
-    challenged = await service.challenge(
+    challenged = await service.challenges.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="flag"
     )
-    setup = await service.challenge(
+    setup = await service.challenges.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="safe"
     )
-    await service.accept(setup.match.id, BOB)
-    await service.submit(setup.match.id, ALICE, "213")
-    hint = await service.challenge(
+    await service.challenges.accept(setup.match.id, BOB)
+    await service.play.submit(setup.match.id, ALICE, "213")
+    hint = await service.challenges.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ALICE, game="crown"
     )
-    await service.accept(hint.match.id, ALICE)
-    await service.submit(hint.match.id, ALICE, "1 1")
-    await service.submit(hint.match.id, BOB, "3 3")
-    asked = await service.submit(hint.match.id, BOB, "2 2")
+    await service.challenges.accept(hint.match.id, ALICE)
+    await service.play.submit(hint.match.id, ALICE, "1 1")
+    await service.play.submit(hint.match.id, BOB, "3 3")
+    asked = await service.play.submit(hint.match.id, BOB, "2 2")
     assert asked.match.deadline_kind == "hint"
     clock.advance(minutes=30)
 
@@ -227,12 +240,12 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
 
 
 async def test_two_processes_coming_back_at_once_reset_a_clock_once(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     since = clock.now
     match_id = await crystal(service)
     clock.advance(minutes=15)
-    other = MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
+    other = match_parts(sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}")
     first, second = await asyncio.gather(
         deadlines_for(service).extend_missed(since), deadlines_for(other).extend_missed(since)
     )
@@ -241,7 +254,7 @@ async def test_two_processes_coming_back_at_once_reset_a_clock_once(
 
 
 async def test_the_sweeper_gives_back_time_when_its_heartbeats_stopped(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     stopwatch = Monotonic()
     sweeper = Sweeper(deadlines_for(service), INTERVAL, monotonic=stopwatch)
@@ -264,7 +277,7 @@ async def test_the_sweeper_gives_back_time_when_its_heartbeats_stopped(
     assert report.match.id == match_id and report.match.winner_id == BOB
 
 
-async def test_a_slow_round_is_not_downtime(service: MatchService, clock: Clock) -> None:
+async def test_a_slow_round_is_not_downtime(service: MatchParts, clock: Clock) -> None:
     """A round that took long (many boards to post) resets no clock: only a heartbeat that
     did not happen counts, and heartbeats keep their own time."""
     stopwatch = Monotonic()

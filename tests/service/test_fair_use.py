@@ -6,7 +6,7 @@ import pytest
 
 from bot.service.errors import Limit, LimitReached, MatchNotFound, WrongStatus
 from bot.service.limits import MAX_PAIR_CHALLENGES, MAX_PLAYING
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 
@@ -15,9 +15,9 @@ BOT = 99
 
 
 async def challenge(
-    service: MatchService, challenger: int, opponent: int, game: str = "crystal"
+    service: MatchParts, challenger: int, opponent: int, game: str = "crystal"
 ) -> Report:
-    return await service.challenge(
+    return await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=challenger,
@@ -27,9 +27,9 @@ async def challenge(
 
 
 async def test_matches_against_the_bot_count_towards_a_members_matches(
-    service: MatchService,
+    service: MatchParts,
 ) -> None:
-    service.bot_user_id = BOT
+    service.runner.know_bot(BOT)
     for _ in range(MAX_PLAYING):
         await challenge(service, ALICE, BOT)
     for opponent in (BOT, BOB):
@@ -38,23 +38,23 @@ async def test_matches_against_the_bot_count_towards_a_members_matches(
         assert refused.value == LimitReached(Limit.PLAYING, MAX_PLAYING)
 
 
-async def test_a_member_at_the_limit_cannot_accept_another_match(service: MatchService) -> None:
-    service.bot_user_id = BOT
+async def test_a_member_at_the_limit_cannot_accept_another_match(service: MatchParts) -> None:
+    service.runner.know_bot(BOT)
     waiting = await challenge(service, ALICE, BOB)
     for _ in range(MAX_PLAYING):
         await challenge(service, BOB, BOT)
     with pytest.raises(LimitReached) as refused:
-        await service.accept(waiting.match.id, BOB)
+        await service.challenges.accept(waiting.match.id, BOB)
     assert refused.value == LimitReached(Limit.PLAYING_TO_ACCEPT, MAX_PLAYING)
-    assert (await service.snapshot(waiting.match.id)).status == "challenged"
+    assert (await service.lookups.snapshot(waiting.match.id)).status == "challenged"
 
 
 async def test_one_member_challenges_another_a_few_times_per_ten_minutes(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     for _ in range(MAX_PAIR_CHALLENGES):
         report = await challenge(service, ALICE, BOB)
-        await service.withdraw(report.match.id, ALICE)
+        await service.challenges.withdraw(report.match.id, ALICE)
     with pytest.raises(LimitReached) as refused:
         await challenge(service, ALICE, BOB)
     assert refused.value == LimitReached(Limit.SAME_OPPONENT, MAX_PAIR_CHALLENGES, 10)
@@ -64,38 +64,43 @@ async def test_one_member_challenges_another_a_few_times_per_ten_minutes(
 
 
 async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
-    service: MatchService,
+    service: MatchParts,
 ) -> None:
     report = await challenge(service, ALICE, BOB)
     match_id = report.match.id
-    for use_case in (service.accept, service.decline, service.withdraw, service.resign):
+    for use_case in (
+        service.challenges.accept,
+        service.challenges.decline,
+        service.challenges.withdraw,
+        service.play.resign,
+    ):
         with pytest.raises(MatchNotFound) as refused:
             await use_case(match_id, BOB, guild_id=OTHER_GUILD)
         assert str(refused.value) == f"There is no match #{match_id}."
     with pytest.raises(MatchNotFound):
-        await service.submit(match_id, BOB, "5", guild_id=OTHER_GUILD)
+        await service.play.submit(match_id, BOB, "5", guild_id=OTHER_GUILD)
     with pytest.raises(MatchNotFound):
-        await service.rematch(match_id, BOB, guild_id=OTHER_GUILD)
-    assert (await service.snapshot(match_id)).status == "challenged"
-    await service.accept(match_id, BOB, guild_id=GUILD)
+        await service.challenges.rematch(match_id, BOB, guild_id=OTHER_GUILD)
+    assert (await service.lookups.snapshot(match_id)).status == "challenged"
+    await service.challenges.accept(match_id, BOB, guild_id=GUILD)
 
 
 async def test_a_command_move_during_setup_names_the_dm_and_places_nothing(
-    service: MatchService,
+    service: MatchParts,
 ) -> None:
     report = await challenge(service, ALICE, BOB, game="crown")
-    await service.accept(report.match.id, BOB)
+    await service.challenges.accept(report.match.id, BOB)
     with pytest.raises(WrongStatus, match="waiting for your secret, which you choose in the DM"):
-        await service.play_in_channel(GUILD, CHANNEL, "crown", ALICE, "2 2")
-    snap = await service.snapshot(report.match.id)
+        await service.play.play_in_channel(GUILD, CHANNEL, "crown", ALICE, "2 2")
+    snap = await service.lookups.snapshot(report.match.id)
     assert snap.status == "setup" and set(snap.to_act) == {ALICE, BOB}
 
 
-async def test_another_servers_match_is_not_shown_or_prompted(service: MatchService) -> None:
+async def test_another_servers_match_is_not_shown_or_prompted(service: MatchParts) -> None:
     report = await challenge(service, ALICE, BOB, game="crown")
-    await service.accept(report.match.id, BOB)
+    await service.challenges.accept(report.match.id, BOB)
     with pytest.raises(MatchNotFound):
-        await service.snapshot(report.match.id, guild_id=OTHER_GUILD)
+        await service.lookups.snapshot(report.match.id, guild_id=OTHER_GUILD)
     with pytest.raises(MatchNotFound):
-        await service.prompt(report.match.id, ALICE, guild_id=OTHER_GUILD)
-    assert (await service.prompt(report.match.id, ALICE, guild_id=GUILD)).user_id == ALICE
+        await service.lookups.prompt(report.match.id, ALICE, guild_id=OTHER_GUILD)
+    assert (await service.lookups.prompt(report.match.id, ALICE, guild_id=GUILD)).user_id == ALICE

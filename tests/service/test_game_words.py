@@ -7,7 +7,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.i18n import speaking
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Public
 from db.models import Match
 from games.worded import again
@@ -16,7 +16,7 @@ from tests.service.test_matches import crown_started
 
 
 async def test_the_log_is_kept_as_data_and_read_in_each_language(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await crown_started(service, "1 1", "3 3")
     async with sessions() as session:
@@ -29,7 +29,7 @@ async def test_the_log_is_kept_as_data_and_read_in_each_language(
         "text": "Both Crowns are placed. {p0} attacks first.",
     }
 
-    report = await service.submit(match_id, ALICE, "2 2")
+    report = await service.play.submit(match_id, ALICE, "2 2")
     [public] = [notice for notice in report.notices if isinstance(notice, Public)]
     assert public.lines == ("@11 attacks (2,2): Miss.",)
     with speaking("de"):
@@ -42,7 +42,7 @@ async def test_the_log_is_kept_as_data_and_read_in_each_language(
 
 
 async def test_a_log_line_kept_by_the_previous_release_still_shows(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await crown_started(service, "1 1", "3 3")
     async with sessions() as session, session.begin():
@@ -56,13 +56,13 @@ async def test_a_log_line_kept_by_the_previous_release_still_shows(
                 ]
             )
         )
-    report = await service.submit(match_id, ALICE, "2 2")
+    report = await service.play.submit(match_id, ALICE, "2 2")
     with speaking("fr"):
         assert [again(line) for line in report.match.history] == [
             "@22 has placed their Crown.",
             "Both Crowns are placed. @11 attacks first.",
         ]
-    report = await service.submit(match_id, BOB, "row")
+    report = await service.play.submit(match_id, BOB, "row")
     with speaking("fr"):
         shown = [again(line) for line in report.match.history]
     assert shown[-1] == "@11 attaque (2,2) : raté."

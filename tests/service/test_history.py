@@ -14,7 +14,7 @@ from bot.chat.records import record
 from bot.i18n import speaking
 from bot.service.errors import NoFinishedMatch, StillInPlay
 from bot.service.history import PAGE_SIZE, HistoryService
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.replays import Replays
 from db.models import Match, MatchPlayer, MatchReview, RatingChange
 from games.board import Mark
@@ -28,8 +28,8 @@ OTHER_GUILD = GUILD + 1
 
 
 @pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
+    return match_parts(
         sessions,
         clock=clock,
         seeds=lambda: 1,
@@ -49,7 +49,7 @@ def histories(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Histo
     return HistoryService(sessions, clock=clock)
 
 
-async def crown_won_by_alice(service: MatchService, clock: Clock) -> int:
+async def crown_won_by_alice(service: MatchParts, clock: Clock) -> int:
     """The rule book's short Crown game: Alice's Crown at (3,3), Bob's at (2,1); Alice wins."""
     match_id = await start(service)
     for user, text in (
@@ -62,13 +62,13 @@ async def crown_won_by_alice(service: MatchService, clock: Clock) -> int:
         (ALICE, "2 1"),
     ):
         clock.advance(seconds=5)
-        report = await service.submit(match_id, user, text)
+        report = await service.play.submit(match_id, user, text)
     assert report.match.status == "finished" and report.match.winner_id == ALICE
     return match_id
 
 
 async def test_a_rated_match_keeps_both_rating_changes_and_names(
-    service: MatchService,
+    service: MatchParts,
     histories: HistoryService,
     sessions: async_sessionmaker[AsyncSession],
     clock: Clock,
@@ -114,13 +114,13 @@ async def test_a_rated_match_keeps_both_rating_changes_and_names(
 
 
 async def test_history_pages_newest_first(
-    service: MatchService, histories: HistoryService, clock: Clock
+    service: MatchParts, histories: HistoryService, clock: Clock
 ) -> None:
     played = []
     for _ in range(PAGE_SIZE + 2):
         match_id = await start(service, "crystal")
         clock.advance(seconds=1)
-        await service.resign(match_id, BOB)
+        await service.play.resign(match_id, BOB)
         played.append(match_id)
     first = await histories.history(GUILD, ALICE)
     assert [m.id for m in first.matches] == played[::-1][:PAGE_SIZE] and first.more
@@ -130,7 +130,7 @@ async def test_history_pages_newest_first(
 
 
 async def test_the_review_is_computed_once_and_kept(
-    service: MatchService,
+    service: MatchParts,
     replays: Replays,
     sessions: async_sessionmaker[AsyncSession],
     clock: Clock,
@@ -160,7 +160,7 @@ async def test_the_review_is_computed_once_and_kept(
 
 
 async def test_the_replay_shows_each_step_and_both_secrets(
-    service: MatchService, replays: Replays, clock: Clock
+    service: MatchParts, replays: Replays, clock: Clock
 ) -> None:
     match_id = await crown_won_by_alice(service, clock)
     replay = await replays.replay(GUILD, match_id)
@@ -175,7 +175,7 @@ async def test_the_replay_shows_each_step_and_both_secrets(
 
 
 async def test_the_record_lists_players_options_moves_marks_and_result(
-    service: MatchService, replays: Replays, clock: Clock
+    service: MatchParts, replays: Replays, clock: Clock
 ) -> None:
     match_id = await crown_won_by_alice(service, clock)
     name, text = record(await replays.review(GUILD, match_id))
@@ -192,11 +192,11 @@ async def test_the_record_lists_players_options_moves_marks_and_result(
 
 
 async def test_a_match_in_play_is_refused_without_a_word_of_its_secrets(
-    service: MatchService, replays: Replays, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, replays: Replays, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await start(service)
-    await service.submit(match_id, ALICE, "3 3")
-    await service.submit(match_id, BOB, "2 1")
+    await service.play.submit(match_id, ALICE, "3 3")
+    await service.play.submit(match_id, BOB, "2 1")
     for ask in (replays.review, replays.replay):  # a record is written from the review
         with pytest.raises(StillInPlay) as refused:
             await ask(GUILD, match_id)
@@ -210,7 +210,7 @@ async def test_a_match_in_play_is_refused_without_a_word_of_its_secrets(
 
 
 async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
-    service: MatchService, replays: Replays, clock: Clock
+    service: MatchParts, replays: Replays, clock: Clock
 ) -> None:
     match_id = await crown_won_by_alice(service, clock)
     for ask in (replays.review, replays.replay):  # a record is written from the review
@@ -225,20 +225,20 @@ async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
 
 
 async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
-    service: MatchService,
+    service: MatchParts,
     replays: Replays,
     histories: HistoryService,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     resigned = await start(service, "crystal")
-    await service.submit(resigned, ALICE, "5")
-    await service.resign(resigned, BOB)
+    await service.play.submit(resigned, ALICE, "5")
+    await service.play.resign(resigned, BOB)
     shown = await replays.review(GUILD, resigned)
     assert shown.review.outcome.winner == 0 and shown.review.players[0].luck is None
     steps = (await replays.replay(GUILD, resigned)).steps
     assert steps[-1].seat is None and any("resign" in text for text in steps[-1].events)
 
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -254,7 +254,7 @@ async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
             assert row is not None and row.state is not None
         seat = report.match.players.index(ALICE)
         legal = engine.legal_actions(engine.load(row.state), seat)
-        report = await service.submit(report.match.id, ALICE, str(rng.choice(legal)))
+        report = await service.play.submit(report.match.id, ALICE, str(rng.choice(legal)))
     versus = await replays.review(GUILD, report.match.id)
     bot_seat = report.match.players.index(PARLOR)
     assert versus.review.players[bot_seat].moves > 0
@@ -265,7 +265,7 @@ async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
 
 
 async def test_a_review_read_in_another_language_is_worded_in_it_and_kept_in_english(
-    service: MatchService,
+    service: MatchParts,
     replays: Replays,
     sessions: async_sessionmaker[AsyncSession],
     clock: Clock,

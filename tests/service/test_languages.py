@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.errors import WrongStatus
 from bot.service.languages import Languages, speaks
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from db.languages import member_locale
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
 
@@ -117,30 +117,30 @@ async def test_a_members_locale_is_stored_by_their_use_case_only_when_it_changes
     clock: Clock,
     languages: Languages,
 ) -> None:
-    service = MatchService(sessions, clock=clock, seeds=lambda: 1, languages=languages)
+    service = match_parts(sessions, clock=clock, seeds=lambda: 1, languages=languages)
     await languages.preferred({GUILD: "fr"})
     assert await languages.member(BOB, GUILD) == "fr"  # the server's, before Bob used the bot
 
     async def challenge() -> Any:
-        return await service.challenge(
+        return await service.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crown"
         )
 
     match = (await as_member(ALICE, "de", challenge)).match
     with pytest.raises(WrongStatus):  # refused: its transaction stores nothing
-        await as_member(BOB, "es-419", lambda: service.submit(match.id, BOB, "1 1"))
+        await as_member(BOB, "es-419", lambda: service.play.submit(match.id, BOB, "1 1"))
     async with sessions() as session:
         assert await member_locale(session, ALICE) == "de"
         assert await member_locale(session, BOB) is None
 
-    await as_member(BOB, "es-419", lambda: service.accept(match.id, BOB))
+    await as_member(BOB, "es-419", lambda: service.challenges.accept(match.id, BOB))
     assert await languages.member(BOB, GUILD) == "es-ES"
     with statements(engine) as seen:
-        await as_member(ALICE, "de", lambda: service.submit(match.id, ALICE, "1 1"))
-        await as_member(BOB, "es-419", lambda: service.submit(match.id, BOB, "3 3"))
+        await as_member(ALICE, "de", lambda: service.play.submit(match.id, ALICE, "1 1"))
+        await as_member(BOB, "es-419", lambda: service.play.submit(match.id, BOB, "3 3"))
     assert not [s for s in seen if "member_locales" in s]  # unchanged: no statement
     with statements(engine) as seen:
-        await as_member(ALICE, "pt-BR", lambda: service.submit(match.id, ALICE, "2 2"))
+        await as_member(ALICE, "pt-BR", lambda: service.play.submit(match.id, ALICE, "2 2"))
     assert len([s for s in seen if "member_locales" in s]) == 1
     async with sessions() as session:
         assert await member_locale(session, ALICE) == "pt-BR"

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from bot.service.errors import MatchNotFound
+from bot.service.match_parts import MatchParts
 from bot.service.match_state import MAX_MATCH_ID
-from bot.service.matches import MatchService
 from tests.service.conftest import ALICE
 
 
 @pytest.mark.parametrize("match_id", [0, -1, MAX_MATCH_ID + 1, 10**20])
-async def test_an_impossible_match_number_is_no_match(service: MatchService, match_id: int) -> None:
+async def test_an_impossible_match_number_is_no_match(service: MatchParts, match_id: int) -> None:
     with pytest.raises(MatchNotFound, match=f"There is no match #{match_id}."):
-        await service.submit(match_id, ALICE, "2 3")
+        await service.play.submit(match_id, ALICE, "2 3")
     with pytest.raises(MatchNotFound):
-        await service.snapshot(match_id)
+        await service.lookups.snapshot(match_id)

@@ -19,7 +19,7 @@ from bot.service.errors import (
     NotYourTurn,
     WrongStatus,
 )
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Private, Prompt, Public, Report
 from db.match_events import get_events
 from db.models import MatchEvent, PlayerStats
@@ -36,8 +36,8 @@ from tests.service.conftest import (
 )
 
 
-async def challenge(service: MatchService, game: str = "crown", **options: object) -> Report:
-    return await service.challenge(
+async def challenge(service: MatchParts, game: str = "crown", **options: object) -> Report:
+    return await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -47,17 +47,17 @@ async def challenge(service: MatchService, game: str = "crown", **options: objec
     )
 
 
-async def start(service: MatchService, game: str = "crown", **options: object) -> int:
+async def start(service: MatchParts, game: str = "crown", **options: object) -> int:
     """A match Alice challenged Bob to and Bob accepted; Alice moves first (seed 1)."""
     report = await challenge(service, game, **options)
-    await service.accept(report.match.id, BOB)
+    await service.challenges.accept(report.match.id, BOB)
     return report.match.id
 
 
-async def crown_started(service: MatchService, alice_crown: str, bob_crown: str) -> int:
+async def crown_started(service: MatchParts, alice_crown: str, bob_crown: str) -> int:
     match_id = await start(service)
-    await service.submit(match_id, ALICE, alice_crown)
-    report = await service.submit(match_id, BOB, bob_crown)
+    await service.play.submit(match_id, ALICE, alice_crown)
+    report = await service.play.submit(match_id, BOB, bob_crown)
     assert report.match.status == "active"
     return match_id
 
@@ -73,7 +73,7 @@ async def stats_of(sessions: async_sessionmaker[AsyncSession], user: int) -> Pla
 
 
 async def test_crown_match_from_challenge_to_result(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     report = await challenge(service)
     assert report.match.status == "challenged"
@@ -81,7 +81,7 @@ async def test_crown_match_from_challenge_to_result(
     assert isinstance(post, Public) and post.kind == "challenge"
     assert "@22" in post.lines[0] and "Capture the Crown" in post.lines[0]
 
-    report = await service.accept(report.match.id, BOB)
+    report = await service.challenges.accept(report.match.id, BOB)
     match_id = report.match.id
     assert report.match.status == "setup"
     assert report.match.players == (ALICE, BOB)
@@ -89,17 +89,17 @@ async def test_crown_match_from_challenge_to_result(
     prompts = [n for n in report.notices if isinstance(n, Prompt)]
     assert {(p.user_id, p.ask) for p in prompts} == {(ALICE, Ask.SECRET), (BOB, Ask.SECRET)}
 
-    report = await service.submit(match_id, ALICE, "3 3")
+    report = await service.play.submit(match_id, ALICE, "3 3")
     assert report.match.status == "setup"
     assert not any("(3,3)" in line for line in report.public_lines())
     assert any("(3,3)" in n.text for n in report.for_user(ALICE) if isinstance(n, Private))
     assert report.for_user(BOB) == []
 
-    report = await service.submit(match_id, BOB, "2 1")
+    report = await service.play.submit(match_id, BOB, "2 1")
     assert report.match.status == "active"
     assert report.match.to_act == (ALICE,)
 
-    report = await service.submit(match_id, ALICE, "2 2")
+    report = await service.play.submit(match_id, ALICE, "2 2")
     assert any("Miss" in line for line in report.public_lines())
     [hint_prompt] = [n for n in report.notices if isinstance(n, Prompt)]
     assert hint_prompt.user_id == BOB and hint_prompt.ask is Ask.HINT
@@ -109,11 +109,11 @@ async def test_crown_match_from_challenge_to_result(
     for label, _ in hint_prompt.choices:
         assert all(label not in line for line in report.public_lines())
 
-    report = await service.submit(match_id, BOB, "column")
+    report = await service.play.submit(match_id, BOB, "column")
     assert any("column" in line and "less than 2" in line for line in report.public_lines())
-    report = await service.submit(match_id, BOB, "1 3")
-    report = await service.submit(match_id, ALICE, "row")
-    report = await service.submit(match_id, ALICE, "2 1")
+    report = await service.play.submit(match_id, BOB, "1 3")
+    report = await service.play.submit(match_id, ALICE, "row")
+    report = await service.play.submit(match_id, ALICE, "2 1")
 
     assert report.match.status == "finished"
     assert report.match.winner_id == ALICE and report.match.end_reason == "capture"
@@ -128,10 +128,10 @@ async def test_crown_match_from_challenge_to_result(
 
 
 async def test_every_step_is_logged_in_order(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await crown_started(service, "1 1", "3 3")
-    await service.submit(match_id, ALICE, "3 3")
+    await service.play.submit(match_id, ALICE, "3 3")
     async with sessions() as session:
         seqs = (
             await session.scalars(
@@ -146,13 +146,13 @@ async def test_every_step_is_logged_in_order(
 # ---------------------------------------------------------------------- who may do what
 
 
-async def test_challenge_refusals(service: MatchService) -> None:
+async def test_challenge_refusals(service: MatchParts) -> None:
     with pytest.raises(ChallengeRefused, match="yourself"):
-        await service.challenge(
+        await service.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=ALICE, game="crown"
         )
     with pytest.raises(ChallengeRefused, match="Bot accounts"):
-        await service.challenge(
+        await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger_id=ALICE,
@@ -169,97 +169,97 @@ async def test_challenge_refusals(service: MatchService) -> None:
     assert refused.value == LimitReached(Limit.OPEN_CHALLENGES, 3)
 
 
-async def test_only_the_right_member_answers_a_challenge(service: MatchService) -> None:
+async def test_only_the_right_member_answers_a_challenge(service: MatchParts) -> None:
     match_id = (await challenge(service)).match.id
     with pytest.raises(NotYourMatch, match="@22"):
-        await service.accept(match_id, CAROL)
+        await service.challenges.accept(match_id, CAROL)
     with pytest.raises(NotYourMatch):
-        await service.accept(match_id, ALICE)
+        await service.challenges.accept(match_id, ALICE)
     with pytest.raises(NotYourMatch):
-        await service.withdraw(match_id, BOB)
+        await service.challenges.withdraw(match_id, BOB)
     with pytest.raises(NotYourMatch):
-        await service.decline(match_id, ALICE)
-    report = await service.withdraw(match_id, ALICE)
+        await service.challenges.decline(match_id, ALICE)
+    report = await service.challenges.withdraw(match_id, ALICE)
     assert report.match.status == "aborted"
     with pytest.raises(WrongStatus):
-        await service.accept(match_id, BOB)
+        await service.challenges.accept(match_id, BOB)
 
 
-async def test_decline(service: MatchService) -> None:
+async def test_decline(service: MatchParts) -> None:
     match_id = (await challenge(service)).match.id
-    report = await service.decline(match_id, BOB)
+    report = await service.challenges.decline(match_id, BOB)
     assert report.match.status == "aborted" and report.match.end_reason == "declined"
 
 
-async def test_refused_moves_change_nothing(service: MatchService) -> None:
+async def test_refused_moves_change_nothing(service: MatchParts) -> None:
     match_id = await crown_started(service, "1 1", "3 3")
-    before = await service.snapshot(match_id)
+    before = await service.lookups.snapshot(match_id)
     with pytest.raises(NotYourMatch):
-        await service.submit(match_id, CAROL, "2 2")
+        await service.play.submit(match_id, CAROL, "2 2")
     with pytest.raises(NotYourTurn, match="@11"):
-        await service.submit(match_id, BOB, "2 2")
+        await service.play.submit(match_id, BOB, "2 2")
     with pytest.raises(InvalidMove, match="1-3"):
-        await service.submit(match_id, ALICE, "4 1")
+        await service.play.submit(match_id, ALICE, "4 1")
     with pytest.raises(InvalidMove):
-        await service.submit(match_id, ALICE, "banana")
+        await service.play.submit(match_id, ALICE, "banana")
     with pytest.raises(MatchNotFound):
-        await service.submit(987654, ALICE, "2 2")
-    after = await service.snapshot(match_id)
+        await service.play.submit(987654, ALICE, "2 2")
+    after = await service.lookups.snapshot(match_id)
     assert after.version == before.version and after.public_view == before.public_view
 
 
-async def test_secret_cannot_be_changed(service: MatchService) -> None:
+async def test_secret_cannot_be_changed(service: MatchParts) -> None:
     match_id = await start(service)
-    await service.submit(match_id, ALICE, "1 1")
+    await service.play.submit(match_id, ALICE, "1 1")
     with pytest.raises((InvalidMove, NotYourTurn)):
-        await service.submit(match_id, ALICE, "2 2")
+        await service.play.submit(match_id, ALICE, "2 2")
 
 
 async def test_resign_active_loses_and_resign_setup_aborts(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await start(service)
-    report = await service.resign(match_id, BOB)
+    report = await service.play.resign(match_id, BOB)
     assert report.match.status == "aborted"
     async with sessions() as session:
         assert await session.get(PlayerStats, (GUILD, "crown", BOB, False)) is None
 
     match_id = await crown_started(service, "1 1", "3 3")
-    report = await service.resign(match_id, BOB)
+    report = await service.play.resign(match_id, BOB)
     assert report.match.status == "finished"
     assert report.match.winner_id == ALICE and report.match.end_reason == "resign"
     assert any("(1,1)" in line and "(3,3)" in line for line in report.public_lines())
     with pytest.raises(WrongStatus):
-        await service.submit(match_id, ALICE, "2 2")
+        await service.play.submit(match_id, ALICE, "2 2")
     with pytest.raises(WrongStatus):
-        await service.resign(match_id, ALICE)
+        await service.play.resign(match_id, ALICE)
 
 
-async def test_rematch_offers_the_same_game_again(service: MatchService) -> None:
+async def test_rematch_offers_the_same_game_again(service: MatchParts) -> None:
     match_id = await start(service, "crown", hints="auto")
-    await service.resign(match_id, ALICE)
+    await service.play.resign(match_id, ALICE)
     with pytest.raises(NotYourMatch):
-        await service.rematch(match_id, CAROL)
-    report = await service.rematch(match_id, BOB)
+        await service.challenges.rematch(match_id, CAROL)
+    report = await service.challenges.rematch(match_id, BOB)
     assert report.match.status == "challenged"
     assert (report.match.challenger_id, report.match.opponent_id) == (BOB, ALICE)
     assert report.match.options == {"hints": "auto"}
 
 
-async def test_slash_commands_resolve_to_the_callers_match(service: MatchService) -> None:
+async def test_slash_commands_resolve_to_the_callers_match(service: MatchParts) -> None:
     with pytest.raises(MatchNotFound, match="/crown challenge"):
-        await service.find_match(GUILD, CHANNEL, "crown", ALICE)
+        await service.lookups.find_match(GUILD, CHANNEL, "crown", ALICE)
     match_id = await crown_started(service, "1 1", "3 3")
-    assert await service.find_match(GUILD, CHANNEL, "crown", ALICE) == match_id
-    assert await service.find_match(GUILD, CHANNEL, "crown", BOB) == match_id
+    assert await service.lookups.find_match(GUILD, CHANNEL, "crown", ALICE) == match_id
+    assert await service.lookups.find_match(GUILD, CHANNEL, "crown", BOB) == match_id
     with pytest.raises(MatchNotFound):
-        await service.find_match(GUILD, CHANNEL + 1, "crown", ALICE)
+        await service.lookups.find_match(GUILD, CHANNEL + 1, "crown", ALICE)
 
 
 # ---------------------------------------------------------------------- deadlines
 
 
-async def test_challenge_expires_once(service: MatchService, clock: Clock) -> None:
+async def test_challenge_expires_once(service: MatchParts, clock: Clock) -> None:
     match_id = (await challenge(service)).match.id
     clock.advance(minutes=4)
     assert await deadlines_for(service).sweep() == []
@@ -271,10 +271,10 @@ async def test_challenge_expires_once(service: MatchService, clock: Clock) -> No
 
 
 async def test_setup_timeout_aborts_without_a_result(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await start(service)
-    await service.submit(match_id, ALICE, "1 1")
+    await service.play.submit(match_id, ALICE, "1 1")
     clock.advance(minutes=6)
     [report] = await deadlines_for(service).sweep()
     assert report.match.status == "aborted" and report.match.end_reason == "timeout"
@@ -284,12 +284,14 @@ async def test_setup_timeout_aborts_without_a_result(
 
 
 async def test_turn_timeout_forfeits(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     match_id = await crown_started(service, "1 1", "3 3")
     clock.advance(minutes=9)
-    await service.submit(match_id, ALICE, "2 2")  # the move resets Alice's clock, hint is Bob's
-    await service.submit(match_id, BOB, "row")
+    await service.play.submit(
+        match_id, ALICE, "2 2"
+    )  # the move resets Alice's clock, hint is Bob's
+    await service.play.submit(match_id, BOB, "row")
     clock.advance(minutes=11)
     [report] = await deadlines_for(service).sweep()
     assert report.match.status == "finished" and report.match.end_reason == "timeout"
@@ -297,11 +299,9 @@ async def test_turn_timeout_forfeits(
     assert (await stats_of(sessions, BOB)).losses == 1
 
 
-async def test_hint_timeout_gives_the_least_helpful_hint(
-    service: MatchService, clock: Clock
-) -> None:
+async def test_hint_timeout_gives_the_least_helpful_hint(service: MatchParts, clock: Clock) -> None:
     match_id = await crown_started(service, "1 1", "3 1")
-    await service.submit(
+    await service.play.submit(
         match_id, ALICE, "1 1"
     )  # miss: Bob's Crown is below and left... or same col
     clock.advance(minutes=3)
@@ -318,11 +318,11 @@ async def test_hint_timeout_gives_the_least_helpful_hint(
 async def test_a_deadline_missed_while_down_fires_once_on_restart(
     sessions: async_sessionmaker[AsyncSession], clock: Clock
 ) -> None:
-    first = MatchService(sessions, clock=clock, seeds=lambda: 1)
+    first = match_parts(sessions, clock=clock, seeds=lambda: 1)
     match_id = (await challenge(first)).match.id
     clock.advance(hours=2)
-    second = MatchService(sessions, clock=clock, seeds=lambda: 1)
-    third = MatchService(sessions, clock=clock, seeds=lambda: 1)
+    second = match_parts(sessions, clock=clock, seeds=lambda: 1)
+    third = match_parts(sessions, clock=clock, seeds=lambda: 1)
     import asyncio
 
     results = await asyncio.gather(deadlines_for(second).sweep(), deadlines_for(third).sweep())
@@ -334,12 +334,12 @@ async def test_a_deadline_missed_while_down_fires_once_on_restart(
 
 
 async def test_fifty_identical_clicks_apply_once(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     import asyncio
 
     match_id = await crown_started(service, "1 1", "3 3")
-    seen = (await service.snapshot(match_id)).version
+    seen = (await service.lookups.snapshot(match_id)).version
     async with sessions() as session:
         events_before = await session.scalar(
             select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
@@ -348,7 +348,7 @@ async def test_fifty_identical_clicks_apply_once(
 
     async def click() -> str:
         try:
-            await service.submit(match_id, ALICE, "2 2", expected_version=seen)
+            await service.play.submit(match_id, ALICE, "2 2", expected_version=seen)
         except AlreadyPlayed as error:
             return str(error)
         return "applied"
@@ -356,7 +356,7 @@ async def test_fifty_identical_clicks_apply_once(
     results = await asyncio.gather(*(click() for _ in range(50)))
     assert results.count("applied") == 1
     assert all("already played" in r for r in results if r != "applied")
-    after = await service.snapshot(match_id)
+    after = await service.lookups.snapshot(match_id)
     assert after.version == seen + 1
     async with sessions() as session:
         events_after = await session.scalar(
@@ -369,29 +369,29 @@ async def test_a_new_engine_continues_the_match(database_url: str, clock: Clock)
     from db.engine import create_engine, session_factory
 
     engine = create_engine(database_url)
-    service = MatchService(session_factory(engine), clock=clock, seeds=lambda: 1)
+    service = match_parts(session_factory(engine), clock=clock, seeds=lambda: 1)
     match_id = await crown_started(service, "1 1", "3 3")
-    await service.submit(match_id, ALICE, "2 2")
+    await service.play.submit(match_id, ALICE, "2 2")
     await engine.dispose()
 
     engine = create_engine(database_url)
-    service = MatchService(session_factory(engine), clock=clock, seeds=lambda: 1)
+    service = match_parts(session_factory(engine), clock=clock, seeds=lambda: 1)
     try:
-        report = await service.submit(match_id, BOB, "column")
+        report = await service.play.submit(match_id, BOB, "column")
         assert report.match.to_act == (BOB,)
-        report = await service.submit(match_id, BOB, "1 1")
+        report = await service.play.submit(match_id, BOB, "1 1")
         assert report.match.status == "finished" and report.match.winner_id == BOB
     finally:
         await engine.dispose()
 
 
 async def test_the_event_log_keeps_a_trap_cell_private(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     import json
 
     match_id = await start(service, "flag")
-    await service.submit(match_id, ALICE, "TRAP 3 3")
+    await service.play.submit(match_id, ALICE, "TRAP 3 3")
     async with sessions() as session:
         events = await get_events(session, match_id)
     public = [json.dumps(e.payload) for e in events if e.audience is None]
@@ -400,39 +400,39 @@ async def test_the_event_log_keeps_a_trap_cell_private(
 
 
 async def test_a_servers_own_timeouts_set_the_deadlines(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     timeouts = await servers_for(service).set_server_timeouts(GUILD, {"challenge": 120, "turn": 45})
     assert (timeouts.challenge, timeouts.turn, timeouts.setup) == (120, 45, 300)
     report = await challenge(service)
     assert report.match.deadline == clock() + timedelta(seconds=120)
     match_id = await crown_started(service, "1 1", "3 3")
-    await service.submit(match_id, ALICE, "2 2")  # a miss: Bob gives a hint, then Bob moves
-    report = await service.submit(match_id, BOB, "row")
+    await service.play.submit(match_id, ALICE, "2 2")  # a miss: Bob gives a hint, then Bob moves
+    report = await service.play.submit(match_id, BOB, "row")
     assert report.match.deadline_kind == "turn"
     assert report.match.deadline == clock() + timedelta(seconds=45)
 
 
 @pytest.mark.parametrize("game, secret", [("crown", "1 1"), ("safe", "213")])
 async def test_a_secret_sent_again_during_play_is_refused_and_plays_nothing(
-    service: MatchService, game: str, secret: str
+    service: MatchParts, game: str, secret: str
 ) -> None:
     """Typed again (the member saw no answer), a secret must not become a public move."""
     match_id = await start(service, game)
-    await service.submit(match_id, ALICE, secret, answering={Ask.SECRET})
-    report = await service.submit(match_id, BOB, "3 3" if game == "crown" else "321")
+    await service.play.submit(match_id, ALICE, secret, answering={Ask.SECRET})
+    report = await service.play.submit(match_id, BOB, "3 3" if game == "crown" else "321")
     assert report.match.status == "active" and report.match.to_act == (ALICE,)
 
     for answering in ({Ask.SECRET}, {Ask.SECRET, Ask.HINT}):
         with pytest.raises(WrongStatus, match="nothing was played") as refused:
-            await service.submit(match_id, ALICE, secret, answering=answering)
+            await service.play.submit(match_id, ALICE, secret, answering=answering)
         assert secret not in str(refused.value)
-    after = await service.snapshot(match_id)
+    after = await service.lookups.snapshot(match_id)
     assert (after.version, after.to_act) == (report.match.version, (ALICE,))
 
 
-async def test_a_move_is_not_taken_as_the_secret_that_is_asked(service: MatchService) -> None:
+async def test_a_move_is_not_taken_as_the_secret_that_is_asked(service: MatchParts) -> None:
     match_id = await start(service)
     with pytest.raises(WrongStatus, match="waiting for your secret"):
-        await service.submit(match_id, ALICE, "1 1", answering={Ask.ACTION})
-    assert (await service.snapshot(match_id)).status == "setup"
+        await service.play.submit(match_id, ALICE, "1 1", answering={Ask.ACTION})
+    assert (await service.lookups.snapshot(match_id)).status == "setup"

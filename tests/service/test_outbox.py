@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.service.match_parts import MatchParts
 from bot.service.match_state import DELIVERY_GRACE
-from bot.service.matches import MatchService
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, outbox_for
 
 
-async def started_crown(service: MatchService) -> int:
-    report = await service.challenge(
+async def started_crown(service: MatchParts) -> int:
+    report = await service.challenges.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crown"
     )
-    await service.accept(report.match.id, BOB)
+    await service.challenges.accept(report.match.id, BOB)
     return report.match.id
 
 
@@ -32,7 +32,7 @@ class InTheResponse:
 
 
 async def test_a_use_case_leaves_its_board_and_dms_in_the_outbox_until_shown(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     match_id = await started_crown(service)
     outbox = outbox_for(service)
@@ -50,10 +50,10 @@ async def test_a_use_case_leaves_its_board_and_dms_in_the_outbox_until_shown(
 
 
 async def test_a_board_the_response_carries_writes_no_outbox_entry(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     route = InTheResponse()
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -61,8 +61,8 @@ async def test_a_board_the_response_carries_writes_no_outbox_entry(
         game="crystal",
         board=route,
     )
-    accepted = await service.accept(report.match.id, BOB, board=route)
-    await service.submit(report.match.id, ALICE, "5", board=route)
+    accepted = await service.challenges.accept(report.match.id, BOB, board=route)
+    await service.play.submit(report.match.id, ALICE, "5", board=route)
     assert route.asked == [0, 1, 2]  # asked once per use case, with the version it saves
     assert accepted.match.version == 1
     clock.advance(minutes=5)
@@ -70,12 +70,12 @@ async def test_a_board_the_response_carries_writes_no_outbox_entry(
 
 
 async def test_a_board_whose_response_failed_is_owed_after_the_grace(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """The response that was to carry the board failed: its board is written then, and due
     after the grace as a use case's own entry would be."""
     route = InTheResponse()
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -91,12 +91,10 @@ async def test_a_board_whose_response_failed_is_owed_after_the_grace(
     assert (owed.match_id, owed.version, owed.kind) == (report.match.id, 0, "board")
 
 
-async def test_what_was_shown_is_forgotten_in_one_flush(
-    service: MatchService, clock: Clock
-) -> None:
+async def test_what_was_shown_is_forgotten_in_one_flush(service: MatchParts, clock: Clock) -> None:
     match_id = await started_crown(service)
     outbox = outbox_for(service)
-    report = await service.submit(match_id, ALICE, "1 1")
+    report = await service.play.submit(match_id, ALICE, "1 1")
     outbox.board_shown(match_id, report.match.version)
     outbox.sent(match_id, 1, "prompt", ALICE)
     outbox.sent(match_id, 1, "prompt", BOB)
@@ -107,12 +105,12 @@ async def test_what_was_shown_is_forgotten_in_one_flush(
 
 
 async def test_a_board_shown_never_forgets_a_prompt_still_undelivered(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """A prompt DM that failed at one version stays due when a later board is shown."""
     match_id = await started_crown(service)
     outbox = outbox_for(service)
-    report = await service.submit(match_id, ALICE, "1 1")  # version 2: Alice's secret
+    report = await service.play.submit(match_id, ALICE, "1 1")  # version 2: Alice's secret
     outbox.board_shown(match_id, report.match.version)
     outbox.sent(match_id, 1, "prompt", ALICE)  # Bob's prompt (version 1) was never delivered
     await outbox.flush()
@@ -122,13 +120,13 @@ async def test_a_board_shown_never_forgets_a_prompt_still_undelivered(
 
 
 async def test_shutting_down_during_a_write_loses_nothing_shown(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """At shut-down a write in progress finishes (cancelled mid-transaction, what it was
     writing would be lost, and its connection left checked out), then the rest is written."""
     match_id = await started_crown(service)
-    outbox = Outbox(service.sessions, clock=service.clock, flush_every=0)
-    report = await service.submit(match_id, ALICE, "1 1")
+    outbox = Outbox(service.runner.sessions, clock=service.runner.clock, flush_every=0)
+    report = await service.play.submit(match_id, ALICE, "1 1")
     outbox.board_shown(match_id, report.match.version)
     outbox.sent(match_id, 1, "prompt", ALICE)
     for _ in range(3):
@@ -140,16 +138,16 @@ async def test_shutting_down_during_a_write_loses_nothing_shown(
     assert await outbox.due() == []
 
 
-async def test_a_board_that_moved_is_remembered(service: MatchService) -> None:
+async def test_a_board_that_moved_is_remembered(service: MatchParts) -> None:
     match_id = await started_crown(service)
     outbox = outbox_for(service)
     outbox.board_moved(match_id, 4242)
     await outbox.flush()
-    assert (await service.snapshot(match_id)).message_id == 4242
+    assert (await service.lookups.snapshot(match_id)).message_id == 4242
 
 
 async def test_a_failed_delivery_comes_back_later_and_a_made_one_never(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     await started_crown(service)
     outbox: Outbox = outbox_for(service)

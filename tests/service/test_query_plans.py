@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.history import HistoryService
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from bot.service.replays import Replays
 from tests.db.plans import plans_recorded
 from tests.service.conftest import (
@@ -37,25 +37,25 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
 ) -> None:
     if engine.dialect.name != "sqlite":
         pytest.skip("query plans are SQLite's (a file)")
-    service = MatchService(sessions, clock=clock, seeds=lambda: 5, bot_user_id=CAROL)
+    service = match_parts(sessions, clock=clock, seeds=lambda: 5, bot_user_id=CAROL)
     with plans_recorded(engine) as plans:
         for game, options in dict(reversed(VARIANTS)).items():  # one match a game
             await play_random_match(service, sessions, game, options, random.Random(5))
-        against_bot = await service.challenge(
+        against_bot = await service.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=CAROL, game="safe"
         )
-        waiting = await service.challenge(
+        waiting = await service.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ALICE, game="claim"
         )
         await board_posted(service, waiting.match.id, 123)
-        await service.find_match(GUILD, CHANNEL, "claim", BOB)
-        await service.snapshot(against_bot.match.id)
+        await service.lookups.find_match(GUILD, CHANNEL, "claim", BOB)
+        await service.lookups.snapshot(against_bot.match.id)
         clock.advance(days=8)
         assert await deadlines_for(service).sweep()
         await servers_for(service).leaderboards(GUILD, None, 3)
         await servers_for(service).member_record(GUILD, ALICE)
-        await service.unfinished(ALICE, GUILD)
-        await service.waiting_for(BOB)
+        await service.lookups.unfinished(ALICE, GUILD)
+        await service.lookups.waiting_for(BOB)
         histories, replays = HistoryService(sessions), Replays(sessions, clock=clock)
         [latest, *_] = (await histories.history(GUILD, ALICE, "crown")).matches
         await histories.history(GUILD, ALICE, page=1)

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.errors import Limit, LimitReached, WaitTooLong
 from bot.service.limits import MAX_PLAYING
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Public, Report
 from bot.service.quick_pair import WAVE_AT, NotQueued, QuickPair
 from db.models import PlayerStats
@@ -22,15 +23,20 @@ SPOT = Spot(GUILD, CHANNEL, "crystal")
 
 
 @pytest.fixture
-def queue(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> QuickPair:
-    return QuickPair(
+def parts(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
+    return match_parts(
         sessions, clock=clock, seeds=iter(range(1, 10**6)).__next__, mention=lambda u: f"@{u}",
         bot_user_id=BOT,
     )  # fmt: skip
 
 
+@pytest.fixture
+def queue(parts: MatchParts) -> QuickPair:
+    return parts.queue
+
+
 async def rate(queue: QuickPair, ratings: Mapping[int, float], game: str = "crystal") -> None:
-    async with queue.sessions.begin() as session:
+    async with queue.runner.sessions.begin() as session:
         for user, rating in ratings.items():
             session.add(PlayerStats(guild_id=GUILD, game=game, user_id=user, rating=rating))
 
@@ -45,7 +51,7 @@ def pairs_of(reports: list[Report]) -> set[frozenset[int]]:
 
 
 async def test_a_wave_pairs_by_rating_and_starts_each_match_at_once(
-    queue: QuickPair, clock: Clock
+    parts: MatchParts, queue: QuickPair, clock: Clock
 ) -> None:
     ratings = {1: 1210, 2: 1500, 3: 1830, 4: 1250, 5: 1790, 6: 1480}
     await rate(queue, ratings)
@@ -59,7 +65,7 @@ async def test_a_wave_pairs_by_rating_and_starts_each_match_at_once(
         (start,) = [n for n in report.notices if isinstance(n, Public)]
         assert start.kind == "start" and start.lines[0].startswith("The queue paired")
     clock.advance(seconds=30)
-    due = await outbox_for(queue).due()
+    due = await outbox_for(parts).due()
     assert sorted(d.kind for d in due) == ["board"] * 3  # whoever dies, the boards are shown
 
 
@@ -74,11 +80,11 @@ async def test_members_far_apart_wait_for_their_gap_to_widen(
 
 
 async def test_the_same_two_are_not_paired_twice_in_a_row_while_others_wait(
-    queue: QuickPair, clock: Clock
+    parts: MatchParts, queue: QuickPair, clock: Clock
 ) -> None:
     await join_all(queue, [1, 2])
     (first,) = (await queue.wave(SPOT)).reports
-    await queue.resign(first.match.id, 1)  # 1 and 2 are now some 480 apart
+    await parts.play.resign(first.match.id, 1)  # 1 and 2 are now some 480 apart
     await join_all(queue, [1, 2, 3])
     clock.advance(seconds=5)
     (second,) = (await queue.wave(SPOT)).reports
@@ -105,19 +111,21 @@ async def test_a_full_queue_has_its_wave_at_once(queue: QuickPair) -> None:
     assert (await queue.join(GUILD, CHANNEL, "crystal", WAVE_AT)).wave_now
 
 
-async def test_starting_another_match_takes_a_member_out(queue: QuickPair) -> None:
+async def test_starting_another_match_takes_a_member_out(
+    parts: MatchParts, queue: QuickPair
+) -> None:
     await join_all(queue, [1, 2])
-    challenge = await queue.challenge(
+    challenge = await parts.challenges.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger_id=3, opponent_id=1, game="crown"
     )
     assert await queue.place(1) is not None  # a challenge alone is no match
-    await queue.accept(challenge.match.id, 1)
+    await parts.challenges.accept(challenge.match.id, 1)
     assert await queue.place(1) is None and await queue.waiting(SPOT) == 1
 
 
-async def test_a_member_at_the_match_limit_cannot_join(queue: QuickPair) -> None:
+async def test_a_member_at_the_match_limit_cannot_join(parts: MatchParts, queue: QuickPair) -> None:
     for _ in range(MAX_PLAYING):
-        await queue.challenge(
+        await parts.challenges.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger_id=1, opponent_id=BOT, game="crown"
         )
     with pytest.raises(LimitReached) as refused:
@@ -126,12 +134,12 @@ async def test_a_member_at_the_match_limit_cannot_join(queue: QuickPair) -> None
 
 
 async def test_after_the_servers_wait_the_bot_is_offered_once(
-    queue: QuickPair, clock: Clock
+    parts: MatchParts, queue: QuickPair, clock: Clock
 ) -> None:
     await rate(queue, {1: 1800, 2: 1200})
     await join_all(queue, [1, 2])
     assert await queue.offers({1, 2}) == []
-    await servers_for(queue).set_options(GUILD, queue_fallback=30)
+    await servers_for(parts).set_options(GUILD, queue_fallback=30)
     clock.advance(seconds=30)
     offers = await queue.offers({1})  # this process answers for member 1 only
     assert [(o.user_id, o.level) for o in offers] == [(1, "hard")]
@@ -164,8 +172,8 @@ async def test_the_queue_message_is_edited_when_its_count_changes(queue: QuickPa
     assert await queue.stale_boards({GUILD + 1}) == []
 
 
-async def test_the_servers_wait_is_at_most_ten_minutes(queue: QuickPair) -> None:
-    servers = servers_for(queue)
+async def test_the_servers_wait_is_at_most_ten_minutes(parts: MatchParts, queue: QuickPair) -> None:
+    servers = servers_for(parts)
     with pytest.raises(WaitTooLong) as refused:
         await servers.set_options(GUILD, queue_fallback=601)
     assert refused.value == WaitTooLong(600)
@@ -173,7 +181,9 @@ async def test_the_servers_wait_is_at_most_ten_minutes(queue: QuickPair) -> None
     assert await queue.fallback_wait(GUILD) == 60
 
 
-async def test_two_processes_pair_each_member_once(queue: QuickPair, database_url: str) -> None:
+async def test_two_processes_pair_each_member_once(
+    parts: MatchParts, queue: QuickPair, database_url: str
+) -> None:
     url = postgresql_only(database_url)
     for _ in range(3):
         users = list(range(1, 41))
@@ -186,6 +196,6 @@ async def test_two_processes_pair_each_member_once(queue: QuickPair, database_ur
             for pair in answer["pairs"]:
                 for user in pair:
                     assert await queue.place(user) is None
-        in_play = {snap.id: snap for user in users for snap in await queue.unfinished(user)}
+        in_play = {snap.id: snap for user in users for snap in await parts.lookups.unfinished(user)}
         for snap in in_play.values():  # the same members again, next round
-            await queue.resign(snap.id, snap.players[0])
+            await parts.play.resign(snap.id, snap.players[0])

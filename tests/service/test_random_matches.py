@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Private, Prompt, Public, Report
 from db.models import Match, PlayerStats
 from games.base import Ask
@@ -129,18 +129,18 @@ async def test_random_match_finishes_counts_and_never_leaks(
     seed: int,
 ) -> None:
     rng = random.Random(seed)
-    service = MatchService(sessions, clock=clock, seeds=lambda: seed)
+    service = match_parts(sessions, clock=clock, seeds=lambda: seed)
     await play_random_match(service, sessions, game, options, rng)
 
 
 async def play_random_match(
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
     game: str,
     options: dict[str, Any],
     rng: random.Random,
 ) -> None:
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -148,7 +148,7 @@ async def play_random_match(
         game=game,
         options=options,
     )
-    report = await service.accept(report.match.id, BOB)
+    report = await service.challenges.accept(report.match.id, BOB)
     match_id = report.match.id
     secrets = Secrets()
     for _ in range(STEP_LIMIT):
@@ -162,13 +162,13 @@ async def play_random_match(
         if snap.asks[user] is Ask.SECRET or game == "flag":
             secrets.add(user, game, text)
         before = snap.version
-        report = await service.submit(match_id, user, text, expected_version=before)
+        report = await service.play.submit(match_id, user, text, expected_version=before)
         assert report.match.version == before + 1
         assert all(n.match.id == match_id for n in report.notices)
         assert all(n.user_id in (ALICE, BOB) for n in report.notices if not isinstance(n, Public))
         _check_public(report, secrets, game)
     else:
-        report = await service.resign(match_id, ALICE)
+        report = await service.play.resign(match_id, ALICE)
 
     assert report.match.status == "finished"
     ends = [n for n in report.notices if isinstance(n, Public) and n.kind == "end"]

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.reach import Reach
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
 
 
-async def crystal(service: MatchService, channel: int = CHANNEL) -> int:
-    report = await service.challenge(
+async def crystal(service: MatchParts, channel: int = CHANNEL) -> int:
+    report = await service.challenges.challenge(
         guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, game="crystal"
     )
-    await service.accept(report.match.id, BOB)
+    await service.challenges.accept(report.match.id, BOB)
     return report.match.id
 
 
 async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_back(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     deadlines = deadlines_for(service)
-    reach = Reach(service, deadlines)
+    reach = Reach(service.organizing, deadlines)
     held = await crystal(service)
     elsewhere = await crystal(service, CHANNEL + 1)
     assert await reach.hold(GUILD, CHANNEL)
@@ -40,12 +40,12 @@ async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_bac
 
 
 async def test_a_sweep_during_a_release_never_finds_a_held_deadline_due(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """Another sweep may run at any moment of a release: while the deadlines have not moved
     yet, it must still see the channel held, or it times out a turn nobody could see."""
     deadlines = deadlines_for(service)
-    reach = Reach(service, deadlines)
+    reach = Reach(service.organizing, deadlines)
     match_id = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=10, seconds=1)  # the turn fell due while the channel was held
@@ -65,9 +65,9 @@ async def test_a_sweep_during_a_release_never_finds_a_held_deadline_due(
 
 
 async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
-    reach = Reach(service, deadlines_for(service))
+    reach = Reach(service.organizing, service.deadlines)
     match_id = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=5)
@@ -80,9 +80,9 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
 
 
 async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
-    reach = Reach(service, deadlines_for(service))
+    reach = Reach(service.organizing, service.deadlines)
     match_id = await crystal(service)
     began = clock.now
     await reach.hold(GUILD, CHANNEL)
@@ -96,18 +96,18 @@ async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
 
 
 async def test_a_match_played_on_through_interactions_is_not_called_off(
-    service: MatchService, clock: Clock
+    service: MatchParts, clock: Clock
 ) -> None:
     """Buttons and commands answer through interactions, which need no permission in the
     channel: a match its players go on playing is not called off with its channel's hold."""
-    reach = Reach(service, deadlines_for(service))
+    reach = Reach(service.organizing, service.deadlines)
     playing = await crystal(service)
     idle = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=3)
-    await service.submit(playing, ALICE, "9")
+    await service.play.submit(playing, ALICE, "9")
     clock.advance(minutes=7, seconds=1)
     [report] = await reach.call_off_overdue()
     assert report.match.id == idle
-    assert (await service.snapshot(playing)).status == "active"
+    assert (await service.lookups.snapshot(playing)).status == "active"
     assert await reach.held() == {}  # its deadlines run again

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.deadlines import Deadlines
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Report
 from bot.service.sweeper import Sweeper
 from bot.service.timeouts import Timeouts
@@ -50,8 +50,8 @@ def mention(user_id: int) -> str:
 
 
 @pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(sessions, clock=clock, seeds=lambda: 1, mention=mention, timeouts=TIMEOUTS)
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
+    return match_parts(sessions, clock=clock, seeds=lambda: 1, mention=mention, timeouts=TIMEOUTS)
 
 
 def process(
@@ -61,24 +61,17 @@ def process(
     cls: type[Deadlines] = Deadlines,
 ) -> Sweeper:
     """The sweeper of a process that runs ``shard`` of two."""
-    service = cls(
-        sessions,
-        shards=(shard,),
-        shard_count=2,
-        clock=clock,
-        seeds=lambda: 1,
-        mention=mention,
-        timeouts=TIMEOUTS,
-    )
+    parts = match_parts(sessions, clock=clock, seeds=lambda: 1, mention=mention, timeouts=TIMEOUTS)
+    service = cls(parts.runner, parts.steps, shards=(shard,), shard_count=2)
     return Sweeper(service, INTERVAL, monotonic=Stopwatch(clock))
 
 
-async def crystal(service: MatchService, guild: int) -> int:
+async def crystal(service: MatchParts, guild: int) -> int:
     """A started Crystal Capture match in ``guild``: Alice to move, within a minute."""
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=guild, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crystal"
     )
-    started = await service.accept(report.match.id, BOB)
+    started = await service.challenges.accept(report.match.id, BOB)
     assert started.match.deadline_kind == "turn"
     return report.match.id
 
@@ -94,7 +87,7 @@ async def tick(clock: Clock, *sweepers: Sweeper, seconds: float = INTERVAL) -> l
 
 
 async def test_a_deadline_passing_during_a_restart_waits_for_its_shard(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     """Shard 1's process dies a few seconds before a turn in its server runs out. Shard 0's
     process, which hears shard 1 was up a moment ago, leaves that turn alone: nobody could
@@ -103,7 +96,7 @@ async def test_a_deadline_passing_during_a_restart_waits_for_its_shard(
     await first.start()
     await second.start()
     ours, theirs = await crystal(service, HERE), await crystal(service, THERE)
-    deadline = (await service.snapshot(theirs)).deadline
+    deadline = (await service.lookups.snapshot(theirs)).deadline
     assert deadline is not None
     while clock.now + timedelta(seconds=INTERVAL) < deadline:
         assert await tick(clock, first, second) == []
@@ -112,7 +105,7 @@ async def test_a_deadline_passing_during_a_restart_waits_for_its_shard(
     for _ in range(2):
         fired += await tick(clock, first)
     assert [report.match.id for report in fired] == [ours]  # its own server's turn only
-    assert (await service.snapshot(theirs)).status == "active"
+    assert (await service.lookups.snapshot(theirs)).status == "active"
     assert await tick(clock, first, seconds=15 * 60) == []  # away now, as before
 
     restarted = process(sessions, clock, 1)
@@ -123,7 +116,7 @@ async def test_a_deadline_passing_during_a_restart_waits_for_its_shard(
 
 
 async def test_a_process_coming_back_gives_the_time_back_before_it_is_heard(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     """Shard 1's process comes back after 15 minutes, and shard 0's round comes just as it
     starts giving back the time of the turns that ran out meanwhile: that round must not take
@@ -153,7 +146,7 @@ async def test_a_process_coming_back_gives_the_time_back_before_it_is_heard(
 
 
 async def test_a_live_shard_s_deadline_may_be_fired_by_another_process(
-    service: MatchService, clock: Clock, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, clock: Clock, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     """Holding waits only for the owner to be heard: once shard 1's process beat after the
     deadline, shard 0's round may fire it (the sweeps share the work)."""
@@ -161,7 +154,7 @@ async def test_a_live_shard_s_deadline_may_be_fired_by_another_process(
     await first.start()
     await second.start()
     theirs = await crystal(service, THERE)
-    deadline = (await service.snapshot(theirs)).deadline
+    deadline = (await service.lookups.snapshot(theirs)).deadline
     assert deadline is not None
     while clock.now <= deadline:  # both beat; neither sweeps
         clock.advance(seconds=INTERVAL)

@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.errors import GameRefused
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Prompt, Public, Report
 from bot.service.tournaments.refusals import (
     AlreadyEntered,
@@ -30,7 +30,7 @@ from bot.service.tournaments.refusals import (
     TournamentStep,
 )
 from bot.service.tournaments.rounds import LEFT, TIMEOUTS
-from bot.service.tournaments.service import TournamentService
+from bot.service.tournaments.service import TournamentService, tournament_service
 from bot.service.tournaments.view import TournamentView
 from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
@@ -49,9 +49,9 @@ CRYSTAL_DRAW = ("1", "5", "6", "9", "7")
 
 @pytest.fixture
 def tournaments(
-    sessions: async_sessionmaker[AsyncSession], service: MatchService
+    sessions: async_sessionmaker[AsyncSession], service: MatchParts
 ) -> TournamentService:
-    return TournamentService(sessions, service, clock=service.clock)
+    return tournament_service(service)
 
 
 async def refused(request: Awaitable[object]) -> TournamentRefused:
@@ -104,16 +104,18 @@ async def started(
 async def post_rounds(tournaments: TournamentService, tournament_id: int) -> list[Report]:
     """What the Discord side does: post each new round (its matches go in a thread), then
     start the matches of posted rounds; the matches' first reports."""
-    while (number := await tournaments.claim_round(tournament_id)) is not None:
-        await tournaments.record_round(tournament_id, number, THREAD + number, 9000 + number)
-    return await tournaments.start_matches(tournament_id)
+    while (number := await tournaments.progress.claim_round(tournament_id)) is not None:
+        await tournaments.progress.record_round(
+            tournament_id, number, THREAD + number, 9000 + number
+        )
+    return await tournaments.progress.start_matches(tournament_id)
 
 
-async def play(service: MatchService, report: Report, moves: tuple[str, ...]) -> Report:
+async def play(service: MatchParts, report: Report, moves: tuple[str, ...]) -> Report:
     """Play ``moves`` alternately from seat 0."""
     match = report.match
     for i, move in enumerate(moves):
-        report = await service.submit(match.id, match.players[i % 2], move)
+        report = await service.play.submit(match.id, match.players[i % 2], move)
     return report
 
 
@@ -257,7 +259,7 @@ async def test_another_servers_tournament_is_refused_as_one_that_does_not_exist(
 
 async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     view = await started(tournaments, PLAYERS)
@@ -279,8 +281,8 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
             assert report.match.channel_id == THREAD + view.round
             await play(service, report, moves)
             boards += 1
-        assert await tournaments.settle(view.id)
-        assert not await tournaments.settle(view.id)  # nothing more to do
+        assert await tournaments.progress.settle(view.id)
+        assert not await tournaments.progress.settle(view.id)  # nothing more to do
         view = await tournaments.view(view.id, guild_id=GUILD)
 
     assert (view.status, view.round, boards) == ("finished", 3, 12)
@@ -304,7 +306,7 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
 
 async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_by_rating(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     low, high = PLAYERS[0], PLAYERS[1]
@@ -313,27 +315,27 @@ async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_b
     view = await started(tournaments, [low, high], format="knockout")
     (first,) = await post_rounds(tournaments, view.id)
     await play(service, first, CRYSTAL_DRAW)
-    assert await tournaments.settle(view.id)
+    assert await tournaments.progress.settle(view.id)
     (second,) = await post_rounds(tournaments, view.id)
     assert second.match.players == first.match.players[::-1]
     (public,) = [n for n in second.notices if isinstance(n, Public)]
     assert public.lines[0].startswith(f"Tournament #{view.id}, round 1, game 2:")
     await play(service, second, CRYSTAL_DRAW)
-    await tournaments.settle(view.id)
+    await tournaments.progress.settle(view.id)
     view = await tournaments.view(view.id, guild_id=GUILD)
     assert (view.status, view.winner_id) == ("finished", high)
     assert not await post_rounds(tournaments, view.id)
 
 
 async def test_a_round_robin_of_five_meets_everyone_once(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     view = await started(tournaments, PLAYERS[:5], format="round_robin")
     assert view.rounds == 5
     while view.status == "running":
         for report in await post_rounds(tournaments, view.id):
             await play(service, report, CRYSTAL_WIN)
-        await tournaments.settle(view.id)
+        await tournaments.progress.settle(view.id)
         view = await tournaments.view(view.id, guild_id=GUILD)
     pairs = Counter(frozenset((f.seat0, f.seat1)) for f in view.pairings if f.seat1)
     assert len(pairs) == 10 and set(pairs.values()) == {1}
@@ -344,7 +346,7 @@ async def test_a_round_robin_of_five_meets_everyone_once(
 
 
 async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withdraw(
-    tournaments: TournamentService, service: MatchService, clock: Clock
+    tournaments: TournamentService, service: MatchParts, clock: Clock
 ) -> None:
     idle = PLAYERS[0]
     view = await started(tournaments, PLAYERS[:4], game="crown", rounds=3)
@@ -356,14 +358,14 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
         for player in report.match.players:
             if player == idle:
                 continue
-            await service.submit(report.match.id, player, "1 1")
+            await service.play.submit(report.match.id, player, "1 1")
         if idle not in report.match.players:  # seat 0 captures the Crown at once
-            await service.submit(report.match.id, report.match.players[0], "1 1")
+            await service.play.submit(report.match.id, report.match.players[0], "1 1")
     # The idle player never chooses a secret: the setup deadline calls the match off, a loss
     # for them alone.
     clock.advance(minutes=6)
     assert await deadlines_for(service).sweep()
-    assert await tournaments.settle(view.id)
+    assert await tournaments.progress.settle(view.id)
     view = await tournaments.view(view.id, guild_id=GUILD)
     round1 = view.pairings_of(1)
     mine = next(f for f in round1 if idle in (f.seat0, f.seat1))
@@ -377,12 +379,12 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
     for report in reports:
         if idle in report.match.players:
             other = next(p for p in report.match.players if p != idle)
-            await service.submit(report.match.id, other, "2 2")
+            await service.play.submit(report.match.id, other, "2 2")
         else:
-            await service.resign(report.match.id, resigner)
+            await service.play.resign(report.match.id, resigner)
     clock.advance(minutes=6)
     await deadlines_for(service).sweep()
-    await tournaments.settle(view.id)
+    await tournaments.progress.settle(view.id)
     view = await tournaments.view(view.id, guild_id=GUILD)
     withdrawn = {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn}
     assert withdrawn == {idle: TIMEOUTS}
@@ -397,7 +399,7 @@ async def test_setup_timeouts_and_resignations_are_losses_and_two_timeouts_withd
 
 async def test_results_are_read_from_the_match_columns_not_its_event_log(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     """Who acted and who called a match off are the match's own columns: a log without the
@@ -416,7 +418,7 @@ async def test_results_are_read_from_the_match_columns_not_its_event_log(
             .where(Match.id == second.match.id)
             .values(status="aborted", end_reason="resign", called_off_by=called_off_by)
         )
-    assert await tournaments.settle(view.id)
+    assert await tournaments.progress.settle(view.id)
     results = {
         f.match_id: (f.score0, f.lapsed)
         for f in (await tournaments.view(view.id, guild_id=GUILD)).pairings
@@ -428,7 +430,7 @@ async def test_results_are_read_from_the_match_columns_not_its_event_log(
 
 
 async def test_leaving_mid_round_resigns_the_match_and_withdraws(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     view = await started(tournaments, PLAYERS[:4])
     reports = await post_rounds(tournaments, view.id)
@@ -437,7 +439,7 @@ async def test_leaving_mid_round_resigns_the_match_and_withdraws(
     assert left.report is not None and left.report.match.status == "finished"
     assert left.report.match.winner_id == reports[0].match.players[1]
     await play(service, reports[1], CRYSTAL_WIN)
-    assert await tournaments.settle(view.id)
+    assert await tournaments.progress.settle(view.id)
     view = await tournaments.view(view.id, guild_id=GUILD)
     assert {e.user_id: e.withdrawn for e in view.entrants if e.withdrawn} == {leaver: LEFT}
     assert view.round == 2 and leaver not in {
@@ -447,12 +449,12 @@ async def test_leaving_mid_round_resigns_the_match_and_withdraws(
 
 async def test_cancelling_calls_matches_off_without_touching_ratings(
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     view = await started(tournaments, PLAYERS[:4])
     reports = await post_rounds(tournaments, view.id)
-    await service.submit(reports[0].match.id, reports[0].match.players[0], "9")
+    await service.play.submit(reports[0].match.id, reports[0].match.players[0], "9")
     assert await refused(
         tournaments.cancel(view.id, PLAYERS[0], guild_id=GUILD, may_organize=False)
     ) == NotOrganizer(TournamentStep.CANCEL, view.id, ORGANIZER)
@@ -464,8 +466,8 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
         assert "called off, no result" in report.public_lines()[0]
     async with sessions() as session:
         assert await session.scalar(select(func.count()).select_from(PlayerStats)) == 0
-    assert not await tournaments.settle(view.id)
-    assert not await tournaments.start_matches(view.id)
+    assert not await tournaments.progress.settle(view.id)
+    assert not await tournaments.progress.start_matches(view.id)
     assert await refused(
         tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
     ) == TournamentClosed(view.id, TournamentStep.CANCEL)
@@ -475,37 +477,35 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
 
 
 async def test_a_new_process_picks_the_event_up_and_pairs_nobody_twice(
-    sessions: async_sessionmaker[AsyncSession], service: MatchService, clock: Clock
+    sessions: async_sessionmaker[AsyncSession], service: MatchParts, clock: Clock
 ) -> None:
     def process() -> TournamentService:
-        return TournamentService(
-            sessions, MatchService(sessions, clock=clock, seeds=lambda: 1), clock=clock
-        )
+        return tournament_service(match_parts(sessions, clock=clock, seeds=lambda: 1))
 
     first = process()
     view = await started(first, PLAYERS)
-    number = await first.claim_round(view.id)
+    number = await first.progress.claim_round(view.id)
     assert number == 1
     # The first process stops after claiming round 1's post: a second one may post it only
     # once the claim has run out.
     second = process()
-    assert await second.claim_round(view.id) is None
+    assert await second.progress.claim_round(view.id) is None
     clock.advance(minutes=3)
-    assert await second.claim_round(view.id) == 1
-    await second.record_round(view.id, 1, THREAD, 9001)
+    assert await second.progress.claim_round(view.id) == 1
+    await second.progress.record_round(view.id, 1, THREAD, 9001)
     # Two processes start the round's matches at once: each game gets one match.
     started_a, started_b = await asyncio.gather(
-        first.start_matches(view.id), second.start_matches(view.id)
+        first.progress.start_matches(view.id), second.progress.start_matches(view.id)
     )
     assert len(started_a) + len(started_b) == 4
     async with sessions() as session:
         assert await session.scalar(select(func.count()).select_from(Match)) == 4
-    assert not await process().start_matches(view.id)
+    assert not await process().progress.start_matches(view.id)
 
     for report in [*started_a, *started_b]:
         await play(service, report, CRYSTAL_WIN)
     # Results are read from the matches by whichever process settles first, once.
-    outcomes = await asyncio.gather(first.settle(view.id), second.settle(view.id))
+    outcomes = await asyncio.gather(first.progress.settle(view.id), second.progress.settle(view.id))
     assert sorted(outcomes) == [False, True]
     view = await process().view(view.id, guild_id=GUILD)
     assert view.round == 2 and len(view.pairings_of(2)) == 4
@@ -520,41 +520,41 @@ async def test_a_board_never_posted_is_posted_again_once(
     view = await started(tournaments, PLAYERS[:2], game="crown")
     (report,) = await post_rounds(tournaments, view.id)
     # The process stopped before posting the board (no message recorded).
-    assert not await tournaments.unposted(view.id)
+    assert not await tournaments.progress.unposted(view.id)
     clock.advance(minutes=3)
-    assert view.id in await tournaments.needing_attention()
-    (again,) = await tournaments.unposted(view.id)
+    assert view.id in await tournaments.progress.needing_attention()
+    (again,) = await tournaments.progress.unposted(view.id)
     assert again.match.id == report.match.id
     prompts = [n for n in again.notices if isinstance(n, Prompt)]
     assert sorted(p.user_id for p in prompts) == sorted(report.match.players)
-    assert not await tournaments.unposted(view.id)
+    assert not await tournaments.progress.unposted(view.id)
 
 
 async def test_the_sweep_finds_only_tournaments_with_something_to_do(
-    tournaments: TournamentService, service: MatchService, clock: Clock
+    tournaments: TournamentService, service: MatchParts, clock: Clock
 ) -> None:
     idle = await create(tournaments)
     view = await started(tournaments, PLAYERS[:2])
-    assert await tournaments.needing_attention() == [view.id]  # round 1 to post
+    assert await tournaments.progress.needing_attention() == [view.id]  # round 1 to post
     (report,) = await post_rounds(tournaments, view.id)
     await board_posted(service, report.match.id, 1)
-    assert await tournaments.needing_attention() == []
+    assert await tournaments.progress.needing_attention() == []
     await play(service, report, CRYSTAL_WIN)
-    assert await tournaments.needing_attention() == [view.id]  # a result to record
-    await tournaments.settle(view.id)
-    assert await tournaments.needing_attention() == [view.id]  # the end to announce
-    assert await tournaments.claim_end(view.id)
-    assert not await tournaments.claim_end(view.id)
-    assert await tournaments.needing_attention() == []
+    assert await tournaments.progress.needing_attention() == [view.id]  # a result to record
+    await tournaments.progress.settle(view.id)
+    assert await tournaments.progress.needing_attention() == [view.id]  # the end to announce
+    assert await tournaments.progress.claim_end(view.id)
+    assert not await tournaments.progress.claim_end(view.id)
+    assert await tournaments.progress.needing_attention() == []
     clock.advance(minutes=3)
-    assert await tournaments.needing_attention() == [view.id]  # the claim ran out
-    await tournaments.record_end(view.id)
-    assert await tournaments.needing_attention() == []
-    assert idle.id not in await tournaments.needing_attention()
+    assert await tournaments.progress.needing_attention() == [view.id]  # the claim ran out
+    await tournaments.progress.record_end(view.id)
+    assert await tournaments.progress.needing_attention() == []
+    assert idle.id not in await tournaments.progress.needing_attention()
 
 
 async def test_several_tournaments_run_at_once_with_the_same_players(
-    tournaments: TournamentService, service: MatchService
+    tournaments: TournamentService, service: MatchParts
 ) -> None:
     swiss = await started(tournaments, PLAYERS[:4])
     knockout = await started(tournaments, PLAYERS[:4], game="crown", format="knockout")
@@ -564,8 +564,8 @@ async def test_several_tournaments_run_at_once_with_the_same_players(
     # Each member plays one match in each; finishing the Swiss's touches the knockout not.
     for report in swiss_matches:
         await play(service, report, CRYSTAL_WIN)
-    assert not await tournaments.settle(knockout.id)
-    assert await tournaments.settle(swiss.id)
+    assert not await tournaments.progress.settle(knockout.id)
+    assert await tournaments.progress.settle(swiss.id)
     assert (await tournaments.view(swiss.id, guild_id=GUILD)).round == 2
     assert (await tournaments.view(knockout.id, guild_id=GUILD)).round == 1
     crown = {p.match_id for p in (await tournaments.view(knockout.id, guild_id=GUILD)).pairings}
@@ -576,7 +576,7 @@ async def test_no_statement_of_a_tournament_scans_a_table(
     engine: AsyncEngine,
     sessions: async_sessionmaker[AsyncSession],
     tournaments: TournamentService,
-    service: MatchService,
+    service: MatchParts,
     clock: Clock,
 ) -> None:
     if engine.dialect.name != "sqlite":
@@ -584,15 +584,15 @@ async def test_no_statement_of_a_tournament_scans_a_table(
     with plans_recorded(engine) as plans:
         view = await started(tournaments, PLAYERS[:4], game="crown")
         await tournaments.set_message(view.id, 77)
-        await tournaments.needing_attention()
+        await tournaments.progress.needing_attention()
         reports = await post_rounds(tournaments, view.id)
         await tournaments.find(GUILD, {CHANNEL}, ["running"])
         await tournaments.leave(view.id, reports[0].match.players[0], guild_id=GUILD)
         clock.advance(minutes=6)
         await deadlines_for(service).sweep()
-        await tournaments.settle(view.id)
-        await tournaments.unposted(view.id)
-        await tournaments.claim_end(view.id)
+        await tournaments.progress.settle(view.id)
+        await tournaments.progress.unposted(view.id)
+        await tournaments.progress.claim_end(view.id)
         await tournaments.organizer_role(GUILD)
         await tournaments.cancel(view.id, ORGANIZER, guild_id=GUILD, may_organize=True)
     assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Connection, MetaData, Table, insert
 
 import games
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from db.engine import create_engine, session_factory
 from db.migrate import upgrade
 from db.models import Base, PlayerStats
@@ -83,10 +83,10 @@ async def test_an_old_match_in_play_finishes_after_the_upgrade(database_url: str
         await upgrade(engine)
 
         clock = Clock()
-        service = MatchService(session_factory(engine), clock=clock, mention=lambda u: f"@{u}")
-        snap = await service.snapshot(7)
+        service = match_parts(session_factory(engine), clock=clock, mention=lambda u: f"@{u}")
+        snap = await service.lookups.snapshot(7)
         assert (snap.status, snap.to_act, snap.message_id) == ("active", (ALICE,), 555)
-        report = await service.submit(7, ALICE, "3 3")
+        report = await service.play.submit(7, ALICE, "3 3")
         assert report.match.status == "finished" and report.match.winner_id == ALICE
         async with session_factory(engine)() as session:
             record = await session.get(PlayerStats, (GUILD, "crown", ALICE, False))

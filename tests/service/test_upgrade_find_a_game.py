@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import MetaData, Table, insert, select, text
 
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from bot.service.servers import ServerService
 from db.engine import create_engine, session_factory
 from db.migrate import upgrade
@@ -59,8 +59,8 @@ async def test_matches_and_settings_carry_over(database_url: str) -> None:
             rows = (await session.execute(select(Match.id, Match.origin).order_by(Match.id))).all()
         assert [tuple(row) for row in rows] == [(1, "named"), (2, "paired")]
         clock = Clock()
-        service = MatchService(sessions, clock=clock, seeds=lambda: 1, mention=lambda u: f"@{u}")
-        started = await service.accept(1, BOB)
+        service = match_parts(sessions, clock=clock, seeds=lambda: 1, mention=lambda u: f"@{u}")
+        started = await service.challenges.accept(1, BOB)
         assert started.match.status == "active" and started.match.players == (ALICE, BOB)
         servers = ServerService(sessions, clock=clock)
         assert (await servers.server_timeouts(GUILD)).turn == 90

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, MetaData, Table, insert, select, text
 import games
 from bot.chat.records import record
 from bot.service.history import HistoryService
-from bot.service.matches import MatchService
+from bot.service.match_parts import match_parts
 from bot.service.replays import Replays
 from db.engine import create_engine, session_factory
 from db.migrate import upgrade
@@ -144,12 +144,12 @@ async def test_history_starts_at_the_current_ratings(database_url: str) -> None:
             OLD_FINISHED, "win", None, 444
         )  # fmt: skip
 
-        service = MatchService(
+        service = match_parts(
             sessions, clock=clock, mention=lambda u: f"@{u}", names=lambda g, u: f"name {u}"
         )
-        snap = await service.snapshot(OLD_OPEN)
+        snap = await service.lookups.snapshot(OLD_OPEN)
         assert snap.to_act == (ALICE,) and snap.asks[ALICE] is Ask.ACTION
-        report = await service.submit(OLD_OPEN, ALICE, "3 3")
+        report = await service.play.submit(OLD_OPEN, ALICE, "3 3")
         assert report.match.status == "finished" and report.match.winner_id == ALICE
         series = await histories.rating_series(GUILD, ALICE)
         assert series["crown"][0].rating == 1662.5

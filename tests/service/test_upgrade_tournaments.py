@@ -10,8 +10,8 @@ from alembic import command
 from sqlalchemy import Connection, MetaData, Table, func, insert, inspect, select
 
 import games
-from bot.service.matches import MatchService
-from bot.service.tournaments.service import TournamentService
+from bot.service.match_parts import match_parts
+from bot.service.tournaments.service import tournament_service
 from db.engine import create_engine, session_factory
 from db.migrate import alembic_config, upgrade
 from db.models import Base, Match
@@ -94,11 +94,11 @@ async def test_tournaments_arrive_beside_a_match_in_play_and_the_records_seed_th
             assert await connection.run_sync(_table_names) >= TOURNAMENT_TABLES
         clock = Clock()
         sessions = session_factory(engine)
-        service = MatchService(sessions, clock=clock, seeds=lambda: 1)
-        tournaments = TournamentService(sessions, service, clock=clock)
+        service = match_parts(sessions, clock=clock, seeds=lambda: 1)
+        tournaments = tournament_service(service)
         # The match in play goes on to its end.
-        report = await service.submit(3, BOB, "1")
-        report = await service.submit(3, ALICE, "6")
+        report = await service.play.submit(3, BOB, "1")
+        report = await service.play.submit(3, ALICE, "6")
         assert (report.match.status, report.match.winner_id) == ("finished", ALICE)
         # A knockout seeds Carol, the best rated, first: the bracket puts her on top.
         view = await tournaments.create(

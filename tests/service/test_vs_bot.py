@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.service.errors import InvalidMove
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Private, Prompt, Report
 from db.match_events import get_events
 from db.models import Match, PlayerStats
@@ -20,14 +20,14 @@ PARLOR = 99
 
 
 @pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchService:
-    return MatchService(
+def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchParts:
+    return match_parts(
         sessions, clock=clock, seeds=lambda: 1, mention=lambda uid: f"@{uid}", bot_user_id=PARLOR
     )
 
 
-async def versus_bot(service: MatchService, game: str, level: str | None = None) -> Report:
-    return await service.challenge(
+async def versus_bot(service: MatchParts, game: str, level: str | None = None) -> Report:
+    return await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -39,7 +39,7 @@ async def versus_bot(service: MatchService, game: str, level: str | None = None)
 
 
 async def play_out(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession], report: Report
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession], report: Report
 ) -> Report:
     """Alice plays random legal actions until the match ends; the bot answers by itself."""
     rng = random.Random(5)
@@ -58,13 +58,13 @@ async def play_out(
         seat = report.match.players.index(ALICE)
         legal = engine.legal_actions(state, seat)
         action = legal[rng.randrange(len(legal))]
-        report = await service.submit(report.match.id, ALICE, str(action))
+        report = await service.play.submit(report.match.id, ALICE, str(action))
     raise AssertionError("the match did not end")
 
 
 @pytest.mark.parametrize("game", sorted(games.GAMES))
 async def test_a_match_against_the_bot_starts_at_once_and_ends(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession], game: str
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession], game: str
 ) -> None:
     report = await versus_bot(service, game, "hard")
     assert report.match.status in ("setup", "active")
@@ -77,7 +77,7 @@ async def test_a_match_against_the_bot_starts_at_once_and_ends(
 
 
 async def test_bot_matches_count_apart_and_never_move_ratings(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     report = await play_out(service, sessions, await versus_bot(service, "crystal", "easy"))
     assert report.match.over
@@ -90,11 +90,11 @@ async def test_bot_matches_count_apart_and_never_move_ratings(
         assert await session.get(PlayerStats, (GUILD, "crystal", PARLOR, True)) is None
 
 
-async def test_levels_are_checked(service: MatchService) -> None:
+async def test_levels_are_checked(service: MatchParts) -> None:
     with pytest.raises(InvalidMove, match="easy, normal, hard"):
         await versus_bot(service, "crown", "grandmaster")
     with pytest.raises(InvalidMove, match="only to a match against me"):
-        await service.challenge(
+        await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger_id=ALICE,
@@ -105,17 +105,17 @@ async def test_levels_are_checked(service: MatchService) -> None:
 
 
 async def test_hard_crown_bot_finds_the_crown_within_four_attacks(
-    service: MatchService, sessions: async_sessionmaker[AsyncSession]
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
     for crown in ("1 1", "2 2", "3 2"):
         report = await versus_bot(service, "crown", "hard")
         match_id = report.match.id
-        report = await service.submit(match_id, ALICE, crown)
+        report = await service.play.submit(match_id, ALICE, crown)
         # Alice attacks in reading order and always gives the row hint.
         targets = iter(f"{r} {c}" for r in (1, 2, 3) for c in (1, 2, 3))
         while not report.match.over:
             move = "row" if report.match.asks.get(ALICE) is Ask.HINT else next(targets)
-            report = await service.submit(match_id, ALICE, move)
+            report = await service.play.submit(match_id, ALICE, move)
         assert report.match.over
         async with sessions() as session:
             events = await get_events(session, match_id)

@@ -18,6 +18,7 @@ starts the match's thread (``Table.thread``), where its board is.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,7 +31,7 @@ from simcord.backend.models import Channel
 
 from bot.chat.app import Parlor
 from bot.settings import Settings
-from bot.wiring import build
+from bot.wiring import App, build
 
 SEED = 1
 """Every match's seed: ``Random(1).randrange(2) == 0``, so the challenger moves first."""
@@ -64,9 +65,15 @@ def only(allowed: discord.Permissions) -> discord.PermissionOverwrite:
     return discord.PermissionOverwrite.from_pair(allowed, others)
 
 
+APPS: weakref.WeakKeyDictionary[Parlor, App] = weakref.WeakKeyDictionary()
+"""Each client's bot process, for the tests that look at its parts (the client holds none)."""
+
+
 def new_parlor(settings: Settings, clock: SimClock) -> Parlor:
     """A bot process as ``python -m bot`` builds it, on SimCord's clock and with fixed seeds."""
-    return build(settings, clock=clock, seeds=lambda: SEED).client
+    app = build(settings, clock=clock, seeds=lambda: SEED)
+    APPS[app.client] = app
+    return app.client
 
 
 # ---------------------------------------------------------------------- reading messages
@@ -205,6 +212,11 @@ class Table:
         bot = self.env.bot
         assert isinstance(bot, Parlor)
         return bot
+
+    @property
+    def app(self) -> App:
+        """The running bot process, with every part it built."""
+        return APPS[self.bot]
 
     def seat(self, name: str, *, dms_open: bool = True, manager: bool = False) -> Member:
         """A new member of the server; with ``dms_open=False``, the bot's DMs to them fail; with

@@ -27,7 +27,7 @@ def table(simcord_env: simcord.Env, settings: Settings, clock: SimClock) -> Tabl
 
 async def written_in(table: Table, language: str) -> Post:
     """Match #1's board as the bot writes it now in ``language``."""
-    snap = await table.bot.parts.service.snapshot(1)
+    snap = await table.app.matches.lookups.snapshot(1)
     with speaking(language):
         if snap.status == "challenged":
             return render.challenge_post(snap, [])
@@ -51,7 +51,7 @@ def first_button(message: discord.Message) -> tuple[int, int]:
 async def test_a_french_server_plays_a_whole_match_on_french_boards(
     table: Table, alice: Member, bob: Member
 ) -> None:
-    languages = table.bot.parts.languages
+    languages = table.app.languages
     assert languages is not None
     await table.env.settle()  # the bot has taken in the server's GUILD_CREATE
     assert await languages.server(table.guild.id) == "fr"
@@ -80,6 +80,6 @@ async def test_a_french_server_plays_a_whole_match_on_french_boards(
 
     await table.let_time_pass(minutes=11)  # Bob's turn runs out: the sweeper ends the match
     board = table.now(offer)
-    snap = await table.bot.parts.service.snapshot(1)
+    snap = await table.app.matches.lookups.snapshot(1)
     assert snap.over and snap.winner_id == alice.id
     await assert_french(table, board)

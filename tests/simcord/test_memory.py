@@ -14,10 +14,9 @@ from datetime import timedelta
 import discord
 from sqlalchemy import update
 
-from bot.chat.front import Front
 from bot.chat.live_boards import Boards
 from bot.chat.sweeps import UPKEEP_EVERY
-from bot.service.deadlines import Deadlines
+from bot.service.match_parts import match_parts
 from db.engine import create_engine, session_factory
 from db.models import Match
 
@@ -30,9 +29,7 @@ CHANNELS = 3
 
 
 def boards_of(table: Table) -> Boards:
-    front = table.bot.delivery
-    assert isinstance(front, Front)
-    return front.boards
+    return table.app.boards
 
 
 async def test_what_is_kept_of_matches_goes_when_they_end_here_or_elsewhere(
@@ -71,7 +68,7 @@ async def test_what_is_kept_of_matches_goes_when_they_end_here_or_elsewhere(
                 .where(Match.id.in_(ids))
                 .values(deadline=clock() - timedelta(seconds=1))
             )
-        other = Deadlines(session_factory(engine), clock=clock, seeds=lambda: 1)
+        other = match_parts(session_factory(engine), clock=clock, seeds=lambda: 1).deadlines
         reports = await other.sweep()
     finally:
         await engine.dispose()

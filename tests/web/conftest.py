@@ -12,7 +12,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.service.matches import MatchService
+from bot.service.match_parts import MatchParts, match_parts
 from db.models import Match
 from db.site import site_by_token, token_hash
 from tests.service.conftest import Clock, servers_for
@@ -27,7 +27,7 @@ PARLOR = 314159265358979399
 
 
 async def play(
-    service: MatchService,
+    service: MatchParts,
     sessions: async_sessionmaker[AsyncSession],
     game: str,
     players: tuple[int, int],
@@ -38,13 +38,13 @@ async def play(
 ) -> int:
     """A match of ``game`` between ``players`` with random legal moves; its id. Unless
     ``finish``, it stops at its first move that is not a secret: a match in play."""
-    report = await service.challenge(
+    report = await service.challenges.challenge(
         guild_id=guild, channel_id=CHANNEL, challenger_id=players[0], opponent_id=players[1],
         game=game,
     )  # fmt: skip
     match_id = report.match.id
     if players[1] != PARLOR:
-        report = await service.accept(match_id, players[1])
+        report = await service.challenges.accept(match_id, players[1])
     engine = games.get(game)
     for _ in range(400):
         if report.match.over:
@@ -59,8 +59,8 @@ async def play(
             return match_id
         legal = engine.legal_actions(state, seat)
         action = legal[rng.randrange(len(legal))]
-        report = await service.submit(match_id, user, str(action))
-    await service.resign(match_id, players[0])
+        report = await service.play.submit(match_id, user, str(action))
+    await service.play.resign(match_id, players[0])
     return match_id
 
 
@@ -84,7 +84,7 @@ def clock() -> Clock:
 @pytest.fixture
 async def server(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Server:
     seeds = iter(range(1, 10_000))
-    service = MatchService(sessions, clock=clock, seeds=lambda: next(seeds), bot_user_id=PARLOR)
+    service = match_parts(sessions, clock=clock, seeds=lambda: next(seeds), bot_user_id=PARLOR)
     rng = random.Random(7)
     finished = []
     pairs = [(ALICE, BOB), (BOB, CAROL), (ALICE, CAROL), (DAVE, ALICE), (ALICE, BOB)]

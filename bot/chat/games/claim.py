@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from discord import app_commands
 
 import games
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
@@ -57,5 +54,5 @@ class Claim(
             )
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Claim(bot))
+COG = Claim
+"""The game's command group, added by the composition root."""

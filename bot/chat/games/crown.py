@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from discord import app_commands
 
@@ -11,9 +11,6 @@ from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Crown(
@@ -47,5 +44,5 @@ class CrownDrawing(Drawing):
 DRAWING = CrownDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Crown(bot))
+COG = Crown
+"""The game's command group, added by the composition root."""

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from discord import app_commands
 
 import games
 from bot.chat.game_cog import GameCog, Interaction, challenge_command
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Crystal(
@@ -30,5 +25,5 @@ class Crystal(
         await self.play(interaction, str(crystal))
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Crystal(bot))
+COG = Crystal
+"""The game's command group, added by the composition root."""

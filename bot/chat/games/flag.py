@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from discord import app_commands
 
 import games
 from bot.chat.components import Post, Press, Verb
 from bot.chat.controls import layout
-from bot.chat.drawing import Drawing, parlor
+from bot.chat.drawing import Drawing
 from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
+from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
 from bot.service.notices import MatchSnapshot
 from games.flag import GAME, View, own_traps
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Flag(
@@ -38,17 +34,17 @@ class Flag(
 
     @app_commands.command(description="Place a trap in secret: I ask you for its cell by DM.")
     async def trap(self, interaction: Interaction) -> None:
-        await self.bot.delivery.show(interaction, lambda: self.send_trap_picker(interaction))
+        await self.parts.requests.show(interaction, lambda: self.send_trap_picker(interaction))
 
     async def send_trap_picker(self, interaction: Interaction) -> Post:
         """DM the caller their trap cell picker; the picker itself when their DMs are closed."""
         match_id = await self.match_of(interaction)
-        prompt = await self.bot.service.prompt(match_id, interaction.user.id)
+        prompt = await self.parts.matches.lookups.prompt(match_id, interaction.user.id)
         view = prompt.view
         if not view.traps_left[view.seat]:
             raise InvalidMove(_("You have placed both your traps: move your agent instead."))
         picker = DRAWING.trap_picker(prompt.match, view)
-        if await self.bot.delivery.send_dm(interaction.user.id, picker):
+        if await self.parts.dms.send_dm(interaction.user.id, picker):
             return Post(_("I sent you the trap cell picker by DM."))
         closed = _("I cannot DM you (your DMs are closed), so pick the cell here.")
         return Post(f"{closed}\n{picker.content}", layout=picker.layout)
@@ -59,20 +55,20 @@ class FlagDrawing(Drawing):
         """The member's own traps (their view holds them; nobody else's does)."""
         return own_traps(view)
 
-    async def open(self, interaction: Interaction, press: Press) -> bool:
+    async def open(self, interaction: Interaction, press: Press, parts: Parts) -> bool:
         """The trap cell picker, for the board the Trap button was on."""
         if press.verb != Verb.TRAP:
             return False
 
         async def picker() -> Post:
-            prompt = await parlor(interaction).service.prompt(press.match_id, interaction.user.id)
+            prompt = await parts.matches.lookups.prompt(press.match_id, interaction.user.id)
             if prompt.match.version != press.version:
                 raise AlreadyPlayed(
                     _("That board is out of date: use the buttons on the latest one.")
                 )
             return self.trap_picker(prompt.match, prompt.view)
 
-        await parlor(interaction).delivery.show(interaction, picker, stale=press)
+        await parts.requests.show(interaction, picker, stale=press)
         return True
 
     def trap_picker(self, snap: MatchSnapshot, view: View) -> Post:
@@ -100,5 +96,5 @@ class FlagDrawing(Drawing):
 DRAWING = FlagDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Flag(bot))
+COG = Flag
+"""The game's command group, added by the composition root."""

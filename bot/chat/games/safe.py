@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from discord import app_commands
 
 import games
@@ -11,12 +9,10 @@ from bot.chat.components import Press, Verb
 from bot.chat.drawing import Drawing
 from bot.chat.forms import answer_form, open_form
 from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.safe import Options
-
-if TYPE_CHECKING:
-    from bot.chat.app import Parlor
 
 
 class Safe(
@@ -53,7 +49,7 @@ class SafeDrawing(Drawing):
             example=code.example,
         )
 
-    async def open(self, interaction: Interaction, press: Press) -> bool:
+    async def open(self, interaction: Interaction, press: Press, parts: Parts) -> bool:
         """The guess form, and the form that sets one's code (also for a member whose DMs
         are closed: the code is typed into it)."""
         if press.verb not in (Verb.GUESS, Verb.CODE, Verb.ASK):
@@ -65,12 +61,12 @@ class SafeDrawing(Drawing):
             label=_("Your guess") if guess else _("Your code (only you see it)"),
             placeholder=_("digits only, e.g. 213"),
         )
-        await open_form(interaction, press, form)
+        await open_form(interaction, press, form, parts)
         return True
 
 
 DRAWING = SafeDrawing()
 
 
-async def setup(bot: Parlor) -> None:
-    await bot.add_cog(Safe(bot))
+COG = Safe
+"""The game's command group, added by the composition root."""

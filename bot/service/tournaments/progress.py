@@ -21,9 +21,11 @@ from typing import Any, TypeVar, cast
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.i18n import _
+from bot.service.lookups import Lookups
 from bot.service.match_state import Clock
-from bot.service.matches import MatchService
 from bot.service.notices import Public, Report
+from bot.service.organizing import Organizing
+from bot.service.play import Play
 from bot.service.tournaments.refusals import NoSuchTournament, TournamentBusy
 from bot.service.tournaments.rounds import Format, Progress, advance, result_of
 from bot.service.tournaments.view import (
@@ -71,19 +73,23 @@ class TournamentProgress:
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
-        matches: MatchService,
         *,
+        organizing: Organizing,
+        lookups: Lookups,
+        play: Play,
         clock: Clock = utcnow,
     ) -> None:
         self.sessions = sessions
-        self.matches = matches
+        self.organizing = organizing
+        self.lookups = lookups
+        self.play = play
         self.clock = clock
         self._reposted: dict[int, set[int]] = {}
         """Tournament -> its matches whose never-posted board this process posted again (at
         most once each); only those still unposted are kept."""
 
     def mention(self, user_id: int) -> str:
-        return self.matches.mention(user_id)
+        return self.organizing.runner.mention(user_id)
 
     async def load(self, tournament_id: int, *, guild_id: int | None = None) -> TournamentView:
         """The tournament as it is now. With ``guild_id``, another server's is refused exactly
@@ -131,10 +137,10 @@ class TournamentProgress:
             for pairing in recorded.values():
                 assert pairing.id is not None
                 await q.record_result(session, pairing.id, pairing.score0, pairing.lapsed)
-            await self._write(session, row, progress)
-            return self._progressed(row, progress), True
+            await self.write(session, row, progress)
+            return self.progressed(row, progress), True
 
-        return await self._change(tournament_id, step)
+        return await self.change(tournament_id, step)
 
     async def start_matches(self, tournament_id: int) -> list[Report]:
         """Start the match of every pairing of a posted round that has none yet; their reports.
@@ -172,7 +178,7 @@ class TournamentProgress:
                     "Tournament #{id}, round {round}:", id=tournament.id, round=pairing.round
                 )
             try:
-                report = await self.matches.start_pairing(
+                report = await self.organizing.start_pairing(
                     guild_id=tournament.guild_id,
                     channel_id=info.channel_id,
                     game=tournament.game,
@@ -201,13 +207,13 @@ class TournamentProgress:
             if match_id in reposted:
                 continue
             reposted.add(match_id)
-            snap = await self.matches.snapshot(match_id)
+            snap = await self.lookups.snapshot(match_id)
             notices: list[Any] = [
                 Public(snap, (_("Tournament #{id}: your match.", id=tournament_id),), kind="start")
             ]
             for user_id, ask in snap.asks.items():
                 if ask in (Ask.SECRET, Ask.HINT):
-                    notices.append(await self.matches.prompt(match_id, user_id))
+                    notices.append(await self.lookups.prompt(match_id, user_id))
             reports.append(Report(snap, notices))
         return reports
 
@@ -245,7 +251,7 @@ class TournamentProgress:
 
     # ------------------------------------------------------------------ the transaction
 
-    async def _change(self, tournament_id: int, step: Step[T], *, guild_id: int | None = None) -> T:
+    async def change(self, tournament_id: int, step: Step[T], *, guild_id: int | None = None) -> T:
         """Run ``step`` on the tournament in one transaction, saved with the version check;
         re-run against the new state when another writer came first. With ``guild_id``, another
         server's tournament is refused exactly as one that does not exist."""
@@ -267,7 +273,7 @@ class TournamentProgress:
                 continue
         raise TournamentBusy()
 
-    async def _write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
+    async def write(self, session: AsyncSession, row: q.TournamentRow, progress: Progress) -> None:
         """Store what ``advance`` decided: withdrawals, new rounds and their pairings."""
         now = self.clock()
         if progress.withdrawn:
@@ -292,7 +298,7 @@ class TournamentProgress:
             ],
         )
 
-    def _progressed(self, row: q.TournamentRow, progress: Progress) -> dict[str, Any]:
+    def progressed(self, row: q.TournamentRow, progress: Progress) -> dict[str, Any]:
         now = self.clock()
         values: dict[str, Any] = {"round": progress.round, "updated_at": now}
         if progress.over:

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import games
 from bot.i18n import _
 from bot.service.errors import GameRefused, WrongStatus
+from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
 from bot.service.tournaments.progress import (
@@ -74,8 +75,14 @@ class Cancelled:
     reports: list[Report]
 
 
-class TournamentService(TournamentProgress):
+class TournamentService:
     """Tournaments over the match service's matches; each use case is one transaction."""
+
+    def __init__(self, progress: TournamentProgress) -> None:
+        self.progress = progress
+        """What moves tournaments on, and the transaction each use case runs in."""
+        self.sessions = progress.sessions
+        self.clock = progress.clock
 
     # ------------------------------------------------------------------ sign-up
 
@@ -131,7 +138,7 @@ class TournamentService(TournamentProgress):
             await q.lock_guild(session, guild_id)
             _check_room(await q.guild_tournaments(session, guild_id, OPEN), creator_id)
             tournament_id = await q.insert_tournament(session, values)
-        return await self.load(tournament_id)
+        return await self.progress.load(tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message, to close it when the event starts or is cancelled."""
@@ -154,8 +161,8 @@ class TournamentService(TournamentProgress):
             await q.add_entrant(session, row.id, user_id, self.clock())
             return {"updated_at": self.clock()}, None
 
-        await self._change(tournament_id, step, guild_id=guild_id)
-        return await self.load(tournament_id)
+        await self.progress.change(tournament_id, step, guild_id=guild_id)
+        return await self.progress.load(tournament_id)
 
     async def leave(self, tournament_id: int, user_id: int, *, guild_id: int) -> Left:
         """Leave: during sign-up the member is taken off the list; once started they are
@@ -177,18 +184,18 @@ class TournamentService(TournamentProgress):
                 await q.withdraw(session, row.id, {user_id: LEFT})
             return {"updated_at": self.clock()}, row.status
 
-        status = await self._change(tournament_id, step, guild_id=guild_id)
+        status = await self.progress.change(tournament_id, step, guild_id=guild_id)
         report = None
         if status == RUNNING:
             async with self.sessions() as session:
                 match_id = await q.member_match(session, tournament_id, user_id)
             if match_id is not None:
                 try:
-                    report = await self.matches.resign(match_id, user_id)
+                    report = await self.progress.play.resign(match_id, user_id)
                 except WrongStatus:
                     report = None  # it ended meanwhile
-            await self.settle(tournament_id)
-        return Left(await self.load(tournament_id), report)
+            await self.progress.settle(tournament_id)
+        return Left(await self.progress.load(tournament_id), report)
 
     # ------------------------------------------------------------------ running
 
@@ -211,11 +218,15 @@ class TournamentService(TournamentProgress):
             entrants = [Entrant(e.user_id, rating[e.user_id]) for e in found]
             total = round_count(cast(Format, row.format), entrants, row.rounds)
             progress = advance(cast(Format, row.format), total, entrants, [], 0, {})
-            await self._write(session, row, progress)
-            return {"status": RUNNING, "rounds": total, **self._progressed(row, progress)}, None
+            await self.progress.write(session, row, progress)
+            return {
+                "status": RUNNING,
+                "rounds": total,
+                **self.progress.progressed(row, progress),
+            }, None
 
-        await self._change(tournament_id, step, guild_id=guild_id)
-        return await self.load(tournament_id)
+        await self.progress.change(tournament_id, step, guild_id=guild_id)
+        return await self.progress.load(tournament_id)
 
     async def cancel(
         self, tournament_id: int, user_id: int, *, guild_id: int, may_organize: bool
@@ -236,7 +247,7 @@ class TournamentService(TournamentProgress):
             # The command announces it (with who cancelled): no end post.
             return {"status": CANCELLED, "announced": True, "finished_at": now}, None
 
-        await self._change(tournament_id, step, guild_id=guild_id)
+        await self.progress.change(tournament_id, step, guild_id=guild_id)
         async with self.sessions() as session:
             unfinished = await q.unfinished_matches(session, tournament_id)
         line = _(
@@ -246,16 +257,16 @@ class TournamentService(TournamentProgress):
         reports = []
         for match_id in unfinished:
             try:
-                reports.append(await self.matches.cancel(match_id, line))
+                reports.append(await self.progress.organizing.cancel(match_id, line))
             except WrongStatus:
                 continue  # it ended meanwhile
-        return Cancelled(await self.load(tournament_id), reports)
+        return Cancelled(await self.progress.load(tournament_id), reports)
 
     # ------------------------------------------------------------------ queries
 
     async def view(self, tournament_id: int, *, guild_id: int) -> TournamentView:
         """The server's tournament; another server's is refused as one that does not exist."""
-        return await self.load(tournament_id, guild_id=guild_id)
+        return await self.progress.load(tournament_id, guild_id=guild_id)
 
     async def find(
         self,
@@ -286,7 +297,7 @@ class TournamentService(TournamentProgress):
             raise NoTournamentMeant(entrant is not None)
         if len(rows) > 1:
             raise SeveralTournaments(tuple(r.id for r in rows[:10]))
-        return await self.load(rows[0].id)
+        return await self.progress.load(rows[0].id)
 
     async def organizer_role(self, guild_id: int) -> int | None:
         async with self.sessions() as session:
@@ -325,3 +336,16 @@ __all__ = [
     "TournamentRefused",
     "TournamentService",
 ]
+
+
+def tournament_service(matches: MatchParts) -> TournamentService:
+    """Tournaments over ``matches``' use cases, on their database and clock."""
+    runner = matches.runner
+    progress = TournamentProgress(
+        runner.sessions,
+        organizing=matches.organizing,
+        lookups=matches.lookups,
+        play=matches.play,
+        clock=runner.clock,
+    )
+    return TournamentService(progress)
