@@ -157,3 +157,11 @@ def test_queue_counts_a_crowds_waves_and_times_one_wave_beside_sorting(tmp_path:
     out = run_bench("queue", "--quick", cwd=tmp_path)
     assert "waves until nobody waits" in out and "sorting the ratings (baseline)" in out
     assert "Target: at most 50 ms a wave." in out
+
+
+def test_move_path_names_each_phase_of_one_press(tmp_path: Path) -> None:
+    out = run_bench("move_path", cwd=tmp_path)
+    assert re.search(r"dispatch to COMMIT: \d+ project functions in \d+ modules", out), out
+    assert re.search(r"COMMIT to the board's edit: \d+ project functions in \d+ modules", out), out
+    assert re.search(r"hops before the engine's apply: \d+ project frames", out), out
+    assert "games.crystal.CrystalGame.apply" in out and "db.matches: load_match" in out

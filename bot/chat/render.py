@@ -183,6 +183,8 @@ def last_text(lines: Sequence[str]) -> str:
 
 def options_text(game: str, options: dict[str, Any]) -> str:
     """The options that differ from the game's defaults (``hidden: yes · size: 4``)."""
+    if not options:
+        return ""  # most matches: no defaults to build a game for
     engine = games.get(game)
     defaults = engine.options(engine.new({}, 0))
     shown = [

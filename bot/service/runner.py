@@ -210,8 +210,11 @@ class MatchRunner:
         return notices
 
     def report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:
-        """The caller's answer: the saved match, and the notices not addressed to the bot."""
-        snap = self.snapshot(loaded)
+        """The caller's answer: the saved match, and the notices not addressed to the bot.
+
+        A step words its notices on the match as it saves it, so their snapshot is the saved
+        match's: it is taken, not built again between the COMMIT and the board."""
+        snap = notices[0].match if notices else self.snapshot(loaded)
         mine = [n for n in notices if not to_user(n, self.bot_user_id)]
         ended_in = loaded.row.tournament_id if loaded.row.status in OVER else None
         return Report(snap, mine, tournament_id=ended_in)
