@@ -773,6 +773,9 @@ CPU_RATIO = 5.0
 """Target: Parlor's CPU per interaction at most this many times the bare bot's."""
 P99_RATIO = 5.0
 """Target: paced alike, a move's visible p99 at most this many times the bare bot's."""
+FLAT_P99_RATIO = {20: 8.0, 100: 30.0}
+"""Targets flat out, by matches in the channel: a move's visible p99 at most this many times
+the bare bot's answer's, Discord's rate limits enforced."""
 
 
 def _visible(figures: Figures) -> list[float]:
@@ -878,6 +881,16 @@ async def flat_out(counts: list[int], directory: Path) -> dict[int, tuple[Measur
             f"target, {matches} matches: Parlor's CPU per interaction at most {CPU_RATIO:.0f}x "
             f"the bare bot's: {ours.cpu_ms():.2f} against {theirs.cpu_ms():.2f} ms, "
             f"{ratio:.1f}x: {_met(ratio <= CPU_RATIO)}"
+        )
+    for matches, ((ours, _), (theirs, _)) in runs.items():
+        if (most_ratio := FLAT_P99_RATIO.get(matches)) is None:
+            continue
+        mine, floor = (percentile(_visible(f), 0.99) for f in (ours, theirs))
+        print(
+            f"target, {matches} matches flat out: Parlor's move visible p99 at most "
+            f"{most_ratio:.0f}x the bare bot's: {1000 * mine:,.1f} against {1000 * floor:,.1f} "
+            f"ms, {_ratio(mine, floor)}: {_met(bool(floor) and mine <= most_ratio * floor)}; "
+            f"N x CPU {matches * ours.cpu_ms():,.1f} ms"
         )
     for label, (figures, _) in (("buttons", runs[most][0]), ("commands", commands)):
         per_move = figures.bot_calls / figures.moves if figures.moves else 0.0
