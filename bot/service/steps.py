@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.i18n import _
+from bot.service.errors import OthersTurn
 from bot.service.match_state import OVER, LoadedMatch
 from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public
 from bot.service.runner import MatchRunner
@@ -91,17 +92,13 @@ class Steps:
         loaded.state = state
         return events
 
-    def whose_turn(self, loaded: LoadedMatch) -> str:
+    def whose_turn(self, loaded: LoadedMatch) -> OthersTurn:
+        """The refusal of a player who is not to act: who is, and what they are asked."""
         seats = sorted(loaded.game.to_act(loaded.state))
         if len(seats) != 1:
-            return _("Nothing is asked of you right now: wait for the other player.")
-        who = self.mention(loaded.players[seats[0]])
+            return OthersTurn()
         ask = loaded.game.ask(loaded.state, seats[0])
-        if ask is Ask.HINT:
-            return _("It is not your turn: it is {member}'s turn to choose a hint.", member=who)
-        if ask is Ask.SECRET:
-            return _("It is not your turn: {member} is still choosing a secret.", member=who)
-        return _("It is not your turn: it is {member}'s turn to move.", member=who)
+        return OthersTurn(loaded.players[seats[0]], ask)
 
     def notices(
         self, loaded: LoadedMatch, events: Sequence[Event], asks_before: Mapping[Seat, Ask]

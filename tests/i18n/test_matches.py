@@ -16,6 +16,7 @@ from bot.chat import render
 from bot.chat.answers import done_text
 from bot.chat.called_off import called_off_text
 from bot.chat.common import rules_text
+from bot.chat.refusals import say
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import REFUSALS
 from bot.service.match_parts import MatchParts
@@ -39,7 +40,7 @@ async def refused(step: Awaitable[object]) -> str:
     try:
         await step
     except REFUSALS as error:
-        return str(error)
+        return say(error)
     raise AssertionError("the request was not refused")
 
 
