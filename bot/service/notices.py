@@ -7,7 +7,7 @@ these into messages, embeds and buttons; the terminal and tests read them as pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -86,14 +86,12 @@ class Private:
 
 @dataclass(frozen=True)
 class Prompt:
-    """Ask one user privately for something: their secret, a Crown hint, a trap cell."""
+    """Ask one user privately for something: their secret, a Crown hint, a trap cell. The
+    reading side words the question; the game draws the choices from ``view``."""
 
     match: MatchSnapshot
     user_id: int
     ask: Ask
-    text: str
-    choices: tuple[tuple[str, str], ...] = field(default=())
-    """(label, canonical action text) pairs for a short choice (hints); empty for free input."""
     view: Any = None
     """The user's own view of the game (holds their own secrets, never the opponent's)."""
 

@@ -8,18 +8,15 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.i18n import _
 from bot.service.errors import OthersTurn
 from bot.service.match_state import OVER, LoadedMatch
 from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public
 from bot.service.runner import MatchRunner
 from bot.service.snapshots import rendered
 from bot.service.timeouts import Timeouts
-from bot.service.wording import choice_label
 from db.models import MatchStatus
-from games.base import Ask, Event, Outcome, Seat, other
+from games.base import Ask, Event, Outcome, Seat
 from games.players import DEFAULT_LEVEL, player_for
-from games.worded import Worded
 
 
 class Steps:
@@ -128,33 +125,8 @@ class Steps:
         return prompts
 
     def prompt(self, loaded: LoadedMatch, seat: Seat, ask: Ask) -> Prompt:
-        engine, state = loaded.game, loaded.state
-        opponent = self.mention(loaded.players[other(seat)])
-        choices: tuple[tuple[str, str], ...] = ()
-        if ask is Ask.HINT:
-            actions = engine.legal_actions(state, seat)
-            choices = tuple((choice_label(engine, a), str(a)) for a in actions)
-            text = Worded(
-                lambda: _(
-                    "Your opponent {opponent} missed. Choose the hint you give.", opponent=opponent
-                )
-            )
-        elif ask is Ask.SECRET:
-            text = Worded(
-                lambda: _(
-                    "Choose your secret for {game} against {opponent}.",
-                    game=engine.title,
-                    opponent=opponent,
-                )
-            )
-        else:
-            text = Worded(
-                lambda: _(
-                    "Your move in {game} against {opponent}.", game=engine.title, opponent=opponent
-                )
-            )
         snap = self.snapshot(loaded)
-        return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
+        return Prompt(snap, loaded.players[seat], ask, loaded.game.view(loaded.state, seat))
 
 
 def advance(

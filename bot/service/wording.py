@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.i18n import _
 from games.base import AnyGame
-from games.worded import Worded, again
 
 
 def together(names: Sequence[str]) -> str:
@@ -15,16 +14,6 @@ def together(names: Sequence[str]) -> str:
     if len(names) == 2:
         return _("{first} and {second}", first=names[0], second=names[1])
     return ", ".join(names)
-
-
-def choice_label(engine: AnyGame, action: Any) -> str:
-    """A private choice as its button says it, worded by its game: ``Row is greater than 2``."""
-
-    def capitalised() -> str:
-        words = again(engine.word(action))
-        return words[:1].upper() + words[1:]
-
-    return Worded(capitalised)
 
 
 def describe_options(engine: AnyGame, options: Mapping[str, Any]) -> str:

@@ -353,7 +353,7 @@ def test_every_board_of_a_random_game_fits_discord_and_offers_exactly_the_legal_
 
 
 def test_secret_prompt_names_match_opponent_and_server_and_holds_the_grid() -> None:
-    ask = prompt("crown", games.get("crown").new({}, 1), 1, "Choose your secret.")
+    ask = prompt("crown", games.get("crown").new({}, 1), 1)
     post = render.prompt_post(
         ask, server="Duel Club", board="https://discord.com/channels/500/600/900"
     )

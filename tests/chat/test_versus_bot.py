@@ -61,8 +61,8 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
     snap = snapshot("crown", state, players=(ALICE, PARLOR))
     notices: list[Notice] = [
         Private(snap, PARLOR, "Your Crown is at (1,1)."),
-        Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
-        Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
+        Prompt(snap, PARLOR, Ask.SECRET),
+        Prompt(snap, ALICE, Ask.SECRET),
     ]
     client, outbox = _Client(), _Outbox()
     boards = Boards(cast(Any, client), cast(Any, outbox))

@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+import games
 from bot.service.errors import (
     AlreadyPlayed,
     BotAccount,
@@ -110,11 +111,12 @@ async def test_crown_match_from_challenge_to_result(
     assert any("Miss" in line for line in report.public_lines())
     [hint_prompt] = [n for n in report.notices if isinstance(n, Prompt)]
     assert hint_prompt.user_id == BOB and hint_prompt.ask is Ask.HINT
-    assert len(hint_prompt.choices) == 2
+    hints = tuple(games.get("crown").choices(hint_prompt.view))
+    assert len(hints) == 2
     assert report.match.to_act == (BOB,) and report.match.asks[BOB] is Ask.HINT
     # The two true hints locate Bob's Crown: they are for Bob only, never in public.
-    for label, _ in hint_prompt.choices:
-        assert all(label not in line for line in report.public_lines())
+    for hint in hints:
+        assert all(hint.label not in line for line in report.public_lines())
 
     report = await service.play.submit(match_id, BOB, "column")
     assert any("column" in line and "less than 2" in line for line in report.public_lines())

@@ -100,8 +100,8 @@ def _check_public(report: Report, secrets: Secrets, game: str) -> None:
     for text in privates:
         assert all(text not in line for line in lines)
     for prompt in (n for n in report.notices if isinstance(n, Prompt)):
-        for label, _ in prompt.choices:
-            assert all(label not in line for line in lines)
+        for control in games.get(prompt.match.game).choices(prompt.view):
+            assert all(control.label not in line for line in lines)
 
 
 async def _legal(
