@@ -352,7 +352,9 @@ def dm_refused_post(prompt: Prompt) -> Post:
 
 
 def private_text(notice: Private) -> str:
-    return fit(_("Match #{id}: {text}", id=notice.match.id, text=again(notice.text)))
+    """What the game tells one member only, in their language, naming the players."""
+    text = notice.event.render([mention(uid) for uid in notice.match.players])
+    return fit(_("Match #{id}: {text}", id=notice.match.id, text=text))
 
 
 # ---------------------------------------------------------------------- stats and lists

@@ -138,10 +138,13 @@ def deliveries(
     bot: int | None,
     *,
     board_shown: bool = False,
+    mention: Callable[[int], str] = default_mention,
 ) -> list[tuple[int, int, str, int | None, str | None]]:
     """The outbox entries of a use case: its board, if it changed and the caller's response
     does not carry it (``board_shown``), and every DM it asks for (not what the member who
-    acted is told: that is their request's answer)."""
+    acted is told: that is their request's answer). A private event is kept as its game
+    words it, naming the players with ``mention``."""
+    names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
     if not board_shown and any(isinstance(notice, Public) for notice in notices):
@@ -150,7 +153,7 @@ def deliveries(
         if isinstance(notice, Prompt) and notice.user_id != bot:
             rows.append((match_id, version, "prompt", notice.user_id, None))
         elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
-            rows.append((match_id, version, "private", notice.user_id, notice.text))
+            rows.append((match_id, version, "private", notice.user_id, notice.event.render(names)))
     return rows
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from db.models import OPEN_OPPONENT, MatchStatus
-from games.base import Ask
+from games.base import Ask, Event
 
 
 @dataclass(frozen=True)
@@ -77,11 +77,12 @@ class Public:
 
 @dataclass(frozen=True)
 class Private:
-    """Words for one user only (a confirmation, their own secret, the hint they may give)."""
+    """What one user only is told (their own secret set, what their hint says): the game's
+    event for their seat, which the game words for whoever reads it."""
 
     match: MatchSnapshot
     user_id: int
-    text: str
+    event: Event
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,9 @@ class Organizing:
         notices: list[Notice] = [Public(self.steps.snapshot(loaded), tuple(lines), kind="start")]
         notices.extend(self.steps.new_prompts(loaded, {}))
         if outbox:
-            entries = deliveries(loaded, notices, None, self.runner.bot_user_id, board_shown=False)
+            entries = deliveries(
+                loaded, notices, None, self.runner.bot_user_id, mention=self.runner.mention
+            )
             await add_deliveries(session, entries, now + DELIVERY_GRACE)
         return loaded, notices
 

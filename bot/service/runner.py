@@ -202,7 +202,9 @@ class MatchRunner:
         match.row.version += 1
         await self.save_rest(db, match, now)
         board_shown = board is not None and _rides(board, notices)
-        entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
+        entries = deliveries(
+            match, notices, user_id, self.bot_user_id, board_shown=board_shown, mention=self.mention
+        )
         await add_deliveries(db, entries, now + DELIVERY_GRACE)
         return notices
 

@@ -107,8 +107,7 @@ class Steps:
             kind = "end" if loaded.row.status in OVER else "update"
             notices.append(Public(snap, tuple(public), kind=kind))
         for seat, uid in enumerate(loaded.players):
-            for text in self.render(loaded, events, seat):
-                notices.append(Private(snap, uid, text))
+            notices += [Private(snap, uid, event) for event in events if event.audience == seat]
         notices.extend(self.new_prompts(loaded, asks_before))
         return notices
 

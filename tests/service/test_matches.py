@@ -100,7 +100,10 @@ async def test_crown_match_from_challenge_to_result(
     report = await service.play.submit(match_id, ALICE, "3 3")
     assert report.match.status == "setup"
     assert not any("(3,3)" in line for line in report.public_lines())
-    assert any("(3,3)" in n.text for n in report.for_user(ALICE) if isinstance(n, Private))
+    told = [
+        n.event.render(("@11", "@22")) for n in report.for_user(ALICE) if isinstance(n, Private)
+    ]
+    assert any("(3,3)" in text for text in told)
     assert report.for_user(BOB) == []
 
     report = await service.play.submit(match_id, BOB, "2 1")

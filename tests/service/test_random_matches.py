@@ -96,7 +96,8 @@ def _check_public(report: Report, secrets: Secrets, game: str) -> None:
     for line in lines:
         for secret in secrets.all():
             assert secret not in line, f"secret {secret!r} leaked in public: {line!r}"
-    privates = [n.text for n in report.notices if isinstance(n, Private)]
+    names = [f"@{uid}" for uid in report.match.players]
+    privates = [n.event.render(names) for n in report.notices if isinstance(n, Private)]
     for text in privates:
         assert all(text not in line for line in lines)
     for prompt in (n for n in report.notices if isinstance(n, Prompt)):
