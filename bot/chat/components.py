@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.chat.refusals import NOT_YOUR_MATCH as NOT_YOUR_MATCH
 from bot.service.notices import MatchSnapshot
-from bot.service.wording import NOT_YOUR_MATCH as NOT_YOUR_MATCH
 
 
 class Verb:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
-from dataclasses import replace
 
 import discord
 
@@ -21,7 +20,6 @@ from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
 from bot.i18n import _
 from bot.service.languages import Languages
 from bot.service.notices import Private, Prompt
-from games.worded import again
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +70,8 @@ class DirectMessages:
         """Ask a member by DM; in the channel, with a button, when their DMs are closed."""
         snap = prompt.match
         with await self.speaking_to(prompt.user_id, snap.guild_id):
-            asked = replace(prompt, text=again(prompt.text))  # worded again for its reader
             post = render.prompt_post(
-                asked, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
+                prompt, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
             )
         key = nonce(snap.id, snap.version, "prompt", prompt.user_id)
         if await self.send_dm(prompt.user_id, post, nonce=key):

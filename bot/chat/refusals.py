@@ -2,51 +2,84 @@
 
 The match and tournament services raise typed refusals that carry data (``bot.service.errors``,
 ``bot.service.tournaments.refusals``); ``say`` words each one through the catalogs, inside
-``speaking`` like ``_``. A refusal raised with a ready text reads as that text, and an
-engine's refusal (``NotYourTurn``, ``GameRefused``) in the engine's own words.
+``speaking`` like ``_``; an engine's refusal (``NotYourTurn``, ``GameRefused``) reads in the
+engine's own words.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import is_dataclass
 from functools import singledispatch
 
+import games
 from bot.chat.failures import FAILED
-from bot.i18n import _, n_
+from bot.chat.tournament_refusals import tournament_words
+from bot.i18n import N_, _
 from bot.i18n.formats import command
-from bot.i18n.names import human, kind_name
+from bot.i18n.names import REASON_NAMES, human, kind_name, reason_name
 from bot.service.errors import (
+    BotAccount,
     CalledOff,
+    ChallengeStep,
+    ChallengeTaken,
     GameRefused,
+    LevelVsBotOnly,
     Limit,
     LimitReached,
+    MatchBusy,
     MatchError,
+    MatchOver,
+    MovedOn,
+    NoBotHere,
     NoFinishedMatch,
+    NoMatch,
+    NoMatchHere,
+    NotAPlayer,
+    NotAsked,
+    NothingAsked,
+    NothingDue,
+    NotOpen,
+    NotStarted,
+    OnlyMember,
+    OpenNotDeclined,
+    OthersTurn,
+    OverStep,
+    OwnOpenChallenge,
+    PlayerStep,
+    RematchTooEarly,
+    SelfChallenge,
     StillInPlay,
     TimeoutOutOfBounds,
+    UnknownLevel,
     WaitTooLong,
 )
-from bot.service.tournaments.refusals import (
-    AlreadyEntered,
-    NoSuchFormat,
-    NoSuchTournament,
-    NotEntered,
-    NotOrganizer,
-    NoTournamentMeant,
-    OpenTournamentsLimit,
-    OutOfRange,
-    RoundsOnlyForSwiss,
-    Setting,
-    SeveralTournaments,
-    TooFewPlayers,
-    TournamentBusy,
-    TournamentClosed,
-    TournamentFull,
-    TournamentStep,
-    UnknownGame,
-)
+from bot.service.quick_pair import NotQueued
+from bot.service.tournaments.refusals import TournamentRefused
+from games.base import Ask
 
-__all__ = ["say"]
+__all__ = ["NOT_YOUR_MATCH", "say"]
+
+NOT_YOUR_MATCH = N_("This is not your match: only its two players can act in it.")
+
+CALLED_OFF_REASONS = {
+    "expired": N_("expired"),
+    "declined": N_("declined"),
+    "withdrawn": N_("withdrawn"),
+    "called_off": N_("called off"),
+    "unreachable": N_("its channel is out of reach"),
+    "bot_removed": N_("I was removed from the server"),
+}
+"""Why a match ended without a result, besides the games' reasons (``REASON_NAMES``)."""
+
+STATUS_NAMES = {
+    "challenged": N_("not started"),
+    "setup": N_("in setup"),
+    "active": N_("in play"),
+    "finished": N_("finished"),
+    "aborted": N_("called off"),
+}
+"""A match's status as the reader reads it, when it has no end reason."""
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +97,10 @@ def _word(error: BaseException) -> str:
 
 @_word.register
 def _ready(error: MatchError) -> str:
-    if error.text is not None:
-        return error.text
+    """A refusal raised with words of the reading side's own (``WrongStatus(_("..."))``) reads
+    as them; one of the services' without its own words is a failure, logged."""
+    if not is_dataclass(error) and error.args:
+        return str(error.args[0])
     log.error("no words for the refusal %s", type(error).__name__)
     return _(FAILED)
 
@@ -75,7 +110,206 @@ def _game(error: GameRefused) -> str:
     return str(error.error)
 
 
+@_word.register
+def _tournament(error: TournamentRefused) -> str:
+    return tournament_words(error)
+
+
 # --- matches -----------------------------------------------------------------------------
+
+
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def ended(reason: str) -> str:
+    """How a match ended (its end reason), or where it stands (its status), as read."""
+    if reason in REASON_NAMES:
+        return reason_name(reason)
+    if reason in CALLED_OFF_REASONS:
+        return _(CALLED_OFF_REASONS[reason])
+    return _(STATUS_NAMES[reason]) if reason in STATUS_NAMES else reason
+
+
+@_word.register
+def _no_match(error: NoMatch) -> str:
+    return _("There is no match #{id}.", id=error.match_id)
+
+
+@_word.register
+def _none_here(error: NoMatchHere) -> str:
+    title = games.get(error.game).title
+    if not error.count:
+        return _(
+            "You have no {game} match in this channel: start one with {command}.",
+            game=title,
+            command=command(f"{error.game} challenge"),
+        )
+    return _(
+        "You have {n} {game} matches in this channel: use the buttons on the board of "
+        "the one you mean.",
+        n=error.count,
+        game=title,
+    )
+
+
+@_word.register
+def _not_a_player(error: NotAPlayer) -> str:
+    match error.step:
+        case PlayerStep.RESIGN:
+            return _("This is not your match: only its two players can resign it.")
+        case PlayerStep.REMATCH:
+            return _("Only the two players of this match can ask for a rematch.")
+        case _other:
+            return _(NOT_YOUR_MATCH)
+
+
+@_word.register
+def _only_member(error: OnlyMember) -> str:
+    member = _mention(error.member_id)
+    if error.step == ChallengeStep.WITHDRAW:
+        return _("Only {member} can withdraw this challenge.", member=member)
+    return _("Only {member} can accept or decline this challenge.", member=member)
+
+
+@_word.register
+def _own_open(error: OwnOpenChallenge) -> str:
+    return _(
+        "This is your own open challenge: another member may accept it, and you may withdraw it."
+    )
+
+
+@_word.register
+def _open_not_declined(error: OpenNotDeclined) -> str:
+    return _("Nobody declines an open challenge: leave it, and it expires by itself.")
+
+
+@_word.register
+def _others_turn(error: OthersTurn) -> str:
+    if error.member_id is None:
+        return _("Nothing is asked of you right now: wait for the other player.")
+    who = _mention(error.member_id)
+    if error.ask is Ask.HINT:
+        return _("It is not your turn: it is {member}'s turn to choose a hint.", member=who)
+    if error.ask is Ask.SECRET:
+        return _("It is not your turn: {member} is still choosing a secret.", member=who)
+    return _("It is not your turn: it is {member}'s turn to move.", member=who)
+
+
+@_word.register
+def _nothing_asked(error: NothingAsked) -> str:
+    return _("Nothing is asked of you right now: the other player is to act.")
+
+
+@_word.register
+def _moved_on(error: MovedOn) -> str:
+    return _("That was already played: the match has moved on. Use the latest board.")
+
+
+@_word.register
+def _busy_match(error: MatchBusy) -> str:
+    return _("The match is busy: try again in a moment.")
+
+
+@_word.register
+def _not_open(error: NotOpen) -> str:
+    return _("This challenge is no longer open.")
+
+
+@_word.register
+def _taken(error: ChallengeTaken) -> str:
+    return _("{member} took this challenge first: it is taken.", member=_mention(error.member_id))
+
+
+@_word.register
+def _not_started(error: NotStarted) -> str:
+    return _("This match has not started: the challenge must be accepted first.")
+
+
+@_word.register
+def _over(error: MatchOver) -> str:
+    match error.step:
+        case OverStep.PLAY:
+            return _("This match is over ({reason}): start a new one.", reason=ended(error.reason))
+        case OverStep.END:
+            return _("This match is already over ({reason}).", reason=ended(error.reason))
+        case OverStep.CALL_OFF:
+            return _("This match is already over.")
+        case _other:
+            return _("This match is over.")
+
+
+@_word.register
+def _rematch(error: RematchTooEarly) -> str:
+    return _("A rematch can be offered once this match is over.")
+
+
+@_word.register
+def _nothing_due(error: NothingDue) -> str:
+    return _("Nothing is due on this match.")
+
+
+@_word.register
+def _not_asked(error: NotAsked) -> str:
+    """Why an answer made for another ask is refused (it never quotes the answer)."""
+    if error.asked is Ask.ACTION:
+        engine = games.get(error.game)
+        return _(
+            "That answers something I asked you privately, and it is already answered: nothing "
+            "was played. Make your move with the board's buttons or {command}.",
+            command=command(f"{engine.name} {engine.move_command}"),
+        )
+    if error.asked is Ask.SECRET:
+        return _(
+            "That is not what I am asking you for now: I am waiting for your secret, which you "
+            "choose in the DM I sent you. Nothing was played."
+        )
+    return _(
+        "That is not what I am asking you for now: I am waiting for the hint you give, which "
+        "you choose in the DM I sent you. Nothing was played."
+    )
+
+
+# --- challenges and the queue ------------------------------------------------------------
+
+
+@_word.register
+def _self(error: SelfChallenge) -> str:
+    return _("You cannot challenge yourself: pick another member.")
+
+
+@_word.register
+def _bot_account(error: BotAccount) -> str:
+    return _(
+        "Bot accounts cannot play: challenge a member of this server, or me for a "
+        "match against the built-in player."
+    )
+
+
+@_word.register
+def _no_bot(error: NoBotHere) -> str:
+    return _("I cannot play here.")
+
+
+@_word.register
+def _level(error: UnknownLevel) -> str:
+    return _(
+        "Unknown level {level}: choose one of {levels}.",
+        level=repr(error.level),
+        levels=", ".join(error.levels),
+    )
+
+
+@_word.register
+def _level_vs_members(error: LevelVsBotOnly) -> str:
+    return _("A level applies only to a match against me, the bot.")
+
+
+@_word.register
+def _not_queued(error: NotQueued) -> str:
+    if error.gone:
+        return _("You are no longer waiting: you were paired, left, or waited too long.")
+    return _("You are not waiting in this queue.")
 
 
 @_word.register
@@ -158,135 +392,3 @@ def _timeout(error: TimeoutOutOfBounds) -> str:
         high=human(error.high),
         got=human(error.got),
     )
-
-
-# --- tournaments -------------------------------------------------------------------------
-
-
-def _numbers(ids: tuple[int, ...]) -> str:
-    return ", ".join(f"#{number}" for number in ids)
-
-
-@_word.register
-def _no_tournament(error: NoSuchTournament) -> str:
-    return _("There is no tournament #{id}.", id=error.tournament_id)
-
-
-@_word.register
-def _not_organizer(error: NotOrganizer) -> str:
-    if error.step == TournamentStep.CREATE or error.creator_id is None:
-        return _(
-            "Only members with the Manage Server permission or the organizer role can "
-            "create a tournament."
-        )
-    creator, number = f"<@{error.creator_id}>", error.tournament_id
-    if error.step == TournamentStep.START:
-        return _(
-            "Only {creator}, who created tournament #{id}, or an organizer can start it.",
-            creator=creator,
-            id=number,
-        )
-    return _(
-        "Only {creator}, who created tournament #{id}, or an organizer can cancel it.",
-        creator=creator,
-        id=number,
-    )
-
-
-@_word.register
-def _unknown_game(error: UnknownGame) -> str:
-    games = ", ".join(error.games)
-    return _("There is no game {game}: choose {games}.", game=error.game, games=games)
-
-
-@_word.register
-def _format(error: NoSuchFormat) -> str:
-    return _("That is not a tournament format: choose {formats}.", formats=", ".join(error.formats))
-
-
-@_word.register
-def _swiss_only(error: RoundsOnlyForSwiss) -> str:
-    return _("The number of rounds is set only for a Swiss tournament.")
-
-
-@_word.register
-def _range(error: OutOfRange) -> str:
-    if error.setting == Setting.ROUNDS:
-        return _("A Swiss tournament has 1 to {most} rounds.", most=error.most)
-    return _("A tournament takes 2 to {most} players.", most=error.most)
-
-
-@_word.register
-def _closed(error: TournamentClosed) -> str:
-    number = error.tournament_id
-    match error.step:
-        case TournamentStep.JOIN:
-            return _("Sign-up for tournament #{id} is closed.", id=number)
-        case TournamentStep.START:
-            return _("Tournament #{id} has already started.", id=number)
-        case TournamentStep.CANCEL:
-            return _("Tournament #{id} is already over.", id=number)
-        case _other:
-            return _("Tournament #{id} is over.", id=number)
-
-
-@_word.register
-def _entered(error: AlreadyEntered) -> str:
-    return _("You are already in tournament #{id}.", id=error.tournament_id)
-
-
-@_word.register
-def _full(error: TournamentFull) -> str:
-    return _("Tournament #{id} is full.", id=error.tournament_id)
-
-
-@_word.register
-def _not_entered(error: NotEntered) -> str:
-    return _("You are not playing in tournament #{id}.", id=error.tournament_id)
-
-
-@_word.register
-def _too_few(error: TooFewPlayers) -> str:
-    return _("Tournament #{id} needs at least two players to start.", id=error.tournament_id)
-
-
-@_word.register
-def _none_meant(error: NoTournamentMeant) -> str:
-    if error.entrant:
-        return _("There is no tournament you play in: give the tournament's number.")
-    return _("There is no tournament in this channel: give the tournament's number.")
-
-
-@_word.register
-def _several(error: SeveralTournaments) -> str:
-    return _(
-        "There are several tournaments here ({numbers}): give the tournament's number.",
-        numbers=_numbers(error.tournament_ids),
-    )
-
-
-@_word.register
-def _open_limit(error: OpenTournamentsLimit) -> str:
-    n, numbers = len(error.tournament_ids), _numbers(error.tournament_ids)
-    if error.mine:
-        return n_(
-            "You already run {n} open tournament ({numbers}), the most one organizer may: "
-            "finish or cancel it first.",
-            "You already run {n} open tournaments ({numbers}), the most one organizer may: "
-            "finish or cancel one first.",
-            n,
-            numbers=numbers,
-        )
-    return n_(
-        "This server already has {n} open tournament ({numbers}), the most a server "
-        "may: finish or cancel it first.",
-        "This server already has {n} open tournaments ({numbers}), the most a server "
-        "may: finish or cancel one first.",
-        n,
-        numbers=numbers,
-    )
-
-
-@_word.register
-def _busy(error: TournamentBusy) -> str:
-    return _("The tournament is busy: try again in a moment.")

@@ -274,7 +274,7 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
     the picker buttons; typed answers are accepted in DMs too.
     """
     snap = prompt.match
-    opponent = next((uid for uid in snap.players if uid != prompt.user_id), snap.opponent_id)
+    opponent = _opponent(prompt)
     lines = [
         _(
             "**{game}, match #{id}** against {opponent} in **{server}**, {channel} "
@@ -286,7 +286,7 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
             channel=mention_channel(snap.channel_id),
             link=board,
         ),
-        again(prompt.text),
+        asking(prompt),
     ]
     own = drawing(snap.game).own_secrets(prompt.view)
     if own:
@@ -296,6 +296,21 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
     if deadline:
         lines.append(deadline)
     return Post(fit("\n".join(lines)), layout=prompt_layout(prompt))
+
+
+def _opponent(prompt: Prompt) -> int:
+    snap = prompt.match
+    return next((uid for uid in snap.players if uid != prompt.user_id), snap.opponent_id)
+
+
+def asking(prompt: Prompt) -> str:
+    """What ``prompt`` asks its member for, naming their opponent."""
+    title, who = games.get(prompt.match.game).title, mention(_opponent(prompt))
+    if prompt.ask is Ask.HINT:
+        return _("Your opponent {opponent} missed. Choose the hint you give.", opponent=who)
+    if prompt.ask is Ask.SECRET:
+        return _("Choose your secret for {game} against {opponent}.", game=title, opponent=who)
+    return _("Your move in {game} against {opponent}.", game=title, opponent=who)
 
 
 def _typed_hint(prompt: Prompt) -> str:
@@ -339,7 +354,9 @@ def dm_refused_post(prompt: Prompt) -> Post:
 
 
 def private_text(notice: Private) -> str:
-    return fit(_("Match #{id}: {text}", id=notice.match.id, text=again(notice.text)))
+    """What the game tells one member only, in their language, naming the players."""
+    text = notice.event.render([mention(uid) for uid in notice.match.players])
+    return fit(_("Match #{id}: {text}", id=notice.match.id, text=text))
 
 
 # ---------------------------------------------------------------------- stats and lists

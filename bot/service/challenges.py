@@ -14,11 +14,20 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 import games
 from bot.i18n import _
 from bot.service.errors import (
-    ChallengeRefused,
-    InvalidMove,
-    MatchNotFound,
-    NotYourMatch,
-    WrongStatus,
+    BotAccount,
+    ChallengeStep,
+    ChallengeTaken,
+    GameRefused,
+    LevelVsBotOnly,
+    NoMatch,
+    NotAPlayer,
+    OnlyMember,
+    OpenNotDeclined,
+    OwnOpenChallenge,
+    PlayerStep,
+    RematchTooEarly,
+    SelfChallenge,
+    UnknownLevel,
 )
 from bot.service.limits import (
     CHANNEL_WINDOW,
@@ -27,12 +36,12 @@ from bot.service.limits import (
     check_channel,
     check_playing,
 )
-from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, require_status
+from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, require_open
 from bot.service.notices import BoardRoute, Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
 from bot.service.timeouts import human
-from bot.service.wording import NO_LONGER_OPEN, NO_MATCH, describe_options
+from bot.service.wording import describe_options
 from db import open_challenges
 from db.match_events import EventRow, append_events
 from db.matches import MatchRow, insert_match
@@ -78,29 +87,18 @@ class Challenges:
             opponent_id = OPEN_OPPONENT
         vs_bot = self.runner.bot_user_id is not None and opponent_id == self.runner.bot_user_id
         if opponent_id == challenger_id:
-            raise ChallengeRefused(_("You cannot challenge yourself: pick another member."))
+            raise SelfChallenge()
         if opponent_is_bot and not vs_bot:
-            raise ChallengeRefused(
-                _(
-                    "Bot accounts cannot play: challenge a member of this server, or me for a "
-                    "match against the built-in player."
-                )
-            )
+            raise BotAccount()
         if level is not None and level not in LEVELS:
-            raise InvalidMove(
-                _(
-                    "Unknown level {level}: choose one of {levels}.",
-                    level=repr(level),
-                    levels=", ".join(LEVELS),
-                )
-            )
+            raise UnknownLevel(level, tuple(LEVELS))
         if level is not None and not vs_bot:
-            raise InvalidMove(_("A level applies only to a match against me, the bot."))
+            raise LevelVsBotOnly()
         seed = self.runner.seeds()
         try:
             normalised = engine.options(engine.new(dict(options or {}), seed))
         except GameError as error:
-            raise InvalidMove(str(error)) from None
+            raise GameRefused(error) from None
         now = self.runner.clock()
         values: dict[str, Any] = {
             "guild_id": guild_id,
@@ -229,11 +227,11 @@ class Challenges:
             loaded = await self.runner.read(session, match_id)
         row = loaded.row
         if guild_id is not None and row.guild_id != guild_id:
-            raise MatchNotFound(_(NO_MATCH, id=match_id))
+            raise NoMatch(match_id)
         if row.status not in OVER:
-            raise WrongStatus(_("A rematch can be offered once this match is over."))
+            raise RematchTooEarly()
         if user_id not in (row.challenger_id, row.opponent_id):
-            raise NotYourMatch(_("Only the two players of this match can ask for a rematch."))
+            raise NotAPlayer(PlayerStep.REMATCH)
         opponent = row.opponent_id if user_id == row.challenger_id else row.challenger_id
         return await self.challenge(
             guild_id=row.guild_id,
@@ -253,29 +251,14 @@ class Challenges:
             user_id,
         )
         if row.origin == MatchOrigin.OPEN and taken:
-            raise WrongStatus(
-                _(
-                    "{member} took this challenge first: it is taken.",
-                    member=self.steps.mention(row.opponent_id),
-                )
-            )
-        require_status(row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
+            raise ChallengeTaken(row.opponent_id)
+        require_open(row)
         if row.opponent_id == OPEN_OPPONENT and user_id is not None:
             if user_id == row.challenger_id:
-                raise NotYourMatch(
-                    _(
-                        "This is your own open challenge: another member may accept it, and "
-                        "you may withdraw it."
-                    )
-                )
+                raise OwnOpenChallenge()
             row.opponent_id = user_id
         if user_id != row.opponent_id:
-            raise NotYourMatch(
-                _(
-                    "Only {member} can accept or decline this challenge.",
-                    member=self.steps.mention(row.opponent_id),
-                )
-            )
+            raise OnlyMember(row.opponent_id, ChallengeStep.ANSWER)
         first = random.Random(row.seed).randrange(2)
         loaded.players = (
             [row.challenger_id, row.opponent_id]
@@ -329,9 +312,7 @@ class Challenges:
 
     def _decline(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         if loaded.row.opponent_id == OPEN_OPPONENT:
-            raise NotYourMatch(
-                _("Nobody declines an open challenge: leave it, and it expires by itself.")
-            )
+            raise OpenNotDeclined()
         opponent = self.steps.mention(loaded.row.opponent_id)
         return self._close_challenge(
             loaded,
@@ -339,7 +320,7 @@ class Challenges:
             loaded.row.opponent_id,
             now,
             "declined",
-            refusal=_("Only {member} can accept or decline this challenge.", member=opponent),
+            step=ChallengeStep.ANSWER,
             line=Worded(lambda: _("{member} declined the challenge.", member=opponent)),
         )
 
@@ -351,7 +332,7 @@ class Challenges:
             loaded.row.challenger_id,
             now,
             "withdrawn",
-            refusal=_("Only {member} can withdraw this challenge.", member=challenger),
+            step=ChallengeStep.WITHDRAW,
             line=Worded(lambda: _("{member} withdrew the challenge.", member=challenger)),
         )
 
@@ -363,13 +344,13 @@ class Challenges:
         now: datetime,
         reason: str,
         *,
-        refusal: str,
+        step: ChallengeStep,
         line: str,
     ) -> list[Notice]:
         """End an open challenge without a match (declined or withdrawn by ``allowed`` only)."""
-        require_status(loaded.row, MatchStatus.CHALLENGED, _(NO_LONGER_OPEN))
+        require_open(loaded.row)
         if user_id != allowed:
-            raise NotYourMatch(refusal)
+            raise OnlyMember(allowed, step)
         abort(loaded, reason, now)
         loaded.log.append((None, reason, None, {}))
         return [Public(self.steps.snapshot(loaded), (line,), kind="expired")]

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.i18n import N_, _
-from bot.service.errors import AlreadyPlayed, WrongStatus
+from bot.service.errors import AlreadyPlayed, NothingDue, WrongStatus
 from bot.service.failures import log_failure
 from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
@@ -142,7 +142,7 @@ class Deadlines:
     def _expire(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER or row.deadline is None or row.deadline > now:
-            raise WrongStatus(_("Nothing is due on this match."))
+            raise NothingDue()
         kind = row.deadline_kind
         if kind == "challenge":
             abort(loaded, "expired", now)

@@ -4,34 +4,58 @@ A refusal is a ``MatchError`` or, for a player acting out of turn, the engines' 
 ``games.base.NotYourTurn``: ``REFUSALS`` catches both. A typed refusal (a class made with
 ``refusal``) carries what the reading side needs to word it (the match, the limit hit, the
 tournament asked for) in frozen fields; the reading side chooses the words, in its reader's
-language (``bot.chat.refusals``). A refusal raised with a ready text (``WrongStatus(text)``)
-still reads as that text, until every raise site carries data.
+language (``bot.chat.refusals``). The service raises no refusal with words of its own.
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, is_dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from enum import StrEnum
 from typing import Any, TypeVar, cast, dataclass_transform
 
-from games.base import GameError, NotYourTurn
+from games.base import Ask, GameError, NotYourTurn
 
 __all__ = [
     "REFUSALS",
     "AlreadyPlayed",
+    "BotAccount",
     "CalledOff",
     "ChallengeRefused",
+    "ChallengeStep",
+    "ChallengeTaken",
     "GameRefused",
     "InvalidMove",
+    "LevelVsBotOnly",
     "Limit",
     "LimitReached",
+    "MatchBusy",
     "MatchError",
     "MatchNotFound",
+    "MatchOver",
+    "MovedOn",
+    "NoBotHere",
     "NoFinishedMatch",
+    "NoMatch",
+    "NoMatchHere",
+    "NotAPlayer",
+    "NotAsked",
+    "NotOpen",
+    "NotStarted",
     "NotYourMatch",
     "NotYourTurn",
+    "NothingAsked",
+    "NothingDue",
+    "OnlyMember",
+    "OpenNotDeclined",
+    "OthersTurn",
+    "OverStep",
+    "OwnOpenChallenge",
+    "PlayerStep",
+    "RematchTooEarly",
+    "SelfChallenge",
     "StillInPlay",
     "TimeoutOutOfBounds",
+    "UnknownLevel",
     "WaitTooLong",
     "WrongStatus",
     "refusal",
@@ -70,13 +94,6 @@ def refusal(cls: E) -> E:
 
 class MatchError(Exception):
     """A refused request: its fields say what was refused and why (``say`` words them)."""
-
-    @property
-    def text(self) -> str | None:
-        """The ready text the refusal was raised with, or ``None`` for a typed refusal."""
-        if is_dataclass(self) or not self.args:
-            return None
-        return str(self.args[0])
 
 
 class MatchNotFound(MatchError):
@@ -173,6 +190,181 @@ class TimeoutOutOfBounds(InvalidMove):
     low: int
     high: int
     got: int
+
+
+# --- which match -------------------------------------------------------------------------
+
+
+@refusal
+class NoMatch(MatchNotFound):
+    """There is no match ``match_id`` (or none in the server it was asked from)."""
+
+    match_id: int
+
+
+@refusal
+class NoMatchHere(MatchNotFound):
+    """The member has ``count`` unfinished ``game`` matches in the channel: none, or more than
+    a command can choose from."""
+
+    game: str
+    count: int
+
+
+# --- who may act -------------------------------------------------------------------------
+
+
+class PlayerStep(StrEnum):
+    """What only a match's two players may do."""
+
+    ACT = "act"
+    RESIGN = "resign"
+    REMATCH = "rematch"
+
+
+@refusal
+class NotAPlayer(NotYourMatch):
+    """The member does not play the match they tried to ``step`` in."""
+
+    step: PlayerStep = PlayerStep.ACT
+
+
+class ChallengeStep(StrEnum):
+    """What one member alone does to a challenge."""
+
+    ANSWER = "answer"
+    """Accept or decline: the member challenged."""
+    WITHDRAW = "withdraw"
+    """The member who challenged."""
+
+
+@refusal
+class OnlyMember(NotYourMatch):
+    """Only ``member_id`` may ``step`` this challenge."""
+
+    member_id: int
+    step: ChallengeStep
+
+
+@refusal
+class OwnOpenChallenge(NotYourMatch):
+    """The member tried to accept their own open challenge."""
+
+
+@refusal
+class OpenNotDeclined(NotYourMatch):
+    """Nobody declines an open challenge: it expires by itself."""
+
+
+@refusal
+class OthersTurn(NotYourTurn):
+    """Another player is to act: ``member_id`` (to ``ask``), or both when it is ``None``."""
+
+    member_id: int | None = None
+    ask: Ask | None = None
+
+
+@refusal
+class NothingAsked(NotYourTurn):
+    """Nothing is privately asked of the member now: the other player is to act."""
+
+
+# --- when --------------------------------------------------------------------------------
+
+
+@refusal
+class MovedOn(AlreadyPlayed):
+    """The request was made on a board the match has moved on from."""
+
+
+@refusal
+class MatchBusy(AlreadyPlayed):
+    """The match kept changing while the request was tried."""
+
+
+@refusal
+class NotOpen(WrongStatus):
+    """The challenge was answered, withdrawn or expired."""
+
+
+@refusal
+class ChallengeTaken(WrongStatus):
+    """``member_id`` took this open challenge first."""
+
+    member_id: int
+
+
+@refusal
+class NotStarted(WrongStatus):
+    """The challenge has not been accepted yet."""
+
+
+class OverStep(StrEnum):
+    """What was asked of a match that is over."""
+
+    PLAY = "play"
+    END = "end"
+    """Resign it, or cancel it as its organizer."""
+    CALL_OFF = "call_off"
+    ASK = "ask"
+    """What the member is privately asked for."""
+
+
+@refusal
+class MatchOver(WrongStatus):
+    """The match is over: it ended for ``reason`` (its end reason, or its status without one)."""
+
+    step: OverStep
+    reason: str = ""
+
+
+@refusal
+class RematchTooEarly(WrongStatus):
+    """A rematch is offered once the match is over."""
+
+
+@refusal
+class NothingDue(WrongStatus):
+    """The deadline the sweeper claimed has moved or gone."""
+
+
+@refusal
+class NotAsked(WrongStatus):
+    """An answer to another ask than ``asked``, which the ``game`` waits for now."""
+
+    asked: Ask
+    game: str
+
+
+# --- challenges --------------------------------------------------------------------------
+
+
+@refusal
+class SelfChallenge(ChallengeRefused):
+    """A member challenged themself."""
+
+
+@refusal
+class BotAccount(ChallengeRefused):
+    """A member challenged another bot account than this bot."""
+
+
+@refusal
+class NoBotHere(ChallengeRefused):
+    """This bot cannot play (its own user id is not known)."""
+
+
+@refusal
+class UnknownLevel(InvalidMove):
+    """``level`` is none of ``levels``."""
+
+    level: str
+    levels: tuple[str, ...]
+
+
+@refusal
+class LevelVsBotOnly(InvalidMove):
+    """A level was given for a match between members."""
 
 
 REFUSALS = (MatchError, NotYourTurn)

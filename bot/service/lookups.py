@@ -6,15 +6,17 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-import games
-from bot.i18n import _
-from bot.i18n.formats import command
-from bot.service.errors import MatchNotFound, NotYourMatch, NotYourTurn, WrongStatus
-from bot.service.match_state import OVER, LoadedMatch
+from bot.service.errors import (
+    NoMatch,
+    NoMatchHere,
+    NotAPlayer,
+    NothingAsked,
+    OverStep,
+)
+from bot.service.match_state import OVER, LoadedMatch, over
 from bot.service.notices import MatchSnapshot, Prompt
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps
-from bot.service.wording import NO_MATCH, NOT_YOUR_MATCH
 from db import matches
 from db.matches import MatchContext, channel_matches, unfinished_matches
 from db.models import MatchStatus
@@ -46,11 +48,11 @@ class Lookups:
             loaded = _in(await self.runner.read(session, match_id), guild_id)
         seat = loaded.seat(user_id)
         if seat is None:
-            raise NotYourMatch(_(NOT_YOUR_MATCH))
+            raise NotAPlayer()
         if loaded.row.status in OVER:
-            raise WrongStatus(_("This match is over."))
+            raise over(loaded.row, OverStep.ASK)
         if seat not in loaded.game.to_act(loaded.state):
-            raise NotYourTurn(_("Nothing is asked of you right now: the other player is to act."))
+            raise NothingAsked()
         ask = loaded.game.ask(loaded.state, seat)
         return self.steps.prompt(loaded, seat, ask)
 
@@ -78,33 +80,19 @@ class Lookups:
 def pick(runner: MatchRunner, found: list[MatchContext], game: str, user_id: int) -> MatchContext:
     """The one of the caller's matches in a channel a command means: the only one, or the
     only one where they are to act."""
-    engine = games.get(game)
     if not found:
-        raise MatchNotFound(
-            _(
-                "You have no {game} match in this channel: start one with {command}.",
-                game=engine.title,
-                command=command(f"{game} challenge"),
-            )
-        )
+        raise NoMatchHere(game, 0)
     if len(found) == 1:
         return found[0]
     mine = [ctx for ctx in found if user_id in runner.context_snapshot(ctx).to_act]
     if len(mine) == 1:
         return mine[0]
-    raise MatchNotFound(
-        _(
-            "You have {n} {game} matches in this channel: use the buttons on the board of "
-            "the one you mean.",
-            n=len(found),
-            game=engine.title,
-        )
-    )
+    raise NoMatchHere(game, len(found))
 
 
 def _in(loaded: LoadedMatch, guild_id: int | None) -> LoadedMatch:
     """``loaded``, unless it belongs to another server than the one asked from: then it is
     answered as if it did not exist."""
     if guild_id is not None and loaded.row.guild_id != guild_id:
-        raise MatchNotFound(_(NO_MATCH, id=loaded.row.id))
+        raise NoMatch(loaded.row.id)
     return loaded

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.i18n import N_, _
-from bot.service.errors import AlreadyPlayed, WrongStatus
+from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -29,7 +28,6 @@ RECENT = 8
 """Public events a match keeps for its board's log (the board lists the last few)."""
 MAX_MATCH_ID = 2**31 - 1
 """The largest id a match can have (a 32-bit column on PostgreSQL)."""
-ALREADY_PLAYED = N_("That was already played: the match has moved on. Use the latest board.")
 
 Clock = Callable[[], datetime]
 """Where the service reads the time: ``db.models.utcnow``, or a test's hand-wound clock."""
@@ -102,12 +100,18 @@ def shown_version(loaded: LoadedMatch) -> int:
 def check_version(loaded: LoadedMatch, expected_version: int | None) -> None:
     """Refuse a request made against a version of the match that is no longer current."""
     if expected_version is not None and loaded.row.version != expected_version:
-        raise AlreadyPlayed(_(ALREADY_PLAYED))
+        raise MovedOn()
 
 
-def require_status(row: MatchRow, status: MatchStatus, message: str) -> None:
-    if row.status != status:
-        raise WrongStatus(message)
+def require_open(row: MatchRow) -> None:
+    """Refuse an answer to a challenge that is no longer open."""
+    if row.status != MatchStatus.CHALLENGED:
+        raise NotOpen()
+
+
+def over(row: MatchRow, step: OverStep) -> MatchOver:
+    """The refusal of ``step`` on a match that is over, with how it ended."""
+    return MatchOver(step, row.end_reason or row.status)
 
 
 CHANGEABLE = (
@@ -134,10 +138,13 @@ def deliveries(
     bot: int | None,
     *,
     board_shown: bool = False,
+    mention: Callable[[int], str] = default_mention,
 ) -> list[tuple[int, int, str, int | None, str | None]]:
     """The outbox entries of a use case: its board, if it changed and the caller's response
     does not carry it (``board_shown``), and every DM it asks for (not what the member who
-    acted is told: that is their request's answer)."""
+    acted is told: that is their request's answer). A private event is kept as its game
+    words it, naming the players with ``mention``."""
+    names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
     if not board_shown and any(isinstance(notice, Public) for notice in notices):
@@ -146,7 +153,7 @@ def deliveries(
         if isinstance(notice, Prompt) and notice.user_id != bot:
             rows.append((match_id, version, "prompt", notice.user_id, None))
         elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
-            rows.append((match_id, version, "private", notice.user_id, notice.text))
+            rows.append((match_id, version, "private", notice.user_id, notice.event.render(names)))
     return rows
 
 

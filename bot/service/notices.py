@@ -7,12 +7,12 @@ these into messages, embeds and buttons; the terminal and tests read them as pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from db.models import OPEN_OPPONENT, MatchStatus
-from games.base import Ask
+from games.base import Ask, Event
 
 
 @dataclass(frozen=True)
@@ -77,23 +77,22 @@ class Public:
 
 @dataclass(frozen=True)
 class Private:
-    """Words for one user only (a confirmation, their own secret, the hint they may give)."""
+    """What one user only is told (their own secret set, what their hint says): the game's
+    event for their seat, which the game words for whoever reads it."""
 
     match: MatchSnapshot
     user_id: int
-    text: str
+    event: Event
 
 
 @dataclass(frozen=True)
 class Prompt:
-    """Ask one user privately for something: their secret, a Crown hint, a trap cell."""
+    """Ask one user privately for something: their secret, a Crown hint, a trap cell. The
+    reading side words the question; the game draws the choices from ``view``."""
 
     match: MatchSnapshot
     user_id: int
     ask: Ask
-    text: str
-    choices: tuple[tuple[str, str], ...] = field(default=())
-    """(label, canonical action text) pairs for a short choice (hints); empty for free input."""
     view: Any = None
     """The user's own view of the game (holds their own secrets, never the opponent's)."""
 

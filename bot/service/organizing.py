@@ -14,14 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
 from bot.i18n import _
-from bot.service.errors import InvalidMove, WrongStatus
+from bot.service.errors import GameRefused, OverStep, WrongStatus
 from bot.service.failures import log_failure
-from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries
+from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries, over
 from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
 from bot.service.timeouts import human
-from bot.service.wording import ended
 from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
 from db.models import MatchOrigin, MatchStatus
 from db.outbox import add_deliveries
@@ -136,7 +135,7 @@ class Organizing:
         try:
             state = engine.new(dict(pairing.options), seed)
         except GameError as error:
-            raise InvalidMove(str(error)) from None
+            raise GameRefused(error) from None
         now = self.runner.clock()
         players = pairing.players
         row = MatchRow(
@@ -192,7 +191,9 @@ class Organizing:
         notices: list[Notice] = [Public(self.steps.snapshot(loaded), tuple(lines), kind="start")]
         notices.extend(self.steps.new_prompts(loaded, {}))
         if outbox:
-            entries = deliveries(loaded, notices, None, self.runner.bot_user_id, board_shown=False)
+            entries = deliveries(
+                loaded, notices, None, self.runner.bot_user_id, mention=self.runner.mention
+            )
             await add_deliveries(session, entries, now + DELIVERY_GRACE)
         return loaded, notices
 
@@ -202,9 +203,7 @@ class Organizing:
 
         def step(loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
             if loaded.row.status in OVER:
-                raise WrongStatus(
-                    _("This match is already over ({reason}).", reason=ended(loaded.row))
-                )
+                raise over(loaded.row, OverStep.END)
             events: list[Event] = []
             if loaded.state is not None:
                 loaded.state, events = loaded.game.conclude(
@@ -222,7 +221,7 @@ class Organizing:
         self, loaded: LoadedMatch, user_id: int | None, now: datetime, reason: str
     ) -> list[Notice]:
         if loaded.row.status in OVER:
-            raise WrongStatus(_("This match is already over."))
+            raise over(loaded.row, OverStep.CALL_OFF)
         abort(loaded, reason, now)
         loaded.log.append((None, "abort", None, {"reason": reason}))
         return []

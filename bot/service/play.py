@@ -11,13 +11,19 @@ from functools import partial
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.i18n import _
-from bot.service.errors import InvalidMove, NotYourMatch, NotYourTurn, WrongStatus
+from bot.service.errors import (
+    GameRefused,
+    NotAPlayer,
+    NotAsked,
+    NotStarted,
+    OverStep,
+    PlayerStep,
+)
 from bot.service.lookups import pick
-from bot.service.match_state import OVER, LoadedMatch
+from bot.service.match_state import OVER, LoadedMatch, over
 from bot.service.notices import BoardRoute, Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort
-from bot.service.wording import NOT_YOUR_MATCH, ended, not_what_was_asked
 from db.matches import channel_matches
 from db.models import MatchStatus
 from games.base import Ask, Event, GameError, Outcome, Reason, other
@@ -100,35 +106,31 @@ class Play:
     ) -> list[Notice]:
         row, engine = loaded.row, loaded.game
         if row.status == MatchStatus.CHALLENGED:
-            raise WrongStatus(
-                _("This match has not started: the challenge must be accepted first.")
-            )
+            raise NotStarted()
         if row.status in OVER:
-            raise WrongStatus(
-                _("This match is over ({reason}): start a new one.", reason=ended(row))
-            )
+            raise over(row, OverStep.PLAY)
         seat = loaded.seat(user_id)
         if seat is None:
-            raise NotYourMatch(_(NOT_YOUR_MATCH))
+            raise NotAPlayer()
         state = loaded.state
         if seat not in engine.to_act(state):
-            raise NotYourTurn(self.steps.whose_turn(loaded))
+            raise self.steps.whose_turn(loaded)
         asked = engine.ask(state, seat)
         if answering is not None and asked not in answering:
-            raise WrongStatus(not_what_was_asked(asked, engine))
+            raise NotAsked(asked, engine.name)
         try:
             action = engine.parse(state, seat, text)
             new_state, events = engine.apply(state, seat, action)
         except GameError as error:
-            raise InvalidMove(str(error)) from None
+            raise GameRefused(error) from None
         return self.steps.played(loaded, seat, action, new_state, events, now)
 
     def _resign(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
         row = loaded.row
         if row.status in OVER:
-            raise WrongStatus(_("This match is already over ({reason}).", reason=ended(row)))
+            raise over(row, OverStep.END)
         if user_id not in (row.challenger_id, row.opponent_id):
-            raise NotYourMatch(_("This is not your match: only its two players can resign it."))
+            raise NotAPlayer(PlayerStep.RESIGN)
         if row.status in (MatchStatus.CHALLENGED, MatchStatus.SETUP):
             events: list[Event] = []
             if loaded.state is not None:

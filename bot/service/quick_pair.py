@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from bot.i18n import _
 from bot.service.challenges import Challenges
-from bot.service.errors import ChallengeRefused, MatchError
+from bot.service.errors import MatchError, NoBotHere, refusal
 from bot.service.limits import check_playing
 from bot.service.notices import BoardRoute, Report
 from bot.service.organizing import MatchToStart, Organizing
@@ -38,8 +38,12 @@ FALLBACK_DEFAULT = 60
 """Seconds a member waits before the bot is offered, unless the server set its own."""
 
 
+@refusal
 class NotQueued(MatchError):
-    """The member is not (or no longer) in the queue they act on."""
+    """The member is not in the queue they act on; ``gone``: no longer, as they took up the
+    bot's offer (paired, left, or waited too long)."""
+
+    gone: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,7 @@ class QuickPair:
         async with self.runner.session() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or (spot is not None and entry.spot != spot):
-                raise NotQueued(_("You are not waiting in this queue."))
+                raise NotQueued()
             await queue.remove(session, [user_id])
         return entry.spot
 
@@ -194,13 +198,11 @@ class QuickPair:
         """Take up the bot's offer: out of the queue, and a match against the bot (unrated) in
         the queue's channel at the level for the member's rating."""
         if self.runner.bot_user_id is None:
-            raise ChallengeRefused(_("I cannot play here."))
+            raise NoBotHere()
         async with self.runner.session() as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or entry.spot.guild_id != guild_id:
-                raise NotQueued(
-                    _("You are no longer waiting: you were paired, left, or waited too long.")
-                )
+                raise NotQueued(gone=True)
             await queue.remove(session, [user_id])
         return await self.challenges.challenge(
             guild_id=guild_id,

@@ -18,8 +18,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n.names import REASON_NAMES as REASON_NAMES  # read by bot.service.wording
-from bot.i18n.names import reason_name as reason_name
 from bot.service.errors import CalledOff, NoFinishedMatch, StillInPlay
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
 from db import history, site

@@ -20,12 +20,10 @@ from typing import TypeVar
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 import games
-from bot.i18n import _
 from bot.service import stats
-from bot.service.errors import AlreadyPlayed, MatchNotFound
+from bot.service.errors import MatchBusy, MovedOn, NoMatch
 from bot.service.languages import Languages
 from bot.service.match_state import (
-    ALREADY_PLAYED,
     DELIVERY_GRACE,
     MAX_MATCH_ID,
     OVER,
@@ -47,7 +45,6 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Public, Report
 from bot.service.snapshots import snapshot_of
 from bot.service.timeouts import Timeouts, merge_timeouts
-from bot.service.wording import NO_MATCH
 from db import history, queue
 from db.connection import Db
 from db.engine import bound_engine
@@ -132,8 +129,8 @@ class MatchRunner:
                 return self.report(match, notices)
             except Conflict:
                 if expected_version is not None:
-                    raise AlreadyPlayed(_(ALREADY_PLAYED)) from None
-        raise AlreadyPlayed(_("The match is busy: try again in a moment."))
+                    raise MovedOn() from None
+        raise MatchBusy()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -173,7 +170,7 @@ class MatchRunner:
         async def find(connection: AsyncConnection) -> LoadedMatch:
             loaded = await self.read(connection, match_id, for_update=True)
             if loaded.row.guild_id != guild_id:
-                raise MatchNotFound(_(NO_MATCH, id=match_id))
+                raise NoMatch(match_id)
             return loaded
 
         return find
@@ -205,7 +202,9 @@ class MatchRunner:
         match.row.version += 1
         await self.save_rest(db, match, now)
         board_shown = board is not None and _rides(board, notices)
-        entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
+        entries = deliveries(
+            match, notices, user_id, self.bot_user_id, board_shown=board_shown, mention=self.mention
+        )
         await add_deliveries(db, entries, now + DELIVERY_GRACE)
         return notices
 
@@ -221,10 +220,10 @@ class MatchRunner:
 
     async def read(self, db: Db, match_id: int, *, for_update: bool = False) -> LoadedMatch:
         if not 0 < match_id <= MAX_MATCH_ID:  # a typed number: no query can take it
-            raise MatchNotFound(_(NO_MATCH, id=match_id))
+            raise NoMatch(match_id)
         found = await load_match(db, match_id, for_update=for_update)
         if found is None:
-            raise MatchNotFound(_(NO_MATCH, id=match_id))
+            raise NoMatch(match_id)
         return self.loaded(found)
 
     def loaded(self, found: MatchContext) -> LoadedMatch:

@@ -8,17 +8,15 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.i18n import _
+from bot.service.errors import OthersTurn
 from bot.service.match_state import OVER, LoadedMatch
 from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public
 from bot.service.runner import MatchRunner
 from bot.service.snapshots import rendered
 from bot.service.timeouts import Timeouts
-from bot.service.wording import choice_label
 from db.models import MatchStatus
-from games.base import Ask, Event, Outcome, Seat, other
+from games.base import Ask, Event, Outcome, Seat
 from games.players import DEFAULT_LEVEL, player_for
-from games.worded import Worded
 
 
 class Steps:
@@ -91,17 +89,13 @@ class Steps:
         loaded.state = state
         return events
 
-    def whose_turn(self, loaded: LoadedMatch) -> str:
+    def whose_turn(self, loaded: LoadedMatch) -> OthersTurn:
+        """The refusal of a player who is not to act: who is, and what they are asked."""
         seats = sorted(loaded.game.to_act(loaded.state))
         if len(seats) != 1:
-            return _("Nothing is asked of you right now: wait for the other player.")
-        who = self.mention(loaded.players[seats[0]])
+            return OthersTurn()
         ask = loaded.game.ask(loaded.state, seats[0])
-        if ask is Ask.HINT:
-            return _("It is not your turn: it is {member}'s turn to choose a hint.", member=who)
-        if ask is Ask.SECRET:
-            return _("It is not your turn: {member} is still choosing a secret.", member=who)
-        return _("It is not your turn: it is {member}'s turn to move.", member=who)
+        return OthersTurn(loaded.players[seats[0]], ask)
 
     def notices(
         self, loaded: LoadedMatch, events: Sequence[Event], asks_before: Mapping[Seat, Ask]
@@ -113,8 +107,7 @@ class Steps:
             kind = "end" if loaded.row.status in OVER else "update"
             notices.append(Public(snap, tuple(public), kind=kind))
         for seat, uid in enumerate(loaded.players):
-            for text in self.render(loaded, events, seat):
-                notices.append(Private(snap, uid, text))
+            notices += [Private(snap, uid, event) for event in events if event.audience == seat]
         notices.extend(self.new_prompts(loaded, asks_before))
         return notices
 
@@ -131,33 +124,8 @@ class Steps:
         return prompts
 
     def prompt(self, loaded: LoadedMatch, seat: Seat, ask: Ask) -> Prompt:
-        engine, state = loaded.game, loaded.state
-        opponent = self.mention(loaded.players[other(seat)])
-        choices: tuple[tuple[str, str], ...] = ()
-        if ask is Ask.HINT:
-            actions = engine.legal_actions(state, seat)
-            choices = tuple((choice_label(engine, a), str(a)) for a in actions)
-            text = Worded(
-                lambda: _(
-                    "Your opponent {opponent} missed. Choose the hint you give.", opponent=opponent
-                )
-            )
-        elif ask is Ask.SECRET:
-            text = Worded(
-                lambda: _(
-                    "Choose your secret for {game} against {opponent}.",
-                    game=engine.title,
-                    opponent=opponent,
-                )
-            )
-        else:
-            text = Worded(
-                lambda: _(
-                    "Your move in {game} against {opponent}.", game=engine.title, opponent=opponent
-                )
-            )
         snap = self.snapshot(loaded)
-        return Prompt(snap, loaded.players[seat], ask, text, choices, engine.view(state, seat))
+        return Prompt(snap, loaded.players[seat], ask, loaded.game.view(loaded.state, seat))
 
 
 def advance(

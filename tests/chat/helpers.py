@@ -56,15 +56,11 @@ def snapshot(
     )
 
 
-def prompt(game: str, state: Any, seat: int, text: str = "Choose.") -> Prompt:
+def prompt(game: str, state: Any, seat: int) -> Prompt:
     """The prompt the service would send ``seat`` in ``state``."""
     engine = games.get(game)
     snap = snapshot(game, state)
-    ask = engine.ask(state, seat)
-    choices: tuple[tuple[str, str], ...] = ()
-    if ask is Ask.HINT:
-        choices = tuple((f"Hint {a}", str(a)) for a in engine.legal_actions(state, seat))
-    return Prompt(snap, snap.players[seat], ask, text, choices, engine.view(state, seat))
+    return Prompt(snap, snap.players[seat], engine.ask(state, seat), engine.view(state, seat))
 
 
 def args(layout: Layout, verb: str) -> set[str]:

@@ -12,17 +12,43 @@ from bot.chat.failures import FAILED
 from bot.chat.refusals import say
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import (
+    BotAccount,
     CalledOff,
+    ChallengeStep,
+    ChallengeTaken,
     GameRefused,
+    LevelVsBotOnly,
     Limit,
     LimitReached,
+    MatchBusy,
     MatchError,
+    MatchOver,
+    MovedOn,
+    NoBotHere,
     NoFinishedMatch,
+    NoMatch,
+    NoMatchHere,
+    NotAPlayer,
+    NotAsked,
+    NothingAsked,
+    NothingDue,
+    NotOpen,
+    NotStarted,
+    OnlyMember,
+    OpenNotDeclined,
+    OthersTurn,
+    OverStep,
+    OwnOpenChallenge,
+    PlayerStep,
+    RematchTooEarly,
+    SelfChallenge,
     StillInPlay,
     TimeoutOutOfBounds,
+    UnknownLevel,
     WaitTooLong,
     WrongStatus,
 )
+from bot.service.quick_pair import NotQueued
 from bot.service.tournaments.refusals import (
     AlreadyEntered,
     NoSuchFormat,
@@ -42,10 +68,36 @@ from bot.service.tournaments.refusals import (
     TournamentStep,
     UnknownGame,
 )
-from games.base import IllegalAction, NotYourTurn
+from games.base import Ask, IllegalAction, NotYourTurn
 
-SAMPLES: list[MatchError] = [
+SAMPLES: list[MatchError | NotYourTurn] = [
     GameRefused(IllegalAction("That cell is taken.")),
+    NoMatch(7),
+    NoMatchHere("crown", 0),
+    NoMatchHere("crown", 2),
+    *(NotAPlayer(step) for step in PlayerStep),
+    *(OnlyMember(11, step) for step in ChallengeStep),
+    OwnOpenChallenge(),
+    OpenNotDeclined(),
+    OthersTurn(),
+    *(OthersTurn(11, ask) for ask in (Ask.ACTION, Ask.SECRET, Ask.HINT)),
+    NothingAsked(),
+    MovedOn(),
+    MatchBusy(),
+    NotOpen(),
+    ChallengeTaken(11),
+    NotStarted(),
+    *(MatchOver(step, "resign") for step in OverStep),
+    RematchTooEarly(),
+    NothingDue(),
+    *(NotAsked(ask, "crown") for ask in (Ask.ACTION, Ask.SECRET, Ask.HINT)),
+    SelfChallenge(),
+    BotAccount(),
+    NoBotHere(),
+    UnknownLevel("master", ("easy", "normal")),
+    LevelVsBotOnly(),
+    NotQueued(),
+    NotQueued(gone=True),
     NoFinishedMatch(7),
     StillInPlay(7),
     CalledOff(7),
@@ -83,7 +135,7 @@ SAMPLES: list[MatchError] = [
 ]
 
 
-def typed(base: type[MatchError]) -> Iterator[type[MatchError]]:
+def typed(base: type[BaseException]) -> Iterator[type[BaseException]]:
     for kind in base.__subclasses__():
         if is_dataclass(kind):
             yield kind
@@ -91,7 +143,8 @@ def typed(base: type[MatchError]) -> Iterator[type[MatchError]]:
 
 
 def test_every_typed_refusal_is_worded_in_every_language() -> None:
-    assert set(typed(MatchError)) == {type(refusal) for refusal in SAMPLES}
+    every = {*typed(MatchError), *typed(NotYourTurn)}
+    assert every == {type(refusal) for refusal in SAMPLES}
     for locale in LOCALES:
         with speaking(locale):
             said = [say(refusal) for refusal in SAMPLES]
@@ -153,7 +206,6 @@ def test_a_ready_text_and_an_engines_refusal_read_as_they_were_raised() -> None:
 
 def test_a_typed_refusal_is_frozen_and_carries_no_words() -> None:
     refusal = LimitReached(Limit.PLAYING, 10)
-    assert refusal.text is None
     with pytest.raises(AttributeError):
         refusal.most = 11  # type: ignore[misc]
     assert refusal == LimitReached(Limit.PLAYING, 10)

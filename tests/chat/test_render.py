@@ -26,7 +26,7 @@ from bot.chat.components import (
 from bot.chat.games.flag import DRAWING as FLAG
 from bot.chat.history import BOARD_REVIEW_TEMPLATE
 from bot.service.notices import Private
-from games.base import Ask
+from games.base import Ask, Event
 
 from .helpers import ALICE, BOB, args, play, prompt, snapshot
 
@@ -353,7 +353,7 @@ def test_every_board_of_a_random_game_fits_discord_and_offers_exactly_the_legal_
 
 
 def test_secret_prompt_names_match_opponent_and_server_and_holds_the_grid() -> None:
-    ask = prompt("crown", games.get("crown").new({}, 1), 1, "Choose your secret.")
+    ask = prompt("crown", games.get("crown").new({}, 1), 1)
     post = render.prompt_post(
         ask, server="Duel Club", board="https://discord.com/channels/500/600/900"
     )
@@ -405,9 +405,8 @@ def test_dm_refused_post_mentions_the_player_and_offers_the_prompt_here() -> Non
 
 def test_private_text_names_the_match() -> None:
     snap = snapshot("crown", games.get("crown").new({}, 1))
-    assert render.private_text(Private(snap, ALICE, "Your Crown is at (2,3).")) == (
-        "Match #7: Your Crown is at (2,3)."
-    )
+    told = Private(snap, ALICE, Event("secret", "Your Crown is at (2,3).", 0))
+    assert render.private_text(told) == ("Match #7: Your Crown is at (2,3).")
 
 
 # ---------------------------------------------------------------------- challenge and text

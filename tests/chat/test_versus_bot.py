@@ -12,7 +12,7 @@ from bot.chat.game_cog import COMMON_OPTIONS
 from bot.chat.live_boards import Boards
 from bot.chat.reach import ChannelReach
 from bot.service.notices import Notice, Private, Prompt, Report
-from games.base import Ask
+from games.base import Ask, Event
 from games.players import LEVELS
 
 from .helpers import ALICE, snapshot
@@ -60,9 +60,9 @@ async def test_nothing_is_ever_sent_to_the_bot_itself() -> None:
     state = crown.new({}, 1)
     snap = snapshot("crown", state, players=(ALICE, PARLOR))
     notices: list[Notice] = [
-        Private(snap, PARLOR, "Your Crown is at (1,1)."),
-        Prompt(snap, PARLOR, Ask.SECRET, "Choose your secret."),
-        Prompt(snap, ALICE, Ask.SECRET, "Choose your secret."),
+        Private(snap, PARLOR, Event("secret", "Your Crown is at (1,1).", 1)),
+        Prompt(snap, PARLOR, Ask.SECRET),
+        Prompt(snap, ALICE, Ask.SECRET),
     ]
     client, outbox = _Client(), _Outbox()
     boards = Boards(cast(Any, client), cast(Any, outbox))

@@ -17,7 +17,6 @@ from bot.chat import boards, render
 from bot.chat.components import Post
 from bot.i18n import LOCALES, speaking
 from bot.service.match_state import history_lines, recent_entry
-from bot.service.wording import choice_label
 from games.base import Event, Outcome, Reason
 from games.worded import again
 from tests.chat.helpers import prompt, snapshot
@@ -228,17 +227,14 @@ def test_hint_prompts_and_their_buttons_are_in_the_members_language(locale: str)
     state = engine.new({}, 3)
     for seat, text in ((0, "1 1"), (1, "2 2"), (0, "3 3")):
         state, _events = engine.apply(state, seat, engine.parse(state, seat, text))
-    asked = prompt("crown", state, 1, text="Choose.")
-    labels = tuple(
-        (choice_label(engine, action), str(action)) for action in engine.legal_actions(state, 1)
-    )
-    asked = type(asked)(**{**asked.__dict__, "choices": labels})
+    asked = prompt("crown", state, 1)
     with speaking(locale):
         post = render.prompt_post(asked, server="Zanzibar", board="https://discord.com/x")
     check_limits(post)
     shown = [button.label for row in post.layout for button in row]
     with speaking(locale):
-        expected = [choice_label(engine, action) for action in engine.legal_actions(state, 1)]
+        hints = [control.label for control in engine.choices(engine.view(state, 1))]
+    expected = [hint[:1].upper() + hint[1:] for hint in hints]  # a button starts with a capital
     assert shown == expected
     assert all(not LEFTOVER.english(label, locale) for label in shown), shown
     assert not LEFTOVER.english(post.content.replace("Choose.", ""), locale), post.content

@@ -16,6 +16,7 @@ from bot.chat import render
 from bot.chat.answers import done_text
 from bot.chat.called_off import called_off_text
 from bot.chat.common import rules_text
+from bot.chat.refusals import say
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import REFUSALS
 from bot.service.match_parts import MatchParts
@@ -39,7 +40,7 @@ async def refused(step: Awaitable[object]) -> str:
     try:
         await step
     except REFUSALS as error:
-        return str(error)
+        return say(error)
     raise AssertionError("the request was not refused")
 
 
@@ -148,7 +149,7 @@ def shown(flow: Flow) -> list[str]:
     """Every text the flow words itself, as its reader sees it, worded in the current
     language: refusals, prompts and the board's lines it words (those the engines' events word
     are the games' catalogs')."""
-    prompts = [again(p.text) for p in flow.prompts]
+    prompts = [render.asking(p) for p in flow.prompts]
     lines = [again(line) for line in flow.lines if isinstance(line, Worded)]
     return [*flow.refusals, *lines, *prompts]
 
@@ -191,7 +192,7 @@ async def test_board_lines_and_prompts_are_worded_again_for_their_reader(
     with speaking("fr"):
         assert again(line).startswith("<@22>, <@11> te défie à ")
     with speaking("de"):
-        prompt = again(flow.prompts[0].text)
+        prompt = render.asking(flow.prompts[0])
     assert prompt.startswith("Wähle dein Geheimnis für ") and " gegen <@" in prompt
     assert "did not answer in time, so I chose for them" in " ".join(flow.lines)
     with speaking("pt-BR"):

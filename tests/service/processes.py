@@ -41,7 +41,7 @@ async def main() -> None:
             pairs = [list(report.match.players) for report in wave.reports]
             print(json.dumps({"pairs": pairs}), flush=True)
     except MatchError as error:
-        print(json.dumps({"refused": str(error)}), flush=True)
+        print(json.dumps({"refused": say(error)}), flush=True)
     finally:
         await engine.dispose()
 

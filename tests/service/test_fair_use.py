@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.errors import Limit, LimitReached, MatchNotFound, WrongStatus
+from bot.service.errors import Limit, LimitReached, MatchNotFound, NoMatch, NotAsked, WrongStatus
 from bot.service.limits import MAX_PAIR_CHALLENGES, MAX_PLAYING
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
+from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 
 OTHER_GUILD = GUILD + 1
@@ -76,7 +77,7 @@ async def test_another_servers_match_is_answered_as_if_it_did_not_exist(
     ):
         with pytest.raises(MatchNotFound) as refused:
             await use_case(match_id, BOB, guild_id=OTHER_GUILD)
-        assert str(refused.value) == f"There is no match #{match_id}."
+        assert refused.value == NoMatch(match_id)
     with pytest.raises(MatchNotFound):
         await service.play.submit(match_id, BOB, "5", guild_id=OTHER_GUILD)
     with pytest.raises(MatchNotFound):
@@ -90,8 +91,9 @@ async def test_a_command_move_during_setup_names_the_dm_and_places_nothing(
 ) -> None:
     report = await challenge(service, ALICE, BOB, game="crown")
     await service.challenges.accept(report.match.id, BOB)
-    with pytest.raises(WrongStatus, match="waiting for your secret, which you choose in the DM"):
+    with pytest.raises(WrongStatus) as refused:
         await service.play.play_in_channel(GUILD, CHANNEL, "crown", ALICE, "2 2")
+    assert refused.value == NotAsked(Ask.SECRET, "crown")
     snap = await service.lookups.snapshot(report.match.id)
     assert snap.status == "setup" and set(snap.to_act) == {ALICE, BOB}
 

@@ -7,7 +7,17 @@ import asyncio
 
 import pytest
 
-from bot.service.errors import InvalidMove, Limit, LimitReached, NotYourMatch, WrongStatus
+from bot.service.errors import (
+    ChallengeTaken,
+    LevelVsBotOnly,
+    Limit,
+    LimitReached,
+    NotOpen,
+    NotYourMatch,
+    OpenNotDeclined,
+    OwnOpenChallenge,
+    WrongStatus,
+)
 from bot.service.limits import CHANNEL_OPEN_CHALLENGES, MAX_OPEN_CHALLENGES, MAX_PAIR_CHALLENGES
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Public, Report
@@ -39,16 +49,17 @@ async def test_any_member_but_the_challenger_takes_an_open_challenge(
     assert snap.opponent_id == OPEN_OPPONENT and snap.status == "challenged"
     (line,) = next(n for n in report.notices if isinstance(n, Public)).lines
     assert line.startswith("@11 posts an open challenge to Number Claim") and "anyone" in line
-    with pytest.raises(NotYourMatch, match="your own open challenge"):
+    with pytest.raises(OwnOpenChallenge):
         await service.challenges.accept(snap.id, ALICE)
-    with pytest.raises(NotYourMatch, match="Nobody declines an open challenge"):
+    with pytest.raises(OpenNotDeclined):
         await service.challenges.decline(snap.id, BOB)
     started = await service.challenges.accept(snap.id, CAROL)
     assert started.match.opponent_id == CAROL
     assert set(started.match.players) == {ALICE, CAROL}
     assert started.match.options == {"size": 4, "hidden": True}
-    with pytest.raises(WrongStatus, match="@33 took this challenge first: it is taken"):
+    with pytest.raises(WrongStatus) as refused:
         await service.challenges.accept(snap.id, BOB)
+    assert refused.value == ChallengeTaken(CAROL)
 
 
 async def test_two_accepts_at_once_start_one_match(service: MatchParts) -> None:
@@ -62,7 +73,7 @@ async def test_two_accepts_at_once_start_one_match(service: MatchParts) -> None:
     refused = [r for r in results if isinstance(r, WrongStatus)]
     assert len(started) == 1 and len(refused) == 1
     winner = started[0].match.opponent_id
-    assert f"@{winner} took this challenge first" in str(refused[0])
+    assert refused[0] == ChallengeTaken(winner)
     assert (await service.lookups.snapshot(snap.id)).players in ((ALICE, winner), (winner, ALICE))
 
 
@@ -75,7 +86,7 @@ async def test_an_open_challenge_expires_and_may_be_withdrawn(
     assert expired.match.status == "aborted"
     (line,) = next(n for n in expired.notices if isinstance(n, Public)).lines
     assert line == "The open challenge from @11 expired: nobody took it."
-    with pytest.raises(WrongStatus, match="no longer open"):
+    with pytest.raises(NotOpen):
         await service.challenges.accept(first.id, BOB)
     second = (await post(service)).match
     with pytest.raises(NotYourMatch):
@@ -126,7 +137,7 @@ async def test_a_channel_takes_a_few_open_challenges_a_minute(
 
 
 async def test_a_level_stays_for_the_bot(service: MatchParts) -> None:
-    with pytest.raises(InvalidMove, match="level applies only to a match against me"):
+    with pytest.raises(LevelVsBotOnly):
         await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,

@@ -96,12 +96,13 @@ def _check_public(report: Report, secrets: Secrets, game: str) -> None:
     for line in lines:
         for secret in secrets.all():
             assert secret not in line, f"secret {secret!r} leaked in public: {line!r}"
-    privates = [n.text for n in report.notices if isinstance(n, Private)]
+    names = [f"@{uid}" for uid in report.match.players]
+    privates = [n.event.render(names) for n in report.notices if isinstance(n, Private)]
     for text in privates:
         assert all(text not in line for line in lines)
     for prompt in (n for n in report.notices if isinstance(n, Prompt)):
-        for label, _ in prompt.choices:
-            assert all(label not in line for line in lines)
+        for control in games.get(prompt.match.game).choices(prompt.view):
+            assert all(control.label not in line for line in lines)
 
 
 async def _legal(

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.service.errors import InvalidMove
+from bot.service.errors import InvalidMove, LevelVsBotOnly, UnknownLevel
 from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Private, Prompt, Report
 from db.match_events import get_events
@@ -91,9 +91,10 @@ async def test_bot_matches_count_apart_and_never_move_ratings(
 
 
 async def test_levels_are_checked(service: MatchParts) -> None:
-    with pytest.raises(InvalidMove, match="easy, normal, hard"):
+    with pytest.raises(InvalidMove) as refused:
         await versus_bot(service, "crown", "grandmaster")
-    with pytest.raises(InvalidMove, match="only to a match against me"):
+    assert refused.value == UnknownLevel("grandmaster", ("easy", "normal", "hard"))
+    with pytest.raises(LevelVsBotOnly):
         await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
