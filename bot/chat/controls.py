@@ -35,10 +35,11 @@ def layout(
 
 def _button(snap: MatchSnapshot, engine: AnyGame, control: Control, play: str) -> Button:
     label = (control.label[:1].upper() + control.label[1:])[:LABEL_MAX]
-    if not control.enabled:
-        return Button(label, press(snap, Verb.NOOP, control.action), disabled=True)
     secret = engine.is_secret(control.action)
     style = discord.ButtonStyle.danger if secret else discord.ButtonStyle.primary
+    if not control.enabled:
+        # Greyed out by Discord, in the style of the others: a colour never tells one cell apart.
+        return Button(label, press(snap, Verb.NOOP, control.action), style, disabled=True)
     if control.opens:
         return Button(label, press(snap, Verb.TRAP), style)
     return Button(label, press(snap, play, control.action), style)
