@@ -141,7 +141,8 @@ class Challenges:
             await append_events(connection, match_id, 0, logged, now)
             row = MatchRow(id=match_id, **values)
             snap = self.steps.snapshot(LoadedMatch(row, [], engine, None))
-            if not vs_bot and (board is None or not board.rides_on_response(snap)):
+            owed = not vs_bot and (board is None or not board.rides_on_response(snap))
+            if owed:
                 entry = [(match_id, 0, "board", None, None)]
                 await add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
@@ -167,7 +168,7 @@ class Challenges:
                 time=human(timeouts.challenge),
             )
 
-        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")])
+        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")], board_owed=owed)
 
     async def accept(
         self,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
 
@@ -133,7 +134,7 @@ class MatchRunner:
                     notices = await self.apply(
                         connection, match, user_id, expected_version, step, now, board
                     )
-                return self.report(match, notices)
+                return replace(self.report(match, notices), board_owed=match.board_entry)
             except Conflict:
                 if expected_version is not None:
                     raise AlreadyPlayed(_(ALREADY_PLAYED)) from None
@@ -213,6 +214,7 @@ class MatchRunner:
         board_shown = board is not None and _rides(board, notices)
         entries = deliveries(match, notices, user_id, self.bot_user_id, board_shown=board_shown)
         await add_deliveries(db, entries, now + DELIVERY_GRACE)
+        match.board_entry = any(kind == "board" for _m, _v, kind, _u, _t in entries)
         return notices
 
     def report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:
