@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from db.connection import Db, upsert
+from db.connection import Db, core_connection, upsert
 from db.models import Match, MatchPlayer, MatchReview, RatingChange
 
 
@@ -101,14 +101,21 @@ async def match_status(session: AsyncSession, guild_id: int, match_id: int) -> s
 # ---------------------------------------------------------------------- names
 
 
+_SEATS = cast(Table, MatchPlayer.__table__)
+_KEEP_NAME = (
+    update(_SEATS)
+    .where(_SEATS.c.match_id == bindparam("m"), _SEATS.c.seat == bindparam("s"))
+    .values(display_name=bindparam("n"))
+)
+
+
 async def keep_names(session: Db, match_id: int, names: Mapping[int, str]) -> None:
-    """Store each seat's display name (``{seat: name}``) as the match ends."""
-    for seat, name in names.items():
-        await session.execute(
-            update(MatchPlayer)
-            .where(MatchPlayer.match_id == match_id, MatchPlayer.seat == seat)
-            .values(display_name=name)
-        )
+    """Store each seat's display name (``{seat: name}``) as the match ends: one statement."""
+    if not names:
+        return
+    connection = await core_connection(session)
+    rows = [{"m": match_id, "s": seat, "n": name} for seat, name in names.items()]
+    await connection.execute(_KEEP_NAME, rows)
 
 
 async def latest_names(

@@ -29,6 +29,7 @@ from bot.chat.components import (
 from bot.chat.game_cog import Interaction
 from bot.chat.games import drawing
 from bot.chat.parts import Parts
+from bot.chat.readers import acting_of
 from bot.chat.render import prompt_post
 from bot.i18n import _
 from bot.service.notices import BoardRoute, Report
@@ -87,7 +88,7 @@ def button_items(parts: Parts) -> tuple[type[_PressButton], ...]:
         """Accept, Decline, Withdraw on a challenge; Rematch on a finished board."""
 
         async def callback(self, interaction: Interaction) -> None:
-            press, user, challenges = self.press, interaction.user.id, matches.challenges
+            press, user, challenges = self.press, acting_of(interaction), matches.challenges
             calls = {
                 Verb.ACCEPT: challenges.accept,
                 Verb.DECLINE: challenges.decline,
@@ -109,7 +110,7 @@ def button_items(parts: Parts) -> tuple[type[_PressButton], ...]:
         """
 
         async def callback(self, interaction: Interaction) -> None:
-            press, user = self.press, interaction.user.id
+            press, user = self.press, acting_of(interaction)
             version = press.version if press.verb == Verb.PLAY else None
             answering = {Ask.SECRET} if press.verb == Verb.SECRET else None
 

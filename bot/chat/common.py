@@ -20,7 +20,7 @@ from bot.chat.app import Parlor
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
 from bot.chat.parts import Parts
-from bot.chat.readers import in_server_language
+from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.i18n.formats import command
@@ -237,7 +237,7 @@ class Common(commands.Cog):
             else:
                 match_id = await self._only_match_here(interaction)
             return await matches.play.resign(
-                match_id, interaction.user.id, guild_id=interaction.guild_id, board=board
+                match_id, acting_of(interaction), guild_id=interaction.guild_id, board=board
             )
 
         await self.parts.requests.run(interaction, use_case)

@@ -114,6 +114,8 @@ class Delivery:
             if isinstance(notice, Private) and notice.user_id == acting
         ]
         riding = bool(publics) and route.rides_on_response(snap)
+        if publics and report.board_owed:
+            self.outbox.owed(snap.id)
         if exchange is not None and not riding:
             # First: the board's own update may wait on Discord's rate limits.
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
@@ -148,7 +150,7 @@ class Delivery:
                 sent.append(notice)
         if shown:
             # All shown: the outbox may forget it. Otherwise its redelivery tries again.
-            self._record(snap, bool(publics), sent)
+            self._record(snap, bool(publics) and self.outbox.owes(snap.id), sent)
         if report.tournament_id is not None:  # its tournament may move on now
             moving = self.tournament_moves_on(report.tournament_id)
             await self.guarded(snap, "tournament", moving)

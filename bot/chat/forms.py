@@ -18,7 +18,7 @@ import discord
 from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
 from bot.chat.game_cog import Interaction
 from bot.chat.parts import Parts
-from bot.chat.readers import hear
+from bot.chat.readers import acting_of, hear
 from bot.chat.refusals import say
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -84,7 +84,7 @@ def form_listener(parts: Parts) -> Callable[[Interaction], Coroutine[Any, Any, N
         hear(interaction)  # the form's answers in the member's language
         press = Press.from_match(found)
         move = press.verb == Verb.GUESS
-        user, text = interaction.user.id, _text_input(list(data.get("components") or []))
+        user, text = acting_of(interaction), _text_input(list(data.get("components") or []))
         version = press.version if move else None
         answering = None if move else {Ask.SECRET}
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 import games
 from bot.chat.app import Parlor
 from bot.chat.parts import Parts
+from bot.chat.readers import acting_of
 from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
 from bot.service.notices import BoardRoute, Report
@@ -159,7 +160,7 @@ class GameCog(commands.GroupCog):
             return await challenges.challenge(
                 guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
                 channel_id=interaction.channel_id or 0,
-                challenger_id=interaction.user.id,
+                challenger_id=acting_of(interaction),
                 opponent_id=None if opponent is None else opponent.id,
                 game=self.game,
                 options=given,
@@ -187,7 +188,7 @@ class GameCog(commands.GroupCog):
             interaction.guild_id,
             interaction.channel_id,
             self.game,
-            interaction.user.id,
+            acting_of(interaction),
             text,
             board=board,
         )

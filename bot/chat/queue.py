@@ -27,7 +27,7 @@ import games
 from bot.chat.carried import Carried, Pressed, carried_view
 from bot.chat.game_cog import missing_permissions
 from bot.chat.parts import Parts
-from bot.chat.readers import in_server_language
+from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
@@ -187,7 +187,7 @@ class QueueCog(commands.Cog, name="Queue"):
             return
         guild, channel = interaction.guild_id or 0, interaction.channel_id or 0
         try:
-            joined = await self.queue.join(guild, channel, game, interaction.user.id)
+            joined = await self.queue.join(guild, channel, game, acting_of(interaction))
             wait = await self.queue.fallback_wait(guild)
         except REFUSALS as error:
             await interaction.response.send_message(say(error), ephemeral=True)
@@ -213,7 +213,7 @@ class QueueCog(commands.Cog, name="Queue"):
     async def leave(self, interaction: Interaction, game: str) -> None:
         spot = Spot(interaction.guild_id or 0, interaction.channel_id or 0, game)
         try:
-            await self.queue.leave(interaction.user.id, spot)
+            await self.queue.leave(acting_of(interaction), spot)
         except REFUSALS as error:
             await interaction.response.send_message(say(error), ephemeral=True)
             return
@@ -225,7 +225,7 @@ class QueueCog(commands.Cog, name="Queue"):
         guild = interaction.guild_id or 0
         self._tokens.pop(interaction.user.id, None)
         await self.parts.requests.run(
-            interaction, lambda _board: self.queue.play_bot(interaction.user.id, guild)
+            interaction, lambda _board: self.queue.play_bot(acting_of(interaction), guild)
         )
 
     async def _ensure_message(self, spot: Spot, waiting: int) -> None:

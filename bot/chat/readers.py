@@ -2,8 +2,8 @@
 
 - Everything answered to an interaction is in the member's own client locale: ``hear`` sets it
   for the rest of the interaction's task (discord.py runs each interaction in a task of its own)
-  as soon as the command tree, a button or a form takes it, and marks the member as the one
-  acting, so a match's use case stores their locale for their DMs.
+  as soon as the command tree, a button or a form takes it. The use case it runs is handed the
+  member as a value (``acting_of``), and stores their locale for their DMs.
 - A public post (a board, an announcement, a tournament post, the queue's message) is written
   inside ``speaking(await languages.server(guild_id))``.
 - A DM is written inside ``speaking(await languages.member(user_id, guild_id))``.
@@ -15,7 +15,8 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from bot.i18n import catalog, normalise, speaking
-from bot.service.languages import Languages, speaks
+from bot.service.acting import Acting
+from bot.service.languages import Languages
 from games.words import read_on
 
 NO_SERVER = 0
@@ -30,11 +31,13 @@ def locale_of(interaction: Any) -> str | None:
 
 
 def hear(interaction: Any) -> None:
-    """From now on in this interaction's task: texts are in the member's language, and the
-    member is the one acting."""
-    locale = locale_of(interaction)
-    read_on(catalog(normalise(locale)))
-    speaks(interaction.user.id, locale)
+    """From now on in this interaction's task: texts are in the member's language."""
+    read_on(catalog(normalise(locale_of(interaction))))
+
+
+def acting_of(interaction: Any) -> Acting:
+    """The member who made ``interaction``, and their client locale, for the use case it runs."""
+    return Acting(interaction.user.id, locale_of(interaction))
 
 
 async def hear_dm(languages: Languages | None, user_id: int) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 import games
 from bot.i18n import _
+from bot.service.acting import Acting, Member, acting
 from bot.service.errors import (
     BotAccount,
     ChallengeStep,
@@ -66,7 +67,7 @@ class Challenges:
         *,
         guild_id: int,
         channel_id: int,
-        challenger_id: int,
+        challenger_id: Member,
         opponent_id: int | None,
         game: str,
         options: Mapping[str, Any] | None = None,
@@ -81,6 +82,8 @@ class Challenges:
         Challenging the bot itself starts the match at once against the built-in player of
         ``level`` (default normal). ``origin`` says a queue's fallback to the bot.
         """
+        challenger = acting(challenger_id)
+        challenger_id = challenger.user_id
         engine = games.get(game)
         is_open = opponent_id is None
         if opponent_id is None:
@@ -123,7 +126,7 @@ class Challenges:
             "recent": None,
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
         }
-        async with self.runner.transaction() as connection:
+        async with self.runner.transaction(challenger) as connection:
             load = await member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
             check_challenge(load, vs_bot=vs_bot, open_challenge=is_open)
             if is_open:
@@ -136,12 +139,13 @@ class Challenges:
             await append_events(connection, match_id, 0, logged, now)
             row = MatchRow(id=match_id, **values)
             snap = self.steps.snapshot(LoadedMatch(row, [], engine, None))
-            if not vs_bot and (board is None or not board.rides_on_response(snap)):
+            owed = not vs_bot and (board is None or not board.rides_on_response(snap))
+            if owed:
                 entry = [(match_id, 0, "board", None, None)]
                 await add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
-            return await self.runner.run(row.id, opponent_id, None, self._accept, board)
-        challenger, opponent = self.steps.mention(challenger_id), self.steps.mention(opponent_id)
+            return await self.runner.run(row.id, Acting(opponent_id), None, self._accept, board)
+        named, opponent = self.steps.mention(challenger_id), self.steps.mention(opponent_id)
 
         def line() -> str:
             what = f"{engine.title}{describe_options(engine, normalised)}"
@@ -149,7 +153,7 @@ class Challenges:
                 return _(
                     "{challenger} posts an open challenge to {game}: anyone may accept, the "
                     "first to press Accept plays. The challenge expires in {time}.",
-                    challenger=challenger,
+                    challenger=named,
                     game=what,
                     time=human(timeouts.challenge),
                 )
@@ -157,72 +161,76 @@ class Challenges:
                 "{opponent}, {challenger} challenges you to {game}. The challenge expires in "
                 "{time}.",
                 opponent=opponent,
-                challenger=challenger,
+                challenger=named,
                 game=what,
                 time=human(timeouts.challenge),
             )
 
-        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")])
+        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")], board_owed=owed)
 
     async def accept(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         *,
         guild_id: int | None = None,
         board: BoardRoute | None = None,
     ) -> Report:
         """Start the match: toss the coin, seat both players, ask for secrets."""
         in_guild = self.runner.in_guild(match_id, guild_id)
+        member = acting(user_id)
+        taker_id = member.user_id
 
         async def find(connection: AsyncConnection) -> LoadedMatch:
             loaded = await self.runner.find(connection, in_guild)
             row = loaded.row
-            taker = user_id == row.opponent_id or (
-                row.opponent_id == OPEN_OPPONENT and user_id != row.challenger_id
+            taker = taker_id == row.opponent_id or (
+                row.opponent_id == OPEN_OPPONENT and taker_id != row.challenger_id
             )
             if row.status == MatchStatus.CHALLENGED and taker:
-                load = await member_load(connection, user_id, None, self.runner.clock())
+                load = await member_load(connection, taker_id, None, self.runner.clock())
                 check_playing(load, accepting=True)
             return loaded
 
-        return await self.runner.run(find, user_id, None, self._accept, board)
+        return await self.runner.run(find, member, None, self._accept, board)
 
     async def decline(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         *,
         guild_id: int | None = None,
         board: BoardRoute | None = None,
     ) -> Report:
         """The challenged member says no."""
         return await self.runner.run(
-            self.runner.in_guild(match_id, guild_id), user_id, None, self._decline, board
+            self.runner.in_guild(match_id, guild_id), acting(user_id), None, self._decline, board
         )
 
     async def withdraw(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         *,
         guild_id: int | None = None,
         board: BoardRoute | None = None,
     ) -> Report:
         """The challenger takes the challenge back."""
         return await self.runner.run(
-            self.runner.in_guild(match_id, guild_id), user_id, None, self._withdraw, board
+            self.runner.in_guild(match_id, guild_id), acting(user_id), None, self._withdraw, board
         )
 
     async def rematch(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         *,
         guild_id: int | None = None,
         board: BoardRoute | None = None,
     ) -> Report:
         """Offer the other player the same game again: same options, same channel."""
+        member = acting(user_id)
+        user_id = member.user_id
         async with self.runner.sessions() as session:
             loaded = await self.runner.read(session, match_id)
         row = loaded.row
@@ -236,7 +244,7 @@ class Challenges:
         return await self.challenge(
             guild_id=row.guild_id,
             channel_id=row.channel_id,
-            challenger_id=user_id,
+            challenger_id=member,
             opponent_id=opponent,
             game=row.game,
             options=row.options,

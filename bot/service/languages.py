@@ -5,8 +5,8 @@
   server, else English. The sweeper has no interaction to read it from, so both are stored.
 - A member's private answers are in their client's locale, which every interaction carries.
 - A member's DMs are in the locale they last used with the bot, and in the server's language
-  until they have used it. A use case stores the acting member's locale (``speaks``) in its
-  own transaction, and only when it changed.
+  until they have used it. A use case stores the acting member's locale (``Acting``, handed
+  to it by the Discord side) in its own transaction, and only when it changed.
 
 Each process keeps what it read for ``MAX_AGE`` seconds, and what it wrote until it changes
 again, so a post or an unchanged locale costs no statement; a change made by another process
@@ -18,12 +18,11 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.locales import LOCALES, normalise, server_language
+from bot.service.acting import Acting
 from bot.service.match_state import Clock
 from db import languages as stored
 from db.connection import Db
@@ -35,27 +34,6 @@ KEPT = 100_000
 """Members whose locale a process keeps in memory (the least recently seen are dropped)."""
 CHUNK = 500
 """Servers whose stored preferred locale is read in one query at start."""
-
-
-@dataclass(frozen=True, slots=True)
-class Speaker:
-    """The member acting in the current request, and their client's locale."""
-
-    user_id: int
-    locale: str
-
-
-_speaker: ContextVar[Speaker | None] = ContextVar("speaker", default=None)
-
-
-def speaks(user_id: int, locale: str | None) -> None:
-    """The member acting for the rest of the current context (an interaction's own task) and
-    their client's locale: a match's use case run in it stores that locale for their DMs."""
-    _speaker.set(Speaker(user_id, locale) if locale else None)
-
-
-def speaker() -> Speaker | None:
-    return _speaker.get()
 
 
 class Languages:
@@ -153,12 +131,11 @@ class Languages:
             locale = cached[0]
         return normalise(locale) if locale else await self.server(guild_id)
 
-    async def note(self, db: Db) -> Speaker | None:
+    async def note(self, db: Db, acting: Acting | None) -> Acting | None:
         """Inside a use case's transaction: store the acting member's locale when it differs
         from the one this process last knew stored; what it stored, for ``noted`` once the
         transaction commits."""
-        acting = _speaker.get()
-        if acting is None:
+        if acting is None or acting.locale is None:
             return None
         known = self._members.get(acting.user_id)
         if known is not None and known[0] == acting.locale:
@@ -166,7 +143,7 @@ class Languages:
         await stored.set_member_locale(db, acting.user_id, acting.locale, self.clock())
         return acting
 
-    def noted(self, acting: Speaker) -> None:
+    def noted(self, acting: Acting) -> None:
         """The transaction that stored ``acting``'s locale committed."""
         self._keep(acting.user_id, acting.locale)
 

@@ -65,6 +65,8 @@ class LoadedMatch:
     """The server's timeouts, read with the match."""
     last_seq: int = 0
     """The match's last logged event number, read with the match."""
+    board_entry: bool = False
+    """Whether this use case wrote an outbox entry for the match's board."""
     next_version: int | None = None
     """The version the match will have once this use case is saved: what its notices show."""
     stored: dict[str, Any] = field(default_factory=dict)

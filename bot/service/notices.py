@@ -108,6 +108,9 @@ class Report:
     notices: list[Notice]
     tournament_id: int | None = None
     """The tournament whose match this use case ended, if it did: it may move on now."""
+    board_owed: bool = True
+    """Whether this use case wrote an outbox entry for its board (``False``: its caller's
+    response carries the board, and showing it leaves nothing of this use case to forget)."""
 
     def public_lines(self) -> list[str]:
         return [line for n in self.notices if isinstance(n, Public) for line in n.lines]

@@ -59,6 +59,9 @@ class Outbox:
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
         self._moved: dict[int, int] = {}
+        self._owed: set[int] = set()
+        """Matches whose board has an entry this process wrote or was told of (``owed``), not
+        yet shown: showing the board then forgets it."""
 
     async def owe_board(self, match_id: int, version: int) -> None:
         """The match's board must still show ``version``, though its use case wrote no entry
@@ -67,9 +70,20 @@ class Outbox:
         row = (match_id, version, "board", None, None)
         async with self.sessions.begin() as session:
             await add_deliveries(session, [row], self.clock() + DELIVERY_GRACE)
+        self._owed.add(match_id)
+
+    def owed(self, match_id: int) -> None:
+        """A use case of this process wrote an entry for the match's board."""
+        self._owed.add(match_id)
+
+    def owes(self, match_id: int) -> bool:
+        """Whether an entry of the match's board written here is not known to be shown yet:
+        a board shown without one (its response carried it) has nothing to forget."""
+        return match_id in self._owed
 
     def board_shown(self, match_id: int, version: int) -> None:
         """The match's board shows ``version`` (and so every version before it)."""
+        self._owed.discard(match_id)
         self._boards[match_id] = max(version, self._boards.get(match_id, version))
         self._flush_soon()
 

@@ -11,6 +11,7 @@ from functools import partial
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.i18n import _
+from bot.service.acting import Member, acting
 from bot.service.errors import (
     GameRefused,
     NotAPlayer,
@@ -40,7 +41,7 @@ class Play:
     async def submit(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         text: str,
         *,
         expected_version: int | None = None,
@@ -58,42 +59,43 @@ class Play:
         """
         act = partial(self._act, text=text, answering=answering)
         target = self.runner.in_guild(match_id, guild_id)
-        return await self.runner.run(target, user_id, expected_version, act, board)
+        return await self.runner.run(target, acting(user_id), expected_version, act, board)
 
     async def play_in_channel(
         self,
         guild_id: int,
         channel_id: int,
         game: str,
-        user_id: int,
+        user_id: Member,
         text: str,
         *,
         board: BoardRoute | None = None,
     ) -> Report:
         """Play ``text`` in the caller's match of ``game`` in this channel (a slash command):
         the match is found in the move's own transaction."""
+        member = acting(user_id)
 
         async def find(connection: AsyncConnection) -> LoadedMatch:
             found = await channel_matches(
-                connection, guild_id, channel_id, game, user_id, for_update=True
+                connection, guild_id, channel_id, game, member.user_id, for_update=True
             )
-            return self.runner.loaded(pick(self.runner, found, game, user_id))
+            return self.runner.loaded(pick(self.runner, found, game, member.user_id))
 
         # A command makes a public move only: a secret or a hint is chosen in private.
         act = partial(self._act, text=text, answering=(Ask.ACTION,))
-        return await self.runner.run(find, user_id, None, act, board)
+        return await self.runner.run(find, member, None, act, board)
 
     async def resign(
         self,
         match_id: int,
-        user_id: int,
+        user_id: Member,
         *,
         guild_id: int | None = None,
         board: BoardRoute | None = None,
     ) -> Report:
         """Give up: a loss while the match is active, an abort before it starts."""
         return await self.runner.run(
-            self.runner.in_guild(match_id, guild_id), user_id, None, self._resign, board
+            self.runner.in_guild(match_id, guild_id), acting(user_id), None, self._resign, board
         )
 
     def _act(

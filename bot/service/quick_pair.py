@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.i18n import _
+from bot.service.acting import Member, acting
 from bot.service.challenges import Challenges
 from bot.service.errors import MatchError, NoBotHere, refusal
 from bot.service.limits import check_playing
@@ -83,11 +84,13 @@ class QuickPair:
     organizing: Organizing
     challenges: Challenges
 
-    async def join(self, guild_id: int, channel_id: int, game: str, user_id: int) -> Joined:
+    async def join(self, guild_id: int, channel_id: int, game: str, user_id: Member) -> Joined:
         """Queue the member here (out of any other queue); refused at their match limit."""
         spot = Spot(guild_id, channel_id, game)
         now = self.runner.clock()
-        async with self.runner.session() as session:
+        member = acting(user_id)
+        user_id = member.user_id
+        async with self.runner.session(member) as session:
             check_playing(await member_load(session, user_id, None, now))
             before = await queue.entry_of(session, user_id, for_update=True)
             if before is not None and before.spot == spot:
@@ -99,9 +102,11 @@ class QuickPair:
         moved = before.spot if before is not None else None
         return Joined(spot, waiting, moved, wave_now=waiting >= WAVE_AT)
 
-    async def leave(self, user_id: int, spot: Spot | None = None) -> Spot:
+    async def leave(self, user_id: Member, spot: Spot | None = None) -> Spot:
         """Take the member out of their queue (``spot``: only if it is that one)."""
-        async with self.runner.session() as session:
+        member = acting(user_id)
+        user_id = member.user_id
+        async with self.runner.session(member) as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or (spot is not None and entry.spot != spot):
                 raise NotQueued()
@@ -193,13 +198,15 @@ class QuickPair:
         return [Offer(e.user_id, e.spot, bot_level(e.rating)) for e in due]
 
     async def play_bot(
-        self, user_id: int, guild_id: int, *, board: BoardRoute | None = None
+        self, user_id: Member, guild_id: int, *, board: BoardRoute | None = None
     ) -> Report:
         """Take up the bot's offer: out of the queue, and a match against the bot (unrated) in
         the queue's channel at the level for the member's rating."""
         if self.runner.bot_user_id is None:
             raise NoBotHere()
-        async with self.runner.session() as session:
+        member = acting(user_id)
+        user_id = member.user_id
+        async with self.runner.session(member) as session:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or entry.spot.guild_id != guild_id:
                 raise NotQueued(gone=True)
@@ -207,7 +214,7 @@ class QuickPair:
         return await self.challenges.challenge(
             guild_id=guild_id,
             channel_id=entry.spot.channel_id,
-            challenger_id=user_id,
+            challenger_id=member,
             opponent_id=self.runner.bot_user_id,
             game=entry.spot.game,
             level=bot_level(entry.rating),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
 
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 
 import games
 from bot.service import stats
+from bot.service.acting import Acting
 from bot.service.errors import MatchBusy, MovedOn, NoMatch
 from bot.service.languages import Languages
 from bot.service.match_state import (
@@ -106,7 +108,7 @@ class MatchRunner:
     async def run(
         self,
         target: int | Finder,
-        user_id: int | None,
+        member: Acting | None,
         expected_version: int | None,
         step: Step,
         board: BoardRoute | None = None,
@@ -114,45 +116,50 @@ class MatchRunner:
         """Run ``step`` on the match in one transaction, saved with the version check.
 
         ``target`` is the match's id, or how to find it inside the transaction (a slash
-        command's match in its channel). A lost race is re-run against the new state, unless
-        the caller named the version it saw (a button does): then it is answered "already
-        played". ``board`` says whether the caller's own response will carry the board.
+        command's match in its channel); ``member`` is who acts (``None``: no member, as for
+        a deadline), whose locale the transaction stores when it changed. A lost race is re-run
+        against the new state, unless the caller named the version it saw (a button does): then
+        it is answered "already played". ``board`` says whether the caller's own response will
+        carry the board.
         """
         for _attempt in range(RETRIES):
             try:
                 now = self.clock()
-                async with self.transaction() as connection:
+                user_id = member.user_id if member is not None else None
+                async with self.transaction(member) as connection:
                     match = await self.find(connection, target)
                     notices = await self.apply(
                         connection, match, user_id, expected_version, step, now, board
                     )
-                return self.report(match, notices)
+                return replace(self.report(match, notices), board_owed=match.board_entry)
             except Conflict:
                 if expected_version is not None:
                     raise MovedOn() from None
         raise MatchBusy()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncConnection]:
-        """A use case's transaction on a Core connection, which also stores the acting member's
-        locale when it changed (``bot.service.languages.speaks``)."""
-        async with self._noting(self.engine.begin()) as connection:
+    async def transaction(self, member: Acting | None = None) -> AsyncIterator[AsyncConnection]:
+        """A use case's transaction on a Core connection, which also stores the acting
+        ``member``'s locale when it changed."""
+        async with self._noting(self.engine.begin(), member) as connection:
             yield connection
 
     @asynccontextmanager
-    async def session(self) -> AsyncIterator[AsyncSession]:
+    async def session(self, member: Acting | None = None) -> AsyncIterator[AsyncSession]:
         """A use case's transaction on a session (the queue's, a pairing's), which also stores
-        the acting member's locale when it changed."""
-        async with self._noting(self.sessions.begin()) as session:
+        the acting ``member``'s locale when it changed."""
+        async with self._noting(self.sessions.begin(), member) as session:
             yield session
 
     @asynccontextmanager
-    async def _noting(self, opened: AbstractAsyncContextManager[D]) -> AsyncIterator[D]:
+    async def _noting(
+        self, opened: AbstractAsyncContextManager[D], member: Acting | None
+    ) -> AsyncIterator[D]:
         heard = None
         async with opened as db:
             yield db
             if self.languages is not None:
-                heard = await self.languages.note(db)
+                heard = await self.languages.note(db, member)
         if heard is not None and self.languages is not None:
             self.languages.noted(heard)
 
@@ -206,6 +213,7 @@ class MatchRunner:
             match, notices, user_id, self.bot_user_id, board_shown=board_shown, mention=self.mention
         )
         await add_deliveries(db, entries, now + DELIVERY_GRACE)
+        match.board_entry = any(kind == "board" for _m, _v, kind, _u, _t in entries)
         return notices
 
     def report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:

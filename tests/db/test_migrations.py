@@ -224,13 +224,13 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
     """A database holding 0010's data: a server's timeouts and a Crown match in play. After the
     upgrade the server has no language of its own (English until Discord reports its locale),
     the match plays to its end, and the move stores the member's locale."""
-    import asyncio
     from datetime import UTC, datetime, timedelta
 
     from sqlalchemy import MetaData, Table, insert
 
     import games
-    from bot.service.languages import Languages, speaks
+    from bot.service.acting import Acting
+    from bot.service.languages import Languages
     from bot.service.match_parts import match_parts
     from db.engine import session_factory
     from db.languages import member_locale, server_language
@@ -285,12 +285,8 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
         assert await languages.server(GUILD) == "en-US"
         service = match_parts(sessions, clock=clock, languages=languages)
 
-        async def alice_in_german() -> str:
-            speaks(ALICE, "de")  # her client's locale, as her interaction's task sets it
-            report = await service.play.submit(7, ALICE, "3 3")
-            return report.match.status
-
-        assert await asyncio.create_task(alice_in_german()) == "finished"
+        report = await service.play.submit(7, Acting(ALICE, "de"), "3 3")  # her client's locale
+        assert report.match.status == "finished"
         async with sessions() as session:
             assert await member_locale(session, ALICE) == "de"
             assert await member_locale(session, BOB) is None

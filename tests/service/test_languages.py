@@ -4,8 +4,7 @@ stored in a use case's own transaction only when it changed."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -13,8 +12,9 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.service.acting import Acting
 from bot.service.errors import WrongStatus
-from bot.service.languages import Languages, speaks
+from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
 from db.languages import member_locale
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
@@ -31,16 +31,6 @@ class Ticks:
 
     def __call__(self) -> float:
         return self.now
-
-
-async def as_member(user_id: int, locale: str, work: Callable[[], Awaitable[T]]) -> T:
-    """Run ``work`` as an interaction's task does: the member and their client's locale set."""
-
-    async def task() -> T:
-        speaks(user_id, locale)
-        return await work()
-
-    return await asyncio.create_task(task())
 
 
 @contextmanager
@@ -121,26 +111,26 @@ async def test_a_members_locale_is_stored_by_their_use_case_only_when_it_changes
     await languages.preferred({GUILD: "fr"})
     assert await languages.member(BOB, GUILD) == "fr"  # the server's, before Bob used the bot
 
-    async def challenge() -> Any:
-        return await service.challenges.challenge(
-            guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, game="crown"
+    alice, bob = Acting(ALICE, "de"), Acting(BOB, "es-419")
+    match = (
+        await service.challenges.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=alice, opponent_id=BOB, game="crown"
         )
-
-    match = (await as_member(ALICE, "de", challenge)).match
+    ).match
     with pytest.raises(WrongStatus):  # refused: its transaction stores nothing
-        await as_member(BOB, "es-419", lambda: service.play.submit(match.id, BOB, "1 1"))
+        await service.play.submit(match.id, bob, "1 1")
     async with sessions() as session:
         assert await member_locale(session, ALICE) == "de"
         assert await member_locale(session, BOB) is None
 
-    await as_member(BOB, "es-419", lambda: service.challenges.accept(match.id, BOB))
+    await service.challenges.accept(match.id, bob)
     assert await languages.member(BOB, GUILD) == "es-ES"
     with statements(engine) as seen:
-        await as_member(ALICE, "de", lambda: service.play.submit(match.id, ALICE, "1 1"))
-        await as_member(BOB, "es-419", lambda: service.play.submit(match.id, BOB, "3 3"))
+        await service.play.submit(match.id, alice, "1 1")
+        await service.play.submit(match.id, bob, "3 3")
     assert not [s for s in seen if "member_locales" in s]  # unchanged: no statement
     with statements(engine) as seen:
-        await as_member(ALICE, "pt-BR", lambda: service.play.submit(match.id, ALICE, "2 2"))
+        await service.play.submit(match.id, Acting(ALICE, "pt-BR"), "2 2")
     assert len([s for s in seen if "member_locales" in s]) == 1
     async with sessions() as session:
         assert await member_locale(session, ALICE) == "pt-BR"
