@@ -3,7 +3,7 @@ the same in English, beside the bot's CPU per interaction in ``bench.e2e``.
 
 * Board: a Crystal Capture move played and shown as members see it: the engine applies it and
   words its events, and the board post (content, embed, buttons) is built from the snapshot,
-  as ``bot.chat.render.board_post`` builds it after every move.
+  as ``bot.chat.boards.render.board_post`` builds it after every move.
 * Refusal: a move the rules refuse (a crystal already captured), worded for the member.
 * ``_()``: one catalog lookup with a placeholder, the unit both are made of.
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import games
 from bench._common import percentile, print_table
-from bot.chat.render import board_post
+from bot.chat.boards.render import board_post
 from bot.i18n import _, catalog, speaking
 from bot.service.notices import MatchSnapshot
 from games.base import Ask, GameError

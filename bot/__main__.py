@@ -13,7 +13,8 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot import single_process, startup
+from bot import single_process
+from bot.chat import startup
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
 from bot.settings import DISCORD_API, Settings, problems

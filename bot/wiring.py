@@ -17,38 +17,38 @@ from typing import Any
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.chat.after_game.commands import AfterGame, History, NameBook
 from bot.chat.app import Parlor, invite_url, shard_options
-from bot.chat.buttons import button_items
+from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.live import Boards
+from bot.chat.boards.redelivery import Redelivery
 from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
-from bot.chat.common import Common
-from bot.chat.delivery import Delivery
-from bot.chat.direct import DirectMessages
-from bot.chat.dms import TypedAnswers
-from bot.chat.forms import form_listener
+from bot.chat.dms.send import DirectMessages
+from bot.chat.dms.typed import TypedAnswers
 from bot.chat.games import game_cogs
-from bot.chat.history import AfterGame, History, NameBook
-from bot.chat.interactions import Interactions
 from bot.chat.invalid_requests import InvalidRequests
-from bot.chat.live_boards import Boards
+from bot.chat.matches.buttons import button_items
+from bot.chat.matches.channel_holds import ChannelReach
+from bot.chat.matches.forms import form_listener
+from bot.chat.matches.hold_retries import ReachRetries
+from bot.chat.matches.interactions import Interactions
+from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
-from bot.chat.queue import QueueCog
-from bot.chat.reach import ChannelReach
-from bot.chat.reach_retries import ReachRetries
-from bot.chat.redelivery import Redelivery
+from bot.chat.queue.commands import QueueCog
 from bot.chat.servers import Servers
+from bot.chat.shared_commands import Common
 from bot.chat.sweeps import Sweeps
-from bot.chat.threads import ThreadMaker
-from bot.chat.tournament_buttons import signup_items
-from bot.chat.tournament_desk import TournamentDesk
-from bot.chat.tournaments import Tournaments
+from bot.chat.tournaments.buttons import signup_items
+from bot.chat.tournaments.commands import Tournaments
+from bot.chat.tournaments.desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.service.failures import log_failure
-from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
 from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
+from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
 from bot.service.replays import Replays

@@ -104,11 +104,11 @@ def test_a_lookup_through_the_client_is_caught() -> None:
         "class Front:\n"
         "    pass\n"
     )
-    assert sorted(lookups_in(source, "bot/chat/buttons.py")) == [
-        "bot/chat/buttons.py:2: parlor(...)",
-        "bot/chat/buttons.py:3: client.service",
-        "bot/chat/buttons.py:4: client.delivery",
-        "bot/chat/buttons.py:5: class Front",
+    assert sorted(lookups_in(source, "bot/chat/matches/buttons.py")) == [
+        "bot/chat/matches/buttons.py:2: parlor(...)",
+        "bot/chat/matches/buttons.py:3: client.service",
+        "bot/chat/matches/buttons.py:4: client.delivery",
+        "bot/chat/matches/buttons.py:5: class Front",
     ]
 
 

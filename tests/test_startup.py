@@ -17,8 +17,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot import startup
 from bot.__main__ import EXIT_CONFIG, EXIT_UNAVAILABLE, login_problem
+from bot.chat import startup
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import games
 from bot.i18n import _
 from bot.i18n.names import reason_name
 from bot.service.ratings import Rating, display
-from db import history
+from db import after_match as history
 from db import site as queries
 from db.member_matches import MemberMatch, member_matches
 from db.models import PlayerStats

@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.service.history import series
+from bot.service.member_history import series
 from bot.settings import Settings
 from db.engine import DEFAULT_URL, create_engine, session_factory
 from db.migrate import is_current

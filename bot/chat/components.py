@@ -1,8 +1,8 @@
 """Buttons as plain data: what a press means (its ``custom_id``) and rows of buttons.
 
 Every button's ``custom_id`` is a ``Press``: ``game:match:version:verb[:arg]``, which is all a
-click needs to be handled, even after a restart. ``bot.chat.buttons`` turns a ``Layout`` into a
-``discord.ui.View``.
+click needs to be handled, even after a restart. ``bot.chat.matches.buttons`` turns a
+``Layout`` into a ``discord.ui.View``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Verb:
     NOOP = "noop"
     """A disabled button that only shows something (a claimed cell, an attacked cell)."""
     REVIEW = "review"
-    """Show the finished match's review privately (``bot.chat.history`` answers it)."""
+    """Show the finished match's review privately (``bot.chat.after_game.commands`` answers it)."""
 
 
 _ID = r"(?P<game>[a-z]{1,16}):(?P<match>[0-9]{1,20}):(?P<version>[0-9]{1,9})"

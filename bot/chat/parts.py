@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
-from bot.service.history import HistoryService
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
+from bot.service.member_history import HistoryService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.servers import ServerService
 from bot.service.tournaments.service import TournamentService

@@ -14,7 +14,7 @@ from functools import singledispatch
 
 import games
 from bot.chat.failures import FAILED
-from bot.chat.tournament_refusals import tournament_words
+from bot.chat.tournaments.refusals import tournament_words
 from bot.i18n import N_, _
 from bot.i18n.formats import command
 from bot.i18n.names import REASON_NAMES, human, kind_name, reason_name

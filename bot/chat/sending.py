@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.chat.buttons import to_view
 from bot.chat.components import Post
+from bot.chat.matches.buttons import to_view
 from bot.service.notices import MatchSnapshot
 
 Interaction = discord.Interaction[Any]
@@ -27,7 +27,7 @@ THREAD_ARCHIVED = 50083
 THREAD_LOCKED = 160005
 OUT_OF_REACH = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED})
 """Error codes that mean the bot may not post in a match's channel for now: a moderator may give
-the permission back or unlock the thread (``bot.chat.reach``)."""
+the permission back or unlock the thread (``bot.chat.matches.channel_holds``)."""
 UNREACHABLE = frozenset({UNKNOWN_CHANNEL, THREAD_ARCHIVED, *OUT_OF_REACH})
 """Error codes that mean a match's channel is out of the bot's reach: gone for good
 (``UNKNOWN_CHANNEL``), an archived thread, or ``OUT_OF_REACH``."""

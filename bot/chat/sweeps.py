@@ -18,9 +18,9 @@ from collections.abc import Awaitable, Callable
 from discord.ext import tasks
 
 from bot.chat.app import Parlor, within
-from bot.chat.delivery import Delivery
-from bot.chat.reach_retries import ReachRetries
-from bot.chat.redelivery import Redelivery
+from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.redelivery import Redelivery
+from bot.chat.matches.hold_retries import ReachRetries
 from bot.fleet import Fleet, FleetRefused
 from bot.service.failures import log_failure
 from bot.service.sweeper import Sweeper

@@ -39,7 +39,7 @@ from matplotlib.text import Text
 
 from bot.service.ratings import Rating, display
 from bot.service.stats import Standing as Standing
-from db.history import RatingPoint as RatingPoint
+from db.after_match import RatingPoint as RatingPoint
 
 P = ParamSpec("P")
 R = TypeVar("R")

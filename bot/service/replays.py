@@ -1,5 +1,5 @@
 """A finished match looked back on: its review and its replay step by step, which its
-plain-text record is written from too (``bot.chat.records``).
+plain-text record is written from too (``bot.chat.after_game.records``).
 
 Both are read from what every match keeps, its seed and its event log, so matches played
 before they existed are reviewed and replayed too. They open only once the match is over, when
@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.service.errors import CalledOff, NoFinishedMatch, StillInPlay
 from bot.service.match_state import MAX_MATCH_ID, Clock, default_mention
-from db import history, site
+from db import after_match as history
+from db import site
 from db.models import UNFINISHED_STATUSES, MatchStatus, utcnow
 from db.site import FinishedMatch as FinishedMatch
 from games import review as reviewing

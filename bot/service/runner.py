@@ -47,7 +47,8 @@ from bot.service.match_state import (
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Public, Report
 from bot.service.snapshots import snapshot_of
 from bot.service.timeouts import Timeouts, merge_timeouts
-from db import history, queue
+from db import after_match as history
+from db import queue
 from db.connection import Db
 from db.engine import bound_engine
 from db.match_events import append_events

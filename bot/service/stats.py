@@ -9,7 +9,8 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service.ratings import Rating, display, rate_match
-from db import history, records
+from db import after_match as history
+from db import records
 from db.connection import Db
 from db.member_matches import POINTS, MemberMatch, member_matches, result_for
 from db.member_matches import Result as MatchResult

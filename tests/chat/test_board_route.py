@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.chat.board_route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
+from bot.chat.boards.route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 
 BOARD = 900
 

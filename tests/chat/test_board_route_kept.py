@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any, cast
 
 import games
-from bot.chat.board_route import Route
-from bot.chat.live_boards import BURIED_AFTER, CHANNEL_POSTS, Boards
+from bot.chat.boards.live import BURIED_AFTER, CHANNEL_POSTS, Boards
+from bot.chat.boards.route import Route
 
 from .helpers import CHANNEL, snapshot
 

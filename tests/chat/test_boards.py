@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from bot.chat import boards, render
-from bot.chat.games import drawing
+from bot.chat.boards import emoji as boards
+from bot.chat.boards import render
+from bot.chat.games import private_side
 from games.base import SEATS, Outcome, Reason, Seat
 from games.board import Grid, Mark
 from games.grid import cells_text
@@ -422,7 +423,7 @@ def test_the_embed_draws_the_board_once_without_a_code_block_or_seat_numbers() -
         assert boards.width(line) <= boards.PHONE_COLUMNS, line
 
 
-def test_every_game_has_its_drawing() -> None:
-    assert all(drawing(game) is not None for game in games.GAMES)
+def test_every_game_has_its_private_side() -> None:
+    assert all(private_side(game) is not None for game in games.GAMES)
     with pytest.raises(KeyError):
-        drawing("chess")
+        private_side("chess")

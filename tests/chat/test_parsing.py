@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import games
-from bot.chat.common import parse_duration, rules_text
-from bot.chat.dms import split_answer
+from bot.chat.dms.typed import split_answer
+from bot.chat.shared_commands import parse_duration, rules_text
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import games
-from bot.chat import render
+from bot.chat.boards import render
 
 from .helpers import ALICE, BOB, play, snapshot
 

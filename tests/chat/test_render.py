@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-from bot.chat import render
+from bot.chat.after_game.commands import BOARD_REVIEW_TEMPLATE
+from bot.chat.boards import render
 from bot.chat.components import (
     ACTION_TEMPLATE,
     CHALLENGE_TEMPLATE,
@@ -23,8 +24,7 @@ from bot.chat.components import (
     Press,
     Verb,
 )
-from bot.chat.games.flag import DRAWING as FLAG
-from bot.chat.history import BOARD_REVIEW_TEMPLATE
+from bot.chat.games.flag import PRIVATE_SIDE as FLAG
 from bot.service.notices import Private
 from games.base import Ask, Event
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import discord
 import pytest
 
-from bot.chat import tournament_posts as posts
+from bot.chat.tournaments import posts
 from bot.service.tournaments.pairing import Entrant, Pairing
 from bot.service.tournaments.rounds import LEFT, Format, advance, round_count
 from bot.service.tournaments.service import MAX_ENTRANTS

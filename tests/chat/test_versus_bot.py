@@ -6,11 +6,11 @@ from types import SimpleNamespace
 from typing import Any, cast, get_args
 
 import games
-from bot.chat.delivery import Delivery
-from bot.chat.direct import DirectMessages
-from bot.chat.game_cog import COMMON_OPTIONS
-from bot.chat.live_boards import Boards
-from bot.chat.reach import ChannelReach
+from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.live import Boards
+from bot.chat.dms.send import DirectMessages
+from bot.chat.matches.channel_holds import ChannelReach
+from bot.chat.matches.game_commands import COMMON_OPTIONS
 from bot.service.notices import Notice, Private, Prompt, Report
 from games.base import Ask, Event
 from games.players import LEVELS

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.chat import render
+from bot.chat.boards import render
 from bot.chat.components import Layout, Post, Verb
 from bot.i18n import speaking
 from db.languages import server_language

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from bot.chat.queue import QueueCog
+from bot.chat.queue.commands import QueueCog
 from db.models import PlayerStats
 
 from .fake_discord.state import MANAGE_GUILD

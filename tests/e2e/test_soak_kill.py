@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.chat.boards import EMOJI
+from bot.chat.boards.emoji import EMOJI
 from bot.chat.components import Press, Verb
 from games.base import Ask
 from games.board import Mark

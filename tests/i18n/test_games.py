@@ -13,7 +13,8 @@ import discord
 import pytest
 
 import games
-from bot.chat import boards, render
+from bot.chat.boards import emoji as boards
+from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.i18n import LOCALES, speaking
 from bot.service.match_state import history_lines, recent_entry

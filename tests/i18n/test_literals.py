@@ -35,7 +35,7 @@ SKIPPED = (
     "bot/__main__.py",
     "bot/settings.py",
     "bot/single_process.py",
-    "bot/startup.py",
+    "bot/chat/startup.py",
     "games/players",
 )
 """What speaks to the operator at a console, not to members (the terminal reads English

@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.chat import render
-from bot.chat.answers import done_text
-from bot.chat.called_off import called_off_text
-from bot.chat.common import rules_text
+from bot.chat.boards import render
+from bot.chat.matches.answers import done_text
+from bot.chat.matches.called_off import called_off_text
 from bot.chat.refusals import say
+from bot.chat.shared_commands import rules_text
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import REFUSALS
 from bot.service.match_parts import MatchParts

@@ -19,15 +19,18 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.chat import history_texts, rating_charts, render, review, tournament_posts
-from bot.chat.queue import gone_text, offer_text, queue_button, queue_text
-from bot.chat.records import record_text
+from bot.chat.after_game import pages as history_texts
+from bot.chat.after_game import rating_charts, review
+from bot.chat.after_game.records import record_text
+from bot.chat.boards import render
+from bot.chat.queue.commands import gone_text, offer_text, queue_button, queue_text
 from bot.chat.refusals import say
-from bot.chat.tournament_buttons import signup_button
+from bot.chat.tournaments import posts as tournament_posts
+from bot.chat.tournaments.buttons import signup_button
 from bot.i18n import LOCALES, _, speaking
 from bot.service.charts import RatingPoint, leaderboard_chart, rating_chart
-from bot.service.history import HistoryPage, HistoryService
 from bot.service.match_parts import MatchParts
+from bot.service.member_history import HistoryPage, HistoryService
 from bot.service.replays import Replays
 from bot.service.servers import ServerService
 from bot.service.timeouts import Timeouts

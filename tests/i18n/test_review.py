@@ -9,7 +9,7 @@ import discord
 import pytest
 
 import games
-from bot.chat.review import move_embed, summary_embed
+from bot.chat.after_game.review import move_embed, summary_embed
 from bot.i18n import speaking
 from bot.service.replays import FinishedMatch, ReviewShown, review_of
 from tests.games.review_helpers import finished_match

@@ -10,11 +10,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
-from bot.chat.records import record
+from bot.chat.after_game.records import record
 from bot.i18n import speaking
 from bot.service.errors import NoFinishedMatch, StillInPlay
-from bot.service.history import PAGE_SIZE, HistoryService
 from bot.service.match_parts import MatchParts, match_parts
+from bot.service.member_history import PAGE_SIZE, HistoryService
 from bot.service.replays import Replays
 from db.models import Match, MatchPlayer, MatchReview, RatingChange
 from games.board import Mark

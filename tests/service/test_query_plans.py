@@ -14,8 +14,8 @@ import random
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.service.history import HistoryService
 from bot.service.match_parts import match_parts
+from bot.service.member_history import HistoryService
 from bot.service.replays import Replays
 from tests.db.plans import plans_recorded
 from tests.service.conftest import (

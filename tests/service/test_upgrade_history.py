@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import Connection, MetaData, Table, insert, select, text
 
 import games
-from bot.chat.records import record
-from bot.service.history import HistoryService
+from bot.chat.after_game.records import record
 from bot.service.match_parts import match_parts
+from bot.service.member_history import HistoryService
 from bot.service.replays import Replays
 from db.engine import create_engine, session_factory
 from db.migrate import upgrade

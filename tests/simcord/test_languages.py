@@ -12,7 +12,7 @@ import discord
 import pytest
 import simcord
 
-from bot.chat import render
+from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.i18n import speaking
 from bot.settings import Settings

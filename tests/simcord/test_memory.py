@@ -14,7 +14,7 @@ from datetime import timedelta
 import discord
 from sqlalchemy import update
 
-from bot.chat.live_boards import Boards
+from bot.chat.boards.live import Boards
 from bot.chat.sweeps import UPKEEP_EVERY
 from bot.service.match_parts import match_parts
 from db.engine import create_engine, session_factory

@@ -1,5 +1,5 @@
 """One module per game, named for it: its command group (``COG``) and, if it needs one, its
-``DRAWING`` (``bot.chat.drawing``).
+``PRIVATE_SIDE`` (``bot.chat.games.private_side``).
 
 The modules are found by the games' short names (``games.GAMES``), so a new game needs no entry
 here.
@@ -11,21 +11,21 @@ import importlib
 from types import ModuleType
 
 import games
-from bot.chat.drawing import Drawing
-from bot.chat.game_cog import GameCog
+from bot.chat.games.private_side import PrivateSide
+from bot.chat.matches.game_commands import GameCog
 
 MODULES: dict[str, ModuleType] = {
     name: importlib.import_module(f"{__name__}.{name}") for name in games.GAMES
 }
 
 
-PLAIN = Drawing()
-"""The drawing of a game whose module needs none of its own."""
+PLAIN = PrivateSide()
+"""The private side of a game whose module needs none of its own."""
 
 
-def drawing(game: str) -> Drawing:
-    """How ``game`` is drawn on Discord."""
-    found: Drawing = getattr(MODULES[game], "DRAWING", PLAIN)
+def private_side(game: str) -> PrivateSide:
+    """What ``game`` says and opens privately on Discord."""
+    found: PrivateSide = getattr(MODULES[game], "PRIVATE_SIDE", PLAIN)
     return found
 
 

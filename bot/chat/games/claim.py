@@ -7,7 +7,7 @@ from typing import Literal
 from discord import app_commands
 
 import games
-from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.chat.matches.game_commands import GameCog, Interaction, Option, challenge_command
 from bot.i18n import _
 
 Number = app_commands.Range[int, 1, 16]

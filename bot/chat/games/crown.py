@@ -7,8 +7,14 @@ from typing import Literal
 from discord import app_commands
 
 import games
-from bot.chat.drawing import Drawing
-from bot.chat.game_cog import Coordinate3, GameCog, Interaction, Option, challenge_command
+from bot.chat.games.private_side import PrivateSide
+from bot.chat.matches.game_commands import (
+    Coordinate3,
+    GameCog,
+    Interaction,
+    Option,
+    challenge_command,
+)
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
@@ -36,12 +42,12 @@ class Crown(
         await self.play(interaction, f"{row} {col}")
 
 
-class CrownDrawing(Drawing):
+class CrownPrivateSide(PrivateSide):
     def secret_hint(self, snap: MatchSnapshot) -> str:
         return _("Press a cell, or type it here as `row col`, e.g. `2 3`.")
 
 
-DRAWING = CrownDrawing()
+PRIVATE_SIDE = CrownPrivateSide()
 
 
 COG = Crown

@@ -5,7 +5,7 @@ from __future__ import annotations
 from discord import app_commands
 
 import games
-from bot.chat.game_cog import GameCog, Interaction, challenge_command
+from bot.chat.matches.game_commands import GameCog, Interaction, challenge_command
 
 
 class Crystal(

@@ -6,9 +6,9 @@ from discord import app_commands
 
 import games
 from bot.chat.components import Post, Press, Verb
-from bot.chat.controls import layout
-from bot.chat.drawing import Drawing
-from bot.chat.game_cog import Coordinate5, GameCog, Interaction, challenge_command
+from bot.chat.games.private_side import PrivateSide
+from bot.chat.matches.controls import layout
+from bot.chat.matches.game_commands import Coordinate5, GameCog, Interaction, challenge_command
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
@@ -43,14 +43,14 @@ class Flag(
         view = prompt.view
         if not view.traps_left[view.seat]:
             raise InvalidMove(_("You have placed both your traps: move your agent instead."))
-        picker = DRAWING.trap_picker(prompt.match, view)
+        picker = PRIVATE_SIDE.trap_picker(prompt.match, view)
         if await self.parts.dms.send_dm(interaction.user.id, picker):
             return Post(_("I sent you the trap cell picker by DM."))
         closed = _("I cannot DM you (your DMs are closed), so pick the cell here.")
         return Post(f"{closed}\n{picker.content}", layout=picker.layout)
 
 
-class FlagDrawing(Drawing):
+class FlagPrivateSide(PrivateSide):
     def own_secrets(self, view: View) -> str | None:
         """The member's own traps (their view holds them; nobody else's does)."""
         return own_traps(view)
@@ -93,7 +93,7 @@ class FlagDrawing(Drawing):
         return Post(text, layout=cells)
 
 
-DRAWING = FlagDrawing()
+PRIVATE_SIDE = FlagPrivateSide()
 
 
 COG = Flag

@@ -6,9 +6,9 @@ from discord import app_commands
 
 import games
 from bot.chat.components import Press, Verb
-from bot.chat.drawing import Drawing
-from bot.chat.forms import answer_form, open_form
-from bot.chat.game_cog import GameCog, Interaction, Option, challenge_command
+from bot.chat.games.private_side import PrivateSide
+from bot.chat.matches.forms import answer_form, open_form
+from bot.chat.matches.game_commands import GameCog, Interaction, Option, challenge_command
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
@@ -40,7 +40,7 @@ class Safe(
         await self.play(interaction, code)
 
 
-class SafeDrawing(Drawing):
+class SafePrivateSide(PrivateSide):
     def secret_hint(self, snap: MatchSnapshot) -> str:
         code = Options.from_mapping(snap.options)
         return _(
@@ -65,7 +65,7 @@ class SafeDrawing(Drawing):
         return True
 
 
-DRAWING = SafeDrawing()
+PRIVATE_SIDE = SafePrivateSide()
 
 
 COG = Safe

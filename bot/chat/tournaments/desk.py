@@ -24,9 +24,9 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import discord
 
-from bot.chat import tournament_posts as posts
 from bot.chat.readers import in_server_language
-from bot.chat.tournament_buttons import signup_view
+from bot.chat.tournaments import posts
+from bot.chat.tournaments.buttons import signup_view
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.notices import Report

@@ -12,9 +12,9 @@ from contextlib import AbstractContextManager
 
 import discord
 
-from bot.chat import render
+from bot.chat.boards import render
+from bot.chat.boards.live import Boards
 from bot.chat.components import Post
-from bot.chat.live_boards import Boards
 from bot.chat.readers import in_dm_language, in_server_language
 from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
 from bot.i18n import _

@@ -1,10 +1,10 @@
 """Running a member's request from an interaction: its use case, then what came of it.
 
-Every interaction is acknowledged within Discord's 3 seconds (``bot.chat.answers.Exchange``),
-whatever it waits on. A refusal is answered privately; anything else is delivered on the board
-route built from the interaction before its use case runs, so that the service, asking that
-route inside its transaction, and the delivery act on one plan.
-"""
+Every interaction is acknowledged within Discord's 3 seconds
+(``bot.chat.matches.answers.Exchange``), whatever it waits on. A refusal is answered privately;
+anything else is delivered on the board route built from the interaction before its use case
+runs, so that the service, asking that route inside its transaction, and the delivery act on one
+plan."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 
-from bot.chat.answers import Exchange
+from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.live import Boards, InteractionRoute
+from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
-from bot.chat.delivery import Delivery
 from bot.chat.failures import FAILED
-from bot.chat.live_boards import Boards, InteractionRoute
+from bot.chat.matches.answers import Exchange
 from bot.chat.refusals import say
-from bot.chat.render import NOT_YOUR_MATCH
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed

@@ -4,7 +4,7 @@ what the players are told when a match is called off for it.
 - Missing access (50001), a missing permission (50013) or a locked thread (160005) make the
   channel unreachable: ``bot.service.reach.Reach`` holds it, so its matches' deadlines wait and
   nobody loses on time. While it is held, its boards are not even tried (``holds``): they stay
-  owed in the outbox, and ``bot.chat.reach_retries`` tries again.
+  owed in the outbox, and ``bot.chat.matches.hold_retries`` tries again.
 - An archived thread (50083) goes through ``thread_archived``: held the same way for now;
   reviving the thread (a post in it unarchives it) hooks in there.
 - A channel that is gone (10003) has its matches called off at once.
@@ -21,10 +21,10 @@ from datetime import datetime
 
 import discord
 
-from bot.chat import render
-from bot.chat.called_off import called_off_text
+from bot.chat.boards import render
 from bot.chat.components import Post
-from bot.chat.direct import DirectMessages
+from bot.chat.dms.send import DirectMessages
+from bot.chat.matches.called_off import called_off_text
 from bot.chat.sending import THREAD_ARCHIVED, UNKNOWN_CHANNEL, nonce
 from bot.i18n import _
 from bot.service.errors import REFUSALS

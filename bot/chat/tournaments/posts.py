@@ -10,7 +10,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.chat.render import COLOUR, COLOUR_OVER, EMBED_DESCRIPTION_MAX, fit, mention, options_text
+from bot.chat.boards.render import (
+    COLOUR,
+    COLOUR_OVER,
+    EMBED_DESCRIPTION_MAX,
+    fit,
+    mention,
+    options_text,
+)
 from bot.i18n import N_, _, formats, n_
 from bot.service.tournaments.knockout import knockout_winner
 from bot.service.tournaments.pairing import Pairing

@@ -1,7 +1,7 @@
 """What members see: message texts, board embeds and button layouts, built from match snapshots.
 
 No request is made here: texts, embeds and layouts are values. A layout is plain data (rows of
-``Button``); ``bot.chat.buttons`` turns it into a ``discord.ui.View``. Every button's
+``Button``); ``bot.chat.matches.buttons`` turns it into a ``discord.ui.View``. Every button's
 ``custom_id`` is a ``Press``: ``game:match:version:verb[:arg]``, which is all a click needs to be
 handled, even after a restart.
 
@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.chat import boards, controls
+from bot.chat.boards import emoji as boards
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
-from bot.chat.games import drawing
+from bot.chat.games import private_side
+from bot.chat.matches import controls
 from bot.i18n import N_, _
 from bot.i18n.names import human, kind_name, reason_name
 from bot.service.notices import MatchSnapshot, Private, Prompt
@@ -30,7 +31,7 @@ from games.worded import again
 __all__ = ["NOT_YOUR_MATCH"]
 
 if TYPE_CHECKING:
-    from bot.service.history import MemberMatch
+    from bot.service.member_history import MemberMatch
     from bot.service.stats import MemberRecord, Standing
 
 CONTENT_MAX = 2000
@@ -288,7 +289,7 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
         ),
         asking(prompt),
     ]
-    own = drawing(snap.game).own_secrets(prompt.view)
+    own = private_side(snap.game).own_secrets(prompt.view)
     if own:
         lines.append(own)
     lines.append(_typed_hint(prompt))
@@ -317,7 +318,7 @@ def _typed_hint(prompt: Prompt) -> str:
     if prompt.ask is Ask.HINT:
         return _("Press a button, or type `row` or `column` here.")
     if prompt.ask is Ask.SECRET:
-        return drawing(prompt.match.game).secret_hint(prompt.match)
+        return private_side(prompt.match.game).secret_hint(prompt.match)
     return _("Press a button, or type your answer here.")
 
 

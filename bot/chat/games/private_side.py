@@ -1,10 +1,11 @@
-"""How the Discord side shows one game: the interface each game's module fills in.
+"""A game's private side on Discord: the interface each game's module fills in.
 
 A game's module in ``bot.chat.games`` holds its command group and, where it needs one, a
-``DRAWING``: what its private prompts say and what its own buttons open. The board is the
-engine's (``Game.board``), drawn in emoji by ``bot.chat.boards``, and so are its buttons
-(``Game.controls`` and ``Game.choices``, drawn by ``bot.chat.controls``): public buttons from the
-public view only, private choices and ``own_secrets`` from the member's own view.
+``PRIVATE_SIDE``: what its private prompts say and what its own buttons open. The board is the
+engine's (``Game.board``), drawn in emoji by ``bot.chat.boards.emoji``, and so are its
+buttons (``Game.controls`` and ``Game.choices``, drawn by ``bot.chat.matches.controls``):
+public buttons from the public view only, private choices and ``own_secrets`` from the
+member's own view.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.chat.components import Press
-from bot.chat.game_cog import Interaction
+from bot.chat.matches.game_commands import Interaction
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 
-class Drawing:
+class PrivateSide:
     """One game's private texts and the buttons of its own that open something; every method
     has a default."""
 

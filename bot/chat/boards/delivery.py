@@ -1,13 +1,13 @@
 """Turning a use case's ``Report`` into what members see: the board, the interaction's answer,
 private lines and prompts.
 
-The board's update goes where its ``InteractionRoute`` planned (``bot.chat.live_boards``); an
+The board's update goes where its ``InteractionRoute`` planned (``bot.chat.boards.live``); an
 answer that does not carry the board goes first, since the board's update may wait on Discord's
 rate limits. A private notice goes to the member who acted in the interaction's answer (or in
-the DM they typed), to anyone else by DM; prompts by DM (``bot.chat.direct``). What was shown
-is recorded in the outbox; what was not is delivered again later (``bot.chat.redelivery``). A
+the DM they typed), to anyone else by DM; prompts by DM (``bot.chat.dms.send``). What was shown
+is recorded in the outbox; what was not is delivered again later (``bot.chat.boards.redelivery``). A
 board whose channel is out of the bot's reach stays owed, and the channel is held
-(``bot.chat.reach``) until it is back (``bot.chat.reach_retries``).
+(``bot.chat.matches.channel_holds``) until it is back (``bot.chat.matches.hold_retries``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.chat import render
-from bot.chat.direct import DirectMessages
+from bot.chat.boards import render
+from bot.chat.boards.live import Boards, InteractionRoute
+from bot.chat.dms.send import DirectMessages
 from bot.chat.failures import FAILED
-from bot.chat.live_boards import Boards, InteractionRoute
+from bot.chat.matches.channel_holds import ChannelReach, OutOfReach
+from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Actor
-from bot.chat.reach import ChannelReach, OutOfReach
 from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
-from bot.chat.threads import ThreadMaker
 from bot.service.failures import log_failure
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox

@@ -1,4 +1,4 @@
-"""Restart-proof buttons (the forms some open are in ``bot.chat.forms``).
+"""Restart-proof buttons (the forms some open are in ``bot.chat.matches.forms``).
 
 Every button is a ``discord.ui.DynamicItem`` whose ``custom_id`` carries the game, the match id,
 the match version and what to do (see ``bot.chat.components.Press``). The classes are bound to
@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.chat.carried import Carried, Pressed, carried_view
+from bot.chat.boards.render import prompt_post
 from bot.chat.components import (
     ACTION_TEMPLATE,
     CHALLENGE_TEMPLATE,
@@ -26,11 +26,11 @@ from bot.chat.components import (
     Press,
     Verb,
 )
-from bot.chat.game_cog import Interaction
-from bot.chat.games import drawing
+from bot.chat.games import private_side
+from bot.chat.matches.carried import Carried, Pressed, carried_view
+from bot.chat.matches.game_commands import Interaction
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of
-from bot.chat.render import prompt_post
 from bot.i18n import _
 from bot.service.notices import BoardRoute, Report
 from games.base import Ask
@@ -133,7 +133,7 @@ def button_items(parts: Parts) -> tuple[type[_PressButton], ...]:
 
         async def callback(self, interaction: Interaction) -> None:
             press = self.press
-            if await drawing(press.game).open(interaction, press, parts):
+            if await private_side(press.game).open(interaction, press, parts):
                 return
             await requests.show(
                 interaction, lambda: _private_prompt(interaction, press, parts), stale=press

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.chat.components import NOT_YOUR_MATCH, OPEN_TEMPLATE, Press, Verb
-from bot.chat.game_cog import Interaction
+from bot.chat.matches.game_commands import Interaction
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, hear
 from bot.chat.refusals import say

@@ -12,7 +12,7 @@ import discord
 import games
 from bot.i18n import _
 from bot.service.charts import draw, leaderboard_chart, rating_chart
-from bot.service.history import HistoryService
+from bot.service.member_history import HistoryService
 
 MEMBER_FILE = "rating.png"
 TOP_FILE = "top-ratings.png"

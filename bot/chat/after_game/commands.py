@@ -23,18 +23,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.chat import history_texts as texts
-from bot.chat import records
-from bot.chat import review as review_texts
-from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED
+from bot.chat.after_game import pages as texts
+from bot.chat.after_game import records
+from bot.chat.after_game import review as review_texts
+from bot.chat.boards.delivery import FAILED
 from bot.chat.readers import hear
 from bot.chat.refusals import say
+from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure
-from bot.service.history import HistoryService
 from bot.service.match_state import MAX_MATCH_ID
+from bot.service.member_history import HistoryService
 from bot.service.replays import Replays
 
 log = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ import logging
 
 import discord
 
-from bot.chat.delivery import Delivery
-from bot.chat.direct import DirectMessages
-from bot.chat.reach import OutOfReach
+from bot.chat.boards.delivery import Delivery
+from bot.chat.dms.send import DirectMessages
+from bot.chat.matches.channel_holds import OutOfReach
 from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure

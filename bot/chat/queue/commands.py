@@ -24,8 +24,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import games
-from bot.chat.carried import Carried, Pressed, carried_view
-from bot.chat.game_cog import missing_permissions
+from bot.chat.matches.carried import Carried, Pressed, carried_view
+from bot.chat.matches.game_commands import missing_permissions
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.chat.render import COLOUR, fit, mention
+from bot.chat.boards.render import COLOUR, fit, mention
 from bot.i18n import N_, _, formats, n_
 from bot.i18n.names import mark_name, reason_name
 from bot.service.replays import ReviewShown

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.chat import render
+from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.sending import Interaction, message_kwargs, on_private_message
 from bot.i18n import _

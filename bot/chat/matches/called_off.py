@@ -13,7 +13,7 @@ WHY = {
     "archived": N_("its thread was archived"),
     "gone": N_("that channel is gone"),
 }
-"""Why a match's channel is out of reach, as ``bot.chat.delivery`` reads Discord's error."""
+"""Why a match's channel is out of reach, as ``bot.chat.boards.delivery`` reads Discord's error."""
 
 
 def called_off_text(snap: MatchSnapshot, why: str) -> str:

@@ -15,8 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.chat import rating_charts, render
+from bot.chat.after_game import rating_charts
 from bot.chat.app import Parlor
+from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
 from bot.chat.parts import Parts

@@ -25,10 +25,10 @@ from typing import Literal
 
 import discord
 
-from bot.chat import render
+from bot.chat.boards import render
+from bot.chat.boards.live import Boards
 from bot.chat.components import Post
-from bot.chat.direct import DirectMessages
-from bot.chat.live_boards import Boards
+from bot.chat.dms.send import DirectMessages
 from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
 from bot.service.match_threads import ThreadPlaces

@@ -30,10 +30,10 @@ from datetime import datetime, timedelta
 
 import discord
 
-from bot.chat import render
-from bot.chat.answers import Exchange
-from bot.chat.board_route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
+from bot.chat.boards import render
+from bot.chat.boards.route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 from bot.chat.components import Post
+from bot.chat.matches.answers import Exchange
 from bot.chat.readers import in_server_language
 from bot.chat.sending import (
     UNKNOWN_MESSAGE,

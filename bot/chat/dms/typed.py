@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import games
 from bot.chat.app import Parlor
-from bot.chat.delivery import MessageActor
+from bot.chat.boards.delivery import MessageActor
 from bot.chat.failures import FAILED
 from bot.chat.parts import Parts
 from bot.chat.readers import hear_dm

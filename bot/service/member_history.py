@@ -14,7 +14,7 @@ import games
 from bot.service.charts import RatingPoint
 from bot.service.match_state import Clock
 from bot.service.stats import Standing, to_line
-from db import history
+from db import after_match as history
 from db.member_matches import MemberMatch as MemberMatch  # the Discord side reads it here
 from db.member_matches import member_matches
 from db.models import utcnow

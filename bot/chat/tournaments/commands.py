@@ -15,12 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.chat import tournament_posts as posts
-from bot.chat.common import GAME_CHOICES
-from bot.chat.delivery import FAILED
+from bot.chat.boards.delivery import FAILED
 from bot.chat.refusals import say
-from bot.chat.tournament_buttons import Busy, signup_view
-from bot.chat.tournament_desk import TournamentDesk
+from bot.chat.shared_commands import GAME_CHOICES
+from bot.chat.tournaments import posts
+from bot.chat.tournaments.buttons import Busy, signup_view
+from bot.chat.tournaments.desk import TournamentDesk
 from bot.i18n import N_, _, n_
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure

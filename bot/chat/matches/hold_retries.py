@@ -28,10 +28,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.chat.app import Parlor
-from bot.chat.delivery import Delivery
+from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.redelivery import Redelivery
 from bot.chat.invalid_requests import InvalidRequests
-from bot.chat.reach import ChannelReach
-from bot.chat.redelivery import Redelivery
+from bot.chat.matches.channel_holds import ChannelReach
 from bot.service.failures import log_failure
 from bot.service.reach import Hold
 

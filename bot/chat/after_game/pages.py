@@ -11,11 +11,11 @@ from __future__ import annotations
 import discord
 
 import games
-from bot.chat import boards
-from bot.chat.render import COLOUR, fit, jump_url, mention
+from bot.chat.boards import emoji as boards
+from bot.chat.boards.render import COLOUR, fit, jump_url, mention
 from bot.i18n import N_, _, formats
 from bot.i18n.names import reason_name
-from bot.service.history import HistoryPage, MemberMatch
+from bot.service.member_history import HistoryPage, MemberMatch
 from bot.service.replays import Replay
 
 HISTORY = "history"

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.chat import tournament_posts as posts
-from bot.chat.carried import Carried, Pressed, carried_view
-from bot.chat.delivery import FAILED
+from bot.chat.boards.delivery import FAILED
+from bot.chat.matches.carried import Carried, Pressed, carried_view
 from bot.chat.refusals import say
+from bot.chat.tournaments import posts
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure

@@ -1,0 +1,1 @@
+"""After the game on Discord: reviews, /history, /replay, records and rating charts."""

@@ -1,0 +1,1 @@
+"""A match's board on Discord: drawn, routed, delivered and delivered again."""

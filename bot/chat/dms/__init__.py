@@ -1,0 +1,1 @@
+"""Direct messages: what the bot sends privately, and the answers members type."""

@@ -1,0 +1,1 @@
+"""A match on Discord: its commands, buttons, forms, threads and unreachable channels."""

@@ -1,0 +1,1 @@
+"""The quick-pair queue on Discord."""

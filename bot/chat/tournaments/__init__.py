@@ -1,0 +1,1 @@
+"""Tournaments on Discord: commands, sign-up buttons, posts and the desk that runs them."""
