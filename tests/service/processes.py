@@ -21,6 +21,7 @@ from datetime import datetime
 from db.engine import create_engine, session_factory
 from bot.service.match_parts import match_parts
 from bot.service.errors import MatchError
+from bot.chat.refusals import say
 
 async def main() -> None:
     url, use_case, *args = sys.argv[1:]
