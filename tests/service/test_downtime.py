@@ -16,6 +16,7 @@ from bot.service.timeouts import Timeouts
 from db.bot_meta import set_meta
 from db.models import MatchEvent
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
+from tests.wording import public_said
 
 INTERVAL = 5.0
 AWAY = away_after(INTERVAL)
@@ -229,10 +230,10 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
         "@22, @11 challenges you to Flag Chase.",
         "I was away for 30 minutes, so the clock was reset: the challenge expires in 2 minutes.",
     )
-    assert reports[setup.match.id].public_lines() == [
+    assert public_said(reports[setup.match.id]) == [
         "I was away for 30 minutes, so the clock was reset: @22 has 2 minutes to choose."
     ]
-    assert reports[hint.match.id].public_lines() == [
+    assert public_said(reports[hint.match.id]) == [
         "I was away for 30 minutes, so the clock was reset: @11 has 2 minutes to choose the hint."
     ]
     clock.advance(minutes=2, seconds=1)
