@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeAlias
 
 from games.base import Event
 
@@ -25,6 +25,22 @@ class Say(Enum):
     CHOOSE_SECRET = "choose_secret"
     DECLINED = "declined"
     WITHDREW = "withdrew"
+    EXPIRED = "expired"
+    OPEN_EXPIRED = "open_expired"
+    SETUP_TIMED_OUT = "setup_timed_out"
+    CHOSE_FOR = "chose_for"
+    CHALLENGE_STANDS = "challenge_stands"
+    OPEN_CHALLENGE_STANDS = "open_challenge_stands"
+    CLOCK_RESET = "clock_reset"
+    """``deadline`` (its kind), ``away`` (1: the bot was down; 0: it could not post),
+    ``minutes`` it was gone and ``time`` left, in seconds, and the ``members`` to act."""
+    CALLED_OFF_EARLY = "called_off_early"
+    MOVES_FIRST = "moves_first"
+    QUEUE_PAIRED = "queue_paired"
+    ROUND = "round"
+    ROUND_GAME = "round_game"
+    YOUR_MATCH = "your_match"
+    TOURNAMENT_CANCELLED = "tournament_cancelled"
 
 
 @dataclass(frozen=True)
@@ -54,7 +70,7 @@ class Happened:
     names: tuple[str, str]
 
 
-Value = str | int | Members | Titled
+Value: TypeAlias = "str | int | Members | Titled | Saying"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
+from bot.service.lines import PublicLine
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -216,7 +217,7 @@ def to_user(notice: Notice, user_id: int | None) -> bool:
     return isinstance(notice, Private | Prompt) and notice.user_id == user_id
 
 
-def prefix(notice: Notice, line: str) -> Notice:
+def prefix(notice: Notice, line: PublicLine) -> Notice:
     if isinstance(notice, Public):
         return replace(notice, lines=(line, *notice.lines))
     return notice

@@ -85,7 +85,7 @@ async def test_an_open_challenge_expires_and_may_be_withdrawn(
     clock.advance(minutes=16)
     (expired,) = await deadlines_for(service).sweep()
     assert expired.match.status == "aborted"
-    (line,) = next(n for n in expired.notices if isinstance(n, Public)).lines
+    (line,) = said_all(next(n for n in expired.notices if isinstance(n, Public)).lines)
     assert line == "The open challenge from @11 expired: nobody took it."
     with pytest.raises(NotOpen):
         await service.challenges.accept(first.id, BOB)
