@@ -275,7 +275,7 @@ class Challenges:
             if row.vs_bot
             else Saying.of(Say.ACCEPTED, member=member, player=first_name)
         )
-        lines: list[PublicLine] = [opening, *self.steps.render(loaded, bot_events, None)]
+        lines: list[PublicLine] = [opening, *self.steps.told(loaded, bot_events)]
         notices: list[Notice] = []
         if row.status == MatchStatus.SETUP:
             lines.append(

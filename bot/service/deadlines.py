@@ -161,7 +161,7 @@ class Deadlines:
             loaded.record(events)
             line = Saying.of(Say.SETUP_TIMED_OUT, members=Members(tuple(missing)))
             snap = self.steps.snapshot(loaded)
-            return [Public(snap, (line, *self.steps.render(loaded, events, None)), kind="end")]
+            return [Public(snap, (line, *self.steps.told(loaded, events)), kind="end")]
         # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
         seat = min(loaded.game.to_act(loaded.state))
         action = loaded.game.on_deadline(loaded.state, seat)

@@ -94,5 +94,5 @@ PublicLine = Saying | Happened | str
 
 def happened(events: Sequence[Event], names: Sequence[str]) -> list[Happened]:
     """The public ``events`` as lines, naming the players ``names`` by seat."""
-    shown = (str(names[0]), str(names[1]))
-    return [Happened(event, shown) for event in events if event.public]
+    public = [event for event in events if event.public]
+    return [Happened(event, (names[0], names[1])) for event in public] if public else []

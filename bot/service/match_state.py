@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
-from bot.service.lines import PublicLine
+from bot.service.lines import Happened, PublicLine
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -181,18 +181,20 @@ def recent_entry(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": kind, "data": payload["data"], "text": payload.get("text", "")}
 
 
-def history_lines(game: str, entries: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
-    """The board's log lines from the entries ``recent_texts`` kept, naming the players:
-    each worded by ``game`` in the language of the moment (``Worded``: a screen words it again
-    for its reader), or an earlier release's text as it was stored."""
+def history_lines(
+    game: str, entries: Sequence[Any], names: Sequence[str]
+) -> tuple[PublicLine, ...]:
+    """The board's log lines from the entries ``recent_texts`` kept, naming the players: each
+    the game's event, which the reading side words, or an earlier release's text as it was
+    stored."""
     return tuple(_history_line(game, entry, names) for entry in entries)
 
 
-def _history_line(game: str, entry: Any, names: Sequence[str]) -> str:
+def _history_line(game: str, entry: Any, names: Sequence[str]) -> PublicLine:
     if isinstance(entry, str):
         return entry.format(p0=names[0], p1=names[1])
     event = Event(entry["kind"], entry.get("text", ""), None, entry.get("data") or {}, game)
-    return event.render(names)
+    return Happened(event, (names[0], names[1]))
 
 
 def row_values(row: MatchRow) -> dict[str, Any]:

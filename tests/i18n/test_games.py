@@ -22,6 +22,7 @@ from games.base import Event, Outcome, Reason
 from games.worded import again
 from tests.chat.helpers import prompt, snapshot
 from tests.i18n.leftover import Leftover
+from tests.wording import said
 
 ALICE_ID, BOB_ID = 123456789012345678, 223456789012345678
 NAMES = (f"<@{ALICE_ID}>", f"<@{BOB_ID}>")
@@ -136,7 +137,7 @@ def test_the_boards_log_words_stored_events_and_shows_older_ones_as_stored() -> 
         {"kind": "capture", "data": {"seat": 1}, "text": "{p1} took something."},  # lacks facts
     ]
     with speaking("de"):
-        lines = [again(line) for line in history_lines("crystal", stored, NAMES)]
+        lines = [said(line) for line in history_lines("crystal", stored, NAMES)]
     assert lines == [
         f"{NAMES[0]} captures crystal 9: 9 points.",
         f"{NAMES[0]} nimmt Kristall 9: 9 Punkte.",
