@@ -6,6 +6,7 @@ numbers (times in seconds) and a game's event as the event itself, which the gam
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -64,7 +65,7 @@ class Titled:
 
 @dataclass(frozen=True)
 class Happened:
-    """A game's public event, naming the players by seat."""
+    """A game's event, naming the players by seat."""
 
     event: Event
     names: tuple[str, str]
@@ -96,3 +97,33 @@ def happened(events: Sequence[Event], names: Sequence[str]) -> list[Happened]:
     """The public ``events`` as lines, naming the players ``names`` by seat."""
     public = [event for event in events if event.public]
     return [Happened(event, (names[0], names[1])) for event in public] if public else []
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A private event the outbox keeps until its DM is shown, worded when it is sent."""
+
+    guild_id: int
+    told: Happened
+
+
+def kept_text(guild_id: int, event: Event, names: Sequence[str]) -> str:
+    """A private event as the outbox keeps it: its data, not its words, so that a DM sent again
+    after a restart is worded in its reader's language as the first would have been."""
+    fields = {"kind": event.kind, "said": event.said, "data": dict(event.data), "game": event.game}
+    return json.dumps(
+        {**fields, "audience": event.audience, "names": list(names), "guild": guild_id}
+    )
+
+
+def kept_event(text: str) -> Kept | None:
+    """What ``kept_text`` stored, or ``None`` for the words an earlier release kept."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or "kind" not in found:
+        return None
+    event = Event(found["kind"], found["said"], found["audience"], found["data"], found["game"])
+    first, second = found["names"]
+    return Kept(found["guild"], Happened(event, (first, second)))

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
-from bot.service.lines import Happened, PublicLine
+from bot.service.lines import Happened, PublicLine, kept_text
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -145,8 +145,8 @@ def deliveries(
 ) -> list[tuple[int, int, str, int | None, str | None]]:
     """The outbox entries of a use case: its board, if it changed and the caller's response
     does not carry it (``board_shown``), and every DM it asks for (not what the member who
-    acted is told: that is their request's answer). A private event is kept as its game
-    words it, naming the players with ``mention``."""
+    acted is told: that is their request's answer). A private event is kept as data
+    (``kept_text``), naming the players with ``mention``: its DM words it for its reader."""
     names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
@@ -156,7 +156,8 @@ def deliveries(
         if isinstance(notice, Prompt) and notice.user_id != bot:
             rows.append((match_id, version, "prompt", notice.user_id, None))
         elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
-            rows.append((match_id, version, "private", notice.user_id, notice.event.render(names)))
+            kept = kept_text(notice.match.guild_id, notice.event, names)
+            rows.append((match_id, version, "private", notice.user_id, kept))
     return rows
 
 

@@ -17,6 +17,7 @@ from bot.chat.boards import emoji as boards
 from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.i18n import LOCALES, speaking
+from bot.service.lines import PublicLine, happened
 from bot.service.match_state import history_lines, recent_entry
 from games.base import Event, Outcome, Reason
 from games.worded import again
@@ -205,9 +206,9 @@ def test_whole_board_posts_read_in_the_servers_language_within_discords_limits(
     log, whom it waits for and the buttons."""
     for options in VARIANTS[game]:
         for seed in range(3):
-            history: list[str] = []
+            history: list[PublicLine] = []
             for state, events in played(game, options, seed):
-                lines = [event.render(NAMES) for event in events if event.public]
+                lines = happened(events, NAMES)
                 snap = snapshot(game, state, players=(ALICE_ID, BOB_ID))
                 snap = type(snap)(**{**snap.__dict__, "history": tuple(history[-4:])})
                 with speaking(locale):
