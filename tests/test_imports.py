@@ -3,8 +3,10 @@
 - ``games`` imports nothing of ``db``, ``bot``, ``discord`` or ``sqlalchemy``;
 - ``db`` nothing of ``games``, ``bot`` or ``discord``;
 - the web pages (``web``) nothing of ``discord``, the Discord side or the terminal;
-- the match service (``bot.service``) nothing of ``discord``, of the Discord side (``bot.chat``)
-  or of the terminal (``bot.terminal``); the terminal nothing of ``discord`` or ``bot.chat``;
+- the match service (``bot.service``) nothing of ``discord``, of the Discord side (``bot.chat``),
+  of the terminal (``bot.terminal``) or of the catalogs (``bot.i18n``, ``games.worded``, the
+  ``_`` of ``games.words``: ``FORBIDDEN_NAMES``): what it tells is data, worded by its reader;
+  the terminal nothing of ``discord`` or ``bot.chat``;
 - the Discord side (``bot.chat``) nothing of ``db``, save the composition root in ``WIRING``;
 - no two modules import each other, directly or around a loop;
 - no module of ``bot``, ``db`` or ``web`` (the migrations aside) is over ``MAX_LINES`` lines;
@@ -32,11 +34,16 @@ PACKAGES = ("games", "db", "bot", "web")
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games": ("db", "bot", "discord", "sqlalchemy"),
     "db": ("games", "bot", "discord"),
-    "bot.service": ("discord", "bot.chat", "bot.terminal"),
+    "bot.service": ("discord", "bot.chat", "bot.terminal", "bot.i18n", "games.worded"),
     "bot.terminal": ("discord", "bot.chat"),
     "web": ("discord", "bot.chat", "bot.terminal"),
 }
 """Package → what no module in it may import (each name and everything below it)."""
+
+FORBIDDEN_NAMES: dict[str, tuple[str, ...]] = {
+    "bot.service": ("games.words._", "games.words.N_", "games.words.n_"),
+}
+"""Package → names (not modules) no module in it may import: the catalogs' wording functions."""
 
 DISCORD_SIDE = "bot.chat"
 WIRING = frozenset({"bot.chat.app", "bot.__main__", "bot.wiring"})
@@ -167,6 +174,9 @@ def scan(root: Path, packages: tuple[str, ...] = PACKAGES) -> Report:
         imports = list(imports_of(path, root))
         submodules = {imp.imported for imp in imports if imp.named and imp.imported in modules}
         for imp in imports:
+            for layer, names in FORBIDDEN_NAMES.items():
+                if _within(name, layer) and imp.named and imp.imported in names:
+                    report.layers.append(imp.where(path, root))
             if imp.named and imp.imported not in modules:
                 continue  # a name defined in the module imported, not a module
             for layer, banned in FORBIDDEN.items():
@@ -370,6 +380,16 @@ def test_the_service_reaching_the_terminal_is_caught(tmp_path: Path) -> None:
     root = _tree(tmp_path, {**CLEAN, "bot/service/ask.py": "import bot.terminal.play\n"})
     assert rule_violations(root) == [
         "bot/service/ask.py:1: bot.service.ask imports bot.terminal.play"
+    ]
+
+
+def test_the_service_wording_through_a_catalog_is_caught(tmp_path: Path) -> None:
+    body = "from bot.i18n import N_\nfrom games.words import _, language\nimport games.worded\n"
+    root = _tree(tmp_path, {**CLEAN, "bot/service/say.py": body})
+    assert rule_violations(root) == [
+        "bot/service/say.py:1: bot.service.say imports bot.i18n",
+        "bot/service/say.py:2: bot.service.say imports games.words._",
+        "bot/service/say.py:3: bot.service.say imports games.worded",
     ]
 
 

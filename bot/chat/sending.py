@@ -13,6 +13,7 @@ import discord
 
 from bot.chat.components import Post
 from bot.chat.matches.buttons import to_view
+from bot.service.lines import PublicLine
 from bot.service.notices import MatchSnapshot
 
 Interaction = discord.Interaction[Any]
@@ -54,7 +55,7 @@ def message_kwargs(post: Post, *, edit: bool = False, ping: bool = False) -> dic
     return kwargs
 
 
-def as_shown_now(snap: MatchSnapshot) -> tuple[MatchSnapshot, list[str]]:
+def as_shown_now(snap: MatchSnapshot) -> tuple[MatchSnapshot, list[PublicLine]]:
     """A board drawn outside a use case: the newest event as what just happened, the earlier
     ones as its log."""
     return replace(snap, history=snap.history[:-1]), list(snap.history[-1:])

@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 import games
-from bot.i18n import _
 from bot.service.acting import Acting, Member, acting
 from bot.service.errors import (
     BotAccount,
@@ -37,12 +36,11 @@ from bot.service.limits import (
     check_channel,
     check_playing,
 )
+from bot.service.lines import PublicLine, Say, Saying, Titled
 from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, require_open
 from bot.service.notices import BoardRoute, Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
-from bot.service.timeouts import human
-from bot.service.wording import describe_options
 from db import open_challenges
 from db.match_events import EventRow, append_events
 from db.matches import MatchRow, insert_match
@@ -52,7 +50,6 @@ from db.outbox import add_deliveries
 from db.server_timeouts import server_timeouts
 from games.base import GameError
 from games.players import DEFAULT_LEVEL, LEVELS
-from games.worded import Worded
 
 
 @dataclass(frozen=True)
@@ -146,27 +143,19 @@ class Challenges:
         if vs_bot:
             return await self.runner.run(row.id, Acting(opponent_id), None, self._accept, board)
         named, opponent = self.steps.mention(challenger_id), self.steps.mention(opponent_id)
-
-        def line() -> str:
-            what = f"{engine.title}{describe_options(engine, normalised)}"
-            if is_open:
-                return _(
-                    "{challenger} posts an open challenge to {game}: anyone may accept, the "
-                    "first to press Accept plays. The challenge expires in {time}.",
-                    challenger=named,
-                    game=what,
-                    time=human(timeouts.challenge),
-                )
-            return _(
-                "{opponent}, {challenger} challenges you to {game}. The challenge expires in "
-                "{time}.",
+        what = Titled.of(engine.name, normalised)
+        line = (
+            Saying.of(Say.OPEN_CHALLENGE, challenger=named, game=what, time=timeouts.challenge)
+            if is_open
+            else Saying.of(
+                Say.CHALLENGE,
                 opponent=opponent,
                 challenger=named,
                 game=what,
-                time=human(timeouts.challenge),
+                time=timeouts.challenge,
             )
-
-        return Report(snap, [Public(snap, (Worded(line),), kind="challenge")], board_owed=owed)
+        )
+        return Report(snap, [Public(snap, (line,), kind="challenge")], board_owed=owed)
 
     async def accept(
         self,
@@ -281,39 +270,19 @@ class Challenges:
         loaded.log.append((None, "accept", None, {"players": loaded.players}))
         first_name = self.steps.mention(loaded.players[0])
         member = self.steps.mention(row.challenger_id if row.vs_bot else user_id)
-        vs_bot, level = row.vs_bot, row.bot_level
-
-        def opening() -> str:
-            if vs_bot:
-                return _(
-                    "{member} plays me at level {level}. Coin toss: {player} moves first.",
-                    member=member,
-                    level=level,
-                    player=first_name,
-                )
-            return _(
-                "{member} accepted. Coin toss: {player} moves first.",
-                member=member,
-                player=first_name,
-            )
-
-        def choose() -> str:
-            if vs_bot:
-                return _(
-                    "{member}: choose your secret. I have sent you a DM ({time} to answer).",
-                    member=member,
-                    time=human(timeouts.setup),
-                )
-            return _(
-                "Both players: choose your secret. I have sent you a DM ({time} to answer).",
-                time=human(timeouts.setup),
-            )
-
-        lines: list[str] = [Worded(opening)]
+        opening = (
+            Saying.of(Say.PLAYS_BOT, member=member, level=str(row.bot_level), player=first_name)
+            if row.vs_bot
+            else Saying.of(Say.ACCEPTED, member=member, player=first_name)
+        )
+        lines: list[PublicLine] = [opening, *self.steps.told(loaded, bot_events)]
         notices: list[Notice] = []
-        lines += self.steps.render(loaded, bot_events, None)
         if row.status == MatchStatus.SETUP:
-            lines.append(Worded(choose))
+            lines.append(
+                Saying.of(Say.CHOOSE_SECRET, member=member, time=timeouts.setup)
+                if row.vs_bot
+                else Saying.of(Say.CHOOSE_SECRETS, time=timeouts.setup)
+            )
         notices.insert(0, Public(self.steps.snapshot(loaded), tuple(lines), kind="start"))
         notices.extend(self.steps.new_prompts(loaded, {}))
         return notices
@@ -329,7 +298,7 @@ class Challenges:
             now,
             "declined",
             step=ChallengeStep.ANSWER,
-            line=Worded(lambda: _("{member} declined the challenge.", member=opponent)),
+            line=Saying.of(Say.DECLINED, member=opponent),
         )
 
     def _withdraw(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:
@@ -341,7 +310,7 @@ class Challenges:
             now,
             "withdrawn",
             step=ChallengeStep.WITHDRAW,
-            line=Worded(lambda: _("{member} withdrew the challenge.", member=challenger)),
+            line=Saying.of(Say.WITHDREW, member=challenger),
         )
 
     def _close_challenge(
@@ -353,7 +322,7 @@ class Challenges:
         reason: str,
         *,
         step: ChallengeStep,
-        line: str,
+        line: Saying,
     ) -> list[Notice]:
         """End an open challenge without a match (declined or withdrawn by ``allowed`` only)."""
         require_open(loaded.row)

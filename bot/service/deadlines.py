@@ -12,22 +12,19 @@ import logging
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from bot.i18n import N_, _
 from bot.service.errors import AlreadyPlayed, NothingDue, WrongStatus
 from bot.service.failures import log_failure
+from bot.service.lines import Members, Say, Saying, Titled, Value
 from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort
-from bot.service.timeouts import human
-from bot.service.wording import describe_options, together
 from db.bot_meta import get_meta, meta_like, set_meta
 from db.deadlines import Due, claim_due_match, missed_deadlines, move_deadline
 from db.match_events import append_events, last_event_at
 from db.matches import channel_unfinished, load_match
 from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Outcome, Reason, other
-from games.worded import Worded
 
 log = logging.getLogger(__name__)
 
@@ -150,20 +147,9 @@ class Deadlines:
             mention = self.steps.mention
             challenger, opponent = mention(row.challenger_id), mention(row.opponent_id)
             line = (
-                Worded(
-                    lambda: _(
-                        "The challenge from {challenger} to {opponent} expired without an answer.",
-                        challenger=challenger,
-                        opponent=opponent,
-                    )
-                )
+                Saying.of(Say.EXPIRED, challenger=challenger, opponent=opponent)
                 if row.opponent_id != OPEN_OPPONENT
-                else Worded(
-                    lambda: _(
-                        "The open challenge from {challenger} expired: nobody took it.",
-                        challenger=challenger,
-                    )
-                )
+                else Saying.of(Say.OPEN_EXPIRED, challenger=challenger)
             )
             return [Public(self.steps.snapshot(loaded), (line,), kind="expired")]
         if kind == "setup":
@@ -173,15 +159,9 @@ class Deadlines:
             abort(loaded, "timeout", now)
             loaded.log.append((None, "abort", None, {"timeout": True}))
             loaded.record(events)
-            line = Worded(
-                lambda: _(
-                    "Setup timed out: {members} did not choose a secret in time. The match is "
-                    "called off; no result.",
-                    members=together(missing),
-                )
-            )
+            line = Saying.of(Say.SETUP_TIMED_OUT, members=Members(tuple(missing)))
             snap = self.steps.snapshot(loaded)
-            return [Public(snap, (line, *self.steps.render(loaded, events, None)), kind="end")]
+            return [Public(snap, (line, *self.steps.told(loaded, events)), kind="end")]
         # A turn or a hint: what the engine plays for the seat out of time, else a forfeit.
         seat = min(loaded.game.to_act(loaded.state))
         action = loaded.game.on_deadline(loaded.state, seat)
@@ -191,9 +171,7 @@ class Deadlines:
         loaded.log.append((seat, "deadline", None, {}))
         notices = self.steps.played(loaded, seat, action, new_state, events, now)
         member = self.steps.mention(loaded.players[seat])
-        note = Worded(
-            lambda: _("{member} did not answer in time, so I chose for them.", member=member)
-        )
+        note = Saying.of(Say.CHOSE_FOR, member=member)
         return [prefix(n, note) for n in notices]
 
     async def last_heard(self) -> dict[int, datetime | None]:
@@ -324,92 +302,30 @@ class Deadlines:
 
     def _clock_reset_lines(
         self, loaded: LoadedMatch, gone: timedelta, allowed: timedelta, *, away: bool = True
-    ) -> tuple[str, ...]:
+    ) -> tuple[Saying, ...]:
         row, game = loaded.row, loaded.game
-        allowed_seconds = int(allowed.total_seconds())
-        gone_seconds = max(1, round(gone.total_seconds() / 60)) * 60
-        kind = row.deadline_kind
+        minutes = max(1, round(gone.total_seconds() / 60)) * 60
+        kind = row.deadline_kind or "turn"
+        reset: dict[str, Value] = {"deadline": kind, "away": int(away), "minutes": minutes}
+        time = int(allowed.total_seconds())
         if kind == "challenge":
             mention = self.steps.mention
-            challenger, opponent = mention(row.challenger_id), mention(row.opponent_id)
-            options, opponent_id = dict(row.options or {}), row.opponent_id
-
-            def challenge() -> str:
-                what = f"{game.title}{describe_options(game, options)}"
-                if opponent_id != OPEN_OPPONENT:
-                    return _(
-                        "{opponent}, {challenger} challenges you to {game}.",
-                        opponent=opponent,
-                        challenger=challenger,
-                        game=what,
-                    )
-                return _(
-                    "{challenger} posts an open challenge to {game}.",
+            challenger = mention(row.challenger_id)
+            what = Titled.of(game.name, dict(row.options or {}))
+            stands = (
+                Saying.of(Say.OPEN_CHALLENGE_STANDS, challenger=challenger, game=what)
+                if row.opponent_id == OPEN_OPPONENT
+                else Saying.of(
+                    Say.CHALLENGE_STANDS,
+                    opponent=mention(row.opponent_id),
                     challenger=challenger,
                     game=what,
                 )
-
-            return (
-                Worded(challenge),
-                Worded(lambda: _reset(kind, away, gone_seconds, allowed_seconds, "")),
             )
+            return stands, Saying.of(Say.CLOCK_RESET, **reset, time=time, members=Members(()))
         seats = sorted(game.to_act(loaded.state))
-        names = [self.steps.mention(loaded.players[s]) for s in seats]
-        return (
-            Worded(
-                lambda: _reset(
-                    kind, away, gone_seconds, allowed_seconds, together(names), len(names)
-                )
-            ),
-        )
-
-
-RESETS = {
-    ("challenge", True): N_(
-        "I was away for {minutes}, so the clock was reset: the challenge expires in {time}."
-    ),
-    ("challenge", False): N_(
-        "I could not post here for {minutes}, so the clock was reset: the challenge expires in "
-        "{time}."
-    ),
-    ("setups", True): N_(
-        "I was away for {minutes}, so the clock was reset: {members} have {time} to choose."
-    ),
-    ("setups", False): N_(
-        "I could not post here for {minutes}, so the clock was reset: {members} have {time} to "
-        "choose."
-    ),
-    ("setup", True): N_(
-        "I was away for {minutes}, so the clock was reset: {member} has {time} to choose."
-    ),
-    ("setup", False): N_(
-        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to "
-        "choose."
-    ),
-    ("hint", True): N_(
-        "I was away for {minutes}, so the clock was reset: {member} has {time} to choose the hint."
-    ),
-    ("hint", False): N_(
-        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to "
-        "choose the hint."
-    ),
-    ("turn", True): N_(
-        "I was away for {minutes}, so the clock was reset: {member} has {time} to move."
-    ),
-    ("turn", False): N_(
-        "I could not post here for {minutes}, so the clock was reset: {member} has {time} to move."
-    ),
-}
-"""The line saying a deadline's clock was reset, by its kind (``setups``: two players) and
-whether the bot was away (else it could not post)."""
-
-
-def _reset(kind: str | None, away: bool, gone: int, allowed: int, who: str, many: int = 1) -> str:
-    """The line that says the clock of a ``kind`` deadline was reset after ``gone`` seconds
-    (``away``: the bot was down; else it could not post), with ``allowed`` seconds for ``who``."""
-    key = "setups" if kind == "setup" and many > 1 else kind
-    line = RESETS.get((key or "turn", away), RESETS["turn", away])
-    return _(line, minutes=human(gone), time=human(allowed), member=who, members=who)
+        names = tuple(self.steps.mention(loaded.players[s]) for s in seats)
+        return (Saying.of(Say.CLOCK_RESET, **reset, time=time, members=Members(names)),)
 
 
 def _key(shard: int) -> str:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
+from bot.service.lines import Happened, PublicLine, kept_text
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -144,8 +145,8 @@ def deliveries(
 ) -> list[tuple[int, int, str, int | None, str | None]]:
     """The outbox entries of a use case: its board, if it changed and the caller's response
     does not carry it (``board_shown``), and every DM it asks for (not what the member who
-    acted is told: that is their request's answer). A private event is kept as its game
-    words it, naming the players with ``mention``."""
+    acted is told: that is their request's answer). A private event is kept as data
+    (``kept_text``), naming the players with ``mention``: its DM words it for its reader."""
     names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
@@ -155,7 +156,8 @@ def deliveries(
         if isinstance(notice, Prompt) and notice.user_id != bot:
             rows.append((match_id, version, "prompt", notice.user_id, None))
         elif isinstance(notice, Private) and notice.user_id not in (actor, bot):
-            rows.append((match_id, version, "private", notice.user_id, notice.event.render(names)))
+            kept = kept_text(notice.match.guild_id, notice.event, names)
+            rows.append((match_id, version, "private", notice.user_id, kept))
     return rows
 
 
@@ -180,18 +182,20 @@ def recent_entry(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": kind, "data": payload["data"], "text": payload.get("text", "")}
 
 
-def history_lines(game: str, entries: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
-    """The board's log lines from the entries ``recent_texts`` kept, naming the players:
-    each worded by ``game`` in the language of the moment (``Worded``: a screen words it again
-    for its reader), or an earlier release's text as it was stored."""
+def history_lines(
+    game: str, entries: Sequence[Any], names: Sequence[str]
+) -> tuple[PublicLine, ...]:
+    """The board's log lines from the entries ``recent_texts`` kept, naming the players: each
+    the game's event, which the reading side words, or an earlier release's text as it was
+    stored."""
     return tuple(_history_line(game, entry, names) for entry in entries)
 
 
-def _history_line(game: str, entry: Any, names: Sequence[str]) -> str:
+def _history_line(game: str, entry: Any, names: Sequence[str]) -> PublicLine:
     if isinstance(entry, str):
         return entry.format(p0=names[0], p1=names[1])
     event = Event(entry["kind"], entry.get("text", ""), None, entry.get("data") or {}, game)
-    return event.render(names)
+    return Happened(event, (names[0], names[1]))
 
 
 def row_values(row: MatchRow) -> dict[str, Any]:
@@ -216,7 +220,7 @@ def to_user(notice: Notice, user_id: int | None) -> bool:
     return isinstance(notice, Private | Prompt) and notice.user_id == user_id
 
 
-def prefix(notice: Notice, line: str) -> Notice:
+def prefix(notice: Notice, line: PublicLine) -> Notice:
     if isinstance(notice, Public):
         return replace(notice, lines=(line, *notice.lines))
     return notice

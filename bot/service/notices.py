@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.service.lines import PublicLine
 from db.models import OPEN_OPPONENT, MatchStatus
 from games.base import Ask, Event
 
@@ -42,7 +43,7 @@ class MatchSnapshot:
     end_reason: str | None
     message_id: int | None
     vs_bot: bool = False
-    history: tuple[str, ...] = ()
+    history: tuple[PublicLine, ...] = ()
     """The public lines of the match's last events before this use case, oldest first (only in
     a use case's report)."""
 
@@ -70,7 +71,7 @@ class Public:
     """A post for the match channel: what happened, then the board as it now stands."""
 
     match: MatchSnapshot
-    lines: tuple[str, ...]
+    lines: tuple[PublicLine, ...]
     kind: str = "update"
     """``challenge``, ``start``, ``update``, ``end`` or ``expired``: how the post should look."""
 
@@ -112,7 +113,7 @@ class Report:
     """Whether this use case wrote an outbox entry for its board (``False``: its caller's
     response carries the board, and showing it leaves nothing of this use case to forget)."""
 
-    def public_lines(self) -> list[str]:
+    def public_lines(self) -> list[PublicLine]:
         return [line for n in self.notices if isinstance(n, Public) for line in n.lines]
 
     def for_user(self, user_id: int) -> list[Private | Prompt]:

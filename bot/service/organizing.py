@@ -13,20 +13,18 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
-from bot.i18n import _
 from bot.service.errors import GameRefused, OverStep, WrongStatus
 from bot.service.failures import log_failure
+from bot.service.lines import PublicLine, Say, Saying
 from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliveries, over
 from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
-from bot.service.timeouts import human
 from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
 from db.models import MatchOrigin, MatchStatus
 from db.outbox import add_deliveries
 from db.server_timeouts import server_timeouts
 from games.base import Event, GameError, Outcome, Reason
-from games.worded import Worded, again
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +39,7 @@ class MatchToStart:
     game: str
     options: Mapping[str, Any]
     players: tuple[int, int]
-    heading: str
+    heading: Saying
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ class Organizing:
         game: str,
         options: Mapping[str, Any],
         players: tuple[int, int],
-        heading: str,
+        heading: Saying,
         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
         tournament_id: int | None = None,
     ) -> Report:
@@ -173,21 +171,9 @@ class Organizing:
         await self.runner.save_rest(session, loaded, now)
         heading, setup = pairing.heading, loaded.timeouts.setup
         first = self.steps.mention(players[0])
-        lines: list[str] = [
-            Worded(
-                lambda: _("{heading} {player} moves first.", heading=again(heading), player=first)
-            )
-        ]
+        lines: list[PublicLine] = [Saying.of(Say.MOVES_FIRST, heading=heading, player=first)]
         if row.status == MatchStatus.SETUP:
-            lines.append(
-                Worded(
-                    lambda: _(
-                        "Both players: choose your secret. I have sent you a DM ({time} to "
-                        "answer).",
-                        time=human(setup),
-                    )
-                )
-            )
+            lines.append(Saying.of(Say.CHOOSE_SECRETS, time=setup))
         notices: list[Notice] = [Public(self.steps.snapshot(loaded), tuple(lines), kind="start")]
         notices.extend(self.steps.new_prompts(loaded, {}))
         if outbox:
@@ -197,7 +183,7 @@ class Organizing:
             await add_deliveries(session, entries, now + DELIVERY_GRACE)
         return loaded, notices
 
-    async def cancel(self, match_id: int, line: str) -> Report:
+    async def cancel(self, match_id: int, line: Saying) -> Report:
         """End an unfinished match without a result and without touching anyone's record (its
         organizer stopped it); ``line`` says why on its board."""
 
@@ -212,7 +198,7 @@ class Organizing:
             abort(loaded, "called_off", now)
             loaded.log.append((None, "abort", None, {"called_off": True}))
             loaded.record(events)
-            lines = (line, *self.steps.render(loaded, events, None))
+            lines: tuple[PublicLine, ...] = (line, *self.steps.told(loaded, events))
             return [Public(self.steps.snapshot(loaded), lines, kind="end")]
 
         return await self.runner.run(match_id, None, None, step)

@@ -10,7 +10,6 @@ from functools import partial
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.i18n import _
 from bot.service.acting import Member, acting
 from bot.service.errors import (
     GameRefused,
@@ -20,6 +19,7 @@ from bot.service.errors import (
     OverStep,
     PlayerStep,
 )
+from bot.service.lines import Say, Saying
 from bot.service.lookups import pick
 from bot.service.match_state import OVER, LoadedMatch, over
 from bot.service.notices import BoardRoute, Notice, Public, Report
@@ -28,7 +28,6 @@ from bot.service.steps import Steps, abort
 from db.matches import channel_matches
 from db.models import MatchStatus
 from games.base import Ask, Event, GameError, Outcome, Reason, other
-from games.worded import Worded
 
 
 @dataclass(frozen=True)
@@ -144,13 +143,9 @@ class Play:
             loaded.log.append((None, "abort", None, {"by": user_id}))
             loaded.record(events)
             member = self.steps.mention(user_id)
-            line = Worded(
-                lambda: _(
-                    "{member} called the match off before it started. No result.", member=member
-                )
-            )
+            line = Saying.of(Say.CALLED_OFF_EARLY, member=member)
             snap = self.steps.snapshot(loaded)
-            return [Public(snap, (line, *self.steps.render(loaded, events, None)), kind="end")]
+            return [Public(snap, (line, *self.steps.told(loaded, events)), kind="end")]
         seat = loaded.seat(user_id)
         assert seat is not None
         return self.steps.conclude(loaded, Outcome(other(seat), Reason.RESIGN), now)

@@ -14,11 +14,11 @@ import random
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.i18n import _
 from bot.service.acting import Member, acting
 from bot.service.challenges import Challenges
 from bot.service.errors import MatchError, NoBotHere, refusal
 from bot.service.limits import check_playing
+from bot.service.lines import Say, Saying
 from bot.service.notices import BoardRoute, Report
 from bot.service.organizing import MatchToStart, Organizing
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
@@ -150,8 +150,8 @@ class QuickPair:
                     spot.game,
                     {},
                     players,
-                    _(
-                        "The queue paired {first} and {second}.",
+                    Saying.of(
+                        Say.QUEUE_PAIRED,
                         first=self.runner.mention(low),
                         second=self.runner.mention(high),
                     ),

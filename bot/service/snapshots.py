@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.service.lines import Happened, PublicLine, happened
 from bot.service.match_state import OVER, LoadedMatch, history_lines, shown_version
 from bot.service.notices import MatchSnapshot
-from games.base import Ask, Event, Seat
+from games.base import Ask, Event
 
 Mention = Callable[[int], str]
 """How a member is named in a text: a Discord mention, or a test's ``@id``."""
@@ -50,15 +51,12 @@ def snapshot_of(loaded: LoadedMatch, mention: Mention) -> MatchSnapshot:
     )
 
 
-def rendered(
-    loaded: LoadedMatch, events: Sequence[Event], audience: Seat | None, mention: Mention
-) -> list[str]:
-    """The texts of ``events`` that ``audience`` sees (``None``: the channel)."""
-    names = [mention(uid) for uid in loaded.players]
-    return [e.render(names) for e in events if e.audience == audience]
+def told(loaded: LoadedMatch, events: Sequence[Event], mention: Mention) -> list[Happened]:
+    """The public ``events`` as lines, naming the players with ``mention``."""
+    return happened(events, [mention(uid) for uid in loaded.players])
 
 
-def _history(loaded: LoadedMatch, mention: Mention) -> tuple[str, ...]:
+def _history(loaded: LoadedMatch, mention: Mention) -> tuple[PublicLine, ...]:
     """The board's log: the public events before this use case's, named."""
     if len(loaded.players) != 2:
         return ()

@@ -9,10 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from bot.service.errors import OthersTurn
+from bot.service.lines import Happened
 from bot.service.match_state import OVER, LoadedMatch
 from bot.service.notices import MatchSnapshot, Notice, Private, Prompt, Public
 from bot.service.runner import MatchRunner
-from bot.service.snapshots import rendered
+from bot.service.snapshots import told
 from bot.service.timeouts import Timeouts
 from db.models import MatchStatus
 from games.base import Ask, Event, Outcome, Seat
@@ -32,10 +33,9 @@ class Steps:
     def snapshot(self, loaded: LoadedMatch) -> MatchSnapshot:
         return self.runner.snapshot(loaded)
 
-    def render(
-        self, loaded: LoadedMatch, events: Sequence[Event], audience: Seat | None
-    ) -> list[str]:
-        return rendered(loaded, events, audience, self.runner.mention)
+    def told(self, loaded: LoadedMatch, events: Sequence[Event]) -> list[Happened]:
+        """The public ``events`` as lines, naming the players."""
+        return told(loaded, events, self.runner.mention)
 
     def played(
         self,
@@ -62,7 +62,7 @@ class Steps:
         finish(loaded, outcome, now)
         loaded.record(events)
         snap = self.snapshot(loaded)
-        return [Public(snap, tuple(self.render(loaded, events, None)), kind="end")]
+        return [Public(snap, tuple(self.told(loaded, events)), kind="end")]
 
     def play_bot(self, loaded: LoadedMatch) -> list[Event]:
         """Let the built-in player act for as long as it is asked (its secret, hint or move).
@@ -102,7 +102,7 @@ class Steps:
     ) -> list[Notice]:
         snap = self.snapshot(loaded)
         notices: list[Notice] = []
-        public = self.render(loaded, events, None)
+        public = self.told(loaded, events)
         if public:
             kind = "end" if loaded.row.status in OVER else "update"
             notices.append(Public(snap, tuple(public), kind=kind))

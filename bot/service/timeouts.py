@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.i18n.names import human
 from bot.service.errors import TimeoutOutOfBounds
 from db.server_timeouts import ServerTimeouts
 
-__all__ = ["BOUNDS", "Bounds", "Timeouts", "human", "merge_timeouts"]
-"""``human`` is read here by the match service modules that still word their notices."""
+__all__ = ["BOUNDS", "Bounds", "Timeouts", "merge_timeouts"]
 
 MINUTE = 60
 DAY = 24 * 60 * MINUTE

@@ -17,11 +17,13 @@ from bot.chat.boards import emoji as boards
 from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.i18n import LOCALES, speaking
+from bot.service.lines import PublicLine, happened
 from bot.service.match_state import history_lines, recent_entry
 from games.base import Event, Outcome, Reason
 from games.worded import again
 from tests.chat.helpers import prompt, snapshot
 from tests.i18n.leftover import Leftover
+from tests.wording import said
 
 ALICE_ID, BOB_ID = 123456789012345678, 223456789012345678
 NAMES = (f"<@{ALICE_ID}>", f"<@{BOB_ID}>")
@@ -136,7 +138,7 @@ def test_the_boards_log_words_stored_events_and_shows_older_ones_as_stored() -> 
         {"kind": "capture", "data": {"seat": 1}, "text": "{p1} took something."},  # lacks facts
     ]
     with speaking("de"):
-        lines = [again(line) for line in history_lines("crystal", stored, NAMES)]
+        lines = [said(line) for line in history_lines("crystal", stored, NAMES)]
     assert lines == [
         f"{NAMES[0]} captures crystal 9: 9 points.",
         f"{NAMES[0]} nimmt Kristall 9: 9 Punkte.",
@@ -204,9 +206,9 @@ def test_whole_board_posts_read_in_the_servers_language_within_discords_limits(
     log, whom it waits for and the buttons."""
     for options in VARIANTS[game]:
         for seed in range(3):
-            history: list[str] = []
+            history: list[PublicLine] = []
             for state, events in played(game, options, seed):
-                lines = [event.render(NAMES) for event in events if event.public]
+                lines = happened(events, NAMES)
                 snap = snapshot(game, state, players=(ALICE_ID, BOB_ID))
                 snap = type(snap)(**{**snap.__dict__, "history": tuple(history[-4:])})
                 with speaking(locale):

@@ -19,13 +19,15 @@ from bot.chat.refusals import say
 from bot.chat.shared_commands import rules_text
 from bot.i18n import LOCALES, speaking
 from bot.service.errors import REFUSALS
+from bot.service.lines import PublicLine, Saying
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Prompt, Report
 from games.base import Ask
-from games.worded import Worded, again
+from games.worded import Worded
 from tests.i18n.leftover import Leftover
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, deadlines_for
 from tests.service.test_history import PARLOR
+from tests.wording import said, said_all
 
 READ = ("de", "fr")
 """The languages read for English left over."""
@@ -62,7 +64,7 @@ class Flow:
         return report
 
     @property
-    def lines(self) -> list[str]:
+    def lines(self) -> list[PublicLine]:
         return [line for report in self.reports for line in report.public_lines()]
 
     @property
@@ -150,7 +152,7 @@ def shown(flow: Flow) -> list[str]:
     language: refusals, prompts and the board's lines it words (those the engines' events word
     are the games' catalogs')."""
     prompts = [render.asking(p) for p in flow.prompts]
-    lines = [again(line) for line in flow.lines if isinstance(line, Worded)]
+    lines = [said(line) for line in flow.lines if isinstance(line, Saying | Worded)]
     return [*flow.refusals, *lines, *prompts]
 
 
@@ -188,15 +190,15 @@ async def test_board_lines_and_prompts_are_worded_again_for_their_reader(
     language of the member who acted; each screen words them again for its own reader."""
     flow = await flow_in("en-US", service, clock)
     line = flow.reports[0].public_lines()[0]
-    assert line.startswith("<@22>, <@11> challenges you to ")
+    assert said(line).startswith("<@22>, <@11> challenges you to ")
     with speaking("fr"):
-        assert again(line).startswith("<@22>, <@11> te défie à ")
+        assert said(line).startswith("<@22>, <@11> te défie à ")
     with speaking("de"):
         prompt = render.asking(flow.prompts[0])
     assert prompt.startswith("Wähle dein Geheimnis für ") and " gegen <@" in prompt
-    assert "did not answer in time, so I chose for them" in " ".join(flow.lines)
+    assert "did not answer in time, so I chose for them" in " ".join(said_all(flow.lines))
     with speaking("pt-BR"):
-        assert any("não respondeu a tempo" in again(line) for line in flow.lines)
+        assert any("não respondeu a tempo" in said(line) for line in flow.lines)
 
 
 @pytest.mark.parametrize("locale", LOCALES)

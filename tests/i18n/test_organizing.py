@@ -42,6 +42,7 @@ from tests.service.conftest import ALICE, BOB, GUILD, Clock
 from tests.service.test_charts import standing
 from tests.service.test_history import crown_won_by_alice
 from tests.service.test_matches import challenge
+from tests.wording import public_said
 
 READ = ("de", "fr")
 """The languages read for English left over."""
@@ -452,12 +453,12 @@ async def test_a_tournaments_boards_and_cancelling_are_worded_in_the_readers_lan
         await tournaments.progress.record_round(view.id, 1, 1, 77)
         [report] = await tournaments.progress.start_matches(view.id)
         cancelled = await tournaments.cancel(view.id, ALICE, guild_id=GUILD, may_organize=True)
-    opening = report.public_lines()
+        [called_off] = cancelled.reports
+        opening, ending = public_said(report), public_said(called_off)
     assert opening[0].startswith(f"Tournoi #{view.id}, ronde 1 : <@")
     assert opening[0].endswith("> commence.")
     assert opening[1].startswith("Aux deux joueurs : choisissez votre secret.")
-    [called_off] = cancelled.reports
-    assert called_off.public_lines()[0] == (
+    assert ending[0] == (
         f"Le tournoi #{view.id} a été annulé : cette partie est annulée, sans résultat."
     )
-    LEFTOVER.assert_none("fr", [*opening[:2], called_off.public_lines()[0]])  # then the game's own
+    LEFTOVER.assert_none("fr", [*opening[:2], ending[0]])  # then the game's own

@@ -16,6 +16,7 @@ from bot.service.timeouts import Timeouts
 from db.bot_meta import set_meta
 from db.models import MatchEvent
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
+from tests.wording import public_said, said_all
 
 INTERVAL = 5.0
 AWAY = away_after(INTERVAL)
@@ -151,9 +152,9 @@ async def test_a_turn_that_came_due_while_away_starts_again(
     assert snap.version == before.version  # not a move: the board's buttons still work
     [notice] = report.notices
     assert isinstance(notice, Public) and notice.kind == "update"
-    assert notice.lines == (
-        "I was away for 15 minutes, so the clock was reset: @11 has 10 minutes to move.",
-    )
+    assert said_all(notice.lines) == [
+        "I was away for 15 minutes, so the clock was reset: @11 has 10 minutes to move."
+    ]
     assert await clock_resets(sessions, match_id) == 1
     assert await deadlines_for(service).sweep() == []
 
@@ -225,14 +226,14 @@ async def test_every_kind_of_deadline_gets_its_full_time_and_at_least_two_minute
         assert report.match.deadline == clock.now + timedelta(minutes=2)
     [challenge_post] = reports[challenged.match.id].notices
     assert isinstance(challenge_post, Public) and challenge_post.kind == "challenge"
-    assert challenge_post.lines == (
+    assert said_all(challenge_post.lines) == [
         "@22, @11 challenges you to Flag Chase.",
         "I was away for 30 minutes, so the clock was reset: the challenge expires in 2 minutes.",
-    )
-    assert reports[setup.match.id].public_lines() == [
+    ]
+    assert public_said(reports[setup.match.id]) == [
         "I was away for 30 minutes, so the clock was reset: @22 has 2 minutes to choose."
     ]
-    assert reports[hint.match.id].public_lines() == [
+    assert public_said(reports[hint.match.id]) == [
         "I was away for 30 minutes, so the clock was reset: @11 has 2 minutes to choose the hint."
     ]
     clock.advance(minutes=2, seconds=1)

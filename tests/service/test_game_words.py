@@ -10,9 +10,9 @@ from bot.i18n import speaking
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Public
 from db.models import Match
-from games.worded import again
 from tests.service.conftest import ALICE, BOB
 from tests.service.test_matches import crown_started
+from tests.wording import said, said_all
 
 
 async def test_the_log_is_kept_as_data_and_read_in_each_language(
@@ -31,14 +31,14 @@ async def test_the_log_is_kept_as_data_and_read_in_each_language(
 
     report = await service.play.submit(match_id, ALICE, "2 2")
     [public] = [notice for notice in report.notices if isinstance(notice, Public)]
-    assert public.lines == ("@11 attacks (2,2): Miss.",)
+    assert said_all(public.lines) == ["@11 attacks (2,2): Miss."]
     with speaking("de"):
-        assert [again(line) for line in public.lines] == ["@11 greift (2,2) an: Fehlschuss."]
-        assert again(report.match.history[-1]) == (
+        assert [said(line) for line in public.lines] == ["@11 greift (2,2) an: Fehlschuss."]
+        assert said(report.match.history[-1]) == (
             "Beide Kronen sind versteckt. @11 greift zuerst an."
         )
     with speaking("pt-BR"):
-        assert again(public.lines[0]) == "@11 ataca (2,2): erro."
+        assert said(public.lines[0]) == "@11 ataca (2,2): erro."
 
 
 async def test_a_log_line_kept_by_the_previous_release_still_shows(
@@ -58,11 +58,11 @@ async def test_a_log_line_kept_by_the_previous_release_still_shows(
         )
     report = await service.play.submit(match_id, ALICE, "2 2")
     with speaking("fr"):
-        assert [again(line) for line in report.match.history] == [
+        assert [said(line) for line in report.match.history] == [
             "@22 has placed their Crown.",
             "Both Crowns are placed. @11 attacks first.",
         ]
     report = await service.play.submit(match_id, BOB, "row")
     with speaking("fr"):
-        shown = [again(line) for line in report.match.history]
+        shown = [said(line) for line in report.match.history]
     assert shown[-1] == "@11 attaque (2,2) : raté."

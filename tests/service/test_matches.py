@@ -42,6 +42,7 @@ from tests.service.conftest import (
     deadlines_for,
     servers_for,
 )
+from tests.wording import public_said, said
 
 
 async def challenge(service: MatchParts, game: str = "crown", **options: object) -> Report:
@@ -87,19 +88,19 @@ async def test_crown_match_from_challenge_to_result(
     assert report.match.status == "challenged"
     [post] = report.notices
     assert isinstance(post, Public) and post.kind == "challenge"
-    assert "@22" in post.lines[0] and "Capture the Crown" in post.lines[0]
+    assert "@22" in said(post.lines[0]) and "Capture the Crown" in said(post.lines[0])
 
     report = await service.challenges.accept(report.match.id, BOB)
     match_id = report.match.id
     assert report.match.status == "setup"
     assert report.match.players == (ALICE, BOB)
-    assert "Coin toss: @11 moves first" in report.public_lines()[0]
+    assert "Coin toss: @11 moves first" in public_said(report)[0]
     prompts = [n for n in report.notices if isinstance(n, Prompt)]
     assert {(p.user_id, p.ask) for p in prompts} == {(ALICE, Ask.SECRET), (BOB, Ask.SECRET)}
 
     report = await service.play.submit(match_id, ALICE, "3 3")
     assert report.match.status == "setup"
-    assert not any("(3,3)" in line for line in report.public_lines())
+    assert not any("(3,3)" in line for line in public_said(report))
     told = [
         n.event.render(("@11", "@22")) for n in report.for_user(ALICE) if isinstance(n, Private)
     ]
@@ -111,7 +112,7 @@ async def test_crown_match_from_challenge_to_result(
     assert report.match.to_act == (ALICE,)
 
     report = await service.play.submit(match_id, ALICE, "2 2")
-    assert any("Miss" in line for line in report.public_lines())
+    assert any("Miss" in line for line in public_said(report))
     [hint_prompt] = [n for n in report.notices if isinstance(n, Prompt)]
     assert hint_prompt.user_id == BOB and hint_prompt.ask is Ask.HINT
     hints = tuple(games.get("crown").choices(hint_prompt.view))
@@ -119,10 +120,10 @@ async def test_crown_match_from_challenge_to_result(
     assert report.match.to_act == (BOB,) and report.match.asks[BOB] is Ask.HINT
     # The two true hints locate Bob's Crown: they are for Bob only, never in public.
     for hint in hints:
-        assert all(hint.label not in line for line in report.public_lines())
+        assert all(hint.label not in line for line in public_said(report))
 
     report = await service.play.submit(match_id, BOB, "column")
-    assert any("column" in line and "less than 2" in line for line in report.public_lines())
+    assert any("column" in line and "less than 2" in line for line in public_said(report))
     report = await service.play.submit(match_id, BOB, "1 3")
     report = await service.play.submit(match_id, ALICE, "row")
     report = await service.play.submit(match_id, ALICE, "2 1")
@@ -131,7 +132,7 @@ async def test_crown_match_from_challenge_to_result(
     assert report.match.winner_id == ALICE and report.match.end_reason == "capture"
     end = [n for n in report.notices if isinstance(n, Public)]
     assert end and end[-1].kind == "end"
-    assert any("(3,3)" in line for line in report.public_lines())  # secrets revealed at the end
+    assert any("(3,3)" in line for line in public_said(report))  # secrets revealed at the end
 
     alice, bob = await stats_of(sessions, ALICE), await stats_of(sessions, BOB)
     assert (alice.wins, alice.losses, alice.streak) == (1, 0, 1)
@@ -242,7 +243,7 @@ async def test_resign_active_loses_and_resign_setup_aborts(
     report = await service.play.resign(match_id, BOB)
     assert report.match.status == "finished"
     assert report.match.winner_id == ALICE and report.match.end_reason == "resign"
-    assert any("(1,1)" in line and "(3,3)" in line for line in report.public_lines())
+    assert any("(1,1)" in line and "(3,3)" in line for line in public_said(report))
     with pytest.raises(WrongStatus):
         await service.play.submit(match_id, ALICE, "2 2")
     with pytest.raises(WrongStatus):
@@ -281,7 +282,7 @@ async def test_challenge_expires_once(service: MatchParts, clock: Clock) -> None
     clock.advance(minutes=2)
     [report] = await deadlines_for(service).sweep()
     assert report.match.id == match_id and report.match.status == "aborted"
-    assert "expired" in report.public_lines()[0]
+    assert "expired" in public_said(report)[0]
     assert await deadlines_for(service).sweep() == []
 
 
@@ -293,7 +294,7 @@ async def test_setup_timeout_aborts_without_a_result(
     clock.advance(minutes=6)
     [report] = await deadlines_for(service).sweep()
     assert report.match.status == "aborted" and report.match.end_reason == "timeout"
-    assert "@22" in report.public_lines()[0]
+    assert "@22" in public_said(report)[0]
     async with sessions() as session:
         assert await session.get(PlayerStats, (GUILD, "crown", ALICE, False)) is None
 
@@ -323,11 +324,11 @@ async def test_hint_timeout_gives_the_least_helpful_hint(service: MatchParts, cl
     [report] = await deadlines_for(service).sweep()
     assert report.match.status == "active" and report.match.to_act == (BOB,)
     assert any(
-        "did not answer in time, so I chose for them" in line for line in report.public_lines()
+        "did not answer in time, so I chose for them" in line for line in public_said(report)
     )
     # Crown (3,1) after an attack on (1,1): "row greater than 1" leaves 6 cells, "column equal
     # to 1" leaves 2 (the attacked cell excluded): the bot gives the row hint.
-    assert any("row is greater than 1" in line for line in report.public_lines())
+    assert any("row is greater than 1" in line for line in public_said(report))
 
 
 async def test_a_deadline_missed_while_down_fires_once_on_restart(

@@ -24,6 +24,7 @@ from bot.service.notices import Public, Report
 from db.models import OPEN_OPPONENT
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, deadlines_for
 from tests.service.processes import at_once, postgresql_only
+from tests.wording import said_all
 
 DAVE = 44
 
@@ -47,7 +48,7 @@ async def test_any_member_but_the_challenger_takes_an_open_challenge(
     report = await post(service, size=4, hidden=True)
     snap = report.match
     assert snap.opponent_id == OPEN_OPPONENT and snap.status == "challenged"
-    (line,) = next(n for n in report.notices if isinstance(n, Public)).lines
+    (line,) = said_all(next(n for n in report.notices if isinstance(n, Public)).lines)
     assert line.startswith("@11 posts an open challenge to Number Claim") and "anyone" in line
     with pytest.raises(OwnOpenChallenge):
         await service.challenges.accept(snap.id, ALICE)
@@ -84,7 +85,7 @@ async def test_an_open_challenge_expires_and_may_be_withdrawn(
     clock.advance(minutes=16)
     (expired,) = await deadlines_for(service).sweep()
     assert expired.match.status == "aborted"
-    (line,) = next(n for n in expired.notices if isinstance(n, Public)).lines
+    (line,) = said_all(next(n for n in expired.notices if isinstance(n, Public)).lines)
     assert line == "The open challenge from @11 expired: nobody took it."
     with pytest.raises(NotOpen):
         await service.challenges.accept(first.id, BOB)

@@ -17,6 +17,7 @@ from db.models import PlayerStats
 from db.queue import Spot
 from tests.service.conftest import CHANNEL, GUILD, Clock, outbox_for, servers_for
 from tests.service.processes import at_once, postgresql_only
+from tests.wording import said
 
 BOT = 99
 SPOT = Spot(GUILD, CHANNEL, "crystal")
@@ -63,7 +64,7 @@ async def test_a_wave_pairs_by_rating_and_starts_each_match_at_once(
     for report in wave.reports:
         assert report.match.status == "active" and report.match.channel_id == CHANNEL
         (start,) = [n for n in report.notices if isinstance(n, Public)]
-        assert start.kind == "start" and start.lines[0].startswith("The queue paired")
+        assert start.kind == "start" and said(start.lines[0]).startswith("The queue paired")
     clock.advance(seconds=30)
     due = await outbox_for(parts).due()
     assert sorted(d.kind for d in due) == ["board"] * 3  # whoever dies, the boards are shown

@@ -20,6 +20,7 @@ from bot.service.notices import Private, Prompt, Public, Report
 from db.models import Match, PlayerStats
 from games.base import Ask
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+from tests.wording import public_said
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("crown", {}),
@@ -88,7 +89,7 @@ def _choose(game: str, legal: list[str], own: set[str], rng: random.Random) -> s
 
 
 def _check_public(report: Report, secrets: Secrets, game: str) -> None:
-    lines = report.public_lines()
+    lines = public_said(report)
     if game == "flag":
         secrets.forget_triggered(lines)
     if report.match.over:

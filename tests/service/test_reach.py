@@ -8,6 +8,7 @@ from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.reach import Reach
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
+from tests.wording import public_said
 
 
 async def crystal(service: MatchParts, channel: int = CHANNEL) -> int:
@@ -34,7 +35,7 @@ async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_bac
     [back] = await reach.release(CHANNEL)
     assert back.match.id == held and back.match.status == "active"
     assert back.match.deadline == clock.now + timedelta(minutes=10)
-    assert back.public_lines()[0].startswith("I could not post here for 10 minutes")
+    assert public_said(back)[0].startswith("I could not post here for 10 minutes")
     assert await reach.release(CHANNEL) == []
     assert await deadlines.sweep(unreachable=set(await reach.held())) == []
 

@@ -35,6 +35,7 @@ from bot.service.tournaments.view import TournamentView
 from db.models import Match, MatchEvent, PlayerStats
 from tests.db.plans import plans_recorded
 from tests.service.conftest import CHANNEL, GUILD, Clock, board_posted, deadlines_for
+from tests.wording import public_said, said
 
 ORGANIZER = 1
 PLAYERS = list(range(101, 109))
@@ -277,7 +278,7 @@ async def test_an_eight_player_swiss_of_crystal_capture_runs_to_its_winner(
             else:
                 moves = CRYSTAL_WIN if first < report.match.players[1] else CRYSTAL_LOSS
             (public,) = [n for n in report.notices if isinstance(n, Public)]
-            assert public.lines[0].startswith(f"Tournament #{view.id}, round {view.round}:")
+            assert said(public.lines[0]).startswith(f"Tournament #{view.id}, round {view.round}:")
             assert report.match.channel_id == THREAD + view.round
             await play(service, report, moves)
             boards += 1
@@ -319,7 +320,7 @@ async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_b
     (second,) = await post_rounds(tournaments, view.id)
     assert second.match.players == first.match.players[::-1]
     (public,) = [n for n in second.notices if isinstance(n, Public)]
-    assert public.lines[0].startswith(f"Tournament #{view.id}, round 1, game 2:")
+    assert said(public.lines[0]).startswith(f"Tournament #{view.id}, round 1, game 2:")
     await play(service, second, CRYSTAL_DRAW)
     await tournaments.progress.settle(view.id)
     view = await tournaments.view(view.id, guild_id=GUILD)
@@ -463,7 +464,7 @@ async def test_cancelling_calls_matches_off_without_touching_ratings(
     assert sorted(r.match.id for r in cancelled.reports) == sorted(r.match.id for r in reports)
     for report in cancelled.reports:
         assert report.match.status == "aborted"
-        assert "called off, no result" in report.public_lines()[0]
+        assert "called off, no result" in public_said(report)[0]
     async with sessions() as session:
         assert await session.scalar(select(func.count()).select_from(PlayerStats)) == 0
     assert not await tournaments.progress.settle(view.id)

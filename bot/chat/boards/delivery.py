@@ -27,6 +27,7 @@ from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Actor
 from bot.chat.sending import THREAD_ARCHIVED, UNREACHABLE
 from bot.service.failures import log_failure
+from bot.service.lines import PublicLine
 from bot.service.notices import MatchSnapshot, Private, Prompt, Public, Report
 from bot.service.outbox import Outbox
 
@@ -183,7 +184,7 @@ class Delivery:
             return False
 
     async def show_board(
-        self, snap: MatchSnapshot, lines: list[str], route: InteractionRoute | None = None
+        self, snap: MatchSnapshot, lines: list[PublicLine], route: InteractionRoute | None = None
     ) -> None:
         """Update the board. Raises ``OutOfReach`` when its channel is out of reach: held before
         and nothing but the bot's token would carry it (then nothing is tried: an interaction's

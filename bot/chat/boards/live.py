@@ -24,13 +24,14 @@ import logging
 import time
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import discord
 
 from bot.chat.boards import render
+from bot.chat.boards.lines import said
 from bot.chat.boards.route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
 from bot.chat.components import Post
 from bot.chat.matches.answers import Exchange
@@ -46,9 +47,9 @@ from bot.chat.sending import (
 )
 from bot.i18n import _
 from bot.service.languages import Languages
+from bot.service.lines import PublicLine
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
-from games.worded import again
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +268,9 @@ class Boards:
 
     # ------------------------------------------------------------------ updates
 
-    async def show(self, snap: MatchSnapshot, lines: list[str], route: InteractionRoute) -> None:
+    async def show(
+        self, snap: MatchSnapshot, lines: Sequence[PublicLine], route: InteractionRoute
+    ) -> None:
         """Update the board as ``route`` planned; when it was deleted, post it anew.
 
         Raises ``discord.HTTPException`` when Discord refuses (the channel is out of reach).
@@ -280,11 +283,11 @@ class Boards:
                 return  # a report that lost the race to a newer one: the board shows that one
             self._shown[snap.id] = snap.version
             with language:
-                said = [again(line) for line in lines]  # the lines in the server's language
+                words = [said(line) for line in lines]  # the lines in the server's language
                 if snap.status == "challenged":
-                    post = render.challenge_post(snap, said)
+                    post = render.challenge_post(snap, words)
                 else:
-                    post = render.board_post(snap, said)
+                    post = render.board_post(snap, words)
             try:
                 await self._carry_out(snap, post, decided, route.exchange)
             except discord.HTTPException as error:

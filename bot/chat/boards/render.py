@@ -19,14 +19,15 @@ import discord
 
 import games
 from bot.chat.boards import emoji as boards
+from bot.chat.boards.lines import said
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import private_side
 from bot.chat.matches import controls
 from bot.i18n import N_, _
 from bot.i18n.names import human, kind_name, reason_name
+from bot.service.lines import PublicLine
 from bot.service.notices import MatchSnapshot, Private, Prompt
 from games.base import Ask
-from games.worded import again
 
 __all__ = ["NOT_YOUR_MATCH"]
 
@@ -100,13 +101,13 @@ def _deadline_text(snap: MatchSnapshot) -> str | None:
 # ---------------------------------------------------------------------- the board
 
 
-def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+def challenge_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     """The open challenge: Accept and Decline for the opponent, Withdraw for the challenger.
     A challenge open to anyone has no Decline, and pings nobody.
 
     It is the match's board from the start: accepting turns it into the first board.
     """
-    text = fit("\n".join(map(again, lines)))
+    text = fit("\n".join(map(said, lines)))
     accept = Button(_("Accept"), press(snap, Verb.ACCEPT), discord.ButtonStyle.success)
     withdraw = Button(_("Withdraw"), press(snap, Verb.WITHDRAW), discord.ButtonStyle.secondary)
     if snap.open_challenge:
@@ -116,7 +117,7 @@ def challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     return Post(text, layout=layout, ping=(snap.opponent_id,))
 
 
-def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     """The challenge once declined, withdrawn or expired: what happened, no buttons."""
     shown = {"challenger": mention(snap.challenger_id), "game": games.get(snap.game).title}
     head = (
@@ -131,10 +132,10 @@ def closed_challenge_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
             "{challenger} posted an open challenge to {game} (match #{id}).", id=snap.id, **shown
         )
     )
-    return Post(fit("\n".join((head, *map(again, lines)))))
+    return Post(fit("\n".join((head, *map(said, lines)))))
 
 
-def board_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
+def board_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     """The match's one board: whom it waits for (or the result), the board, its buttons.
 
     ``lines`` say what just happened. ``ping`` names whom a re-post may notify: the members
@@ -148,7 +149,7 @@ def board_post(snap: MatchSnapshot, lines: Sequence[str]) -> Post:
     return Post(fit(content), board_embed(snap, lines), layout, ping)
 
 
-def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed:
+def board_embed(snap: MatchSnapshot, lines: Sequence[PublicLine] = ()) -> discord.Embed:
     """The board as it now stands, from the public view (every secret once the match is over):
     the game's board and its key, what just happened, a short log, the deadline, the options.
 
@@ -162,7 +163,7 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     if lines:
         parts.append(last_text(lines))
     if snap.history:
-        parts.append("\n".join(f"· {again(line)}" for line in snap.history))
+        parts.append("\n".join(f"· {said(line)}" for line in snap.history))
     deadline = _deadline_text(snap)
     if deadline:
         parts.append(deadline)
@@ -175,10 +176,10 @@ def board_embed(snap: MatchSnapshot, lines: Sequence[str] = ()) -> discord.Embed
     return embed
 
 
-def last_text(lines: Sequence[str]) -> str:
+def last_text(lines: Sequence[PublicLine]) -> str:
     """``**Last:**`` and what just happened, an event a line, each broken to a phone's width."""
-    said = [again(line) for line in lines]
-    shown = [_("**Last:** {event}", event=said[0]), *said[1:]]
+    words = [said(line) for line in lines]
+    shown = [_("**Last:** {event}", event=words[0]), *words[1:]]
     return "\n".join(row for line in shown for row in boards.wrap(line))
 
 

@@ -8,17 +8,19 @@ DM, and is not retried when refused. Every DM carries a nonce, so a retry never 
 from __future__ import annotations
 
 import logging
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 
 import discord
 
 from bot.chat.boards import render
+from bot.chat.boards.lines import said
 from bot.chat.boards.live import Boards
 from bot.chat.components import Post
 from bot.chat.readers import in_dm_language, in_server_language
 from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
 from bot.i18n import _
 from bot.service.languages import Languages
+from bot.service.lines import kept_event
 from bot.service.notices import Private, Prompt
 
 log = logging.getLogger(__name__)
@@ -62,8 +64,13 @@ class DirectMessages:
             )
 
     async def tell_text(self, match_id: int, version: int, user_id: int, text: str) -> None:
-        """DM a private notice kept in the outbox (its snapshot is gone)."""
-        post = Post(render.fit(_("Match #{id}: {text}", id=match_id, text=text)))
+        """DM a private notice kept in the outbox (its snapshot is gone): its event worded in
+        the member's language, or the words an earlier release kept, as they are."""
+        kept = kept_event(text)
+        language = nullcontext() if kept is None else await self.speaking_to(user_id, kept.guild_id)
+        with language:
+            told = text if kept is None else said(kept.told)
+            post = Post(render.fit(_("Match #{id}: {text}", id=match_id, text=told)))
         await self.send_dm(user_id, post, nonce=nonce(match_id, version, "private", user_id))
 
     async def ask(self, prompt: Prompt) -> None:

@@ -31,6 +31,7 @@ from bot.chat.components import Post
 from bot.chat.dms.send import DirectMessages
 from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
+from bot.service.lines import PublicLine
 from bot.service.match_threads import ThreadPlaces
 from bot.service.notices import MatchSnapshot
 
@@ -63,7 +64,7 @@ class ThreadMaker:
         """Matches whose place this process knows to be settled: nothing to ask the database."""
 
     async def after_board(
-        self, snap: MatchSnapshot, lines: list[str], interaction: discord.Interaction | None
+        self, snap: MatchSnapshot, lines: list[PublicLine], interaction: discord.Interaction | None
     ) -> None:
         """After the board of ``snap`` was shown: move a match that just started to its own
         thread, or close the thread of a match that ended. ``interaction`` is the member's
@@ -96,7 +97,7 @@ class ThreadMaker:
         except discord.HTTPException as error:
             log.info("match %s: its thread stays archived: HTTP %s", snap.id, error.status)
 
-    async def revive(self, snap: MatchSnapshot, lines: list[str]) -> None:
+    async def revive(self, snap: MatchSnapshot, lines: list[PublicLine]) -> None:
         """Show the board of a match whose thread archived (an edit there failed with 50083):
         post it anew, which unarchives the thread. Raises ``discord.HTTPException`` when
         Discord refuses that too (the thread is locked, or out of reach)."""
@@ -116,7 +117,7 @@ class ThreadMaker:
     async def _open(
         self,
         snap: MatchSnapshot,
-        lines: list[str],
+        lines: list[PublicLine],
         channel: discord.TextChannel,
         board: int,
         interaction: discord.Interaction | None,

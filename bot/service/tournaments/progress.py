@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.i18n import _
+from bot.service.lines import Say, Saying
 from bot.service.lookups import Lookups
 from bot.service.match_state import Clock
 from bot.service.notices import Public, Report
@@ -167,16 +167,14 @@ class TournamentProgress:
                     raise _Taken
 
             if pairing.replay:
-                heading = _(
-                    "Tournament #{id}, round {round}, game {game}:",
+                heading = Saying.of(
+                    Say.ROUND_GAME,
                     id=tournament.id,
                     round=pairing.round,
                     game=pairing.replay + 1,
                 )
             else:
-                heading = _(
-                    "Tournament #{id}, round {round}:", id=tournament.id, round=pairing.round
-                )
+                heading = Saying.of(Say.ROUND, id=tournament.id, round=pairing.round)
             try:
                 report = await self.organizing.start_pairing(
                     guild_id=tournament.guild_id,
@@ -209,7 +207,7 @@ class TournamentProgress:
             reposted.add(match_id)
             snap = await self.lookups.snapshot(match_id)
             notices: list[Any] = [
-                Public(snap, (_("Tournament #{id}: your match.", id=tournament_id),), kind="start")
+                Public(snap, (Saying.of(Say.YOUR_MATCH, id=tournament_id),), kind="start")
             ]
             for user_id, ask in snap.asks.items():
                 if ask in (Ask.SECRET, Ask.HINT):

@@ -15,8 +15,8 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import games
-from bot.i18n import _
 from bot.service.errors import GameRefused, WrongStatus
+from bot.service.lines import Say, Saying
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.tournaments.pairing import Entrant
@@ -250,10 +250,7 @@ class TournamentService:
         await self.progress.change(tournament_id, step, guild_id=guild_id)
         async with self.sessions() as session:
             unfinished = await q.unfinished_matches(session, tournament_id)
-        line = _(
-            "Tournament #{id} was cancelled: this match is called off, no result.",
-            id=tournament_id,
-        )
+        line = Saying.of(Say.TOURNAMENT_CANCELLED, id=tournament_id)
         reports = []
         for match_id in unfinished:
             try:

@@ -1,0 +1,129 @@
+"""What a public post says, as data: the Discord side words each line for its reader.
+
+A line names its members as the service's ``mention`` gave them, holds its numbers as
+numbers (times in seconds) and a game's event as the event itself, which the game words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, TypeAlias
+
+from games.base import Event
+
+
+class Say(Enum):
+    """What a line of the match service says, each worded by the Discord side."""
+
+    CHALLENGE = "challenge"
+    OPEN_CHALLENGE = "open_challenge"
+    ACCEPTED = "accepted"
+    PLAYS_BOT = "plays_bot"
+    CHOOSE_SECRETS = "choose_secrets"
+    CHOOSE_SECRET = "choose_secret"
+    DECLINED = "declined"
+    WITHDREW = "withdrew"
+    EXPIRED = "expired"
+    OPEN_EXPIRED = "open_expired"
+    SETUP_TIMED_OUT = "setup_timed_out"
+    CHOSE_FOR = "chose_for"
+    CHALLENGE_STANDS = "challenge_stands"
+    OPEN_CHALLENGE_STANDS = "open_challenge_stands"
+    CLOCK_RESET = "clock_reset"
+    """``deadline`` (its kind), ``away`` (1: the bot was down; 0: it could not post),
+    ``minutes`` it was gone and ``time`` left, in seconds, and the ``members`` to act."""
+    CALLED_OFF_EARLY = "called_off_early"
+    MOVES_FIRST = "moves_first"
+    QUEUE_PAIRED = "queue_paired"
+    ROUND = "round"
+    ROUND_GAME = "round_game"
+    YOUR_MATCH = "your_match"
+    TOURNAMENT_CANCELLED = "tournament_cancelled"
+
+
+@dataclass(frozen=True)
+class Members:
+    """Players named together (``@a and @b``)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Titled:
+    """A game by its title, with the options chosen that differ from its defaults."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, game: str, options: Mapping[str, Any]) -> Titled:
+        return cls(game, tuple(options.items()))
+
+
+@dataclass(frozen=True)
+class Happened:
+    """A game's event, naming the players by seat."""
+
+    event: Event
+    names: tuple[str, str]
+
+
+Value: TypeAlias = "str | int | Members | Titled | Saying"
+
+
+@dataclass(frozen=True)
+class Saying:
+    """One thing the service says in its own words: ``say`` and the values it names."""
+
+    say: Say
+    values: tuple[tuple[str, Value], ...] = ()
+
+    @classmethod
+    def of(cls, say: Say, **values: Value) -> Saying:
+        return cls(say, tuple(values.items()))
+
+    def value(self, name: str) -> Value:
+        return dict(self.values)[name]
+
+
+PublicLine = Saying | Happened | str
+"""A line of a public post. A ``str`` is an earlier release's text, kept as it was said."""
+
+
+def happened(events: Sequence[Event], names: Sequence[str]) -> list[Happened]:
+    """The public ``events`` as lines, naming the players ``names`` by seat."""
+    public = [event for event in events if event.public]
+    return [Happened(event, (names[0], names[1])) for event in public] if public else []
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A private event the outbox keeps until its DM is shown, worded when it is sent."""
+
+    guild_id: int
+    told: Happened
+
+
+def kept_text(guild_id: int, event: Event, names: Sequence[str]) -> str:
+    """A private event as the outbox keeps it: its data, not its words, so that a DM sent again
+    after a restart is worded in its reader's language as the first would have been."""
+    fields = {"kind": event.kind, "said": event.said, "data": dict(event.data), "game": event.game}
+    return json.dumps(
+        {**fields, "audience": event.audience, "names": list(names), "guild": guild_id}
+    )
+
+
+def kept_event(text: str) -> Kept | None:
+    """What ``kept_text`` stored, or ``None`` for the words an earlier release kept."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or "kind" not in found:
+        return None
+    event = Event(found["kind"], found["said"], found["audience"], found["data"], found["game"])
+    first, second = found["names"]
+    return Kept(found["guild"], Happened(event, (first, second)))
