@@ -149,14 +149,14 @@ async def serve(settings: Settings) -> int:
                 status, line = bind_problem(error)
                 print(f"parlor web: {line}", file=sys.stderr)
                 return status
-            print(
+            stop = asyncio.Event()
+            for signal_number in (signal.SIGINT, signal.SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set)
+            print(  # once a stop is heard: a signal right after this line stops it cleanly
                 f"Parlor's web pages on http://{settings.web_host}:{settings.web_port}/ "
                 f"(links: {settings.web_link_base()}/s/...); Ctrl+C stops.",
                 flush=True,
             )
-            stop = asyncio.Event()
-            for signal_number in (signal.SIGINT, signal.SIGTERM):
-                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set)
             await stop.wait()
         finally:
             await runner.cleanup()
