@@ -79,12 +79,16 @@ class Settings(BaseSettings):
         "believes ('127.0.0.1', '10.0.0.0/8,::1'); unset: none, the peer's own address counts.",
     )
     web_requests_per_minute: int = Field(
-        default=120, ge=1, description="Pages and charts one client address may fetch a minute."
+        default=120,
+        ge=1,
+        description="Pages and charts one client (an IPv4 address, an IPv6 /64) may fetch a "
+        "minute.",
     )
     web_chart_dir: str | None = Field(
         default=None,
-        description="Where drawn charts are kept as files; unset: parlor-web-charts in the "
-        "system's temporary folder.",
+        description="A private folder (mode 700, this user's) where `parlor web` keeps drawn "
+        "charts; unset: parlor-web-charts beside the SQLite file (for another database, in the "
+        "working directory).",
     )
 
     @field_validator("discord_api_base_url")
@@ -179,7 +183,7 @@ VALID: dict[str, str] = {
     "web_base_url": "the site's public address, e.g. https://parlor.example.org, or unset",
     "web_trusted_proxies": "addresses or networks of reverse proxies, e.g. 127.0.0.1,10.0.0.0/8",
     "web_requests_per_minute": "a whole number, 1 or more (default 120)",
-    "web_chart_dir": "a folder for drawn charts, or unset",
+    "web_chart_dir": "a private folder of this user's for drawn charts, or unset",
 }
 """What each setting accepts, as a settings error says it."""
 

@@ -27,7 +27,7 @@ from db import site as queries
 from db.languages import server_language
 from db.site import Site
 from web import boards, controls, ids, pages, replay, security, texts
-from web.charts import ChartFiles, RatingHistory, chart_name
+from web.charts import ChartFiles, RatingHistory, chart_name, chart_version
 
 PAGE_CACHE = "private, max-age=30"
 """Leaderboards and players change as matches end: a browser may keep a page half a minute, and
@@ -35,7 +35,10 @@ no shared cache may keep it at all (its address holds the server's token)."""
 MATCH_CACHE = "private, max-age=86400"
 """A finished match never changes."""
 STATIC_CACHE = "public, max-age=31536000, immutable"
-"""Static files are addressed by a hash of their content."""
+"""Static files are addressed by a hash of their content: kept for good at their address."""
+STATIC_OTHER_CACHE = "no-cache"
+"""A static file asked for without its current version (an old page's address, or none): the
+browser asks again each time, so it never keeps an old version for the new one's address."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ def make_app(
     app[SITE] = Shared(sessions, templates, statics, ChartFiles(chart_folder), history)
     app.router.add_get("/", front)
     app.router.add_get("/static/{name}", static)
+    app.router.add_get("/s/{token:[A-Za-z0-9_-]{1,64}}", to_home)
     app.router.add_get("/s/{token}/", home)
     app.router.add_get("/s/{token}/g/{game}", leaderboard)
     app.router.add_get("/s/{token}/p/{player}", player)
@@ -117,6 +121,7 @@ async def _finish_charts(app: web.Application) -> None:
     pending = app[SITE].pending | set(app[SITE].charts.drawing.values())
     if pending:
         await asyncio.gather(*pending, return_exceptions=True)
+    app[SITE].charts.close()
 
 
 Handler = Callable[[web.Request, AsyncSession, Site], Awaitable[web.StreamResponse]]
@@ -127,17 +132,26 @@ def _on_site(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamRe
     chosen one, else its preferred locale, else English); a 404 for any other."""
 
     async def run(request: web.Request) -> web.StreamResponse:
-        token = request.match_info["token"]
-        if len(token) > 64:
-            return security.not_found()
         async with request.app[SITE].sessions() as session:
-            found = await queries.site_by_token(session, queries.token_hash(token))
+            found = await _site(request, session)
             if found is None:
                 return security.not_found()
-            with speaking(language_of(*await server_language(session, found.guild_id))):
-                return await handler(request, session, found)
+            with speaking(found[1]):
+                return await handler(request, session, found[0])
 
     return run
+
+
+async def _site(request: web.Request, session: AsyncSession) -> tuple[Site, str] | None:
+    """The server whose token the address holds and the language its pages are in; None for
+    a token of no server whose pages are on."""
+    token = request.match_info["token"]
+    if len(token) > 64:
+        return None
+    found = await queries.site_by_token(session, queries.token_hash(token))
+    if found is None:
+        return None
+    return found, language_of(*await server_language(session, found.guild_id))
 
 
 def _page(request: web.Request, template: str, cache: str, **values: Any) -> web.Response:
@@ -176,10 +190,20 @@ async def static(request: web.Request) -> web.Response:
     found = request.app[SITE].statics.get(request.match_info["name"])
     if found is None:
         return security.not_found()
-    headers = {"Cache-Control": STATIC_CACHE, "ETag": f'"{found.version}"'}
+    current = request.query.get("v") == found.version
+    headers = {
+        "Cache-Control": STATIC_CACHE if current else STATIC_OTHER_CACHE,
+        "ETag": f'"{found.version}"',
+    }
     if found.version in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
     return web.Response(body=found.body, content_type=found.content_type, headers=headers)
+
+
+async def to_home(request: web.Request) -> web.Response:
+    """``/s/TOKEN``, as a link pasted without its last slash: to the server's first page."""
+    location = f"/s/{request.match_info['token']}/"
+    return web.Response(status=308, text=f"{location}\n", headers={"Location": location})
 
 
 @_on_site
@@ -218,24 +242,35 @@ async def player(request: web.Request, session: AsyncSession, site: Site) -> web
     return _page(request, "player.html", PAGE_CACHE, player=found)
 
 
-@_on_site
-async def chart(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+async def chart(request: web.Request) -> web.StreamResponse:
+    """A member's rating chart in one game. The points are read and the session closed before
+    the chart is drawn: on SQLite the pool holds one connection, which a drawing of a good
+    part of a second must not keep from everyone else."""
     shared = request.app[SITE]
-    user_id = ids.user_id(site.player_key, request.match_info["player"])
     game = request.match_info["game"]
-    if user_id is None or game not in games.GAMES or shared.history is None:
+    if game not in games.GAMES or shared.history is None:
         return security.not_found()
-    points = (await shared.history(session, site.guild_id, user_id)).get(game)
+    async with shared.sessions() as session:
+        found = await _site(request, session)
+        if found is None:
+            return security.not_found()
+        site, language = found
+        user_id = ids.user_id(site.player_key, request.match_info["player"])
+        if user_id is None:
+            return security.not_found()
+        points = (await shared.history(session, site.guild_id, user_id)).get(game)
     if not points:
         return security.not_found()
-    name = chart_name(site.guild_id, user_id, game, points)
-    path = await shared.charts.chart(name, games.get(game).title, points)
-    if path is None:
+    with speaking(language):
+        name = chart_name(site.guild_id, user_id, game, points)
+        version = chart_version(name)
+        headers = {"Cache-Control": PAGE_CACHE, "ETag": f'"{version}"'}
+        if version in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers=headers)
+        png = await shared.charts.chart(name, games.get(game).title, points)
+    if png is None:
         return security.not_found()
-    headers = {"Cache-Control": PAGE_CACHE, "ETag": f'"{path.stem}"'}
-    if path.stem in request.headers.get("If-None-Match", ""):
-        return web.Response(status=304, headers=headers)
-    return web.FileResponse(path, headers={**headers, "Content-Type": "image/png"})
+    return web.Response(body=png, content_type="image/png", headers=headers)
 
 
 @_on_site

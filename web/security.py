@@ -1,11 +1,12 @@
 """What every response carries and every request passes: security headers, and a rate limit per
-client address (the forwarded one only from a proxy the host trusts)."""
+client (an IPv4 address, or an IPv6 /64; the forwarded address only through proxies the host
+trusts)."""
 
 from __future__ import annotations
 
 import ipaddress
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -40,15 +41,22 @@ HEADERS = {
 }
 
 
+class BadProxies(ValueError):
+    """``WEB_TRUSTED_PROXIES`` lists something that is no address or network."""
+
+
 def trusted_networks(text: str) -> tuple[IPNetwork, ...]:
-    """The networks ``WEB_TRUSTED_PROXIES`` lists (``"127.0.0.1, 10.0.0.0/8"``)."""
+    """The networks ``WEB_TRUSTED_PROXIES`` lists (``"127.0.0.1, 10.0.0.0/8"``); ``BadProxies``
+    names the entry that is none by its place, never by its text (a setting's value)."""
     found = []
-    for part in text.split(","):
+    for place, part in enumerate(text.split(","), start=1):
         if part.strip():
             try:
                 found.append(ipaddress.ip_network(part.strip(), strict=False))
-            except ValueError as error:
-                raise ValueError(f"WEB_TRUSTED_PROXIES: {part.strip()!r} is no address") from error
+            except ValueError:
+                raise BadProxies(
+                    f"entry {place} is not an address or network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+                ) from None
     return tuple(found)
 
 
@@ -60,28 +68,44 @@ def _address(text: str) -> IPAddress | None:
 
 
 def client_address(
-    peer: str | None, forwarded_for: str | None, trusted: Iterable[IPNetwork]
+    peer: str | None, forwarded_for: Sequence[str], trusted: Iterable[IPNetwork]
 ) -> str:
     """The address a request counts against: the peer's own, unless the peer is a trusted
-    proxy; then the last address in ``X-Forwarded-For`` that no trusted proxy added (each proxy
-    appends the address it heard from, so only the entries after the last untrusted one are
-    believable)."""
+    proxy; then ``X-Forwarded-For`` is read from the right (its header lines in order, as one
+    list): each proxy appends the address it heard from, so an entry is believed only while
+    every entry to its right was added by a trusted proxy. The first entry that is no trusted
+    proxy is the client; a malformed entry ends the walk at the trusted hop that added it."""
     networks = tuple(trusted)
 
-    def is_trusted(address: IPAddress | None) -> bool:
-        return address is not None and any(address in network for network in networks)
+    def is_trusted(address: IPAddress) -> bool:
+        return any(address in network for network in networks)
 
     if peer is None:
         return "unknown"
-    if not forwarded_for or not is_trusted(_address(peer)):
+    nearest = _address(peer)
+    if nearest is None or not is_trusted(nearest):
         return peer
-    hops = [_address(hop) for hop in forwarded_for.split(",")]
-    for hop in reversed(hops):
+    hops = [hop for line in forwarded_for for hop in line.split(",")]
+    for text in reversed(hops):
+        hop = _address(text)
         if hop is None:
-            return peer  # a garbled header: count the proxy itself
+            break
+        nearest = hop
         if not is_trusted(hop):
-            return str(hop)
-    return str(hops[0]) if hops and hops[0] is not None else peer
+            break
+    return str(nearest)
+
+
+def rate_key(address: str) -> str:
+    """Whose bucket a client address draws from: an IPv4 address its own, an IPv6 address its
+    /64 (one home or host is given a whole /64, and would otherwise have 2**64 buckets)."""
+    parsed = _address(address)
+    if isinstance(parsed, ipaddress.IPv6Address):
+        mapped = parsed.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return address if parsed is None else str(parsed)
 
 
 @dataclass
@@ -141,7 +165,8 @@ def guard(limit: RateLimit, trusted: tuple[IPNetwork, ...]) -> Middleware:
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        client = client_address(request.remote, request.headers.get("X-Forwarded-For"), trusted)
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        client = rate_key(client_address(request.remote, forwarded, trusted))
         wait = 0.0 if request.path.startswith("/static/") else limit.wait(client)
         if wait > 0:
             response: web.StreamResponse = plain(

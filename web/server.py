@@ -1,29 +1,46 @@
 """``parlor web``: the site as a process of its own, reading the bot's database and never writing.
 
 It never upgrades the schema either: that is the bot's (or ``parlor db upgrade``'s) to do, so a
-database the bot has not upgraded yet is refused in one line that says what to run.
+database the bot has not upgraded yet is refused in one line that says what to run. Every
+other reason it cannot start is one line too, naming the setting but not its value: exit
+status 2 for a setting to change (an invalid one, a host it cannot listen on, a chart folder
+that is not its own), 1 when the address is in use by another program (start again later).
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 import signal
+import socket
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from pydantic import ValidationError
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service.member_history import series
-from bot.settings import Settings
+from bot.settings import Settings, problems
+from bot.single_process import sqlite_file
 from db.engine import DEFAULT_URL, create_engine, session_factory
 from db.migrate import is_current
 from web.app import make_app
+from web.chart_folder import FolderRefused
+from web.security import BadProxies, trusted_networks
+
+EXIT_SETTING = 2
+"""A setting to change: invalid, a host this machine has not, a folder that is not ours, a
+database not upgraded."""
+EXIT_IN_USE = 1
+"""The address is another program's: nothing to change here, start again once it is free."""
+CHART_FOLDER = "parlor-web-charts"
+"""The chart folder's name beside the database when ``WEB_CHART_DIR`` is unset."""
 
 log = logging.getLogger(__name__)
 
@@ -61,40 +78,85 @@ def missing_sqlite_file(url: str | None) -> bool:
 
 
 def chart_folder(settings: Settings) -> Path:
+    """``WEB_CHART_DIR``, or ``parlor-web-charts`` in the data folder: beside the SQLite file,
+    or in the working directory (where ``parlor.db`` would be) for another database."""
     if settings.web_chart_dir:
         return Path(settings.web_chart_dir)
-    return Path(tempfile.gettempdir()) / "parlor-web-charts"
+    database = sqlite_file(settings.database_url)
+    return (Path.cwd() if database is None else database.parent) / CHART_FOLDER
+
+
+def refused(text: str) -> int:
+    print(f"parlor web: {text}", file=sys.stderr)
+    return EXIT_SETTING
+
+
+def bind_problem(error: OSError) -> tuple[int, str]:
+    """The exit status and the line for an address ``parlor web`` could not listen on."""
+    if error.errno == errno.EADDRINUSE:
+        return EXIT_IN_USE, (
+            "WEB_PORT is in use on WEB_HOST by another program: stop it, or set WEB_PORT to "
+            "a free port."
+        )
+    if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+        return EXIT_SETTING, (
+            "invalid setting WEB_HOST: it is no address of this machine (e.g. 127.0.0.1, "
+            "0.0.0.0 for every address, or ::)."
+        )
+    if error.errno == errno.EACCES:
+        return EXIT_SETTING, (
+            "WEB_PORT needs privileges this user has not (ports below 1024): set WEB_PORT to "
+            "1024 or above and forward to it."
+        )
+    # The system's words, not the error's text: that holds the address.
+    reason = os.strerror(error.errno) if error.errno else type(error).__name__
+    return EXIT_IN_USE, f"cannot listen on WEB_HOST and WEB_PORT ({reason})."
 
 
 async def serve(settings: Settings) -> int:
-    """Check the database, then serve until cancelled; the exit status."""
+    """Check the settings and the database, then serve until cancelled; the exit status."""
+    try:
+        trusted_networks(settings.web_trusted_proxies)
+    except BadProxies as error:
+        return refused(f"invalid setting WEB_TRUSTED_PROXIES: {error}.")
     if missing_sqlite_file(settings.database_url):
         print(NOT_UPGRADED, file=sys.stderr)
-        return 2
+        return EXIT_SETTING
     engine = read_only_engine(settings.database_url)
     try:
         if not await is_current(engine):
             print(NOT_UPGRADED, file=sys.stderr)
-            return 2
-        app = make_app(
-            session_factory(engine),
-            chart_folder=chart_folder(settings),
-            requests_per_minute=settings.web_requests_per_minute,
-            trusted_proxies=settings.web_trusted_proxies,
-            history=series,
-        )
+            return EXIT_SETTING
+        try:
+            app = make_app(
+                session_factory(engine),
+                chart_folder=chart_folder(settings),
+                requests_per_minute=settings.web_requests_per_minute,
+                trusted_proxies=settings.web_trusted_proxies,
+                history=series,
+            )
+        except FolderRefused as error:
+            return refused(
+                "the chart folder (WEB_CHART_DIR, unset: parlor-web-charts beside the "
+                f"database) is refused: {error}."
+            )
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
-            await web.TCPSite(runner, settings.web_host, settings.web_port).start()
-            print(
+            try:
+                await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+            except OSError as error:
+                status, line = bind_problem(error)
+                print(f"parlor web: {line}", file=sys.stderr)
+                return status
+            stop = asyncio.Event()
+            for signal_number in (signal.SIGINT, signal.SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set)
+            print(  # once a stop is heard: a signal right after this line stops it cleanly
                 f"Parlor's web pages on http://{settings.web_host}:{settings.web_port}/ "
                 f"(links: {settings.web_link_base()}/s/...); Ctrl+C stops.",
                 flush=True,
             )
-            stop = asyncio.Event()
-            for signal_number in (signal.SIGINT, signal.SIGTERM):
-                asyncio.get_running_loop().add_signal_handler(signal_number, stop.set)
             await stop.wait()
         finally:
             await runner.cleanup()
@@ -105,8 +167,16 @@ async def serve(settings: Settings) -> int:
 
 def main() -> int:
     """Serve the site with the settings from the environment and ``.env``."""
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        for line in problems(error):
+            print(f"parlor web: {line}", file=sys.stderr)
+        return EXIT_SETTING
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # Reading the schema's revision, Alembic logs how it talks to the database: nothing a
+    # host of the pages needs, every start.
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.getLogger().level))
     return asyncio.run(serve(settings))

@@ -211,7 +211,8 @@ async def test_pages_carry_an_etag_and_answer_304_when_unchanged(
     assert again.status == 304
     match = await client.get(f"{base}/m/{server.finished[1]}")
     assert "max-age=86400" in match.headers["Cache-Control"]
-    css = await client.get("/static/site.css")
+    (stylesheet,) = re.findall(r'href="(/static/site\.css\?v=[0-9a-f]+)"', await first.text())
+    css = await client.get(stylesheet)
     assert "immutable" in css.headers["Cache-Control"]
 
 
