@@ -37,6 +37,21 @@ anywhere = app_commands.allowed_contexts(guilds=True, dms=True, private_channels
 both_installs = app_commands.allowed_installs(guilds=True, users=True)
 
 
+class JoinView(discord.ui.View):
+    """A "Join" button under the board: anyone in the channel may press it."""
+
+    def __init__(self, seen: list[discord.Interaction[Any]]) -> None:
+        super().__init__(timeout=None)
+        self.seen = seen
+
+    @discord.ui.button(label="Join", custom_id="join")
+    async def join(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[JoinView]
+    ) -> None:
+        self.seen.append(interaction)
+        await interaction.response.send_message(f"{interaction.user.name} joins")
+
+
 class InstallBot(discord.Client):
     """Commands installable to users (``/play``, ``/later``, ``/spam``) and one that is not
     (``/setup``); each records the interaction as discord.py parsed it."""
@@ -54,7 +69,7 @@ class InstallBot(discord.Client):
         @both_installs
         async def play(interaction: discord.Interaction[Any]) -> None:
             self.seen.append(interaction)
-            await interaction.response.send_message("board")
+            await interaction.response.send_message("board", view=JoinView(self.seen))
             await self.followup("your hand", interaction, ephemeral=True)
             try:  # the bot's own token, where the bot may not be
                 assert interaction.channel is not None
@@ -385,3 +400,23 @@ async def test_the_first_answer_must_come_within_three_seconds(
         "Unknown interaction",
     )
     assert not interaction.acknowledged
+
+
+async def test_a_press_by_another_member_keeps_the_installer_as_authoriser(
+    fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser
+) -> None:
+    group = fake_discord.add_group_dm(dora, eli, name="pair")
+    bot = InstallBot()
+    async with fake_discord.connected(bot):
+        played = await fake_discord.slash(dora, group, "play")
+        await fake_discord.wait_until(lambda: bot.done.is_set())
+        board = played.messages[0]
+        press = await fake_discord.click(eli, board, "join")
+        await fake_discord.wait_for_response(press)
+
+    pressed = bot.seen[-1]
+    assert pressed.user.id == eli.id and pressed.context.private_channel
+    assert not pressed.is_user_integration()  # eli did not install the app: dora did
+    assert press.payload["authorizing_integration_owners"] == {"1": str(dora.id)}
+    assert press.original is not None and press.original.content == "eli joins"
+    assert press.original in fake_discord.visible_messages(dora, group)
