@@ -272,6 +272,9 @@ async def test_a_user_install_in_a_server_without_the_app(
             await fake_discord.slash(dora, lobby, "setup")
         interaction = await fake_discord.slash(dora, lobby, "play")
         await fake_discord.wait_until(lambda: bot.done.is_set())
+        with pytest.raises(discord.Forbidden) as refused:
+            await bot.fetch_guild(elsewhere.id)
+        assert forbidden(refused.value) == (403, 50001)
 
     [seen] = bot.seen
     assert seen.context.guild and seen.guild_id == elsewhere.id
