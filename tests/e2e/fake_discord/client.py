@@ -931,7 +931,7 @@ class FakeDiscord:
     ) -> str:
         """Add a user/member, channel or role option value to ``resolved``; return its id."""
         name = option["name"]
-        guild = self.state.guild_of(channel)
+        guild = self.state.server_of(channel)
         if kind in (USER, MENTIONABLE) and isinstance(value, FakeUser | FakeMember):
             person = self._user(value)
             resolved.setdefault("users", {})[str(person.id)] = person.payload()
