@@ -3,7 +3,9 @@
 No VIEW_CHANNEL is 403 "Missing Access" (50001) on every channel route. Posting needs
 SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), files need ATTACH_FILES and a reply needs
 READ_MESSAGE_HISTORY; reading one message needs READ_MESSAGE_HISTORY, while listing a channel's
-messages without it answers an empty list. Without EMBED_LINKS Discord does not refuse embeds: it
+messages without it answers an empty list. A channel the bot is not in (a DM or group DM between
+people, a server without the application) is Missing Access to every route, whatever was posted
+there through an interaction's token. Without EMBED_LINKS Discord does not refuse embeds: it
 drops them (and a message left empty is refused as empty). DM channels have no permissions.
 """
 
@@ -24,7 +26,10 @@ from .state import DiscordState
 
 
 def visible(state: DiscordState, channel: FakeChannel) -> int:
-    """The bot's permissions in ``channel``; 403 Missing Access if it cannot see the channel."""
+    """The bot's permissions in ``channel``; 403 Missing Access if it cannot see the channel, or
+    is not in it (a DM or group DM between people, a server without the application)."""
+    if not state.bot_reaches(channel):
+        raise missing_access()
     if channel.guild_id is None:
         return ALL_PERMISSIONS
     permissions = state.channel_permissions(channel, state.bot.id)

@@ -37,8 +37,16 @@ from discord.http import Route
 from .commands import CHANNEL, CHAT_INPUT, MENTIONABLE, ROLE, USER, invocation_options
 from .errors import JSON, InvalidInvocation
 from .gateway import Gateway
+from .installs import (
+    BOT_DM,
+    GUILD,
+    authorizing_owners,
+    command_contexts,
+    interaction_context,
+)
 from .interactions import (
     DEFAULT_DEADLINE,
+    answers_only_ephemeral,
     check_select_values,
     interaction_create_payload,
     modal_submit_data,
@@ -319,11 +327,15 @@ class FakeDiscord:
         bot_permissions: int = BOT_PERMISSIONS,
         shard: tuple[int, int] | None = None,
         preferred_locale: str = "en-US",
+        with_app: bool = True,
     ) -> FakeGuild:
         """A new guild the bot is in (with its managed role of ``bot_permissions``).
 
         ``shard=(shard_id, shard_count)`` gives it an id whose events go to that shard;
-        ``preferred_locale`` is the server's language in its settings (a Discord locale).
+        ``preferred_locale`` is the server's language in its settings (a Discord locale). With
+        ``with_app=False`` the application is not installed there: the bot is not a member and
+        hears nothing of it, its token gets 403 50001 there, and only members' user installs
+        reach it (see :meth:`install_for_user`).
         """
         guild = self.state.add_guild(
             name,
@@ -331,9 +343,36 @@ class FakeDiscord:
             bot_permissions=bot_permissions,
             shard=None if shard is None else Shard(*shard),
             preferred_locale=preferred_locale,
+            with_app=with_app,
         )
-        self.gateway.guild_created(guild)
+        if with_app:
+            self.gateway.guild_created(guild)
         return guild
+
+    def install_for_user(self, user: Person) -> None:
+        """``user`` adds the application to their account (a user install): commands whose
+        ``integration_types`` include 1 follow them into DMs, group DMs and servers without
+        the application, as their ``contexts`` allow."""
+        self._user(user).installed_app = True
+        self.state.notify()
+
+    def uninstall_for_user(self, user: Person) -> None:
+        """``user`` removes the application from their account."""
+        self._user(user).installed_app = False
+        self.state.notify()
+
+    def add_dm_between(self, user: Person, other: Person) -> FakeChannel:
+        """The DM between two people (channel type 1, the bot not in it)."""
+        return self.state.add_private_channel(self._user(user), [self._user(other)])
+
+    def add_group_dm(self, owner: Person, *others: Person, name: str = "group") -> FakeChannel:
+        """A group DM (channel type 3) ``owner`` started with ``others``; the bot is not in it."""
+        people = [self._user(other) for other in others]
+        return self.state.add_private_channel(self._user(owner), people, name=name)
+
+    def _tells_bot(self, guild_id: int | None) -> bool:
+        """True if the bot hears of changes in ``guild_id`` (the application is installed)."""
+        return guild_id is not None and guild_id in self.state.guilds
 
     def set_preferred_locale(self, guild: FakeGuild, locale: str) -> None:
         """The server's owner changes its language (GUILD_UPDATE)."""
@@ -344,7 +383,8 @@ class FakeDiscord:
     def add_text_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
         """A new text channel of ``guild``."""
         channel = self.state.add_text_channel(guild, name)
-        self.gateway.channel_created(channel)
+        if self._tells_bot(guild.id):
+            self.gateway.channel_created(channel)
         return channel
 
     def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
@@ -364,14 +404,16 @@ class FakeDiscord:
         if existing is not None:
             return existing
         member = self.state.add_member(guild, user, nick=nick, roles=list(roles))
-        self.gateway.member_added(member)
+        if self._tells_bot(guild.id):
+            self.gateway.member_added(member)
         return member
 
     def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
         """Change what ``role`` grants (GUILD_ROLE_UPDATE); see :meth:`bot_role` for the bot's."""
         role.permissions = permissions
         self.state.notify()
-        self.gateway.role_updated(role)
+        if self._tells_bot(role.guild_id):
+            self.gateway.role_updated(role)
 
     def set_member_roles(self, guild: FakeGuild, who: Person, roles: Iterable[FakeRole]) -> None:
         """Give ``who`` (the bot too: ``fake.bot``) exactly ``roles`` in ``guild``
@@ -381,7 +423,8 @@ class FakeDiscord:
             raise ValueError("not a member of that guild")
         member.roles = list(roles)
         self.state.notify()
-        self.gateway.member_updated(member)
+        if self._tells_bot(guild.id):
+            self.gateway.member_updated(member)
 
     def bot_role(self, guild: FakeGuild) -> FakeRole:
         """The role Discord manages for the bot in ``guild``."""
@@ -407,13 +450,15 @@ class FakeDiscord:
         else:
             overwrite = Overwrite(self._user(target).id, MEMBER, allow, deny)
         self.state.set_overwrite(channel, overwrite, overwrite.id)
-        self.gateway.channel_updated(channel)
+        if self._tells_bot(channel.guild_id):
+            self.gateway.channel_updated(channel)
 
     def clear_overwrite(self, channel: FakeChannel, target: FakeRole | Person) -> None:
         """Remove ``channel``'s overwrite for ``target`` (CHANNEL_UPDATE)."""
         target_id = target.id if isinstance(target, FakeRole) else self._user(target).id
         self.state.set_overwrite(channel, None, target_id)
-        self.gateway.channel_updated(channel)
+        if self._tells_bot(channel.guild_id):
+            self.gateway.channel_updated(channel)
 
     def permissions(self, who: Person, channel: FakeChannel) -> int:
         """What ``who`` (the bot, a user or member) may do in ``channel``, as the fake enforces."""
@@ -505,11 +550,12 @@ class FakeDiscord:
         names = command.split()
         if not names:
             raise InvalidInvocation("no command given")
-        registered = self.state.commands.find(names[0], channel.guild_id)
+        installed = self.state.guild_of(channel)
+        registered = self.state.commands.find(names[0], None if installed is None else installed.id)
         where = "in DMs" if channel.guild_id is None else f"in guild {channel.guild_id}"
         if registered is None:
             raise InvalidInvocation(f"/{names[0]} is not registered {where}")
-        self._check_command_allowed(registered, person, channel)
+        owners = self._check_command_allowed(registered, person, channel)
         resolved: dict[str, dict[str, JSON]] = {}
         resolve = partial(self._resolve_option, person, channel, resolved)
         data: dict[str, JSON] = {
@@ -528,6 +574,8 @@ class FakeDiscord:
             channel=channel,
             data=data,
             command=" ".join(names),
+            context=interaction_context(channel),
+            owners=owners,
         )
         await self._send_interaction(interaction)
         return interaction
@@ -595,6 +643,8 @@ class FakeDiscord:
             channel=opener.channel,
             data=data,
             message=opener.message,
+            context=opener.context,
+            owners=opener.owners,
         )
         await self._send_interaction(interaction)
         return interaction
@@ -622,7 +672,8 @@ class FakeDiscord:
             set_archived(channel, False)
             self.gateway.thread_updated(channel)
         message = self.state.create_message(channel, person, {"content": text})
-        sent = self.gateway.message_created(message)
+        reaches = self.state.bot_reaches(channel)
+        sent = self.gateway.message_created(message) if reaches else None
         if sent is not None:
             await asyncio.wait_for(asyncio.shield(sent), DEFAULT_TIMEOUT)
         return message
@@ -745,6 +796,8 @@ class FakeDiscord:
     def visible_messages(self, user: Person, channel: FakeChannel) -> list[FakeMessage]:
         """What ``user`` sees in ``channel``: public messages and ephemeral ones meant for them."""
         person = self._user(user)
+        if channel.is_private and person not in channel.recipients:
+            return []
         return [
             message
             for message in self.state.channel_messages(channel)
@@ -825,7 +878,11 @@ class FakeDiscord:
             if channel.recipient is not user:
                 raise InvalidInvocation(f"{user.name} is not in that DM channel")
             return self.state.channel_permissions(channel, user.id)
-        guild = self.state.guild_of(channel)
+        if channel.is_private:
+            if user not in channel.recipients:
+                raise InvalidInvocation(f"{user.name} is not in that private channel")
+            return self.state.channel_permissions(channel, user.id)
+        guild = self.state.server_of(channel)
         if guild is None or guild.member(user.id) is None:
             raise InvalidInvocation(f"{user.name} is not a member of the channel's guild")
         permissions = self.state.channel_permissions(channel, user.id)
@@ -835,22 +892,33 @@ class FakeDiscord:
 
     def _check_command_allowed(
         self, command: Mapping[str, JSON], user: FakeUser, channel: FakeChannel
-    ) -> None:
+    ) -> dict[str, str]:
+        """Refuse a command the user's client would not offer there; return the installs that
+        authorise it (``authorizing_integration_owners``)."""
         name = command["name"]
-        contexts = command.get("contexts")
-        context = 1 if channel.is_dm else 0
-        if contexts is not None and context not in contexts:
-            raise InvalidInvocation(f"/{name} is not available {'in DMs' if context else 'here'}")
-        if channel.is_dm and contexts is None and command.get("dm_permission") is False:
-            raise InvalidInvocation(f"/{name} is not available in DMs")
-        required = command.get("default_member_permissions")
+        context = interaction_context(channel)
+        if context not in command_contexts(command):
+            where = {GUILD: "in servers", BOT_DM: "in DMs"}.get(context, "in private channels")
+            raise InvalidInvocation(f"/{name} is not available {where}")
         guild = self.state.guild_of(channel)
-        if required is None or guild is None:
-            return
+        owners = authorizing_owners(
+            command,
+            user=user,
+            channel=channel,
+            server=self.state.server_of(channel),
+            app_in_server=guild is not None,
+        )
+        if not owners:
+            how = "installed to their account" if user.installed_app else "installed here"
+            raise InvalidInvocation(f"/{name} is not available: the application is not {how}")
+        required = command.get("default_member_permissions")
+        if required is None or guild is None or "0" not in owners:
+            return owners
         allowed = guild.permissions(user.id)
         needed = int(required)
         if not allowed & ADMINISTRATOR and (needed == 0 or allowed & needed != needed):
             raise InvalidInvocation(f"{user.name} lacks the permissions /{name} requires")
+        return owners
 
     def _resolve_option(
         self,
@@ -863,7 +931,7 @@ class FakeDiscord:
     ) -> str:
         """Add a user/member, channel or role option value to ``resolved``; return its id."""
         name = option["name"]
-        guild = self.state.guild_of(channel)
+        guild = self.state.server_of(channel)
         if kind in (USER, MENTIONABLE) and isinstance(value, FakeUser | FakeMember):
             person = self._user(value)
             resolved.setdefault("users", {})[str(person.id)] = person.payload()
@@ -922,10 +990,26 @@ class FakeDiscord:
         if "id" in component:
             data["id"] = component["id"]
         interaction = self.state.new_interaction(
-            kind=MESSAGE_COMPONENT, user=user, channel=message.channel, data=data, message=message
+            kind=MESSAGE_COMPONENT,
+            user=user,
+            channel=message.channel,
+            data=data,
+            message=message,
+            context=interaction_context(message.channel),
+            owners=self._component_owners(message),
         )
         await self._send_interaction(interaction)
         return interaction
+
+    def _component_owners(self, message: FakeMessage) -> dict[str, str]:
+        """A component's interaction is authorised by the installs that made its message (the
+        member who clicks may not have the application at all)."""
+        if message.interaction is not None:
+            return dict(message.interaction.owners)
+        channel = message.channel
+        if channel.guild_id is None:
+            return {"0": "0"}
+        return {"0": str(channel.guild_id)}
 
     def _modal_opener(self, message: FakeMessage) -> FakeInteraction | None:
         for interaction in reversed(self.state.interactions.values()):
@@ -934,6 +1018,7 @@ class FakeDiscord:
         return None
 
     async def _send_interaction(self, interaction: FakeInteraction) -> None:
+        interaction.ephemeral_only = answers_only_ephemeral(self.state, interaction)
         interaction.payload = interaction_create_payload(self.state, interaction)
         guild_id = None if interaction.guild is None else interaction.guild.id
         sent = self.gateway.dispatch("INTERACTION_CREATE", interaction.payload, guild_id=guild_id)

@@ -2,7 +2,8 @@
 
 Registration is checked the way Discord checks it (names, descriptions, 25 options and choices per
 level, where subcommands and groups may sit, which option types take choices, ranges or lengths,
-and the same for every localised name and description), and an invocation is only built if
+and the same for every localised name and description; ``integration_types`` and ``contexts``
+as ``installs.py`` reads them), and an invocation is only built if
 Discord's own client would let a user send it. Listing the commands gives the localisation
 dictionaries only with ``with_localizations=true``, as Discord does.
 """
@@ -23,6 +24,7 @@ from .errors import (
     InvalidInvocation,
     not_found,
 )
+from .installs import DEFAULT_INTEGRATION_TYPES, check_install_fields
 from .limits import LOCALES, check_length, check_list
 
 # Command types.
@@ -166,6 +168,7 @@ def check_command(
 ) -> None:
     """Check one command (chat input or context menu) and everything under it."""
     kind = command.get("type", CHAT_INPUT)
+    check_install_fields(command, errors, path)
     if kind == CHAT_INPUT:
         check_name(errors, (*path, "name"), command.get("name"))
         check_length(
@@ -447,6 +450,8 @@ class CommandRegistry:
         check_command(edited, errors, ())
         errors.raise_if_any()
         current.update(copy.deepcopy(edited))
+        if current.get("integration_types") is None:
+            current["integration_types"] = list(DEFAULT_INTEGRATION_TYPES)
         current["version"] = str(self._new_id())
         return copy.deepcopy(current)
 
@@ -488,6 +493,8 @@ class CommandRegistry:
             "type": kind,
             "description": payload.get("description") or "",
         }
+        if stored["integration_types"] is None:
+            stored["integration_types"] = list(DEFAULT_INTEGRATION_TYPES)
         if guild_id is not None:
             stored["guild_id"] = str(guild_id)
         return stored

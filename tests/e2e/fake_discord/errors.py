@@ -20,6 +20,7 @@ UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_APPLICATION_COMMAND = 10063
 INTERACTION_ALREADY_ACKNOWLEDGED = 40060
+MAX_FOLLOWUP_MESSAGES = 40094
 MISSING_ACCESS = 50001
 CANNOT_ACT_ON_DM = 50003
 CANNOT_EDIT_OTHERS_MESSAGE = 50005
@@ -80,6 +81,13 @@ def missing_access() -> APIError:
 def invalid_webhook_token() -> APIError:
     """The 401 Discord answers an interaction token used after it expired (15 minutes)."""
     return APIError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+
+
+def too_many_followups() -> APIError:
+    """The 400 Discord answers a followup beyond the cap of an interaction a user install
+    alone authorised."""
+    message = "This interaction has hit the maximum number of follow up messages"
+    return APIError(400, MAX_FOLLOWUP_MESSAGES, message)
 
 
 def thread_archived() -> APIError:

@@ -80,15 +80,19 @@ def guild_create_payload(state: DiscordState, intents: int, guild: FakeGuild) ->
 
 
 def bot_sees(state: DiscordState, channel: FakeChannel) -> bool:
-    """True if the bot can view ``channel`` (always, for a DM)."""
+    """True if the bot can view ``channel`` (always, for its own DMs; never, for a channel it
+    is not in)."""
+    if not state.bot_reaches(channel):
+        return False
     if channel.guild_id is None:
         return True
     return bool(state.channel_permissions(channel, state.bot.id) & VIEW_CHANNEL)
 
 
 def message_payload(state: DiscordState, intents: int, message: FakeMessage) -> JSON:
-    """A message as a session with ``intents`` may see it, or ``None`` if its intents exclude it."""
-    if message.ephemeral:
+    """A message as a session with ``intents`` may see it, or ``None`` if its intents exclude it
+    (or the bot is not in its channel)."""
+    if message.ephemeral or not state.bot_reaches(message.channel):
         return None
     direct = message.channel.is_dm
     if not intents & (DIRECT_MESSAGES if direct else GUILD_MESSAGES):

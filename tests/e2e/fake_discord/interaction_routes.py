@@ -1,7 +1,9 @@
 """The interaction routes: the initial response (callback) and the interaction's webhook.
 
 They carry no bot token and Discord leaves them out of the bot's global rate limit; the webhook
-routes have per-token buckets like a webhook's. After 15 minutes the token answers 401.
+routes have per-token buckets like a webhook's. After 15 minutes the token answers 401. They
+work in every channel an interaction came from, private channels and servers without the
+application included, where the bot's token gets 403.
 """
 
 from __future__ import annotations
@@ -53,10 +55,14 @@ class InteractionRoutes:
         ]
 
     def tell_gateway(self, answer: Answer) -> None:
-        if answer.created is not None:
-            self.gateway.message_created(answer.created)
-        if answer.updated is not None:
-            self.gateway.message_updated(answer.updated)
+        """MESSAGE_CREATE/UPDATE for an answer, where the bot is (not in a private channel or a
+        server without the application)."""
+        for message, event in (
+            (answer.created, self.gateway.message_created),
+            (answer.updated, self.gateway.message_updated),
+        ):
+            if message is not None and self.state.bot_reaches(message.channel):
+                event(message)
 
     async def callback(self, request: web.Request, payload: JSON) -> web.Response:
         interaction = self.state.interactions.get(snowflake(request, "interaction_id"))
@@ -102,5 +108,6 @@ class InteractionRoutes:
         interaction = self._webhook_interaction(request)
         message = webhook_message(interaction, request.match_info["message_id"])
         self.state.delete_message(message)
-        self.gateway.message_deleted(message)
+        if self.state.bot_reaches(message.channel):
+            self.gateway.message_deleted(message)
         return no_content()

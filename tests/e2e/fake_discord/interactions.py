@@ -4,6 +4,9 @@ An interaction gets exactly one initial response (a second is refused with 40060
 deadline after it was sent (later ones get 404 10062 "Unknown interaction"); followups and edits
 of ``@original`` go through the interaction's webhook token afterwards, for 15 minutes from the
 interaction's creation (then every use of the token gets 401 50027 "Invalid Webhook Token").
+An interaction only a user install authorised may create 5 followups (then 400 40094); in a
+server without the application where the member may not use external apps, every answer is made
+ephemeral (``installs.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ from .errors import (
     InvalidInvocation,
     invalid_webhook_token,
     not_found,
+    too_many_followups,
+)
+from .installs import (
+    FOLLOWUP_CAP,
+    PRIVATE_CHANNEL_APP_PERMISSIONS,
+    only_ephemeral,
+    user_install_only,
+    user_install_permissions,
 )
 from .limits import (
     ACTION_ROW,
@@ -41,8 +52,10 @@ from .records import (
     DEFAULT_MESSAGE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    FakeChannel,
     FakeInteraction,
     FakeMessage,
+    FakeUser,
 )
 from .state import DiscordState
 
@@ -66,13 +79,39 @@ def check_token_alive(state: DiscordState, interaction: FakeInteraction) -> None
         raise invalid_webhook_token()
 
 
+def app_permissions(state: DiscordState, channel: FakeChannel, user: FakeUser) -> int:
+    """``app_permissions``: the bot's in a server with the application and in its DMs; in a
+    server without it, what the member lets a user install do; fixed bits in a private channel."""
+    if channel.is_private:
+        return PRIVATE_CHANNEL_APP_PERMISSIONS
+    server = state.server_of(channel)
+    if server is not None and server.id not in state.guilds:
+        member_permissions = state.channel_permissions(channel, user.id)
+        return user_install_permissions(member_permissions, in_thread=channel.is_thread)
+    return state.channel_permissions(channel, state.bot.id)
+
+
+def answers_only_ephemeral(state: DiscordState, interaction: FakeInteraction) -> bool:
+    """True where Discord makes every answer ephemeral: a server without the application where
+    the member may not use external apps (or send messages)."""
+    channel = interaction.channel
+    server = state.server_of(channel)
+    if server is None or server.id in state.guilds:
+        return False
+    granted = app_permissions(state, channel, interaction.user)
+    return only_ephemeral(granted, in_thread=channel.is_thread)
+
+
 def interaction_create_payload(
     state: DiscordState, interaction: FakeInteraction
 ) -> dict[str, JSON]:
-    """The INTERACTION_CREATE payload: with ``member`` in a guild, with ``user`` in a DM."""
+    """The INTERACTION_CREATE payload: with ``member`` in a server, with ``user`` elsewhere."""
     guild = interaction.guild
     channel = interaction.channel
-    channel_payload = channel.payload()
+    if channel.is_private:
+        channel_payload = channel.private_payload(interaction.user)
+    else:
+        channel_payload = channel.payload()
     user_permissions = state.channel_permissions(channel, interaction.user.id)
     if guild is not None:
         channel_payload["permissions"] = str(user_permissions)
@@ -85,11 +124,11 @@ def interaction_create_payload(
         "data": interaction.data,
         "channel": channel_payload,
         "channel_id": str(channel.id),
-        "app_permissions": str(state.channel_permissions(channel, state.bot.id)),
+        "app_permissions": str(app_permissions(state, channel, interaction.user)),
         "locale": interaction.user.locale,
         "entitlements": [],
-        "authorizing_integration_owners": {"0": "0" if guild is None else str(guild.id)},
-        "context": 1 if guild is None else 0,
+        "authorizing_integration_owners": dict(interaction.owners),
+        "context": interaction.context,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if guild is not None:
@@ -225,12 +264,13 @@ def respond(
         errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"Must be one of {allowed}.")
         errors.raise_if_any()
     answer = Answer()
+    forced = EPHEMERAL if interaction.ephemeral_only else 0
     if kind == CHANNEL_MESSAGE:
         fields = checked_fields(data)
-        interaction.original = _new_message(state, interaction, fields, flags=0)
+        interaction.original = _new_message(state, interaction, fields, flags=forced)
         answer = Answer(created=interaction.original)
     elif kind == DEFERRED_CHANNEL_MESSAGE:
-        flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
+        flags = LOADING | forced | ((data.get("flags") or 0) & EPHEMERAL)
         interaction.original = _new_message(state, interaction, {}, flags=flags)
         answer = Answer(created=interaction.original)
     elif kind == DEFERRED_UPDATE_MESSAGE:
@@ -274,11 +314,16 @@ def followup(state: DiscordState, interaction: FakeInteraction, fields: JSON) ->
     """Send a followup (``POST /webhooks/{app}/{token}``).
 
     The first followup after a deferred channel message replaces the "is thinking..." message
-    and keeps its visibility, as Discord does; later ones are new messages.
+    and keeps its visibility, as Discord does; later ones are new messages. Every request counts
+    toward the cap of an interaction a user install alone authorised.
     """
     if not interaction.acknowledged:
         raise not_found(UNKNOWN_WEBHOOK, "Unknown Webhook")
+    capped = user_install_only(interaction.owners)
+    if capped and interaction.followup_posts >= FOLLOWUP_CAP:
+        raise too_many_followups()
     fields = checked_fields(fields)
+    interaction.followup_posts += 1
     original = interaction.original
     deferred = interaction.response_type == DEFERRED_CHANNEL_MESSAGE
     if deferred and original is not None and original.loading and not original.deleted:
@@ -287,7 +332,8 @@ def followup(state: DiscordState, interaction: FakeInteraction, fields: JSON) ->
         interaction.original_edits += 1
         state.notify()
         return Answer(updated=original)
-    message = _new_message(state, interaction, fields, flags=0, followup=True)
+    forced = EPHEMERAL if interaction.ephemeral_only else 0
+    message = _new_message(state, interaction, fields, flags=forced, followup=True)
     interaction.followups.append(message)
     state.notify()
     return Answer(created=message)

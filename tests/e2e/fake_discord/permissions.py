@@ -37,6 +37,10 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+USE_EXTERNAL_APPS = 1 << 50
+"""Lets a member's user-installed apps answer publicly in the server (Discord: "When disabled,
+users will still be allowed to use their apps but the responses will be ephemeral. This only
+applies to apps not also installed to the server")."""
 ALL_PERMISSIONS = ((1 << 53) - 1) & ~(1 << 47)
 """Every permission Discord defines (bits 0 to 52; bit 47 is unused)."""
 
@@ -62,8 +66,9 @@ EVERYONE_PERMISSIONS = (
     | CREATE_PUBLIC_THREADS
     | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
+    | USE_EXTERNAL_APPS
 )
-"""What ``@everyone`` may do in a new guild."""
+"""What ``@everyone`` may do in a new guild (USE_EXTERNAL_APPS is on by default since June 2024)."""
 
 BOT_PERMISSIONS = (
     VIEW_CHANNEL

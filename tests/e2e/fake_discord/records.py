@@ -27,6 +27,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
@@ -78,6 +79,8 @@ class FakeUser:
     """False when the user refuses DMs from server members (sending to them fails with 50007)."""
     locale: str = "en-US"
     """The language their Discord app is set to, which each of their interactions carries."""
+    installed_app: bool = False
+    """True once they added the application to their account (a user install)."""
 
     @property
     def mention(self) -> str:
@@ -177,7 +180,8 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, a thread of one, or the DM channel between the bot and one user.
+    """A guild text channel, a thread of one, the DM channel between the bot and one user, or a
+    private channel the bot is not in: a DM between two people or a group DM (``recipients``).
 
     ``overwrites`` are the channel's permission overwrites by role or member id (a thread has
     none: it takes its parent's). A thread has a ``parent_id``, an ``owner_id`` (who started it),
@@ -190,6 +194,9 @@ class FakeChannel:
     guild_id: int | None = None
     position: int = 0
     recipient: FakeUser | None = None
+    """The user of a DM with the bot."""
+    recipients: list[FakeUser] = field(default_factory=list)
+    """Everyone in a DM between people or a group DM (the bot is never one of them)."""
     last_message_id: int | None = None
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     parent_id: int | None = None
@@ -214,6 +221,26 @@ class FakeChannel:
         return self.type in THREAD_TYPES
 
     @property
+    def is_private(self) -> bool:
+        """A DM between people or a group DM: a private channel the bot is not in."""
+        return self.guild_id is None and self.recipient is None
+
+    def private_payload(self, viewer: FakeUser | None = None) -> dict[str, JSON]:
+        """A private channel as ``viewer`` is shown it: ``recipients`` are the others."""
+        last = None if self.last_message_id is None else str(self.last_message_id)
+        others = [user.payload() for user in self.recipients if user is not viewer]
+        payload: dict[str, JSON] = {
+            "id": str(self.id),
+            "type": self.type,
+            "last_message_id": last,
+            "recipients": others,
+            "flags": 0,
+        }
+        if self.type == GROUP_DM:
+            payload.update(name=self.name, icon=None, owner_id=str(self.owner_id))
+        return payload
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
@@ -228,6 +255,8 @@ class FakeChannel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_private:
+            return self.private_payload()
         if self.is_thread:
             return self._thread_payload(last, member_id)
         return {
@@ -512,6 +541,16 @@ class FakeInteraction:
     modal: dict[str, JSON] | None = None
     """The modal the bot answered with (response type 9)."""
     modal_submitted: bool = False
+    context: int = 0
+    """Where it happened: 0 a server, 1 the DM with the bot, 2 a DM or group DM between people."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """``authorizing_integration_owners``: "0" (a server install) to the server's id ("0" in
+    the DM with the bot), "1" (a user install) to the installing user's id."""
+    ephemeral_only: bool = False
+    """Its answers are made ephemeral: a user install in a server without the app, where the
+    member may not use external apps (or send messages)."""
+    followup_posts: int = 0
+    """Requests to create a followup that were accepted."""
 
     @property
     def custom_id(self) -> str | None:
@@ -562,12 +601,11 @@ class FakeInteraction:
 
     def metadata(self, message: FakeMessage) -> dict[str, JSON]:
         """The ``interaction_metadata`` of a message answering this interaction."""
-        guild_owner = "0" if self.guild is None else str(self.guild.id)
         metadata: dict[str, JSON] = {
             "id": str(self.id),
             "type": self.type,
             "user": self.user.payload(),
-            "authorizing_integration_owners": {"0": guild_owner},
+            "authorizing_integration_owners": dict(self.owners),
         }
         if self.original is not None and message is not self.original:
             metadata["original_response_message_id"] = str(self.original.id)

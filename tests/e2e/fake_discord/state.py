@@ -20,6 +20,7 @@ from .errors import (
     UNKNOWN_MEMBER,
     UNKNOWN_MESSAGE,
     UNKNOWN_USER,
+    missing_access,
     not_found,
     too_many_threads,
 )
@@ -36,6 +37,7 @@ from .permissions import MANAGE_GUILD as MANAGE_GUILD
 from .records import (
     DEFAULT_MESSAGE,
     DM,
+    GROUP_DM,
     GUILD_TEXT,
     MENTION,
     PRIVATE_THREAD,
@@ -70,6 +72,9 @@ class DiscordState:
         self.application_id = self.bot.id
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.owner.id: self.owner}
         self.guilds: dict[int, FakeGuild] = {}
+        """The servers the application is installed in (the bot is a member)."""
+        self.external_guilds: dict[int, FakeGuild] = {}
+        """Servers without the application, reached only through members' user installs."""
         self.active_thread_cap = ACTIVE_THREAD_CAP
         """Active (unarchived) threads a server may hold; a test lowers it to reach the cap."""
         self.channels: dict[int, FakeChannel] = {}
@@ -109,6 +114,8 @@ class DiscordState:
             raise not_found(UNKNOWN_USER, "Unknown User") from None
 
     def guild(self, guild_id: int) -> FakeGuild:
+        if guild_id in self.external_guilds:
+            raise missing_access()  # a server the bot is not in
         try:
             return self.guilds[guild_id]
         except KeyError:
@@ -142,8 +149,21 @@ class DiscordState:
                 yield message
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
-        """The channel's guild; ``None`` for a DM, or a guild the bot is no longer in."""
+        """The channel's guild; ``None`` for a DM, or a guild the bot is not (or no longer) in."""
         return None if channel.guild_id is None else self.guilds.get(channel.guild_id)
+
+    def server_of(self, channel: FakeChannel) -> FakeGuild | None:
+        """The channel's server, with the application installed or not; ``None`` outside one."""
+        if channel.guild_id is None:
+            return None
+        return self.guilds.get(channel.guild_id) or self.external_guilds.get(channel.guild_id)
+
+    def bot_reaches(self, channel: FakeChannel) -> bool:
+        """False for a channel the bot is not in: a DM or group DM between people, or a channel
+        of a server without the application."""
+        if channel.guild_id is None:
+            return channel.recipient is not None
+        return channel.guild_id in self.guilds
 
     def channel_permissions(self, channel: FakeChannel, user_id: int) -> int:
         """What ``user_id`` may do in ``channel``, computed as Discord does (overwrites included).
@@ -151,7 +171,7 @@ class DiscordState:
         A thread takes its parent's overwrites; a private thread is hidden from whoever neither
         joined it nor has MANAGE_THREADS.
         """
-        guild = self.guild_of(channel)
+        guild = self.server_of(channel)
         if guild is None:
             return EVERYONE_PERMISSIONS
         member = guild.member(user_id)
@@ -191,14 +211,21 @@ class DiscordState:
         bot_permissions: int,
         shard: Shard | None = None,
         preferred_locale: str = "en-US",
+        with_app: bool = True,
     ) -> FakeGuild:
+        """A server; with the application installed (the bot a member) unless ``with_app`` is
+        false."""
         guild_id = self.new_id() if shard is None else self.new_id.on_shard(shard)
         guild = FakeGuild(guild_id, name, owner.id, preferred_locale=check_locale(preferred_locale))
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", EVERYONE_PERMISSIONS)
+        guild.members[owner.id] = FakeMember(owner, guild.id)
+        if not with_app:
+            self.external_guilds[guild.id] = guild
+            self.notify()
+            return guild
         bot_role = FakeRole(self.new_id(), guild.id, self.bot.name, bot_permissions, 1, self.bot.id)
         guild.roles[bot_role.id] = bot_role
         guild.members[self.bot.id] = FakeMember(self.bot, guild.id, [bot_role])
-        guild.members[owner.id] = FakeMember(owner, guild.id)
         self.guilds[guild.id] = guild
         self.notify()
         return guild
@@ -289,6 +316,23 @@ class DiscordState:
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
             self.notify()
+        return channel
+
+    def add_private_channel(
+        self, owner: FakeUser, others: list[FakeUser], *, name: str | None = None
+    ) -> FakeChannel:
+        """A DM between ``owner`` and one other person, or a group DM (``name`` given, or more
+        than one other): a private channel the bot is not in."""
+        group = name is not None or len(others) != 1
+        channel = FakeChannel(
+            self.new_id(),
+            GROUP_DM if group else DM,
+            name if group else None,
+            recipients=[owner, *others],
+            owner_id=owner.id if group else None,
+        )
+        self.channels[channel.id] = channel
+        self.notify()
         return channel
 
     # -- messages -----------------------------------------------------------------------------
@@ -387,6 +431,8 @@ class DiscordState:
         data: dict[str, JSON],
         message: FakeMessage | None = None,
         command: str | None = None,
+        context: int = 0,
+        owners: dict[str, str] | None = None,
     ) -> FakeInteraction:
         interaction = FakeInteraction(
             id=self.new_id(),
@@ -395,11 +441,13 @@ class DiscordState:
             type=kind,
             user=user,
             channel=channel,
-            guild=self.guild_of(channel),
+            guild=self.server_of(channel),
             data=data,
             message=message,
             command=command,
             created_at=self.clock(),
+            context=context,
+            owners=dict(owners or {}),
         )
         self.interactions[interaction.id] = interaction
         self._interactions_by_token[interaction.token] = interaction
