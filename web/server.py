@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service.member_history import series
-from bot.settings import Settings
+from bot.settings import Settings, read_settings
 from db.engine import DEFAULT_URL, create_engine, session_factory
 from db.migrate import is_current
 from web.app import make_app
@@ -105,7 +105,7 @@ async def serve(settings: Settings) -> int:
 
 def main() -> int:
     """Serve the site with the settings from the environment and ``.env``."""
-    settings = Settings()
+    settings = read_settings()
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
