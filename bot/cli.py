@@ -145,7 +145,31 @@ def run_web(args: argparse.Namespace) -> int:
     """``parlor web``: the site, until stopped."""
     from web.server import main as web_main
 
+    failure = _database_server_problem()
+    if failure is not None:
+        print(failure, file=sys.stderr)
+        return 1
     return web_main()
+
+
+def _database_server_problem() -> str | None:
+    """Why the database server of ``DATABASE_URL`` cannot be reached, or ``None``. A SQLite file
+    is left to ``parlor web`` itself, which refuses to create one."""
+    import asyncio
+
+    from sqlalchemy.engine import make_url
+
+    from bot.settings import read_settings
+    from db.reach import DatabaseUnreachable, reach_database
+
+    url = read_settings().database_url
+    if url is None or make_url(url).get_backend_name() == "sqlite":
+        return None
+    try:
+        asyncio.run(reach_database(url))
+    except DatabaseUnreachable as failure:
+        return str(failure)
+    return None
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:

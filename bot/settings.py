@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import sys
 from typing import Literal, Self
@@ -240,6 +241,11 @@ def read_settings() -> Settings:
         return Settings()
     except ValidationError as error:
         print("\n".join(problems(error)), file=sys.stderr)
+    except UnicodeDecodeError:  # its text would show the bytes around the bad one
+        print("Cannot read the settings file .env: it is not UTF-8 text.", file=sys.stderr)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else type(error).__name__
+        print(f"Cannot read the settings file .env: {reason}.", file=sys.stderr)
     raise SystemExit(EXIT_CONFIG)
 
 

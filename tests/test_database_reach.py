@@ -17,7 +17,11 @@ from .bot_command import run_module
 
 PASSWORD = "hunter2-not-shown"
 
-ENTRY_POINTS = {"python -m bot": ["bot"], "parlor db upgrade": ["bot.cli", "db", "upgrade"]}
+ENTRY_POINTS = {
+    "python -m bot": ["bot"],
+    "parlor db upgrade": ["bot.cli", "db", "upgrade"],
+    "parlor web": ["bot.cli", "web"],
+}
 
 
 def unused_port() -> int:

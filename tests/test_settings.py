@@ -262,3 +262,13 @@ def test_a_database_url_without_the_async_driver_says_which_to_write(url: str, s
 )
 def test_a_database_url_with_the_async_driver_is_taken(url: str) -> None:
     assert settings(database_url=url).database_url == url
+
+
+def test_a_settings_file_that_is_not_utf8_is_told_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(
+        f"DISCORD_TOKEN={TOKEN[:8]}\xff\xfe{TOKEN[8:]}\n".encode("latin-1")
+    )
+    done = run_module(tmp_path, ["bot.cli", "db", "upgrade"], token=None)
+
+    assert done.returncode == 2
+    assert done.stderr == "Cannot read the settings file .env: it is not UTF-8 text.\n"

@@ -117,6 +117,7 @@ def test_the_bot_refuses_a_sqlite_file_another_process_holds(
 def test_the_bot_refuses_to_leave_shards_out_on_sqlite(tmp_path: Path) -> None:
     done = run_bot(tmp_path, SHARD_COUNT="2", SHARD_IDS="0")
     assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
     said = " ".join(done.stderr.split())
     assert "leaves shard 1 to another" in said and "PostgreSQL" in said
 
