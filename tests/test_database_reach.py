@@ -7,11 +7,15 @@ host name is never found (RFC 6761), and a SQLite file in a missing folder canno
 
 from __future__ import annotations
 
+import errno
 import socket
 import subprocess
 from pathlib import Path
 
+import asyncpg
 import pytest
+
+from db.reach import diagnosis, shown
 
 from .bot_command import run_module
 
@@ -88,3 +92,36 @@ def test_a_sqlite_file_in_a_missing_folder_is_told_in_one_line(tmp_path: Path) -
     assert line == told(done)
     assert line.startswith(f"Could not open the SQLite database sqlite+aiosqlite:///{missing} ")
     assert "(unable to open database file)" in line
+
+
+URL = f"postgresql+asyncpg://parlor:{PASSWORD}@db.example.org/parlor"
+
+
+@pytest.mark.parametrize(
+    ("error", "says", "passing"),
+    [
+        (ConnectionRefusedError(errno.ECONNREFUSED, "refused"), "Connection refused", True),
+        (TimeoutError(), "no answer within 10 s", True),
+        (socket.gaierror(socket.EAI_AGAIN, "busy"), "db.example.org could not be looked up", True),
+        (
+            socket.gaierror(socket.EAI_NONAME, "unknown"),
+            "db.example.org was not found (DNS)",
+            False,
+        ),
+        (asyncpg.CannotConnectNowError("starting up"), "cannot take a connection now", True),
+        (asyncpg.InvalidPasswordError("no"), "refused the user name or password", False),
+        (asyncpg.InvalidCatalogNameError("no"), "no database of that name", False),
+    ],
+)
+def test_what_may_pass_is_tried_again_and_what_will_not_is_told_at_once(
+    error: BaseException, says: str, passing: bool
+) -> None:
+    reason, tried_again = diagnosis(error, URL)
+    assert says in reason and tried_again is passing
+    assert PASSWORD not in reason
+
+
+def test_a_shown_url_hides_the_password_and_the_query() -> None:
+    assert shown(f"{URL}?password={PASSWORD}&ssl=require") == (
+        "postgresql+asyncpg://parlor:***@db.example.org/parlor"
+    )
