@@ -45,12 +45,15 @@ lint: $(DEV)
 bench: $(DEV)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.players
+	$(BIN)/python -m bench.pairing
+	$(BIN)/python -m bench.queue
 	$(BIN)/python -m bench.service
 	$(BIN)/python -m bench.queries
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.e2e
 	$(BIN)/python -m bench.chart
 	$(BIN)/python -m bench.i18n
+	$(BIN)/python -m bench.review
 	$(BIN)/python -m bench.review_language
 
 clean:

@@ -11,16 +11,17 @@ import textwrap
 
 import aiohttp
 import discord
-from pydantic import ValidationError
 
 from bot import single_process
 from bot.chat import startup
 from bot.chat.app import PERMISSIONS, SCOPES, Parlor, point_at
 from bot.fleet import FleetRefused
-from bot.settings import DISCORD_API, Settings, problems
+from bot.settings import DISCORD_API, EXIT_CONFIG, Settings, read_settings
 from bot.wiring import build
+from db.reach import DatabaseUnreachable, reach_database
 
-EXIT_CONFIG = 2
+EXIT_DATABASE = 1
+"""The database could not be reached or opened."""
 EXIT_IN_USE = 3
 """Another process already runs this database file, or these shards."""
 EXIT_UNAVAILABLE = 4
@@ -29,35 +30,60 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
 
-NO_TOKEN = (
-    "Parlor needs a Discord bot token, and none is set. Create the bot once: in the Discord "
-    "Developer Portal (https://discord.com/developers/applications) press New Application and "
-    "name it; on its Bot page press Reset Token and copy the token. No privileged gateway intent "
-    "is needed: leave Presence, Server Members and Message Content off. To add the bot to a "
-    "server, on the OAuth2 page's URL Generator tick the scopes "
-    f"{' and '.join(SCOPES)} and the permissions View Channels, Send Messages, Send Messages "
-    "in Threads, Embed Links, Attach Files and Read Message History (permission integer "
-    f"{PERMISSIONS.value}), then open the generated link. Put the token in a file named .env "
-    "in the directory you start the bot from, as DISCORD_TOKEN=your-token (see .env.example), "
-    "or set the environment variable DISCORD_TOKEN, and start the bot again."
-)
+PERMISSION_NAMES = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+}
+"""Each permission the invite may ask for, as the Developer Portal's URL Generator names it."""
 
+
+def permission_names() -> list[str]:
+    """The permissions the invite asks for (``PERMISSIONS``), as the URL Generator names them."""
+    named = {flag: name for flag, name in PERMISSION_NAMES.items() if getattr(PERMISSIONS, flag)}
+    if discord.Permissions(**dict.fromkeys(named, True)) != PERMISSIONS:
+        raise LookupError("PERMISSION_NAMES lacks a permission the invite asks for")
+    return list(named.values())
+
+
+def no_token() -> str:
+    """What to do without a token: create the bot, invite it, set DISCORD_TOKEN."""
+    *most, last = permission_names()
+    return (
+        "Parlor needs a Discord bot token, and none is set. Create the bot once: in the Discord "
+        "Developer Portal (https://discord.com/developers/applications) press New Application "
+        "and name it; on its Bot page press Reset Token and copy the token. No privileged "
+        "gateway intent is needed: leave Presence, Server Members and Message Content off. To "
+        "add the bot to a server, on the OAuth2 page's URL Generator tick the scopes "
+        f"{' and '.join(SCOPES)} and the permissions {', '.join(most)} and {last} (permission "
+        f"integer {PERMISSIONS.value}), then open the generated link. Put the token in a file "
+        "named .env in the directory you start the bot from, as DISCORD_TOKEN=your-token (see "
+        ".env.example), or set the environment variable DISCORD_TOKEN, and start the bot again."
+    )
+
+
+# Each login problem is two lines: what went wrong, then what to do (README, "Set-up").
 BAD_TOKEN = (
-    "Discord refused the bot token in DISCORD_TOKEN (wrong, or reset since). In the Developer "
-    "Portal (https://discord.com/developers/applications), on your application's Bot page, "
-    "press Reset Token, put the new token in .env as DISCORD_TOKEN=..., and start again."
+    "Discord refused the bot token in DISCORD_TOKEN: it is wrong, or was reset since.",
+    "In the Developer Portal (https://discord.com/developers/applications), on your "
+    "application's Bot page, press Reset Token, put the new token in .env as "
+    "DISCORD_TOKEN=..., and start again.",
 )
 UNREACHABLE = (
-    "Could not reach Discord at {url} ({reason}). Check the network connection and, if you set "
-    "it, DISCORD_API_BASE_URL; then start again."
+    "Could not reach Discord at {url} ({reason}).",
+    "Check the network connection and, if you set it, DISCORD_API_BASE_URL; then start again.",
 )
 UNAVAILABLE = (
-    "Discord at {url} answered the login with HTTP {status}: it is down or busy for now. "
-    "Start again in a while (a service manager does)."
+    "Discord at {url} answered the login with HTTP {status}: it is down or busy for now.",
+    "Start again in a while (a service manager does).",
 )
 NOT_DISCORD = (
-    "{url} answered the login with HTTP {status}: it does not look like Discord's API. Check "
-    "DISCORD_API_BASE_URL (default {default}); then start again."
+    "{url} answered the login with HTTP {status}: it does not look like Discord's API.",
+    "Check DISCORD_API_BASE_URL (default {default}); then start again.",
 )
 
 
@@ -75,24 +101,27 @@ def configure_logging(settings: Settings) -> None:
 
 def main() -> int:
     """Run the bot until it is stopped; the exit status."""
-    try:
-        settings = Settings()
-    except ValidationError as error:
-        print("\n".join(problems(error)), file=sys.stderr)
-        return EXIT_CONFIG
+    settings = read_settings()
     if settings.discord_token is None:
-        print(textwrap.fill(NO_TOKEN, width=100), file=sys.stderr)
+        print(textwrap.fill(no_token(), width=100), file=sys.stderr)
         return EXIT_CONFIG
     left_out = single_process.shards_left_out(
         settings.database_url, settings.shards(), settings.shard_count
     )
     if left_out is not None:
-        print(textwrap.fill(left_out, width=100), file=sys.stderr)
+        print(left_out, file=sys.stderr)
         return EXIT_CONFIG
     configure_logging(settings)
     point_at(settings.discord_api_base_url, settings.discord_gateway_url)
     try:
         with single_process.holding(settings.database_url):
+            try:  # before Discord: a bot logged in without its database serves nobody
+                asyncio.run(reach_database(settings.database_url))
+            except DatabaseUnreachable as failure:
+                print(failure, file=sys.stderr)
+                return EXIT_DATABASE
+            except KeyboardInterrupt:
+                return 130
             bot = build(settings).client
             try:
                 asyncio.run(serve(bot, settings.discord_token.get_secret_value(), settings))
@@ -114,19 +143,21 @@ def main() -> int:
 
 
 def login_problem(error: Exception, url: str) -> str:
-    """What went wrong logging in to Discord and what to do, in a line or two."""
+    """What went wrong logging in to Discord, and on a second line what to do."""
+    status = error.status if isinstance(error, discord.HTTPException) else None
     if isinstance(error, discord.LoginFailure):
-        text = BAD_TOKEN
-    elif isinstance(error, discord.HTTPException) and startup.passing(error.status):
-        text = UNAVAILABLE.format(url=url, status=error.status)
-    elif isinstance(error, discord.HTTPException):
-        text = NOT_DISCORD.format(url=url, status=error.status, default=DISCORD_API)
+        lines = BAD_TOKEN
+    elif status is not None and startup.passing(status):
+        lines = UNAVAILABLE
+    elif status is not None:
+        lines = NOT_DISCORD
     else:
-        reason = type(error).__name__
-        if isinstance(error, aiohttp.ClientConnectorError) and error.os_error.strerror:
-            reason = error.os_error.strerror
-        text = UNREACHABLE.format(url=url, reason=reason)
-    return textwrap.fill(text, width=100)
+        lines = UNREACHABLE
+    reason = startup.reason(error)
+    shown = startup.shown(url)
+    return "\n".join(
+        line.format(url=shown, status=status, default=DISCORD_API, reason=reason) for line in lines
+    )
 
 
 async def serve(bot: Parlor, token: str, settings: Settings) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -20,8 +21,28 @@ from games.players import DEFAULT_LEVEL, LEVELS
 Command = Callable[[argparse.Namespace], int]
 
 
+EXIT_PIPE_CLOSED = 141
+"""The reader of the output went away (``parlor --help | head -1``): 128 + SIGPIPE, as a
+program that SIGPIPE ends exits."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``parlor`` with ``argv`` (default: the process arguments); the exit status."""
+    """Run ``parlor`` with ``argv`` (default: the process arguments); the exit status.
+
+    Output piped into a reader that stops early ends the command quietly.
+    """
+    try:
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout.flush()  # here, where a closed pipe can be caught, not at exit
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at nothing so that flush succeeds.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command: Command | None = getattr(args, "run", None)
@@ -124,17 +145,47 @@ def run_web(args: argparse.Namespace) -> int:
     """``parlor web``: the site, until stopped."""
     from web.server import main as web_main
 
+    failure = _database_server_problem()
+    if failure is not None:
+        print(failure, file=sys.stderr)
+        return 1
     return web_main()
+
+
+def _database_server_problem() -> str | None:
+    """Why the database server of ``DATABASE_URL`` cannot be reached, or ``None``. A SQLite file
+    is left to ``parlor web`` itself, which refuses to create one."""
+    import asyncio
+
+    from sqlalchemy.engine import make_url
+
+    from bot.settings import read_settings
+    from db.reach import DatabaseUnreachable, reach_database
+
+    url = read_settings().database_url
+    if url is None or make_url(url).get_backend_name() == "sqlite":
+        return None
+    try:
+        asyncio.run(reach_database(url))
+    except DatabaseUnreachable as failure:
+        return str(failure)
+    return None
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:
     """``parlor db upgrade``: apply pending migrations to the configured database."""
     import asyncio
 
-    from bot.settings import Settings
+    from bot.settings import read_settings
     from db.migrate import upgrade
+    from db.reach import DatabaseUnreachable, reach_database
 
-    url = Settings().database_url
+    url = read_settings().database_url
+    try:
+        asyncio.run(reach_database(url))
+    except DatabaseUnreachable as failure:
+        print(failure, file=sys.stderr)
+        return 1
     asyncio.run(upgrade(url))
     print(f"Database {'parlor.db' if url is None else 'at DATABASE_URL'} is up to date.")
     return 0

@@ -1,19 +1,27 @@
-"""Settings, read once from the environment and ``.env`` by ``main()``; never at import."""
+"""Settings, read once from the environment and ``.env`` by each entry point through
+``read_settings``; never at import."""
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
+import sys
 from typing import Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from bot.service.timeouts import BOUNDS, Timeouts
 
 DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+EXIT_CONFIG = 2
+"""The exit status of a process refused its settings: a restart alone will not mend it."""
 SWEEP_LOW, SWEEP_HIGH = 0.1, 300.0
 """Seconds between two deadline sweeps: more often only loads the database, and rarer lets a
 deadline pass unnoticed for minutes."""
@@ -91,6 +99,11 @@ class Settings(BaseSettings):
         "working directory).",
     )
 
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, url: str | None) -> str | None:
+        return None if url is None else checked_database_url(url)
+
     @field_validator("discord_api_base_url")
     @classmethod
     def _check_api_url(cls, url: str) -> str:
@@ -131,6 +144,37 @@ class Settings(BaseSettings):
         )
 
 
+DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+"""The databases Parlor runs on, each with the async driver it talks to it through."""
+_SHAPES = {"sqlite": "sqlite+aiosqlite:///...", "postgresql": "postgresql+asyncpg://..."}
+_ALIASES = {"postgres": "postgresql"}
+
+
+def checked_database_url(url: str) -> str:
+    """``url`` if it names SQLite through aiosqlite or PostgreSQL through asyncpg.
+
+    Another driver of the two is refused with the URL to write instead (``postgresql://`` names
+    a blocking driver, which the bot cannot run), anything else with what is valid. The errors
+    never carry the URL: it may hold a password.
+    """
+    try:
+        drivername = make_url(url).drivername
+    except ArgumentError:
+        raise ValueError("not an SQLAlchemy URL") from None
+    backend, _, driver = drivername.partition("+")
+    backend = _ALIASES.get(backend, backend)
+    wanted = DRIVERS.get(backend)
+    if wanted is None:
+        raise ValueError("not a database Parlor runs on")
+    if driver != wanted or drivername != f"{backend}+{driver}":
+        raise PydanticCustomError(
+            "setting",
+            f"Parlor talks to {'SQLite' if backend == 'sqlite' else 'PostgreSQL'} through "
+            f"{wanted}: use {_SHAPES[backend]} (the same URL with +{wanted} after {backend}).",
+        )
+    return url
+
+
 def _checked_url(url: str, *, secure: str, plain: str) -> str:
     """``url`` if it is ``secure://``, or ``plain://`` to this machine; else ``ValueError``.
 
@@ -159,7 +203,10 @@ _BOUNDED = {f"{kind}_timeout": bounds for kind, bounds in BOUNDS.items()}
 
 VALID: dict[str, str] = {
     "discord_token": "the bot token from the Discord Developer Portal",
-    "database_url": "an SQLAlchemy URL, e.g. postgresql+asyncpg://user:password@host:5432/parlor",
+    "database_url": (
+        "sqlite+aiosqlite:///FILE (default sqlite+aiosqlite:///parlor.db) or "
+        "postgresql+asyncpg://user:password@host:5432/database"
+    ),
     "dev_guild_id": "a server id (a whole number), or unset",
     "log_level": "DEBUG, INFO, WARNING or ERROR",
     "discord_debug_logging": "true or false",
@@ -188,17 +235,38 @@ VALID: dict[str, str] = {
 """What each setting accepts, as a settings error says it."""
 
 
+def read_settings() -> Settings:
+    """The settings from the environment and ``.env``, as every entry point reads them.
+
+    A setting that cannot be taken ends the process with ``EXIT_CONFIG``: one line per problem
+    on stderr, naming the setting and what it accepts, never the value, and no traceback.
+    """
+    try:
+        return Settings()
+    except ValidationError as error:
+        print("\n".join(problems(error)), file=sys.stderr)
+    except UnicodeDecodeError:  # its text would show the bytes around the bad one
+        print("Cannot read the settings file .env: it is not UTF-8 text.", file=sys.stderr)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else type(error).__name__
+        print(f"Cannot read the settings file .env: {reason}.", file=sys.stderr)
+    raise SystemExit(EXIT_CONFIG)
+
+
 def problems(error: ValidationError) -> list[str]:
     """One line per problem of ``error``, naming the setting and what it accepts.
 
     Never the value given: pydantic's own text shows the inputs, the token among them (and a
-    token pasted into the wrong setting would be shown too).
+    token pasted into the wrong setting would be shown too). The checks written here word their
+    messages without the value, and those of type ``setting`` say what to write instead.
     """
     lines = []
     for problem in error.errors(include_url=False, include_input=False, include_context=False):
         location = problem["loc"]
         name = str(location[0]) if location else None
-        if name in VALID:
+        if name in VALID and problem["type"] == "setting":
+            lines.append(f"Invalid setting {name.upper()}: {problem['msg']}")
+        elif name in VALID:
             lines.append(f"Invalid setting {name.upper()}: it must be {VALID[name]}.")
         elif name is None and problem["type"] == "value_error":  # a check across settings
             lines.append(f"Invalid settings: {problem['msg'].removeprefix('Value error, ')}")
@@ -216,18 +284,17 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     for part in text.split(","):
         matched = _SHARD_RANGE.fullmatch(part.strip())
         if matched is None:
-            raise ValueError(
-                f"SHARD_IDS={text!r}: list shard numbers and ranges, e.g. '0,1' or '0-3'"
-            )
+            raise ValueError("SHARD_IDS lists shard numbers and ranges, e.g. '0,1' or '0-3'")
         first = int(matched[1])
         last = int(matched[2]) if matched[2] is not None else first
         if last < first:
-            raise ValueError(f"SHARD_IDS={text!r}: the range {part.strip()!r} runs backwards")
+            raise ValueError("SHARD_IDS has a range that runs backwards, e.g. '3-1' for '1-3'")
         if last >= count:
             raise ValueError(
-                f"SHARD_IDS={text!r}: shards are numbered 0 to {count - 1} with SHARD_COUNT={count}"
+                "SHARD_IDS names a shard past SHARD_COUNT: shards are numbered from 0 to one "
+                "less than SHARD_COUNT"
             )
         found += range(first, last + 1)
     if len(set(found)) != len(found):
-        raise ValueError(f"SHARD_IDS={text!r} names a shard twice")
+        raise ValueError("SHARD_IDS names a shard twice")
     return tuple(sorted(found))

@@ -84,7 +84,7 @@ def shards_left_out(
         return None
     listed = ", ".join(map(str, missing))
     return (
-        f"SHARD_IDS leaves shard {listed} of SHARD_COUNT={count} to another process, but a "
+        f"SHARD_IDS leaves shard {listed} to another process, but a "
         "SQLite file serves one bot process: leave SHARD_IDS unset to run every shard here, or "
         "use PostgreSQL (DATABASE_URL=postgresql+asyncpg://...) to spread the shards over "
         "several processes (see docs/scaling.md)."

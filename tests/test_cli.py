@@ -761,3 +761,32 @@ def test_make_play_passes_the_game_and_its_options() -> None:
     assert played.status == 0, played.err
     assert "Player 1 wins: Player 2's code is cracked." in played.lines
     assert played.lines[-1] == "Player 1 wins the game!"
+
+
+# --- output piped into a reader that stops early --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], [], ["rules", "crown"], ["play", "crystal", "--seed", "1"]],
+    ids=["--help", "no command", "rules", "play"],
+)
+def test_a_reader_that_stops_early_ends_parlor_quietly(args: list[str]) -> None:
+    """``parlor ... | head -1``: the pipe's reader is gone before parlor writes a line."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write to the pipe now fails (EPIPE)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode in (0, cli.EXIT_PIPE_CLOSED)

@@ -5,6 +5,7 @@ The shard settings have their own file (``test_shard_settings.py``).
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from pydantic import ValidationError
 from bot.service.timeouts import BOUNDS
 from bot.settings import SWEEP_HIGH, SWEEP_LOW, VALID, Settings, problems
 
-from .bot_command import run_bot
+from .bot_command import run_bot, run_module
 
 TOKEN = "MTIzNDU2Nzg5.Gh7Kq2.not-a-real-token-but-secret"
 
@@ -162,3 +163,112 @@ def test_bad_settings_are_told_one_line_each_without_the_token(
     for secret in (TOKEN, TOKEN.split(".")[0], TOKEN.split(".")[-1]):
         assert secret not in done.stderr and secret not in done.stdout
     assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------------- every entry point
+
+
+ENTRY_POINTS = {
+    "python -m bot": ["bot"],
+    "parlor run": ["bot.cli", "run"],
+    "parlor web": ["bot.cli", "web"],
+    "parlor db upgrade": ["bot.cli", "db", "upgrade"],
+}
+
+REFUSED: list[tuple[str, dict[str, str], str, list[str]]] = [
+    # (case, settings, what the line names, what it must not show)
+    ("the token as a server id", {"DEV_GUILD_ID": TOKEN}, "DEV_GUILD_ID", [TOKEN]),
+    (
+        "PostgreSQL without its driver",
+        {"DATABASE_URL": "postgresql://parlor:hunter2@db.example.org/parlor"},
+        "use postgresql+asyncpg://",
+        ["hunter2", "db.example.org"],
+    ),
+]
+
+
+def assert_refused_in_one_line(
+    done: subprocess.CompletedProcess[str], named: str, unsaid: list[str]
+) -> None:
+    """Exit status 2, one line naming the setting, none of the values, no traceback."""
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("Invalid setting") and named in line
+    for value in [*unsaid, TOKEN]:
+        assert value not in done.stderr and value not in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize(
+    ("variables", "named", "unsaid"), [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED]
+)
+def test_every_entry_point_refuses_a_bad_setting_in_one_line_without_its_value(
+    entry: str, variables: dict[str, str], named: str, unsaid: list[str], tmp_path: Path
+) -> None:
+    done = run_module(tmp_path, ENTRY_POINTS[entry], token=TOKEN, **variables)
+
+    assert_refused_in_one_line(done, named, unsaid)
+    assert not (tmp_path / "parlor.db").exists()  # refused before anything opened a database
+
+
+def test_a_shard_past_the_count_is_refused_without_its_number(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, token=TOKEN, SHARD_COUNT="4", SHARD_IDS="5")
+    assert_refused_in_one_line(done, "SHARD_IDS names a shard past SHARD_COUNT", ["5"])
+
+
+@pytest.mark.parametrize(
+    ("url", "unsaid"),
+    [
+        ("hunter2", ["hunter2"]),
+        ("mysql+aiomysql://parlor:hunter2@db.example.org/parlor", ["hunter2", "db.example.org"]),
+        ("http://hunter2.example.org/parlor", ["hunter2"]),
+    ],
+)
+def test_a_database_url_of_no_database_parlor_runs_on_says_what_is_valid(
+    url: str, unsaid: list[str]
+) -> None:
+    [line] = refusal(database_url=url)
+    assert line == f"Invalid setting DATABASE_URL: it must be {VALID['database_url']}."
+    assert not any(value in line for value in unsaid)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://u:p@h/db", "use postgresql+asyncpg://..."),
+        ("postgres://u:p@h/db", "use postgresql+asyncpg://..."),
+        ("postgresql+psycopg2://u:p@h/db", "use postgresql+asyncpg://..."),
+        ("postgres+asyncpg://u:p@h/db", "use postgresql+asyncpg://..."),
+        ("sqlite:///parlor.db", "use sqlite+aiosqlite:///..."),
+        ("sqlite+pysqlite:///parlor.db", "use sqlite+aiosqlite:///..."),
+    ],
+)
+def test_a_database_url_without_the_async_driver_says_which_to_write(url: str, says: str) -> None:
+    [line] = refusal(database_url=url)
+    assert line.startswith("Invalid setting DATABASE_URL: ") and says in line
+    assert "u:p@h" not in line and "parlor.db" not in line
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite+aiosqlite:///parlor.db",
+        "sqlite+aiosqlite://",
+        "sqlite+aiosqlite:///file:parlor.db?uri=true",
+        "postgresql+asyncpg://parlor:secret@db.example.org:5432/parlor",
+        "postgresql+asyncpg:///parlor",
+    ],
+)
+def test_a_database_url_with_the_async_driver_is_taken(url: str) -> None:
+    assert settings(database_url=url).database_url == url
+
+
+def test_a_settings_file_that_is_not_utf8_is_told_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(
+        f"DISCORD_TOKEN={TOKEN[:8]}\xff\xfe{TOKEN[8:]}\n".encode("latin-1")
+    )
+    done = run_module(tmp_path, ["bot.cli", "db", "upgrade"], token=None)
+
+    assert done.returncode == 2
+    assert done.stderr == "Cannot read the settings file .env: it is not UTF-8 text.\n"

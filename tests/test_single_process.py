@@ -101,7 +101,7 @@ def test_sqlite_runs_every_shard_in_its_one_process() -> None:
     assert shards_left_out(sqlite, (0, 1), 2) is None
     assert shards_left_out(postgresql, (1,), 2) is None
     said = shards_left_out(sqlite, (0, 2), 4)
-    assert said is not None and "shard 1, 3 of SHARD_COUNT=4" in said and "PostgreSQL" in said
+    assert said is not None and "leaves shard 1, 3 to another" in said and "PostgreSQL" in said
 
 
 def test_the_bot_refuses_a_sqlite_file_another_process_holds(
@@ -117,8 +117,9 @@ def test_the_bot_refuses_a_sqlite_file_another_process_holds(
 def test_the_bot_refuses_to_leave_shards_out_on_sqlite(tmp_path: Path) -> None:
     done = run_bot(tmp_path, SHARD_COUNT="2", SHARD_IDS="0")
     assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
     said = " ".join(done.stderr.split())
-    assert "leaves shard 1 of SHARD_COUNT=2" in said and "PostgreSQL" in said
+    assert "leaves shard 1 to another" in said and "PostgreSQL" in said
 
 
 def test_the_bot_explains_bad_shard_settings(tmp_path: Path) -> None:

@@ -17,8 +17,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot.__main__ import EXIT_CONFIG, EXIT_UNAVAILABLE, login_problem
+from bot.__main__ import EXIT_UNAVAILABLE, login_problem
 from bot.chat import startup
+from bot.settings import EXIT_CONFIG
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from pydantic import ValidationError
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service.member_history import series
-from bot.settings import Settings, problems
+from bot.settings import Settings, read_settings
 from bot.single_process import sqlite_file
 from db.engine import DEFAULT_URL, create_engine, session_factory
 from db.migrate import is_current
@@ -167,12 +166,7 @@ async def serve(settings: Settings) -> int:
 
 def main() -> int:
     """Serve the site with the settings from the environment and ``.env``."""
-    try:
-        settings = Settings()
-    except ValidationError as error:
-        for line in problems(error):
-            print(f"parlor web: {line}", file=sys.stderr)
-        return EXIT_SETTING
+    settings = read_settings()
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import random
+import socket
 from collections.abc import Iterator
 
 import aiohttp
@@ -63,6 +64,9 @@ def shown(url: str) -> str:
 def reason(error: BaseException) -> str:
     """What went wrong with a connection, in a few words."""
     if isinstance(error, aiohttp.ClientConnectorError):
+        if isinstance(error.os_error, socket.gaierror):  # its errno is no errno's
+            missing = error.os_error.errno == socket.EAI_NONAME
+            return f"the host name {error.host} was not {'found' if missing else 'looked up'} (DNS)"
         if error.os_error.errno:  # "Connection refused", not the address again
             return os.strerror(error.os_error.errno)
         if error.os_error.strerror:

@@ -40,7 +40,7 @@ Commands = list[dict[str, Any]]
 async def payload(engine: AsyncEngine) -> AsyncIterator[Commands]:
     """The global commands as the bot syncs them, every language included."""
     settings = Settings(  # type: ignore[call-arg]
-        _env_file=None, discord_token=SecretStr("unused"), database_url="sqlite://"
+        _env_file=None, discord_token=SecretStr("unused"), database_url="sqlite+aiosqlite://"
     )
     app = build(settings, engine=engine)
     client = app.client
