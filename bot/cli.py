@@ -11,6 +11,7 @@ import getpass
 import secrets
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bot import terminal
 from games import GAMES
@@ -110,7 +111,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     upgrade.set_defaults(run=run_db_upgrade)
 
+    demo_arguments(
+        commands.add_parser(
+            "demo",
+            help="fill a database with made-up matches and show its web pages, without Discord",
+        )
+    )
     return parser
+
+
+def demo_arguments(parser: argparse.ArgumentParser) -> None:
+    """``parlor demo``'s description and arguments."""
+    from bot import demo
+
+    parser.description = (
+        "Fill a new SQLite database with finished matches of every game between "
+        "made-up members, each played through the bot's own match service by the built-in "
+        "players, reviewed and rated; then print the link of its web pages (or serve them "
+        "with --serve). An earlier demo file is replaced; any other existing file is left "
+        "alone unless --force."
+    )
+    parser.add_argument(
+        "--database",
+        metavar="PATH",
+        default=demo.DEFAULT_FILE,
+        help=f"the SQLite file to fill (default: {demo.DEFAULT_FILE} here)",
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=demo.DEFAULT_MATCHES,
+        metavar="N",
+        help=f"matches of each game (default: {demo.DEFAULT_MATCHES})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the same seed, the same demo")
+    parser.add_argument(
+        "--force", action="store_true", help="replace PATH even if it is not a demo database"
+    )
+    parser.add_argument("--serve", action="store_true", help="then serve its pages until stopped")
+    parser.set_defaults(run=run_demo, parser=parser)
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -138,6 +177,19 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
     asyncio.run(upgrade(url))
     print(f"Database {'parlor.db' if url is None else 'at DATABASE_URL'} is up to date.")
     return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """``parlor demo``: a demo database, its link, and its pages served if asked."""
+    from bot.demo_command import run
+
+    parser: argparse.ArgumentParser = args.parser
+    if args.matches < 1:
+        parser.error("--matches needs at least 1")
+    return run(
+        Path(args.database), matches=args.matches, seed=args.seed, force=args.force,
+        serve=args.serve,
+    )  # fmt: skip
 
 
 _PLAY_OPTIONS: dict[str, str] = {
