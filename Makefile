@@ -25,7 +25,7 @@ run: $(RUNTIME)
 	$(BIN)/python -m bot
 
 # `parlor play GAME ARGS`: against the built-in player unless ARGS says otherwise, e.g.
-# make play GAME=safe ARGS="--vs-bot --level hard", or ARGS= for two people at one keyboard.
+# make play GAME=safe ARGS="--level hard", or ARGS= for two people at one keyboard.
 GAME ?= crown
 ARGS ?= --vs-bot
 play: $(RUNTIME)
