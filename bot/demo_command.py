@@ -23,6 +23,7 @@ def run(path: Path, *, matches: int, seed: int, force: bool, serve: bool) -> int
             file=sys.stderr,
         )
         return 2
+    path.parent.mkdir(parents=True, exist_ok=True)
     count = matches * len(games.GAMES)
     print(f"Playing {count} matches between {len(demo.MEMBERS)} made-up members...", flush=True)
     made = asyncio.run(demo.make(path, matches=matches, seed=seed))

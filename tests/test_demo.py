@@ -45,8 +45,9 @@ class Done:
     err: str
 
 
-def parlor_demo(*args: str, timeout: float = 120) -> Done:
-    """``parlor demo ARGS`` as its own process, as a newcomer types it."""
+def parlor_demo(*args: str, where: Path, timeout: float = 120) -> Done:
+    """``parlor demo ARGS`` as its own process in the folder ``where``, as a newcomer types
+    it (with no ``.env`` there)."""
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
     for setting in ("DATABASE_URL", "WEB_BASE_URL", "WEB_HOST", "WEB_PORT"):
         environment.pop(setting, None)
@@ -54,7 +55,7 @@ def parlor_demo(*args: str, timeout: float = 120) -> Done:
         [sys.executable, "-m", "bot.cli", "demo", *args],
         capture_output=True,
         text=True,
-        cwd=REPO,
+        cwd=where,
         env=environment,
         timeout=timeout,
         check=False,
@@ -72,7 +73,7 @@ class Made:
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
     path = tmp_path_factory.mktemp("demo") / "demo.db"
-    done = parlor_demo("--database", str(path), "--matches", str(PER_GAME))
+    done = parlor_demo("--database", str(path), "--matches", str(PER_GAME), where=path.parent)
     assert done.status == 0, done.err
     found = LINK.search(done.out)
     assert found is not None, done.out
@@ -154,27 +155,28 @@ def test_another_database_is_left_alone_without_force(tmp_path: Path) -> None:
     asyncio.run(upgrade(demo.sqlite_url(path)))
     before = path.read_bytes()
 
-    refused = parlor_demo("--database", str(path), "--matches", "1")
+    refused = parlor_demo("--database", str(path), "--matches", "1", where=tmp_path)
 
     assert refused.status == 2
     assert "is not a demo database; it is left as it is" in refused.err
     assert path.read_bytes() == before
     assert not demo.is_demo(path)
 
-    forced = parlor_demo("--database", str(path), "--matches", "1", "--force")
+    forced = parlor_demo("--database", str(path), "--matches", "1", "--force", where=tmp_path)
 
     assert forced.status == 0, forced.err
     assert demo.is_demo(path)
 
 
-def test_an_earlier_demo_is_made_again(made: Made, tmp_path: Path) -> None:
-    path = tmp_path / "again.db"
-    first = parlor_demo("--database", str(path), "--matches", "1")
-    again = parlor_demo("--database", str(path), "--matches", "1")
+def test_an_earlier_demo_in_the_default_file_is_made_again(tmp_path: Path) -> None:
+    first = parlor_demo("--matches", "1", where=tmp_path)
+    again = parlor_demo("--matches", "1", where=tmp_path)
 
     assert first.status == again.status == 0, again.err
-    tokens = [LINK.search(done.out) for done in (first, again)]
-    assert all(tokens) and tokens[0] != tokens[1]
+    assert demo.is_demo(tmp_path / demo.DEFAULT_FILE)
+    links = [LINK.search(done.out) for done in (first, again)]
+    assert links[0] is not None and links[1] is not None
+    assert links[0][2] != links[1][2]
 
 
 def free_port() -> int:
@@ -194,7 +196,7 @@ def test_serve_serves_the_pages_until_stopped(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=REPO,
+        cwd=tmp_path,
         env=environment,
     )
     try:
