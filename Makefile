@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime-installed
 DEV     := $(VENV)/.dev-installed
 
-.PHONY: run play web test lint bench clean
+.PHONY: run play web demo test lint bench clean
 
 # The bot's own dependencies only.
 $(RUNTIME): pyproject.toml
@@ -25,7 +25,7 @@ run: $(RUNTIME)
 	$(BIN)/python -m bot
 
 # `parlor play GAME ARGS`: against the built-in player unless ARGS says otherwise, e.g.
-# make play GAME=safe ARGS="--vs-bot --level hard", or ARGS= for two people at one keyboard.
+# make play GAME=safe ARGS="--level hard", or ARGS= for two people at one keyboard.
 GAME ?= crown
 ARGS ?= --vs-bot
 play: $(RUNTIME)
@@ -33,6 +33,10 @@ play: $(RUNTIME)
 
 web: $(RUNTIME)
 	$(BIN)/parlor web
+
+# Made-up matches in parlor-demo.db, and the web pages served from it.
+demo: $(RUNTIME)
+	$(BIN)/python -m bot.cli demo --serve
 
 test: $(DEV)
 	$(BIN)/python -m pytest

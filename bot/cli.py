@@ -12,8 +12,12 @@ import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bot import terminal
+from bot.i18n import speaking
+from bot.locales import LOCALES
+from bot.terminal.language import from_environment, shipped
 from games import GAMES
 from games.base import JSON, InvalidOptions
 from games.players import DEFAULT_LEVEL, LEVELS
@@ -65,8 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a game with two people at this terminal, one answer per line. "
         "Player 1 moves first. On a terminal the screen is cleared between the players and "
         "handed over before anything only one of them may see; piped input is a script "
-        "(printf '...' | parlor play crown), and the last line says who won. With --vs-bot "
-        "you play against the built-in player. Type help at any prompt for the rules.",
+        "(printf '...' | parlor play crown), and the last line says who won, naming the "
+        "winner's seat (Player 1 or 2). With --vs-bot (or --level) you play against the "
+        "built-in player. Numbers may be typed in the digits of any script (Arabic-Indic, "
+        "fullwidth...): each reads as its 0-9. Ctrl+D stops the game (exit status 0 at a "
+        "keyboard, 2 when piped answers run out). Type help at any prompt for the rules.",
     )
     play.add_argument("game", choices=sorted(GAMES), help="the game's short name")
     play.add_argument(
@@ -90,11 +97,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--level",
         choices=LEVELS,
-        help=f"--vs-bot: how well the bot plays (default: {DEFAULT_LEVEL})",
+        help=f"how well the bot plays, and play against it (default: {DEFAULT_LEVEL})",
     )
     play.add_argument(
-        "--bot-first", action="store_true", help="--vs-bot: the bot is Player 1 and moves first"
+        "--bot-first",
+        action="store_true",
+        help="play against the bot, which is Player 1 and moves first",
     )
+    language_argument(play)
     play.set_defaults(run=run_play, parser=play)
 
     rules = commands.add_parser(
@@ -103,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print what to type when playing GAME at this terminal, and its rules.",
     )
     rules.add_argument("game", choices=sorted(GAMES), help="the game's short name")
-    rules.set_defaults(run=run_rules)
+    language_argument(rules)
+    rules.set_defaults(run=run_rules, parser=rules)
 
     run = commands.add_parser(
         "run",
@@ -131,7 +142,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     upgrade.set_defaults(run=run_db_upgrade)
 
+    demo_arguments(
+        commands.add_parser(
+            "demo",
+            help="fill a database with made-up matches and show its web pages, without Discord",
+        )
+    )
     return parser
+
+
+def demo_arguments(parser: argparse.ArgumentParser) -> None:
+    """``parlor demo``'s description and arguments."""
+    from bot import demo
+
+    parser.description = (
+        "Fill a new SQLite database with finished matches of every game between "
+        "made-up members, each played through the bot's own match service by the built-in "
+        "players, reviewed and rated; then print the link of its web pages (or serve them "
+        "with --serve). An earlier demo file is replaced; any other existing file is left "
+        "alone unless --force."
+    )
+    parser.add_argument(
+        "--database",
+        metavar="PATH",
+        default=demo.DEFAULT_FILE,
+        help=f"the SQLite file to fill (default: {demo.DEFAULT_FILE} here)",
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=demo.DEFAULT_MATCHES,
+        metavar="N",
+        help=f"matches of each game (default: {demo.DEFAULT_MATCHES})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the same seed, the same demo")
+    parser.add_argument(
+        "--force", action="store_true", help="replace PATH even if it is not a demo database"
+    )
+    parser.add_argument("--serve", action="store_true", help="then serve its pages until stopped")
+    parser.set_defaults(run=run_demo, parser=parser)
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -191,6 +240,19 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_demo(args: argparse.Namespace) -> int:
+    """``parlor demo``: a demo database, its link, and its pages served if asked."""
+    from bot.demo_command import run
+
+    parser: argparse.ArgumentParser = args.parser
+    if args.matches < 1:
+        parser.error("--matches needs at least 1")
+    return run(
+        Path(args.database), matches=args.matches, seed=args.seed, force=args.force,
+        serve=args.serve,
+    )  # fmt: skip
+
+
 _PLAY_OPTIONS: dict[str, str] = {
     "size": "--size",
     "hidden": "--hidden",
@@ -213,6 +275,7 @@ def run_play(args: argparse.Namespace) -> int:
     names = _play_names(args, parser)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     keyboard = sys.stdin.isatty()
+    language = _language(args, parser)
     try:
         return terminal.play(
             game,
@@ -226,6 +289,8 @@ def run_play(args: argparse.Namespace) -> int:
             bot=bot,
             names=names,
             screens=keyboard and sys.stdout.isatty(),
+            keyboard=keyboard,
+            language=language,
         )
     except InvalidOptions as error:
         parser.error(_flag_names(str(error)))
@@ -235,12 +300,9 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _play_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> terminal.Bot | None:
-    """The bot ``--vs-bot`` asks for, or ``None``; a usage error for bot flags without it."""
-    if args.vs_bot:
+    """The bot ``--vs-bot``, ``--level`` or ``--bot-first`` asks for, or ``None``."""
+    if args.vs_bot or args.level is not None or args.bot_first:
         return terminal.Bot(seat=0 if args.bot_first else 1, level=args.level or DEFAULT_LEVEL)
-    for flag, given in (("--level", args.level is not None), ("--bot-first", args.bot_first)):
-        if given:
-            parser.error(f"{flag} needs --vs-bot")
     return None
 
 
@@ -251,17 +313,41 @@ def _play_names(
     players apart, or with ``--vs-bot`` (where the players are You and Parlor)."""
     if args.names is None:
         return None
-    if args.vs_bot:
+    if args.vs_bot or args.level is not None or args.bot_first:
         parser.error("--names is for two people; against the bot you are You and it is Parlor")
     first, second = (name.strip() for name in args.names)
-    if not first or not second or first.casefold() == second.casefold():
+    for which, name in (("first", first), ("second", second)):
+        if not name:
+            parser.error(f"--names: the {which} name is empty")
+    if first.casefold() == second.casefold():
         parser.error("--names needs two different names")
     return (first, second)
 
 
+def language_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--language",
+        metavar="LOCALE",
+        help=f"the language to speak: {', '.join(LOCALES)} (default: the locale of the "
+        "environment, LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English)",
+    )
+
+
+def _language(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """The locale ``--language`` names, else the environment's; a usage error for a language
+    Parlor does not speak."""
+    if args.language is None:
+        return from_environment(os.environ)
+    found = shipped(args.language)
+    if found is None:
+        parser.error(f"--language: Parlor speaks {', '.join(LOCALES)}")
+    return found
+
+
 def run_rules(args: argparse.Namespace) -> int:
     """``parlor rules GAME``: what to type, and the game's rules."""
-    print(terminal.help_text(args.game))
+    with speaking(_language(args, args.parser)):
+        print(terminal.help_text(args.game))
     return 0
 
 

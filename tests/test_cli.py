@@ -26,6 +26,15 @@ from games.base import JSON, InvalidOptions, Outcome, Reason
 
 REPO = Path(__file__).resolve().parents[1]
 
+
+@pytest.fixture(autouse=True)
+def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``parlor play`` speaks the environment's language: these tests read English."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 # --- the rule books' example games, as typed answers ----------------------------------------
 
 CROWN_EXAMPLE = ["3 3", "2 1", "2 2", "column", "1 3", "row", "2 1"]
@@ -219,7 +228,8 @@ def play(
 
 def parlor(*args: str, answers: Sequence[str]) -> Played:
     """``parlor ARGS`` as a separate process, with ``answers`` piped to its standard input."""
-    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "LANGUAGE": "", "LC_ALL": ""}
+    environment.update({"LC_MESSAGES": "", "LANG": "C.UTF-8"})
     return run([sys.executable, "-m", "bot.cli", *args], answers, environment)
 
 
@@ -610,7 +620,12 @@ PROMPT = re.compile(r"(Place|Set|Enter|Select|Choose) [^:]*:( |$)")
 ASKED_BY_NAME = re.compile(r"(Player \d|Parlor|You), ")
 """A prompt to someone by name: against the bot there is none."""
 
-FRIENDLY_RESULTS = ("You win!", "You lose.", "It's a draw.")
+BOT_RESULTS = (
+    *(f"You (Player {n}) win the game!" for n in (1, 2)),
+    *(f"Parlor (Player {n}) wins the game!" for n in (1, 2)),
+    "Draw.",
+)
+"""Against the bot the one result line names the person or the bot, and the seat."""
 
 
 def crown_cell(played: Played, name: str) -> str:
@@ -632,8 +647,8 @@ def test_a_game_against_the_bot_reaches_its_result(game: str, bot_seat: int) -> 
     assert any(line.startswith(f"Parlor {BOT_EVENTS[game]}") for line in played.lines)
     assert any(PROMPT.match(line) for line in played.lines)
     assert not any(ASKED_BY_NAME.match(line) for line in played.lines)
-    assert played.lines[-2] in FRIENDLY_RESULTS
-    assert played.lines[-1] in RESULTS
+    assert played.lines[-1] in BOT_RESULTS
+    assert played.lines[-2] not in BOT_RESULTS
 
 
 def test_the_bot_first_sets_its_secret_and_moves_first() -> None:
@@ -648,7 +663,7 @@ def test_the_bot_first_sets_its_secret_and_moves_first() -> None:
             "Enter attack coordinates (row column):",
         ],
     )
-    assert played.lines[-1] in RESULTS
+    assert played.lines[-1] in BOT_RESULTS
 
 
 def test_a_seeded_game_against_the_bot_replays_exactly() -> None:
@@ -672,8 +687,7 @@ def test_the_hard_crown_bot_wins_within_its_4_attacks(human_crown: str) -> None:
     assert len(set(re.findall(r"Parlor attacks (\(\d,\d\))", played.out))) <= 4
     captured = f"({human_crown.replace(' ', ',')})"
     assert f"Parlor wins: your Crown is captured at {captured}." in played.lines
-    assert played.lines[-2] == "You lose."
-    assert played.lines[-1] == "Player 2 wins the game!"
+    assert played.lines[-1] == "Parlor (Player 2) wins the game!"
 
 
 def test_the_bots_secret_is_not_printed_before_the_end() -> None:
@@ -706,19 +720,7 @@ def test_vs_bot_level_reaches_the_bot(
 
     assert status == 0
     assert lines[1] == "You are Player 2; Parlor, the built-in player (easy), is Player 1."
-    assert lines[-1] in RESULTS
-
-
-@pytest.mark.parametrize("flag", [["--level", "hard"], ["--bot-first"]])
-def test_bot_flags_without_vs_bot_are_a_usage_error(
-    flag: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        run_main(["play", "crown", *flag], [], monkeypatch)
-    err = capsys.readouterr().err
-
-    assert exit_.value.code == 2
-    assert f"parlor play: error: {flag[0]} needs --vs-bot" in err
+    assert lines[-1] in BOT_RESULTS
 
 
 def test_parlor_play_vs_bot_runs_as_a_command() -> None:
@@ -728,7 +730,7 @@ def test_parlor_play_vs_bot_runs_as_a_command() -> None:
     assert played.err == ""
     assert "You are Player 1; Parlor, the built-in player (normal), is Player 2." in played.lines
     assert any(line.startswith("Parlor claims ") for line in played.lines)
-    assert played.lines[-1] in RESULTS
+    assert played.lines[-1] in BOT_RESULTS
 
 
 # --- make play ------------------------------------------------------------------------------
@@ -751,7 +753,7 @@ def test_make_play_is_a_game_of_crown_against_the_bot() -> None:
     assert played.status == 0, played.err
     assert played.lines[0] == "--- Capture the Crown ---"
     assert played.lines[1] == "You are Player 1; Parlor, the built-in player (normal), is Player 2."
-    assert played.lines[-1] in RESULTS
+    assert played.lines[-1] in BOT_RESULTS
 
 
 @needs_make

@@ -9,6 +9,7 @@ from bot.terminal.play import (
     EXIT_FINISHED,
     EXIT_INPUT_ENDED,
     INPUT_ENDED_MESSAGE,
+    plain_digits,
     play,
     result_line,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "Names",
     "SecretInput",
     "help_text",
+    "plain_digits",
     "play",
     "result_line",
 ]

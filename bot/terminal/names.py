@@ -1,9 +1,13 @@
 """What the terminal calls the two players, and how events and results read with those names.
 
-Seats keep their numbers for scripts (``Player 1 wins the game!``); people see names: the ones
-given with ``--names``, or "You" and "Parlor" against the built-in player. Events name players
-through ``{p0}`` and ``{p1}`` in the third person; the person playing the bot is addressed as
-"you" instead ("You attack (2,2): Miss.", "Your Crown was at (3,3)").
+Seats keep their numbers for scripts: the last line names the winning seat (``Player 1 wins
+the game!``, ``Alice (Player 1) wins the game!``). People see names: the ones given with
+``--names``, or "You" and "Parlor" against the built-in player. Events name players through
+``{p0}`` and ``{p1}`` in the third person; in English the person playing the bot is addressed
+as "you" instead ("You attack (2,2): Miss.", "Your Crown was at (3,3)"). The other languages'
+events stay in the third person, so there the person is named by their seat ("Spieler 1").
+
+Every text is read in the language of the catalog set around the game (``bot.i18n.speaking``).
 """
 
 from __future__ import annotations
@@ -11,14 +15,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.i18n import DEFAULT, N_, _, current_locale
 from games.base import Event, Outcome, Seat, other
 from games.text import player
 
-NAMES: tuple[str, str] = ("Player 1", "Player 2")
-"""How seat 0 (moves first) and seat 1 are named in scripts, and when no names are given."""
+NAMES: tuple[str, str] = (N_("Player 1"), N_("Player 2"))
+"""How seat 0 (moves first) and seat 1 are named in scripts, and when no names are given; in
+English (``seat_names`` reads them in the current language)."""
 
-YOU = "You"
+YOU = N_("You")
 BOT_NAME = "Parlor"
+
+
+def seat_names() -> tuple[str, str]:
+    """``Player 1`` and ``Player 2`` in the current language."""
+    return (_(NAMES[0]), _(NAMES[1]))
+
+
+def in_english() -> bool:
+    """Whether texts are read in English here, the one language events are put to "you" in."""
+    return current_locale() == DEFAULT
+
 
 _CLAUSE_END = re.compile(r"([.!?:;]\s+)")
 """Where a clause of an event's text ends; kept when splitting."""
@@ -36,10 +53,17 @@ class Names:
     you: Seat | None = None
 
     @classmethod
+    def unnamed(cls) -> Names:
+        """The seats' own names, in the current language."""
+        return cls(seat_names())
+
+    @classmethod
     def against_bot(cls, bot_seat: Seat) -> Names:
-        """ "You" for the person, "Parlor" for the built-in player in ``bot_seat``."""
+        """ "You" (in another language than English, the person's seat) for the person,
+        "Parlor" for the built-in player in ``bot_seat``."""
         you = other(bot_seat)
-        return cls((YOU, BOT_NAME) if you == 0 else (BOT_NAME, YOU), you)
+        person = _(YOU) if in_english() else seat_names()[you]
+        return cls((person, BOT_NAME) if you == 0 else (BOT_NAME, person), you)
 
     def __getitem__(self, seat: Seat) -> str:
         return self.seats[seat]
@@ -47,7 +71,7 @@ class Names:
     @property
     def given(self) -> bool:
         """Whether the players have names other than the seat numbers."""
-        return self.seats != NAMES
+        return self.seats not in (NAMES, seat_names())
 
     @property
     def tags(self) -> tuple[str, str]:
@@ -57,34 +81,33 @@ class Names:
             return (first, second)
         return ("X", "O")
 
-    def whose(self, seat: Seat, viewer: Seat | None) -> str:
-        """``Your`` for the viewer (or the person against the bot), else ``Alice's``."""
-        if seat in (viewer, self.you):
-            return "Your"
-        return f"{self.seats[seat]}'s"
-
     def asking(self, seat: Seat, request: str) -> str:
         """A prompt's words: ``Alice, place your Crown``; to the person against the bot,
         ``Place your Crown``."""
         if seat == self.you:
             return request[:1].upper() + request[1:]
-        return f"{self.seats[seat]}, {request}"
+        return _("{name}, {request}", name=self.seats[seat], request=request)
 
     def render(self, event: Event) -> str:
         """The event's text with the players' names."""
-        text = event.text if self.you is None else second_person(event.text, self.you)
+        text = event.text
+        if self.you is not None and in_english():
+            text = second_person(text, self.you)
         return text.format(p0=self.seats[0], p1=self.seats[1])
 
-    def result(self, outcome: Outcome) -> str | None:
-        """The result for people: ``You win!``, ``You lose.``, ``Alice wins!`` or ``It's a draw.``
-
-        ``None`` when the players have only their seat names: the last line says it already.
-        """
+    def result(self, outcome: Outcome) -> str:
+        """The one line that ends a game, naming the winning seat for scripts: ``Draw.``,
+        ``Player 1 wins the game!``, ``Alice (Player 1) wins the game!`` or, to the person
+        against the bot, ``You (Player 1) win the game!``."""
         if outcome.winner is None:
-            return "It's a draw." if self.given else None
-        if self.you is not None:
-            return "You win!" if outcome.winner == self.you else "You lose."
-        return f"{self.seats[outcome.winner]} wins!" if self.given else None
+            return _("Draw.")
+        seat = seat_names()[outcome.winner]
+        if outcome.winner == self.you:
+            return _("You ({seat}) win the game!", seat=seat)
+        if self.you is not None or self.given:
+            name = self.seats[outcome.winner]
+            return _("{name} ({seat}) wins the game!", name=name, seat=seat)
+        return _("{seat} wins the game!", seat=seat)
 
 
 def second_person(text: str, seat: Seat) -> str:

@@ -6,7 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.terminal.names import BOT_NAME, NAMES
+from bot.i18n import _
+from bot.terminal.names import BOT_NAME, seat_names
 from games.base import AnyGame, Event, Seat, other
 from games.players import DEFAULT_LEVEL, Level, LevelledPlayer, decide, player_for
 
@@ -33,8 +34,14 @@ class BotSeat:
 
     def introduction(self) -> str:
         """``You are Player 1; Parlor, the built-in player (normal), is Player 2.``"""
-        you, bot = NAMES[other(self.seat)], NAMES[self.seat]
-        return f"You are {you}; {BOT_NAME}, the built-in player ({self.player.level}), is {bot}."
+        you, bot = seat_names()[other(self.seat)], seat_names()[self.seat]
+        return _(
+            "You are {you}; {name}, the built-in player ({level}), is {seat}.",
+            you=you,
+            name=BOT_NAME,
+            level=_(self.player.level),
+            seat=bot,
+        )
 
     def answer(self, game: AnyGame, state: Any) -> tuple[Any, list[Event]]:
         """Decide from the bot's own view and play it; the state after it and its events."""

@@ -11,20 +11,28 @@ and private events are never shown.
 
 Otherwise (a script) the output is one transcript: the public board, public events, answers
 echoed except private ones, and refusals of private answers without what was typed. Either
-way the last line is the seat-based result (``Player 1 wins the game!``), so scripts can read it.
+way the last line is the result, which names the winning seat (``Player 1 wins the game!``,
+``Alice (Player 1) wins the game!``, ``You (Player 1) win the game!``, ``Draw.``), so scripts
+can read it.
+
+Everything is worded in the language given (``bot.i18n`` catalogs, as on Discord), and
+answers are read with every decimal digit as its ASCII one (``٣`` or a fullwidth 3 is ``3``), the
+same in every game.
 """
 
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from bot.i18n import N_, _, speaking
 from bot.terminal.boards import board
-from bot.terminal.names import BOT_NAME, NAMES, Names
+from bot.terminal.names import BOT_NAME, Names, seat_names
 from bot.terminal.opponent import Bot, BotSeat
 from bot.terminal.screen import Console, InputEnded, SecretInput
-from bot.terminal.wording import help_text, is_help
+from bot.terminal.wording import HELP, help_text, is_help
 from games.base import (
     JSON,
     AnyGame,
@@ -40,14 +48,18 @@ from games.base import (
 from games.text import quoted
 
 EXIT_FINISHED = 0
+EXIT_STOPPED = 0
+"""Ctrl+D at the keyboard: the players chose to stop."""
 EXIT_INPUT_ENDED = 2
+"""A script's answers ran out before the game finished."""
 
-INPUT_ENDED_MESSAGE = "input ended before the game finished"
+INPUT_ENDED_MESSAGE = N_("input ended before the game finished")
+STOPPED_MESSAGE = N_("Stopped: the game ends unfinished.")
 
-REFUSED_UNSAID = "That is not allowed now; type help for the rules."
+REFUSED_UNSAID = N_("That is not allowed now; type help for the rules.")
 """A refusal in a transcript whose reason could name the player's own secret."""
 
-HELP_HINT = "Type help at any prompt for what to type and the rules."
+HELP_HINT = N_("Type {help} at any prompt for what to type and the rules.")
 
 _CLOSING_KINDS = frozenset({"end", "reveal"})
 """Event kinds that tell how the game ended; printed after the final board, before the result."""
@@ -66,8 +78,11 @@ def play(
     bot: Bot | None = None,
     names: tuple[str, str] | None = None,
     screens: bool = False,
+    keyboard: bool = False,
+    language: str | None = None,
 ) -> int:
-    """Play one game of ``game`` to its end; the exit status (0 finished, 2 input ended).
+    """Play one game of ``game`` to its end; the exit status (0 finished or stopped, 2 input
+    ended).
 
     Answers come from ``lines``, one per prompt, except secret ones when ``secret_input`` is
     given (a keyboard: read without echo). ``echo`` writes each answer after its prompt, for
@@ -75,34 +90,43 @@ def play(
     ``screens``: ``out`` is a terminal the players share, cleared and handed over between them.
     ``names`` are the two players' (default ``Player 1`` and ``Player 2``); with ``bot`` the
     built-in player, "Parlor", answers for its seat and the person is "You".
+    ``keyboard``: people type the answers, so the input's end (Ctrl+D) is their choice to stop,
+    and ends with status 0; a script's answers running out is status 2.
+    ``language``: a shipped locale (``bot.locales``) the game is worded in; English by default.
     Raises ``InvalidOptions`` when ``options`` do not suit the game.
     """
-    state = game.new(options, seed)
-    opponent = None if bot is None else BotSeat.start(game, bot, seed)
-    players = Names.against_bot(bot.seat) if bot is not None else Names(names or NAMES)
-    console = Console(lines, out, secret_input, echo, screens)
-    table = _Table(game, state, players, console, opponent)
-    try:
+    with speaking(language):
+        state = game.new(options, seed)
+        opponent = None if bot is None else BotSeat.start(game, bot, seed)
+        if bot is not None:
+            players = Names.against_bot(bot.seat)
+        else:
+            players = Names(names) if names else Names.unnamed()
+        console = Console(lines, out, secret_input, echo, screens)
+        table = _Table(game, state, players, console, opponent)
         try:
-            outcome = table.play()
-        finally:
-            table.put_away()
-    except InputEnded:
-        out.flush()
-        print(INPUT_ENDED_MESSAGE, file=err if err is not None else sys.stderr)
-        return EXIT_INPUT_ENDED
-    result = players.result(outcome)
-    if result is not None:
-        console.say(result)
-    console.say(result_line(outcome))
+            try:
+                outcome = table.play()
+            finally:
+                table.put_away()
+        except InputEnded:
+            out.flush()
+            message = STOPPED_MESSAGE if keyboard else INPUT_ENDED_MESSAGE
+            print(_(message), file=err if err is not None else sys.stderr)
+            return EXIT_STOPPED if keyboard else EXIT_INPUT_ENDED
+        console.say(players.result(outcome))
     return EXIT_FINISHED
 
 
-def result_line(outcome: Outcome) -> str:
-    """``Player 1 wins the game!``, ``Player 2 wins the game!`` or ``Draw.``"""
-    if outcome.winner is None:
-        return "Draw."
-    return f"{NAMES[outcome.winner]} wins the game!"
+def result_line(outcome: Outcome, names: Names | None = None) -> str:
+    """The last line: ``Player 1 wins the game!``, ``Alice (Player 1) wins the game!``, ``You
+    (Player 1) win the game!`` or ``Draw.``"""
+    return (names or Names.unnamed()).result(outcome)
+
+
+def plain_digits(answer: str) -> str:
+    """``answer`` with each decimal digit of any script (``٣``, a fullwidth 3) as ASCII."""
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in answer)
 
 
 class _Table:
@@ -163,15 +187,27 @@ class _Table:
         hidden = ask is Ask.SECRET
         prompt = self._prompt(seat, ask)
         while True:
-            text = self.console.read(prompt, hidden=hidden, kept_back=self.game.is_secret)
+            typed = self.console.read(prompt, hidden=hidden, kept_back=self.game.is_secret)
+            text = plain_digits(typed)
             if is_help(text):
                 self.console.say(help_text(self.game.name))
                 continue
             private = hidden or self.game.is_secret(text)
             if private and not hidden and len(text.split()) == 1:
                 # A secret move's word alone (TRAP): the rest is read unseen.
-                rest = self.names.asking(seat, f"finish your {text.strip()}, unseen")
-                text = f"{text.strip()} {self.console.read(f'{rest}:', hidden=True)}"
+                word = text.strip()
+                asked = self.names.asking(seat, _("finish your {word}, unseen", word=word))
+                rest = plain_digits(self.console.read(f"{asked}:", hidden=True))
+                if not rest.strip():
+                    self.console.say(
+                        _(
+                            "{word} needs a cell after it, and none was typed: type {word} "
+                            "again, then its row and column unseen.",
+                            word=word,
+                        )
+                    )
+                    continue
+                text = f"{word} {rest}"
             try:
                 action = self.game.parse(self.state, seat, text)
                 self.state, events = self.game.apply(self.state, seat, action)
@@ -191,9 +227,10 @@ class _Table:
         """`` (column or row)``; only a private screen spells the hints out, since together
         they tell where the hidden thing is: ``: row (row is greater than 2) or column (…)``."""
         choices = [c for c in self.game.choices(self.game.view(self.state, seat)) if c.enabled]
+        between = " " + _("or") + " "
         if not self.private_screens:
-            return " (" + " or ".join(choice.action for choice in choices) + ")"
-        return ": " + " or ".join(f"{choice.action} ({choice.label})" for choice in choices)
+            return " (" + between.join(choice.action for choice in choices) + ")"
+        return ": " + between.join(f"{choice.action} ({choice.label})" for choice in choices)
 
     def _refusal(self, error: GameError, text: str, private: bool) -> str:
         """What a refused answer gets: the engine's message, unless others could read a secret
@@ -209,7 +246,7 @@ class _Table:
         if isinstance(error, InvalidInput):
             return message.replace(quoted(text), "That") if private else message
         if private or isinstance(error, SecretRefusal):
-            return REFUSED_UNSAID
+            return _(REFUSED_UNSAID)
         return message
 
     # --- what is shown --------------------------------------------------------------------
@@ -219,7 +256,16 @@ class _Table:
         if self.bot is not None:
             lines.append(self.bot.introduction())
         elif self.names.given:
-            lines.append(f"{NAMES[0]} is {self.names[0]}; {NAMES[1]} is {self.names[1]}.")
+            seats = seat_names()
+            lines.append(
+                _(
+                    "{first} is {name}; {second} is {other}.",
+                    first=seats[0],
+                    name=self.names[0],
+                    second=seats[1],
+                    other=self.names[1],
+                )
+            )
         if not self.console.screens:
             self.console.say(f"--- {self.game.title} ---")
             for line in lines:
@@ -227,7 +273,7 @@ class _Table:
             return
         # For the first screen shown: the shared one, or the person's against the bot.
         first = next(iter(self.news))
-        self.news[first] += [*lines, HELP_HINT]
+        self.news[first] += [*lines, _(HELP_HINT, help=_(HELP))]
 
     def _show_turn(self, seat: Seat, ask: Ask) -> None:
         """Before ``seat`` is asked: the board, on the screen ``seat`` is to see it on."""
@@ -256,7 +302,9 @@ class _Table:
         self.holder = None
         # Once the game is over every view shows everything: the person's has their grid first.
         viewer = None if self.bot is None else other(self.bot.seat)
-        self._show_screen(f"{self._heading()}: game over", self._board(viewer), viewer)
+        self._show_screen(
+            _("{heading}: game over", heading=self._heading()), self._board(viewer), viewer
+        )
 
     def _show_screen(self, heading: str, board_text: str | None, viewer: Seat | None) -> None:
         """A cleared screen: the heading, the board, and the news ``viewer`` has yet to see."""
@@ -276,10 +324,23 @@ class _Table:
         """``Capture the Crown, Alice against Bob``; on a hot-seat private screen, whose it is."""
         title = self.game.title
         if self.bot is not None:
-            return f"{title}, you against {BOT_NAME} ({self.bot.player.level})"
+            level = _(self.bot.player.level)
+            return _(
+                "{title}, you against {name} ({level})", title=title, name=BOT_NAME, level=level
+            )
         if seat is not None:
-            return f"{title}, {self.names[seat]}'s screen ({self.names[other(seat)]}, look away)"
-        return f"{title}, {self.names[0]} against {self.names[1]}"
+            return _(
+                "{title}, {name}'s screen ({other}, look away)",
+                title=title,
+                name=self.names[seat],
+                other=self.names[other(seat)],
+            )
+        return _(
+            "{title}, {first} against {second}",
+            title=title,
+            first=self.names[0],
+            second=self.names[1],
+        )
 
     def _board(self, viewer: Seat | None) -> str:
         return board(self.game, self.game.view(self.state, viewer), self.names)
@@ -300,6 +361,6 @@ class _Table:
         for event in shown:
             self.console.say(self.names.render(event))
         if ask is Ask.SECRET and not any(e.public for e in events):
-            self.console.say(f"{self.names[seat]}'s secret is set.")
+            self.console.say(_("{name}'s secret is set.", name=self.names[seat]))
         if ask is not Ask.SECRET:
             self.board_due = True

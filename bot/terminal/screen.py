@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
+from bot.i18n import _
+
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, erase the screen, erase the scrollback (as ``clear`` does on xterm).
 
@@ -52,7 +54,7 @@ class Console:
 
     def hand_over(self, name: str) -> None:
         """Wait until ``name`` has the keyboard: ``Pass to NAME and press Enter.``"""
-        self.read(f"Pass to {name} and press Enter.")
+        self.read(_("Pass to {name} and press Enter.", name=name))
 
     def read(
         self, prompt: str, *, hidden: bool = False, kept_back: Callable[[str], bool] = _never

@@ -7,29 +7,35 @@ import re
 import textwrap
 
 import games
+from bot.i18n import N_, _
 
 WIDTH = 78
 """Columns the rules are wrapped to."""
 
 HELP_WORDS = frozenset({"help", "rules", "?"})
-"""Answers that print the help instead of being played."""
+"""Answers that print the help instead of being played, in every language."""
+
+HELP, RULES = N_("help"), N_("rules")
+"""The words for help in the reader's language, which print it too."""
 
 
 def is_help(answer: str) -> bool:
     """Whether the answer asks for the help rather than playing."""
-    return answer.strip().lower() in HELP_WORDS
+    said = answer.strip().casefold()
+    return said in HELP_WORDS or said in (_(HELP).casefold(), _(RULES).casefold())
 
 
 def help_text(game: str) -> str:
     """What to type and the game's rules: ``help`` at a prompt and ``parlor rules GAME``."""
     rows = [
         *games.get(game).commands,
-        ("help or rules", "this text"),
-        ("Ctrl+D", "stop here: the game ends unfinished"),
+        (_("{help} or {rules}", help=_(HELP), rules=_(RULES)), _("this text")),
+        ("Ctrl+D", _("stop here: the game ends unfinished")),
     ]
-    width = max(len(answer) for answer, _ in rows)
-    lines = ["What to type:"]
+    width = max(len(answer) for answer, _does in rows)
+    lines = [_("What to type:")]
     lines += [f"  {answer:<{width}}  {does}" for answer, does in rows]
+    lines.append(_("Numbers may be typed in the digits of any script: ٣ reads as 3."))
     rules = plain_rules(game)
     if rules:
         lines += ["", rules]

@@ -125,9 +125,15 @@ class Script:
         return CTRL_D
 
 
-def run_parlor(args: Sequence[str], answer: Answer) -> Run:
-    """``parlor ARGS`` on a new pseudo-terminal, each prompt answered by ``answer``."""
-    environment = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm"}
+ENGLISH = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+"""An environment whose locale asks for no language: ``parlor play`` speaks English."""
+
+
+def run_parlor(args: Sequence[str], answer: Answer, env: Mapping[str, str] | None = None) -> Run:
+    """``parlor ARGS`` on a new pseudo-terminal, each prompt answered by ``answer``; ``env``
+    adds to the environment, whose locale is otherwise English."""
+    environment = {**os.environ, **ENGLISH, "PYTHONPATH": str(REPO), "TERM": "xterm"}
+    environment.update(env or {})
     command = [sys.executable, "-m", "bot.cli", *args]
     pid, fd = pty.fork()
     if pid == 0:  # the child: becomes parlor, its terminal the pty

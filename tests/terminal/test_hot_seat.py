@@ -46,7 +46,7 @@ def test_crown_places_hints_and_refusals_stay_with_their_player() -> None:
     assert_shown_to(run, "Alice", "Attacking a cell twice is refused")
     assert "is not a cell" not in run.output
     assert "it's your turn" not in run.output
-    assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
+    assert_ends_with(run, "Alice (Player 1) wins the game!")
     final = run.screens[-1].text
     assert "Alice's Crown was at (3,3); Bob's Crown was at (2,1)." in final
 
@@ -71,7 +71,7 @@ def test_safe_codes_and_a_refused_code_stay_with_their_player() -> None:
     assert_shown_to(run, "Alice", "'1234' has 4 digits")
     assert_shown_to(run, "Alice", "Your code: 3-2-2")
     assert_shown_to(run, "Bob", "Your code: 1-3-1")
-    assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
+    assert_ends_with(run, "Alice (Player 1) wins the game!")
 
 
 ALICE_PATH = ["1 2", "2 3", "3 4", "4 5", "5 5"]
@@ -100,7 +100,7 @@ def test_flag_traps_show_on_their_owners_board_only() -> None:
     assert_shown_to(run, "Bob", "3 | *B |")
     # Moves are typed in sight; only a trap's cell is asked unseen.
     assert_shown_to(run, "Alice", "Alice, enter MOVE row column, or TRAP to hide a trap: MOVE 1 2")
-    assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
+    assert_ends_with(run, "Alice (Player 1) wins the game!")
 
 
 def test_claim_has_nothing_to_hand_over_and_keeps_claimed_numbers() -> None:
@@ -122,7 +122,7 @@ def test_claim_has_nothing_to_hand_over_and_keeps_claimed_numbers() -> None:
     final = run.screens[-1].text
     assert "| 9 A |" in final and "| 8 B |" in final
     assert "A Alice   B Bob\nAlice: 25 · Bob: 20" in final
-    assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
+    assert_ends_with(run, "Alice (Player 1) wins the game!")
 
 
 def test_crystal_screens_show_refusals_to_both() -> None:
@@ -138,28 +138,28 @@ def test_crystal_screens_show_refusals_to_both() -> None:
     assert run.status == 0, run.output
     assert "Pass to" not in run.output
     assert "Crystal 9 would take you to 16, over 15" in run.output
-    assert_ends_with(run, "Alice wins!", "Player 1 wins the game!")
+    assert_ends_with(run, "Alice (Player 1) wins the game!")
 
 
-def test_input_ending_on_a_private_screen_clears_it() -> None:
+def test_ctrl_d_on_a_private_screen_clears_it_and_stops_with_status_0() -> None:
     script = Script({"Alice, place your Crown": ["3 3"], "Bob, place your Crown": []})
 
     run = run_parlor(["play", "crown", *PLAYERS], script)
 
-    assert run.status == 2
+    assert run.status == 0
     assert script.asked[-1] == "Bob, place your Crown (row column): "
     assert run.screens[-2].asks("Bob")
-    assert run.screens[-1].text == "input ended before the game finished\n"
+    assert run.screens[-1].text == "Stopped: the game ends unfinished.\n"
 
 
-def test_ctrl_d_at_a_prompt_in_sight_ends_the_game_too() -> None:
+def test_ctrl_d_at_a_prompt_in_sight_stops_the_game_too() -> None:
     script = Script({"Alice, place your Crown": ["3 3"], "Bob, place your Crown": ["2 1"]})
 
     run = run_parlor(["play", "crown", *PLAYERS], script)
 
-    assert run.status == 2
+    assert run.status == 0
     assert script.asked[-1] == "Alice, enter attack coordinates (row column): "
-    assert run.screens[-1].text == "input ended before the game finished\n"
+    assert run.screens[-1].text == "Stopped: the game ends unfinished.\n"
     assert CTRL_D not in run.output
 
 

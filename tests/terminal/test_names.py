@@ -93,11 +93,11 @@ def test_the_result_is_worded_for_the_people_playing() -> None:
     named = Names(("Alice", "Bob"))
     you_second = Names.against_bot(0)
 
-    assert named.result(Outcome(1, Reason.CAPTURE)) == "Bob wins!"
-    assert named.result(Outcome(None, Reason.SCORE)) == "It's a draw."
-    assert you_second.result(Outcome(1, Reason.CAPTURE)) == "You win!"
-    assert you_second.result(Outcome(0, Reason.CAPTURE)) == "You lose."
-    assert Names().result(Outcome(0, Reason.CAPTURE)) is None
+    assert named.result(Outcome(1, Reason.CAPTURE)) == "Bob (Player 2) wins the game!"
+    assert named.result(Outcome(None, Reason.SCORE)) == "Draw."
+    assert you_second.result(Outcome(1, Reason.CAPTURE)) == "You (Player 2) win the game!"
+    assert you_second.result(Outcome(0, Reason.CAPTURE)) == "Parlor (Player 1) wins the game!"
+    assert Names().result(Outcome(0, Reason.CAPTURE)) == "Player 1 wins the game!"
 
 
 def test_a_prompt_to_you_has_no_name() -> None:

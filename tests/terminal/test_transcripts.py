@@ -85,7 +85,7 @@ def test_parlor_rules_names_the_flags_that_set_options(
     assert "--max-guesses" in safe
 
 
-def test_names_are_used_and_the_last_line_stays_seat_based() -> None:
+def test_names_are_used_and_the_one_result_line_names_the_seat() -> None:
     status, lines = transcript(
         "crown", ["3 3", "2 1", "2 2", "column", "1 3", "row", "2 1"], names=("Alice", "Bob")
     )
@@ -94,14 +94,13 @@ def test_names_are_used_and_the_last_line_stays_seat_based() -> None:
     assert lines[1] == "Player 1 is Alice; Player 2 is Bob."
     assert "Alice attacks (2,2): Miss." in lines
     assert "Bob, choose a hint (column or row): column" in lines
-    assert lines[-3:] == [
+    assert lines[-2:] == [
         "Alice's Crown was at (3,3); Bob's Crown was at (2,1).",
-        "Alice wins!",
-        "Player 1 wins the game!",
+        "Alice (Player 1) wins the game!",
     ]
 
 
-def test_a_named_draw_says_so_before_the_seat_based_draw() -> None:
+def test_a_named_draw_ends_with_one_draw_line() -> None:
     first = [16, 13, 12, 9, 8, 5, 4, 1]
     second = [15, 14, 11, 10, 7, 6, 3, 2]
     answers = [str(n) for pair in zip(first, second, strict=True) for n in pair]
@@ -109,7 +108,7 @@ def test_a_named_draw_says_so_before_the_seat_based_draw() -> None:
     status, lines = transcript("claim", answers, names=("Ann", "Ben"), options={"size": 4})
 
     assert status == 0
-    assert lines[-3:] == ["Draw: 68 to 68.", "It's a draw.", "Draw."]
+    assert lines[-2:] == ["Draw: 68 to 68.", "Draw."]
 
 
 def test_a_refused_secret_is_not_quoted() -> None:
@@ -134,7 +133,7 @@ def test_a_refusal_that_could_name_your_trap_is_not_explained() -> None:
     ("args", "error"),
     [
         (["--names", "Alice", "alice"], "--names needs two different names"),
-        (["--names", "Alice", " "], "--names needs two different names"),
+        (["--names", "Alice", " "], "--names: the second name is empty"),
         (["--names", "Alice", "Bob", "--vs-bot"], "--names is for two people"),
     ],
 )
