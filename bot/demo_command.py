@@ -8,12 +8,13 @@ from pathlib import Path
 
 import games
 from bot import demo
-from bot.settings import Settings
+from bot.settings import read_settings
 
 
 def run(path: Path, *, matches: int, seed: int, force: bool, serve: bool) -> int:
     """Make the demo at ``path`` and print how to see it; serve it when ``serve``. The exit
-    status: 2 when ``path`` is another database and not ``force``."""
+    status: 2 when ``path`` is another database and not ``force``, or a setting is bad."""
+    host = read_settings()  # a bad setting ends here, in one line, before any match is played
     try:
         demo.clear(path, force=force)
     except demo.NotADemo:
@@ -27,7 +28,7 @@ def run(path: Path, *, matches: int, seed: int, force: bool, serve: bool) -> int
     count = matches * len(games.GAMES)
     print(f"Playing {count} matches between {len(demo.MEMBERS)} made-up members...", flush=True)
     made = asyncio.run(demo.make(path, matches=matches, seed=seed))
-    settings = Settings(database_url=made.url)
+    settings = host.model_copy(update={"database_url": made.url})
     print(f"Demo database: {path.resolve()}")
     print(f"Its web pages: {settings.web_link_base()}/s/{made.token}/")
     if serve:

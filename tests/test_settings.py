@@ -173,6 +173,7 @@ ENTRY_POINTS = {
     "parlor run": ["bot.cli", "run"],
     "parlor web": ["bot.cli", "web"],
     "parlor db upgrade": ["bot.cli", "db", "upgrade"],
+    "parlor demo": ["bot.cli", "demo"],
 }
 
 REFUSED: list[tuple[str, dict[str, str], str, list[str]]] = [
@@ -210,6 +211,7 @@ def test_every_entry_point_refuses_a_bad_setting_in_one_line_without_its_value(
 
     assert_refused_in_one_line(done, named, unsaid)
     assert not (tmp_path / "parlor.db").exists()  # refused before anything opened a database
+    assert not (tmp_path / "parlor-demo.db").exists()
 
 
 def test_a_shard_past_the_count_is_refused_without_its_number(tmp_path: Path) -> None:
