@@ -81,6 +81,21 @@ class Settings(BaseSettings):
     web_requests_per_minute: int = Field(
         default=120, ge=1, description="Pages and charts one client address may fetch a minute."
     )
+    metrics_host: str = Field(
+        default="127.0.0.1", description="The metrics and health listener's address."
+    )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="The bot's /metrics and /healthz port; unset: no metrics, no port opened.",
+    )
+    web_metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="`parlor web`'s /metrics and /healthz port; unset: none.",
+    )
     web_chart_dir: str | None = Field(
         default=None,
         description="Where drawn charts are kept as files; unset: parlor-web-charts in the "
@@ -180,6 +195,9 @@ VALID: dict[str, str] = {
     "web_trusted_proxies": "addresses or networks of reverse proxies, e.g. 127.0.0.1,10.0.0.0/8",
     "web_requests_per_minute": "a whole number, 1 or more (default 120)",
     "web_chart_dir": "a folder for drawn charts, or unset",
+    "metrics_host": "the address the metrics listen on, e.g. 127.0.0.1",
+    "metrics_port": "a port from 1 to 65535, or unset (no metrics)",
+    "web_metrics_port": "a port from 1 to 65535, or unset (no metrics)",
 }
 """What each setting accepts, as a settings error says it."""
 

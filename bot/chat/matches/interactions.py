@@ -9,8 +9,13 @@ plan."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+import discord
 
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards, InteractionRoute
@@ -31,6 +36,36 @@ log = logging.getLogger(__name__)
 UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
 
+OK, REFUSED, FAILED_OUTCOME = "ok", "refused", "failed"
+"""How a request ended: answered, refused (``REFUSALS``), or failed."""
+
+
+@dataclass
+class Ended:
+    """How a request ended, set as it is handled."""
+
+    outcome: str = FAILED_OUTCOME
+
+
+class InteractionObserver(Protocol):
+    """Hears each request handled (the host's metrics)."""
+
+    def interaction(self, kind: str, outcome: str, seconds: float) -> None:
+        """A request of ``kind`` (``kind_of``) ended with ``outcome`` after ``seconds``."""
+
+
+def kind_of(interaction: Interaction, press: Press | None) -> str:
+    """A request's kind, from a small set: ``/`` and a command's name, or ``button:`` or
+    ``form:`` and what the button does (never a match id or a member's input)."""
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    form = interaction.type is discord.InteractionType.modal_submit
+    place = "form" if form else "button"
+    if press is None and isinstance(interaction.data, dict):
+        press = Press.parse(str(interaction.data.get("custom_id", "")))
+    return f"{place}:{press.verb}" if press is not None else place
+
 
 class Interactions:
     """Runs members' requests, for one bot process. ``busy`` marks one request in progress
@@ -42,11 +77,14 @@ class Interactions:
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        observer: InteractionObserver | None = None,
     ) -> None:
         self.service = service
         self.boards = boards
         self.delivery = delivery
         self.busy = busy
+        self.observer = observer
+        """Told how each request ended (``None``: nobody)."""
 
     async def run(
         self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
@@ -56,12 +94,13 @@ class Interactions:
         A refusal (``REFUSALS``) is answered privately with its message, and ``None``
         returned. ``stale`` is the button pressed, if any, for ``explain``.
         """
-        async with self.busy():
+        async with self.busy(), self._observed(interaction, stale) as ended:
             with Exchange(interaction) as exchange:
                 route = self.boards.route(exchange)
                 try:
                     report = await use_case(route)
                 except REFUSALS as error:
+                    ended.outcome = REFUSED
                     text = await self.explain(error, stale, interaction)
                     if isinstance(error, AlreadyPlayed) and await self._refresh(exchange, stale):
                         await interaction.followup.send(text, ephemeral=True)
@@ -73,6 +112,7 @@ class Interactions:
                     await exchange.answer_privately(_(FAILED))
                     return None
                 await self.delivery.deliver(report, route=route)
+                ended.outcome = OK
                 return report
 
     async def show(
@@ -86,11 +126,12 @@ class Interactions:
 
         A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
         """
-        async with self.busy():
+        async with self.busy(), self._observed(interaction, stale) as ended:
             with Exchange(interaction, private=True) as exchange:
                 try:
                     post = await make()
                 except REFUSALS as error:
+                    ended.outcome = REFUSED
                     await exchange.answer_privately(await self.explain(error, stale, interaction))
                     return
                 except Exception:
@@ -98,6 +139,22 @@ class Interactions:
                     await exchange.answer_privately(_(FAILED))
                     return
                 await exchange.answer_privately(post)
+                ended.outcome = OK
+
+    @asynccontextmanager
+    async def _observed(
+        self, interaction: Interaction, press: Press | None
+    ) -> AsyncIterator[Ended]:
+        """Tell the observer how the block's request ended: the block sets the outcome of what
+        it is given, which stays ``failed`` if it never does."""
+        ended = Ended()
+        began = time.perf_counter()
+        try:
+            yield ended
+        finally:
+            if self.observer is not None:
+                seconds = time.perf_counter() - began
+                self.observer.interaction(kind_of(interaction, press), ended.outcome, seconds)
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.
