@@ -10,17 +10,29 @@ import asyncio
 import signal
 import socket
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import psutil
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
+from sqlalchemy import event
 
 from bot.chat.components import Press, Verb
+from bot.gauges import READ_KEPT
+from bot.settings import Settings
 
 from .bot_process import READY, BotProcess, bot_process
 from .fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -176,3 +188,55 @@ async def test_metrics_are_off_unless_a_port_is_set(
         bot.send_signal(signal.SIGTERM)
         assert await bot.wait() == 0
     assert "Metrics on" not in bot.output
+
+
+# ---------------------------------------------------------------------- in process
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The table's settings with metrics on a free port."""
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token=SecretStr("unused: the fake Discord has its own"),
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'parlor.db'}",
+        sweep_interval=0.1,
+        metrics_port=free_port(),
+    )
+
+
+async def test_refused_requests_to_discord_are_counted_by_status(
+    table: Table, alice: FakeMember, carol: FakeMember
+) -> None:
+    mark = table.checkpoint()
+    await table.slash(alice, "crown challenge", opponent=carol)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(carol, challenge, Verb.ACCEPT)
+    await table.posted("could not send you a DM", after=mark)  # Discord said 403 to the DM
+    port = table.settings.metrics_port
+    assert port is not None
+    samples = await scrape(port)
+    assert value(samples, "parlor_discord_client_errors_total", status="403") >= 1
+    assert value(samples, "parlor_discord_invalid_requests_window") >= 1
+    assert value(samples, "parlor_matches_in_play", status="setup") == 1
+
+
+async def test_scrapes_however_many_read_the_database_once_in_a_while(table: Table) -> None:
+    assert table.app is not None and table.settings.metrics_port is not None
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(statement)
+
+    engine = table.app.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    began = time.monotonic()
+    try:
+        for _ in range(20):
+            samples = await scrape(table.settings.metrics_port)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    took = time.monotonic() - began
+    assert ("parlor_outbox_entries", frozenset()) in samples
+    reads = [s for s in statements if "min(outbox.due_at)" in s]
+    assert 1 <= len(reads) <= 1 + took // READ_KEPT
