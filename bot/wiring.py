@@ -38,6 +38,7 @@ from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
 from bot.chat.queue.commands import QueueCog
+from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
 from bot.chat.shared_commands import Common
 from bot.chat.sweeps import Sweeps
@@ -217,6 +218,8 @@ class App:
         client.add_listener(self.names.on_interaction, "on_interaction")
         client.add_listener(form_listener(self.parts), "on_interaction")
         self.retries.listen()
+        if self.metrics is not None:
+            CommandWatch(self.metrics).listen(client)
         await self.load_commands()
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:

@@ -221,6 +221,17 @@ async def test_refused_requests_to_discord_are_counted_by_status(
     assert value(samples, "parlor_matches_in_play", status="setup") == 1
 
 
+async def test_commands_outside_matches_are_counted_once(table: Table, alice: FakeMember) -> None:
+    await table.slash(alice, "rules", game="crown")
+    await table.slash(alice, "stats")
+    port = table.settings.metrics_port
+    assert port is not None
+    samples = await scrape(port)
+    assert value(samples, "parlor_interactions_total", kind="/rules", outcome="ok") == 1
+    assert value(samples, "parlor_interactions_total", kind="/stats", outcome="ok") == 1
+    assert value(samples, "parlor_interaction_seconds_count", kind="/rules") == 1
+
+
 async def test_scrapes_however_many_read_the_database_once_in_a_while(table: Table) -> None:
     assert table.app is not None and table.settings.metrics_port is not None
     statements: list[str] = []

@@ -9,13 +9,9 @@ plan."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Protocol
-
-import discord
 
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards, InteractionRoute
@@ -24,6 +20,8 @@ from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
 from bot.chat.matches.answers import Exchange
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
+from bot.chat.request_watch import InteractionObserver, tell
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
@@ -36,35 +34,12 @@ log = logging.getLogger(__name__)
 UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
 
-OK, REFUSED, FAILED_OUTCOME = "ok", "refused", "failed"
-"""How a request ended: answered, refused (``REFUSALS``), or failed."""
-
 
 @dataclass
 class Ended:
     """How a request ended, set as it is handled."""
 
     outcome: str = FAILED_OUTCOME
-
-
-class InteractionObserver(Protocol):
-    """Hears each request handled (the host's metrics)."""
-
-    def interaction(self, kind: str, outcome: str, seconds: float) -> None:
-        """A request of ``kind`` (``kind_of``) ended with ``outcome`` after ``seconds``."""
-
-
-def kind_of(interaction: Interaction, press: Press | None) -> str:
-    """A request's kind, from a small set: ``/`` and a command's name, or ``button:`` or
-    ``form:`` and what the button does (never a match id or a member's input)."""
-    command = interaction.command
-    if command is not None:
-        return f"/{command.qualified_name}"
-    form = interaction.type is discord.InteractionType.modal_submit
-    place = "form" if form else "button"
-    if press is None and isinstance(interaction.data, dict):
-        press = Press.parse(str(interaction.data.get("custom_id", "")))
-    return f"{place}:{press.verb}" if press is not None else place
 
 
 class Interactions:
@@ -148,13 +123,12 @@ class Interactions:
         """Tell the observer how the block's request ended: the block sets the outcome of what
         it is given, which stays ``failed`` if it never does."""
         ended = Ended()
-        began = time.perf_counter()
+        began(interaction)
         try:
             yield ended
         finally:
             if self.observer is not None:
-                seconds = time.perf_counter() - began
-                self.observer.interaction(kind_of(interaction, press), ended.outcome, seconds)
+                tell(self.observer, interaction, ended.outcome, press)
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.
