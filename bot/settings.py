@@ -92,6 +92,21 @@ class Settings(BaseSettings):
         description="Pages and charts one client (an IPv4 address, an IPv6 /64) may fetch a "
         "minute.",
     )
+    metrics_host: str = Field(
+        default="127.0.0.1", description="The metrics and health listener's address."
+    )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="The bot's /metrics and /healthz port; unset: no metrics, no port opened.",
+    )
+    web_metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="`parlor web`'s /metrics and /healthz port; unset: none.",
+    )
     web_chart_dir: str | None = Field(
         default=None,
         description="A private folder (mode 700, this user's) where `parlor web` keeps drawn "
@@ -231,6 +246,9 @@ VALID: dict[str, str] = {
     "web_trusted_proxies": "addresses or networks of reverse proxies, e.g. 127.0.0.1,10.0.0.0/8",
     "web_requests_per_minute": "a whole number, 1 or more (default 120)",
     "web_chart_dir": "a private folder of this user's for drawn charts, or unset",
+    "metrics_host": "the address the metrics listen on, e.g. 127.0.0.1",
+    "metrics_port": "a port from 1 to 65535, or unset (no metrics)",
+    "web_metrics_port": "a port from 1 to 65535, or unset (no metrics)",
 }
 """What each setting accepts, as a settings error says it."""
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from discord.ext import commands
+from prometheus_client import CollectorRegistry
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.chat.after_game.commands import AfterGame, History, NameBook
@@ -27,6 +28,7 @@ from bot.chat.command_translator import CommandTranslator
 from bot.chat.dms.send import DirectMessages
 from bot.chat.dms.typed import TypedAnswers
 from bot.chat.games import game_cogs
+from bot.chat.gateway_watch import GatewayWatch
 from bot.chat.invalid_requests import InvalidRequests
 from bot.chat.matches.buttons import button_items
 from bot.chat.matches.channel_holds import ChannelReach
@@ -36,6 +38,7 @@ from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
 from bot.chat.queue.commands import QueueCog
+from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
 from bot.chat.shared_commands import Common
 from bot.chat.sweeps import Sweeps
@@ -43,6 +46,8 @@ from bot.chat.tournaments.buttons import signup_items
 from bot.chat.tournaments.commands import Tournaments
 from bot.chat.tournaments.desk import TournamentDesk
 from bot.fleet import Fleet
+from bot.gauges import BotGauges
+from bot.metrics import HealthCheck, Metrics, MetricsServer
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
@@ -58,6 +63,7 @@ from bot.service.tournaments.service import tournament_service
 from bot.settings import Settings
 from db import migrate
 from db.engine import create_engine, optimize, session_factory
+from db.gauges import Counts, answers, read_counts
 from db.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -68,7 +74,8 @@ class App:
 
     ``engine``, ``clock`` and ``seeds`` may be injected (tests drive time with them); an engine
     given is left open at the end, one made here is disposed of. ``invalid`` counts the invalid
-    requests the client gets (its ``http_trace``).
+    requests the client gets (its ``http_trace``); ``metrics``, when given, hears the process's
+    workings and is served on ``METRICS_PORT`` with a health check.
     """
 
     def __init__(
@@ -80,8 +87,10 @@ class App:
         clock: Clock = utcnow,
         seeds: Callable[[], int] | None = None,
         invalid: InvalidRequests | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.client = client
+        self.metrics = metrics
         self.invalid = invalid or InvalidRequests()
         self.settings = settings
         self._owns_engine = engine is None
@@ -103,6 +112,7 @@ class App:
             languages=self.languages,
             shards=settings.shards() or tuple(range(count)),
             shard_count=count,
+            observer=metrics,
         )
         matches = self.matches
         self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
@@ -124,7 +134,9 @@ class App:
             threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
         )
 
-        self.requests = Interactions(matches.lookups, self.boards, self.delivery, client.busy)
+        self.requests = Interactions(
+            matches.lookups, self.boards, self.delivery, client.busy, observer=metrics
+        )
         self.redelivery = Redelivery(matches.lookups, self.outbox, self.delivery, self.dms)
         self.retries = ReachRetries(
             client, self.channel_reach, self.delivery, self.redelivery, self.invalid
@@ -163,11 +175,40 @@ class App:
             self.queue.button_class,
         )
         """Every button's dynamic item class, bound to what it uses."""
+        self.gateway = GatewayWatch(client, closing=lambda: client.closing)
+        self.metrics_server = self._metrics_server(metrics, clock)
         client.attach(self)
+
+    def _metrics_server(self, metrics: Metrics | None, clock: Clock) -> MetricsServer | None:
+        """What serves ``metrics`` with the gauges read at each scrape and the health check."""
+        if metrics is None:
+            return None
+        gauges = BotGauges(
+            self._read_counts,
+            now=clock,
+            held=lambda: len(self.channel_reach.held_here),
+            shards=self.gateway.readings,
+            invalid=self.invalid.recent,
+        )
+        metrics.registry.register(gauges)
+        health = HealthCheck(self._database_answers, gateway=self.gateway.connected)
+        return MetricsServer(metrics.registry, health, refresh=gauges.refresh)
+
+    async def _read_counts(self) -> Counts:
+        async with self.engine.connect() as connection:
+            return await read_counts(connection)
+
+    async def _database_answers(self) -> None:
+        async with self.engine.connect() as connection:
+            await answers(connection)
 
     async def start(self) -> None:
         client = self.client
         assert client.user is not None
+        port = self.settings.metrics_port
+        if self.metrics_server is not None and port is not None:
+            await self.metrics_server.start(self.settings.metrics_host, port)
+            self.gateway.start()
         self.matches.runner.know_bot(client.user.id)
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
@@ -177,6 +218,8 @@ class App:
         client.add_listener(self.names.on_interaction, "on_interaction")
         client.add_listener(form_listener(self.parts), "on_interaction")
         self.retries.listen()
+        if self.metrics is not None:
+            CommandWatch(self.metrics).listen(client)
         await self.load_commands()
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
@@ -208,6 +251,9 @@ class App:
         await self.sweeps.stop(deadline)
 
     async def release(self) -> None:
+        await self.gateway.stop()
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         try:
             await self.outbox.close()
         except Exception:
@@ -229,6 +275,9 @@ def build(
     **options: Any,
 ) -> App:
     """A bot process for ``settings``; ``options`` go to the discord.py client."""
-    invalid = InvalidRequests()
+    metrics = Metrics(CollectorRegistry()) if settings.metrics_port is not None else None
+    invalid = InvalidRequests(answered=metrics.discord_status if metrics is not None else None)
     client = Parlor(**shard_options(settings), http_trace=invalid.trace(), **options)
-    return App(client, settings, engine=engine, clock=clock, seeds=seeds, invalid=invalid)
+    return App(
+        client, settings, engine=engine, clock=clock, seeds=seeds, invalid=invalid, metrics=metrics
+    )

@@ -165,3 +165,13 @@ def test_move_path_names_each_phase_of_one_press(tmp_path: Path) -> None:
     assert re.search(r"COMMIT to the board's edit: \d+ project functions in \d+ modules", out), out
     assert re.search(r"hops before the engine's apply: \d+ project frames", out), out
     assert "games.crystal.CrystalGame.apply" in out and "db.matches: load_match" in out
+
+
+def test_metrics_reads_the_gauges_beside_the_floor(tmp_path: Path) -> None:
+    out = run_bench(
+        "metrics",
+        *("--matches", "200", "--outbox", "10", "--calls", "5", "--observations", "100"),
+        cwd=tmp_path,
+    )
+    assert "SELECT 1 (floor), ms" in out and "gauges' counts, ms" in out
+    assert "Metrics.transaction" in out and "empty method call (floor)" in out

@@ -20,17 +20,21 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from prometheus_client import CollectorRegistry
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.metrics import HealthCheck, MetricsServer
 from bot.service.member_history import series
 from bot.settings import Settings, read_settings
 from bot.single_process import sqlite_file
 from db.engine import DEFAULT_URL, create_engine, session_factory
+from db.gauges import answers
 from db.migrate import is_current
 from web.app import make_app
 from web.chart_folder import FolderRefused
+from web.metrics import counting
 from web.security import BadProxies, trusted_networks
 
 EXIT_SETTING = 2
@@ -139,6 +143,7 @@ async def serve(settings: Settings) -> int:
                 "the chart folder (WEB_CHART_DIR, unset: parlor-web-charts beside the "
                 f"database) is refused: {error}."
             )
+        metrics = await serve_metrics(settings, engine, app)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
@@ -159,9 +164,31 @@ async def serve(settings: Settings) -> int:
             await stop.wait()
         finally:
             await runner.cleanup()
+            if metrics is not None:
+                await metrics.stop()
     finally:
         await engine.dispose()
     return 0
+
+
+async def serve_metrics(
+    settings: Settings, engine: AsyncEngine, app: web.Application
+) -> MetricsServer | None:
+    """With ``WEB_METRICS_PORT`` set: count ``app``'s requests, and serve ``/metrics`` and
+    ``/healthz`` (the database answers) on ``METRICS_HOST`` at that port, apart from the site,
+    whose visitors need not see them. ``app`` must not be started yet."""
+    if settings.web_metrics_port is None:
+        return None
+    registry = CollectorRegistry()
+    app.middlewares.insert(0, counting(registry))
+
+    async def database_answers() -> None:
+        async with engine.connect() as connection:
+            await answers(connection)
+
+    server = MetricsServer(registry, HealthCheck(database_answers))
+    await server.start(settings.metrics_host, settings.web_metrics_port)
+    return server
 
 
 def main() -> int:

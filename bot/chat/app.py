@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.chat.failures import FAILED
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.readers import hear
+from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, REFUSED, began
 from bot.i18n import N_, _
 from bot.service.failures import log_failure
 from bot.settings import Settings
@@ -97,9 +98,11 @@ class ParlorTree(app_commands.CommandTree["Parlor"]):
 
     async def interaction_check(self, interaction: discord.Interaction[Parlor], /) -> bool:
         hear(interaction)  # the command, and its answers, in the member's language
+        began(interaction)
         if not self.client.closing:
             return True
         await interaction.response.send_message(_(RESTARTING), ephemeral=True)
+        self.client.dispatch(COMMAND_ENDED, interaction, REFUSED)
         return False
 
 
@@ -161,6 +164,7 @@ class Parlor(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Answer a slash command that failed before or outside the match service, privately."""
+        outcome = REFUSED
         if isinstance(error, app_commands.MissingPermissions):
             text = _("You need the Manage Server permission for this command.")
         elif isinstance(error, app_commands.NoPrivateMessage):
@@ -172,7 +176,8 @@ class Parlor(commands.AutoShardedBot):
         else:
             cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             log_failure(log, "command of user %s failed", interaction.user.id, error=cause)
-            text = _(FAILED)
+            text, outcome = _(FAILED), FAILED_OUTCOME
+        self.dispatch(COMMAND_ENDED, interaction, outcome)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:

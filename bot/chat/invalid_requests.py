@@ -26,10 +26,17 @@ other processes on the same address count toward the same limit."""
 
 
 class InvalidRequests:
-    """Counts the invalid requests of the last ``WINDOW`` seconds."""
+    """Counts the invalid requests of the last ``WINDOW`` seconds; ``answered``, if given, hears
+    the status of every answer (the host's metrics)."""
 
-    def __init__(self, *, monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
+        answered: Callable[[int], None] | None = None,
+    ) -> None:
         self.monotonic = monotonic
+        self.answered = answered
         self._seen: deque[float] = deque()
 
     def count(self) -> None:
@@ -59,8 +66,11 @@ class InvalidRequests:
             _context: SimpleNamespace,
             params: aiohttp.TraceRequestEndParams,
         ) -> None:
-            if params.response.status in INVALID:
+            status = params.response.status
+            if status in INVALID:
                 self.count()
+            if self.answered is not None:
+                self.answered(status)
 
         config.on_request_end.append(on_request_end)
         return config

@@ -14,6 +14,7 @@ from bot.service.deadlines import Deadlines
 from bot.service.languages import Languages
 from bot.service.lookups import Lookups
 from bot.service.match_state import Clock, Names, default_mention, no_names
+from bot.service.observers import TransactionObserver
 from bot.service.organizing import Organizing
 from bot.service.play import Play
 from bot.service.quick_pair import QuickPair
@@ -49,10 +50,12 @@ def match_parts(
     bot_user_id: int | None = None,
     shards: Sequence[int] = (0,),
     shard_count: int = 1,
+    observer: TransactionObserver | None = None,
 ) -> MatchParts:
     """The match service on ``sessions``. ``bot_user_id`` is the bot's own, when known
     already (else ``MatchRunner.know_bot`` once it has logged in); ``shards`` are the gateway
-    shards of ``shard_count`` whose deadlines this process gives back after downtime."""
+    shards of ``shard_count`` whose deadlines this process gives back after downtime;
+    ``observer`` hears how long each transaction took."""
     runner = MatchRunner(
         sessions,
         clock=clock,
@@ -61,6 +64,7 @@ def match_parts(
         timeouts=timeouts,
         names=names,
         languages=languages,
+        observer=observer,
     )
     if bot_user_id is not None:
         runner.know_bot(bot_user_id)

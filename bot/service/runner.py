@@ -12,6 +12,7 @@ slash command does not). A finished match updates both players' stats in the sam
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
@@ -45,6 +46,7 @@ from bot.service.match_state import (
     to_user,
 )
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Public, Report
+from bot.service.observers import TransactionObserver
 from bot.service.snapshots import snapshot_of
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db import after_match as history
@@ -80,8 +82,11 @@ class MatchRunner:
         timeouts: Timeouts | None = None,
         names: Names = no_names,
         languages: Languages | None = None,
+        observer: TransactionObserver | None = None,
     ) -> None:
         self.sessions = sessions
+        self.observer = observer
+        """Told how long each transaction took (``None``: nobody)."""
         self.languages = languages
         """Where the acting member's locale is stored, for their DMs (``None``: nowhere)."""
         self.engine = bound_engine(sessions)
@@ -142,25 +147,32 @@ class MatchRunner:
     async def transaction(self, member: Acting | None = None) -> AsyncIterator[AsyncConnection]:
         """A use case's transaction on a Core connection, which also stores the acting
         ``member``'s locale when it changed."""
-        async with self._noting(self.engine.begin(), member) as connection:
+        async with self._noting(self.engine.begin(), member, "core") as connection:
             yield connection
 
     @asynccontextmanager
     async def session(self, member: Acting | None = None) -> AsyncIterator[AsyncSession]:
         """A use case's transaction on a session (the queue's, a pairing's), which also stores
         the acting ``member``'s locale when it changed."""
-        async with self._noting(self.sessions.begin(), member) as session:
+        async with self._noting(self.sessions.begin(), member, "session") as session:
             yield session
 
     @asynccontextmanager
     async def _noting(
-        self, opened: AbstractAsyncContextManager[D], member: Acting | None
+        self, opened: AbstractAsyncContextManager[D], member: Acting | None, kind: str
     ) -> AsyncIterator[D]:
         heard = None
-        async with opened as db:
-            yield db
-            if self.languages is not None:
-                heard = await self.languages.note(db, member)
+        began = time.perf_counter()
+        outcome = "rollback"
+        try:
+            async with opened as db:
+                yield db
+                if self.languages is not None:
+                    heard = await self.languages.note(db, member)
+            outcome = "commit"
+        finally:
+            if self.observer is not None:
+                self.observer.transaction(kind, outcome, time.perf_counter() - began)
         if heard is not None and self.languages is not None:
             self.languages.noted(heard)
 

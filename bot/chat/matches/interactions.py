@@ -9,8 +9,9 @@ plan."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards, InteractionRoute
@@ -19,6 +20,8 @@ from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
 from bot.chat.matches.answers import Exchange
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
+from bot.chat.request_watch import InteractionObserver, tell
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed
@@ -32,6 +35,13 @@ UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
 
 
+@dataclass
+class Ended:
+    """How a request ended, set as it is handled."""
+
+    outcome: str = FAILED_OUTCOME
+
+
 class Interactions:
     """Runs members' requests, for one bot process. ``busy`` marks one request in progress
     (shut-down waits for them)."""
@@ -42,11 +52,14 @@ class Interactions:
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        observer: InteractionObserver | None = None,
     ) -> None:
         self.service = service
         self.boards = boards
         self.delivery = delivery
         self.busy = busy
+        self.observer = observer
+        """Told how each request ended (``None``: nobody)."""
 
     async def run(
         self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
@@ -56,12 +69,13 @@ class Interactions:
         A refusal (``REFUSALS``) is answered privately with its message, and ``None``
         returned. ``stale`` is the button pressed, if any, for ``explain``.
         """
-        async with self.busy():
+        async with self.busy(), self._observed(interaction, stale) as ended:
             with Exchange(interaction) as exchange:
                 route = self.boards.route(exchange)
                 try:
                     report = await use_case(route)
                 except REFUSALS as error:
+                    ended.outcome = REFUSED
                     text = await self.explain(error, stale, interaction)
                     if isinstance(error, AlreadyPlayed) and await self._refresh(exchange, stale):
                         await interaction.followup.send(text, ephemeral=True)
@@ -73,6 +87,7 @@ class Interactions:
                     await exchange.answer_privately(_(FAILED))
                     return None
                 await self.delivery.deliver(report, route=route)
+                ended.outcome = OK
                 return report
 
     async def show(
@@ -86,11 +101,12 @@ class Interactions:
 
         A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
         """
-        async with self.busy():
+        async with self.busy(), self._observed(interaction, stale) as ended:
             with Exchange(interaction, private=True) as exchange:
                 try:
                     post = await make()
                 except REFUSALS as error:
+                    ended.outcome = REFUSED
                     await exchange.answer_privately(await self.explain(error, stale, interaction))
                     return
                 except Exception:
@@ -98,6 +114,21 @@ class Interactions:
                     await exchange.answer_privately(_(FAILED))
                     return
                 await exchange.answer_privately(post)
+                ended.outcome = OK
+
+    @asynccontextmanager
+    async def _observed(
+        self, interaction: Interaction, press: Press | None
+    ) -> AsyncIterator[Ended]:
+        """Tell the observer how the block's request ended: the block sets the outcome of what
+        it is given, which stays ``failed`` if it never does."""
+        ended = Ended()
+        began(interaction)
+        try:
+            yield ended
+        finally:
+            if self.observer is not None:
+                tell(self.observer, interaction, ended.outcome, press)
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.

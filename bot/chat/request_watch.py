@@ -1,0 +1,73 @@
+"""How members' requests end, for the host's metrics: each is told once to an observer, with its
+kind, its outcome and the seconds it took.
+
+A request that runs through ``Interactions`` (every match command and button, the queue's, the
+forms) is told there, where refusals are known. Any other slash command (``/stats``,
+``/settings``, ``/rules``, tournaments) is told by ``CommandWatch``: when discord.py reports it
+completed, or when the client's error handler answered it (``COMMAND_ENDED``). A command's time
+runs from the command tree's check, a button's from its handler.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+import discord
+from discord.ext import commands
+
+from bot.chat.components import Press
+from bot.chat.request_outcomes import COMMAND_ENDED, OK, TOLD, began
+from bot.chat.sending import Interaction
+
+
+class InteractionObserver(Protocol):
+    """Hears each request handled."""
+
+    def interaction(self, kind: str, outcome: str, seconds: float) -> None:
+        """A request of ``kind`` (``kind_of``) ended with ``outcome`` after ``seconds``."""
+
+
+def kind_of(interaction: Interaction, press: Press | None = None) -> str:
+    """A request's kind, from a small set: ``/`` and a command's name, or ``button:`` or
+    ``form:`` and what the button does (never a match id or a member's input)."""
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    form = interaction.type is discord.InteractionType.modal_submit
+    place = "form" if form else "button"
+    if press is None and isinstance(interaction.data, dict):
+        press = Press.parse(str(interaction.data.get("custom_id", "")))
+    return f"{place}:{press.verb}" if press is not None else place
+
+
+def tell(
+    observer: InteractionObserver,
+    interaction: Interaction,
+    outcome: str,
+    press: Press | None = None,
+) -> None:
+    """Tell ``observer`` how ``interaction`` ended, unless it was told already."""
+    if interaction.extras.get(TOLD):
+        return
+    interaction.extras[TOLD] = True
+    seconds = time.perf_counter() - began(interaction)
+    observer.interaction(kind_of(interaction, press), outcome, seconds)
+
+
+class CommandWatch:
+    """Tells ``observer`` of the slash commands nothing else told it of (the client's
+    listeners: ``on_app_command_completion`` and ``COMMAND_ENDED``)."""
+
+    def __init__(self, observer: InteractionObserver) -> None:
+        self.observer = observer
+
+    async def completed(self, interaction: Interaction, _command: Any) -> None:
+        tell(self.observer, interaction, OK)
+
+    async def ended(self, interaction: Interaction, outcome: str) -> None:
+        tell(self.observer, interaction, outcome)
+
+    def listen(self, client: commands.AutoShardedBot) -> None:
+        client.add_listener(self.completed, "on_app_command_completion")
+        client.add_listener(self.ended, f"on_{COMMAND_ENDED}")

@@ -1,0 +1,253 @@
+"""The host's metrics and health check on ``python -m bot``, as a host runs and scrapes it.
+
+With ``METRICS_PORT`` set the bot serves Prometheus's text on ``/metrics`` and a health check on
+``/healthz``; unset, it opens no port at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import psutil
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
+from sqlalchemy import event
+
+from bot.chat.components import Press, Verb
+from bot.gauges import READ_KEPT
+from bot.settings import Settings
+
+from .bot_process import READY, BotProcess, bot_process
+from .fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port: int = unused.getsockname()[1]
+    return port
+
+
+def button(message: FakeMessage, verb: str) -> str:
+    return next(c for c in message.custom_ids if (p := Press.parse(c)) and p.verb == verb)
+
+
+async def scrape(port: int) -> Samples:
+    """Every sample ``/metrics`` serves, by name and labels."""
+    url = f"http://127.0.0.1:{port}/metrics"
+    async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        assert answer.status == 200
+        assert answer.headers["Content-Type"].startswith("text/plain")
+        text = await answer.text()
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+async def health(port: int) -> tuple[int, dict[str, str]]:
+    url = f"http://127.0.0.1:{port}/healthz"
+    async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        return answer.status, await answer.json()
+
+
+async def health_becomes(port: int, status: int, check: Callable[[dict[str, str]], bool]) -> None:
+    """Poll ``/healthz`` (its answers are kept a second) until it answers ``status`` and
+    ``check`` holds for its body."""
+    for _ in range(100):
+        got, body = await health(port)
+        if got == status and check(body):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/healthz still answers {got} {body}")
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+async def start_and_move(
+    fake: FakeDiscord, channel: FakeChannel, alice: FakeMember, bob: FakeMember
+) -> None:
+    """Alice challenges Bob to Crystal Capture, Bob accepts, the player not to move presses a
+    crystal (refused), then the one to move takes it."""
+    challenged = await fake.slash(alice, channel, "crystal challenge", opponent=bob)
+    await fake.wait_for_response(challenged)
+    challenge = await fake.wait_for_message(channel, lambda m: "challenges you" in m.text)
+    mark = fake.checkpoint()
+    await fake.click(bob, challenge, button(challenge, Verb.ACCEPT))
+    board = await fake.wait_for_message(
+        channel, lambda m: "your move." in m.text, after=mark, edited=True
+    )
+    mover, waiting = (alice, bob) if f"<@{alice.id}>, your move." in board.text else (bob, alice)
+    crystal = button(board, Verb.PLAY)
+    refused = await fake.wait_for_response(await fake.click(waiting, board, crystal))
+    assert "It is not your turn" in refused.messages[0].content
+    mark = fake.checkpoint()
+    await fake.click(mover, board, crystal)
+    await fake.wait_for_message(
+        channel, lambda m: "captures crystal" in m.text, after=mark, edited=True
+    )
+
+
+async def test_a_move_is_counted_and_health_follows_the_gateway_and_the_database(
+    fake_discord: FakeDiscord,
+    channel: FakeChannel,
+    alice: FakeMember,
+    bob: FakeMember,
+    tmp_path: Path,
+) -> None:
+    fake, port = fake_discord, free_port()
+    async with bot_process(tmp_path, fake, METRICS_PORT=str(port)) as bot:
+        await bot.wait_for_line(READY)
+        await health_becomes(port, 200, lambda body: True)
+        assert await health(port) == (
+            200,
+            {"status": "ok", "gateway": "connected", "database": "ok"},
+        )
+
+        await start_and_move(fake, channel, alice, bob)
+        samples = await scrape(port)
+        interactions = "parlor_interactions_total"
+        assert value(samples, interactions, kind="/crystal challenge", outcome="ok") == 1
+        assert value(samples, interactions, kind="button:accept", outcome="ok") == 1
+        assert value(samples, interactions, kind="button:play", outcome="refused") == 1
+        assert value(samples, interactions, kind="button:play", outcome="ok") == 1
+        assert value(samples, "parlor_interaction_seconds_count", kind="button:play") == 2
+        commits = value(
+            samples, "parlor_db_transaction_seconds_count", kind="core", outcome="commit"
+        )
+        assert commits >= 3  # the challenge, the accept, the move
+        assert value(samples, "parlor_db_transaction_seconds_sum", kind="core", outcome="commit")
+        assert value(samples, "parlor_matches_in_play", status="active") == 1
+        assert value(samples, "parlor_matches_in_play", status="challenged") == 0
+        assert ("parlor_outbox_entries", frozenset()) in samples
+        assert value(samples, "parlor_held_channels") == 0
+        assert value(samples, "parlor_shard_connected", shard="0") == 1
+        assert value(samples, "parlor_shard_heartbeat_age_seconds", shard="0") >= 0
+        assert value(samples, "parlor_shard_latency_seconds", shard="0") < float("inf")
+
+        await database_held_then_shut_down(bot, fake, channel, alice, port, tmp_path)
+
+
+async def database_held_then_shut_down(
+    bot: BotProcess,
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    alice: FakeMember,
+    port: int,
+    tmp_path: Path,
+) -> None:
+    """Another program holds the database while a request waits on it: the health check says
+    the database does not answer; once shut-down begins, that the gateway is gone too."""
+    database = sqlite3.connect(tmp_path / "parlor.db", isolation_level=None)
+    try:
+        database.execute("BEGIN IMMEDIATE")
+        waiting = await fake.slash(alice, channel, "crystal challenge", opponent=fake.bot)
+        await fake.wait_until(lambda: waiting.acknowledged, what="the challenge to be deferred")
+        await health_becomes(port, 503, lambda body: body["database"] == "timeout")
+        assert (await health(port))[1]["status"] == "unavailable"
+        bot.send_signal(signal.SIGTERM)
+        await bot.wait_for_line("Stopping")
+        await health_becomes(port, 503, lambda body: body["gateway"] == "disconnected")
+    finally:
+        database.rollback()
+        database.close()
+    assert await bot.wait() == 0
+    assert "Traceback" not in bot.output
+
+
+async def test_metrics_are_off_unless_a_port_is_set(
+    fake_discord: FakeDiscord, channel: FakeChannel, alice: FakeMember, tmp_path: Path
+) -> None:
+    async with bot_process(tmp_path, fake_discord) as bot:
+        await bot.wait_for_line(READY)
+        await fake_discord.wait_for_response(
+            await fake_discord.slash(alice, channel, "rules", game="crown")
+        )
+        connections = psutil.Process(bot.process.pid).net_connections(kind="inet")
+        assert not [c for c in connections if c.status == psutil.CONN_LISTEN]
+        bot.send_signal(signal.SIGTERM)
+        assert await bot.wait() == 0
+    assert "Metrics on" not in bot.output
+
+
+# ---------------------------------------------------------------------- in process
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The table's settings with metrics on a free port."""
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token=SecretStr("unused: the fake Discord has its own"),
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'parlor.db'}",
+        sweep_interval=0.1,
+        metrics_port=free_port(),
+    )
+
+
+async def test_refused_requests_to_discord_are_counted_by_status(
+    table: Table, alice: FakeMember, carol: FakeMember
+) -> None:
+    mark = table.checkpoint()
+    await table.slash(alice, "crown challenge", opponent=carol)
+    challenge = await table.posted("challenges you", after=mark)
+    await table.click(carol, challenge, Verb.ACCEPT)
+    await table.posted("could not send you a DM", after=mark)  # Discord said 403 to the DM
+    port = table.settings.metrics_port
+    assert port is not None
+    samples = await scrape(port)
+    assert value(samples, "parlor_discord_client_errors_total", status="403") >= 1
+    assert value(samples, "parlor_discord_invalid_requests_window") >= 1
+    assert value(samples, "parlor_matches_in_play", status="setup") == 1
+
+
+async def test_commands_outside_matches_are_counted_once(table: Table, alice: FakeMember) -> None:
+    await table.slash(alice, "rules", game="crown")
+    await table.slash(alice, "stats")
+    port = table.settings.metrics_port
+    assert port is not None
+    samples = await scrape(port)
+    assert value(samples, "parlor_interactions_total", kind="/rules", outcome="ok") == 1
+    assert value(samples, "parlor_interactions_total", kind="/stats", outcome="ok") == 1
+    assert value(samples, "parlor_interaction_seconds_count", kind="/rules") == 1
+
+
+async def test_scrapes_however_many_read_the_database_once_in_a_while(table: Table) -> None:
+    assert table.app is not None and table.settings.metrics_port is not None
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(statement)
+
+    engine = table.app.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    began = time.monotonic()
+    try:
+        for _ in range(20):
+            samples = await scrape(table.settings.metrics_port)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    took = time.monotonic() - began
+    assert ("parlor_outbox_entries", frozenset()) in samples
+    reads = [s for s in statements if "min(outbox.due_at)" in s]
+    assert 1 <= len(reads) <= 1 + took // READ_KEPT
