@@ -59,6 +59,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.i18n
 	$(BIN)/python -m bench.review
 	$(BIN)/python -m bench.review_language
+	$(BIN)/python -m bench.metrics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
