@@ -271,3 +271,16 @@ async def record_board(
             index_elements=[QueueBoard.channel_id, QueueBoard.game], set_=values
         )
     )
+
+
+async def close(session: AsyncSession, spot: Spot) -> list[int]:
+    """Empty the queue and forget its message; who was waiting."""
+    rows = await session.execute(
+        delete(_ENTRIES)
+        .where(_ENTRIES.c.channel_id == spot.channel_id, _ENTRIES.c.game == spot.game)
+        .returning(_ENTRIES.c.user_id)
+    )
+    await session.execute(
+        delete(_BOARDS).where(_BOARDS.c.channel_id == spot.channel_id, _BOARDS.c.game == spot.game)
+    )
+    return [int(user_id) for (user_id,) in rows]

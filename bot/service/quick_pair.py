@@ -242,6 +242,12 @@ class QuickPair:
         async with self.runner.sessions.begin() as session:
             await queue.record_board(session, spot, message_id, shown, self.runner.clock())
 
+    async def close(self, spot: Spot) -> list[int]:
+        """The queue's channel is gone: nobody waits there any more, and its message is
+        forgotten; who was waiting."""
+        async with self.runner.sessions.begin() as session:
+            return await queue.close(session, spot)
+
 
 __all__ = [
     "FALLBACK_DEFAULT",

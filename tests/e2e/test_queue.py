@@ -3,18 +3,23 @@ four of them by rating, and of the two left far apart one takes the bot's privat
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
+from logging import WARNING
 from typing import TYPE_CHECKING, cast
 
+import discord
 import pytest
 
 from bot.chat.queue.commands import QueueCog
 from db.models import PlayerStats
 
+from .fake_discord.permissions import VIEW_CHANNEL
 from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeDiscord, FakeGuild, FakeInteraction, FakeMember
+    from .fake_discord import FakeDiscord, FakeGuild, FakeInteraction, FakeMember, FakeMessage
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
@@ -95,3 +100,73 @@ async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
     await fake.wait_for_response(left)
     assert "You left the queue." in table.answer(left)
     assert await cog.queue.place(ids["fay"]) is None
+
+
+async def test_a_queue_channel_out_of_reach_is_held_and_the_others_keep_their_count(
+    table: Table, guild: FakeGuild, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two channels' queues; the bot loses access to one. The other's message keeps its count,
+    the lost one is tried once, logged once and held (no request, no error, every round), and
+    once access is back its message shows the count as it is then."""
+    fake, app = table.fake, table.app
+    assert app is not None
+    caplog.set_level(logging.INFO)
+    lost, lobby = table.channel, fake.add_text_channel(guild, "lobby")
+    ann, ben = (fake.add_member(guild, fake.add_user(name)) for name in ("ann", "ben"))
+    for member, channel in ((ann, lost), (ben, lobby)):
+        joined = await fake.wait_for_response(
+            await fake.slash(member, channel, "play", game="crystal")
+        )
+        assert "You are waiting for Crystal Capture" in table.answer(joined)
+    lost_queue, lobby_queue = [
+        await fake.wait_for_message(place, lambda m: "Crystal Capture queue" in m.text)
+        for place in (lost, lobby)
+    ]
+    assert "1 is waiting" in lost_queue.text and "1 is waiting" in lobby_queue.text
+    app.queue.waves.change_interval(seconds=0.1)  # quicker rounds; the same rounds
+
+    fake.set_overwrite(lost, fake.bot, deny=VIEW_CHANNEL)  # 403 Missing Access (50001)
+    bot = table.bot
+    assert bot is not None
+
+    def seen(allowed: bool) -> bool:
+        place = bot.get_channel(lost.id)
+        assert isinstance(place, discord.TextChannel)
+        return place.permissions_for(place.guild.me).view_channel == allowed
+
+    await fake.wait_until(lambda: seen(False), what="the bot to see its access gone")
+    invalid_before = app.invalid.recent()
+    await leave(fake, ann, lost_queue)  # the lost channel's count goes stale
+    await fake.wait_until(lambda: app.channel_reach.holds(lost.id), what="the channel held")
+    await leave(fake, ben, lobby_queue)
+    await fake.wait_until(
+        lambda: "nobody is waiting" in lobby_queue.text, timeout=WAVE, what="the other's count"
+    )
+    rounds = app.queue.waves.current_loop
+    await fake.wait_until(lambda: app.queue.waves.current_loop >= rounds + 5, what="rounds")
+    assert "1 is waiting" in lost_queue.text
+    assert app.invalid.recent() == invalid_before + 1  # tried once, then held
+    warned = Counter(r.name for r in caplog.records if str(lost.id) in r.getMessage())
+    assert warned == {"bot.chat.queue.commands": 1, "bot.service.reach": 1}  # and no more
+    assert {r.levelno for r in caplog.records if str(lost.id) in r.getMessage()} == {WARNING}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+    cat = fake.add_member(guild, fake.add_user("cat"))
+    fake.clear_overwrite(lost, fake.bot)  # access is back (CHANNEL_UPDATE)
+    await fake.wait_until(lambda: not app.channel_reach.holds(lost.id), what="the release")
+    assert "1 is waiting" in lost_queue.text  # still stale: the next round corrects it
+    await fake.wait_until(
+        lambda: "nobody is waiting" in lost_queue.text, timeout=WAVE, what="the count corrected"
+    )
+    joined = await fake.wait_for_response(await fake.slash(cat, lost, "play", game="crystal"))
+    assert "You are waiting for Crystal Capture" in table.answer(joined)
+    await fake.wait_until(lambda: "1 is waiting" in lost_queue.text, what="the count again")
+    assert [m for m in fake.messages(lost) if "Crystal Capture queue" in m.text] == [lost_queue]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def leave(fake: FakeDiscord, member: FakeMember, queue_message: FakeMessage) -> None:
+    """The member presses Leave on the queue's message."""
+    custom_id = next(c for c in queue_message.custom_ids if c.endswith("leave:crystal"))
+    left = await fake.wait_for_response(await fake.click(member, queue_message, custom_id))
+    assert "You left the queue." in "\n".join(m.text for m in left.messages)
