@@ -254,6 +254,7 @@ __all__ = [
     "STAY",
     "WAVE_AT",
     "WAVE_EVERY",
+    "Board",
     "Joined",
     "NotQueued",
     "Offer",

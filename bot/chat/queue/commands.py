@@ -42,8 +42,7 @@ from bot.i18n.formats import command
 from bot.i18n.names import human
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure
-from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
-from db.queue import Board
+from bot.service.quick_pair import STAY, WAVE_EVERY, Board, QuickPair, Spot
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
