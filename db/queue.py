@@ -209,7 +209,11 @@ def _playing_statement() -> Any:
 
 
 _PLAYING = _playing_statement()
-_IDS = func.unnest(bindparam("ids", type_=ARRAY(BigInteger()))).table_valued("user_id")
+_IDS = (
+    func.unnest(bindparam("ids", type_=ARRAY(BigInteger())))
+    .table_valued("user_id")
+    .render_derived(name="ids")
+)
 _TRY_LOCKS = select(_IDS.c.user_id).where(func.pg_try_advisory_xact_lock(_IDS.c.user_id))
 """The members of ``:ids`` whose lock this transaction holds now, tried without waiting."""
 
