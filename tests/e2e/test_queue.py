@@ -19,7 +19,14 @@ from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeDiscord, FakeGuild, FakeInteraction, FakeMember, FakeMessage
+    from .fake_discord import (
+        FakeDiscord,
+        FakeGuild,
+        FakeInteraction,
+        FakeMember,
+        FakeMessage,
+        RecordedRequest,
+    )
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
@@ -170,3 +177,42 @@ async def leave(fake: FakeDiscord, member: FakeMember, queue_message: FakeMessag
     custom_id = next(c for c in queue_message.custom_ids if c.endswith("leave:crystal"))
     left = await fake.wait_for_response(await fake.click(member, queue_message, custom_id))
     assert "You left the queue." in "\n".join(m.text for m in left.messages)
+
+
+async def test_a_queue_whose_channel_is_deleted_is_closed(
+    table: Table, guild: FakeGuild, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A moderator deletes a queue's channel: its next edit is refused once (10003), the queue
+    is closed (nobody is paired there), and the channel is never tried again."""
+    fake, app = table.fake, table.app
+    assert app is not None and table.bot is not None
+    bot = table.bot
+    lobby = fake.add_text_channel(guild, "lobby")
+    ann, ben = (fake.add_member(guild, fake.add_user(name)) for name in ("ann", "ben"))
+    async with app.matches.runner.sessions.begin() as session:
+        for member, rating in ((ann, 1200.0), (ben, 2400.0)):  # too far apart to be paired
+            session.add(PlayerStats(guild_id=guild.id, game="crystal", user_id=member.id,
+                                    rating=rating))  # fmt: skip
+    app.queue.waves.change_interval(seconds=0.1)  # quicker rounds; the same rounds
+    for member in (ann, ben):
+        await fake.wait_for_response(await fake.slash(member, lobby, "play", game="crystal"))
+    await fake.wait_for_message(lobby, lambda m: "2 are waiting" in m.text, edited=True)
+    fake.delete_channel(lobby)
+    await fake.wait_until(lambda: bot.get_channel(lobby.id) is None, what="CHANNEL_DELETE")
+    moved = await fake.wait_for_response(await fake.slash(ann, table.channel, "play",
+                                                          game="crystal"))  # fmt: skip
+    assert "You are waiting for Crystal Capture" in table.answer(moved)
+
+    def to_lobby() -> list[RecordedRequest]:
+        return [r for r in fake.requests if r.path.startswith(f"/channels/{lobby.id}/")]
+
+    tried = len(to_lobby())
+    await fake.wait_until(lambda: len(to_lobby()) > tried, what="the lobby's count edited")
+    rounds = app.queue.waves.current_loop
+    await fake.wait_until(lambda: app.queue.waves.current_loop >= rounds + 5, what="rounds")
+    assert [r.status for r in to_lobby()[tried:]] == [404]  # once, then never again
+    assert await app.queue.queue.place(ben.id) is None  # out of the closed queue
+    assert (await app.queue.queue.place(ann.id)) is not None  # waiting where she moved
+    warned = [r for r in caplog.records if str(lobby.id) in r.getMessage()]
+    assert [(r.name, r.levelno) for r in warned] == [("bot.chat.queue.commands", WARNING)]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
