@@ -11,24 +11,38 @@
    ``max_weight_matching`` on the same members' gap graph (each member linked to its 6 nearest
    neighbours above within the gap), the library alternative. Target: at most 50 ms a wave.
    Starting the wave's matches is not counted (it is the service's, measured by bench.service).
+3. The wave's reads on SQLite with ``--waiting`` members in the queue, each with 8 matches (half
+   of them in play) among ``--matches`` (50,000) stored: the match limit's check
+   (``db.queue.passed_over``) beside the read every wave made before it (``db.queue.claim``).
 
-    python -m bench.queue [--crowd N] [--crowds N] [--waiting N] [--repeats N] [--quick]
+    python -m bench.queue [--crowd N] [--crowds N] [--waiting N] [--repeats N] [--matches N]
+                          [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import rustworkx as rx
+from sqlalchemy import insert
 
 from bench._common import percentile, print_table
+from bot.service.limits import MAX_PLAYING
 from bot.service.queue_pairing import Waiting, allowed_gap, pair_wave
 from bot.service.quick_pair import WAVE_EVERY
+from db import queue
+from db.engine import create_engine, session_factory
+from db.models import Base, Match, MatchStatus, QueueEntry
 
 NEWCOMERS = 0.3
 MEAN, SPREAD, LOWEST, HIGHEST = 1500.0, 200.0, 800.0, 2200.0
@@ -92,16 +106,79 @@ def timed(run: Callable[[], object], repeats: int) -> list[float]:
     return seconds
 
 
+async def wave_reads(waiting: int, matches: int, repeats: int) -> list[tuple[str, str, str]]:
+    """Median and slowest ms of the wave's two reads, on a new SQLite file."""
+    spot = queue.Spot(1, 2, "crystal")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    with tempfile.TemporaryDirectory() as folder:
+        engine = create_engine(f"sqlite+aiosqlite:///{Path(folder) / 'queue.db'}")
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(Base.metadata.create_all)
+                await connection.execute(insert(QueueEntry), [
+                    {"user_id": user, "guild_id": 1, "channel_id": 2, "game": "crystal",
+                     "rating": 1500.0, "last_opponent_id": None, "joined_at": now,
+                     "offered": False}
+                    for user in range(1, waiting + 1)
+                ])  # fmt: skip
+                rng = random.Random(1)
+                rows = []
+                for number in range(matches):
+                    queued = number < waiting * 8
+                    player = number // 8 + 1 if queued else waiting + 1 + rng.randrange(10**6)
+                    playing = queued and number % 2 == 0
+                    status = MatchStatus.ACTIVE if playing else MatchStatus.FINISHED
+                    rows.append({
+                        "channel_id": 3, "game": "crown", "seed": number, "status": status.value,
+                        "challenger_id": player, "opponent_id": 10**7 + rng.randrange(10**6),
+                        "created_at": now, "updated_at": now,
+                    })  # fmt: skip
+                await connection.execute(insert(Match), rows)
+            sessions = session_factory(engine)
+
+            async def claim() -> Any:
+                async with sessions() as session:
+                    return await queue.claim(session, spot)
+
+            claimed = [entry.user_id for entry in await claim()]
+
+            async def passed() -> Any:
+                async with sessions() as session:
+                    return await queue.passed_over(session, spot, claimed, MAX_PLAYING)
+
+            found = []
+            for name, run in (
+                ("claim: the queue's members (baseline)", claim),
+                ("passed_over: who is at the match limit", passed),
+            ):
+                seconds = await timed_async(run, repeats)
+                found.append((name, f"{statistics.median(seconds) * 1000:.2f}",
+                              f"{max(seconds) * 1000:.2f}"))  # fmt: skip
+            return found
+        finally:
+            await engine.dispose()
+
+
+async def timed_async(run: Callable[[], Awaitable[object]], repeats: int) -> list[float]:
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        await run()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crowd", type=int, default=200)
     parser.add_argument("--crowds", type=int, default=1000)
     parser.add_argument("--waiting", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--matches", type=int, default=50_000)
     parser.add_argument("--quick", action="store_true", help="a small run, to check it works")
     args = parser.parse_args()
     if args.quick:
-        args.crowds, args.waiting, args.repeats = 20, 200, 3
+        args.crowds, args.waiting, args.repeats, args.matches = 20, 200, 3, 2_000
 
     waves: Counter[int] = Counter()
     gaps: list[float] = []
@@ -134,6 +211,12 @@ def main() -> None:
     print_table(["method", "median ms", "slowest ms"], rows)
     print(f"pairs: pair_wave {len(ours)}, rustworkx {len(library)}")
     print("Target: at most 50 ms a wave.")
+
+    matches = max(args.matches, args.waiting * 8)
+    reads = asyncio.run(wave_reads(args.waiting, matches, args.repeats))
+    print(f"\n3. the wave's reads on SQLite, {args.waiting} waiting, {matches} matches stored, "
+          f"{args.repeats} runs")  # fmt: skip
+    print_table(["read", "median ms", "slowest ms"], reads)
 
 
 if __name__ == "__main__":

@@ -167,7 +167,7 @@ class App:
             dms=self.dms,
             languages=self.languages,
         )
-        self.queue = QueueCog(client, matches.queue, self.parts)
+        self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
         self.items = (
             *button_items(self.parts),
             *signup_items(self.desk, client.busy),

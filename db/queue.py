@@ -3,7 +3,9 @@
 A member waits in one queue at a time (``queue_entries`` is keyed by the member). A wave claims
 its queue's members ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, in the transaction that starts
 their matches and removes them: of several processes running waves, each member is claimed by
-one only, and paired once. SQLite has one writer at a time anyway.
+one only, and paired once. SQLite has one writer at a time anyway. A wave passes over the members
+at their match limit, and on PostgreSQL those whose member lock (the one their challenges are
+counted under) another transaction holds (``passed_over``).
 """
 
 from __future__ import annotations
@@ -11,9 +13,21 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Table, and_, delete, func, or_, select, update
+from sqlalchemy import (
+    BigInteger,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    func,
+    or_,
+    select,
+    union_all,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, upsert
@@ -22,6 +36,7 @@ from db.models import (
     GuildSettings,
     Match,
     MatchOrigin,
+    MatchStatus,
     PlayerStats,
     QueueBoard,
     QueueEntry,
@@ -153,6 +168,56 @@ async def claim(session: AsyncSession, spot: Spot) -> list[Entry]:
     return [_entry(row) for row in await session.scalars(statement)]
 
 
+async def passed_over(
+    session: AsyncSession, spot: Spot, claimed: Collection[int], most: int
+) -> set[int]:
+    """Of the members a wave ``claimed`` in the queue, those it must pass over: playing
+    ``most`` matches or more, or, on PostgreSQL, whose member lock another transaction holds.
+
+    The lock is the one ``db.member_load.member_load`` takes to count a member's matches for a
+    challenge or an accept, tried here without waiting (as ``claim`` passes over the entries
+    another wave holds). A member it is taken for is counted with every match of theirs that
+    started before, and a challenge or accept of theirs begun meanwhile counts their matches
+    only once the wave's have started. A member whose challenge or accept is under way waits
+    for the next wave.
+    """
+    passed: set[int] = set()
+    if claimed and session.get_bind().dialect.name == "postgresql":
+        locked = set(await session.scalars(_TRY_LOCKS, {"ids": sorted(claimed)}))
+        passed = set(claimed) - locked
+    rows = await session.execute(
+        select(_PLAYING.c.user_id)
+        .where(_PLAYING.c.channel_id == spot.channel_id, _PLAYING.c.game == spot.game)
+        .group_by(_PLAYING.c.user_id)
+        .having(func.count() >= most)
+    )
+    return passed | {int(user_id) for (user_id,) in rows}
+
+
+def _playing_statement() -> Any:
+    """Each queued member's matches in play (set up or active), once per match, with the queue
+    they wait in: as ``db.member_load`` counts them, by the same two indexes."""
+    matches = cast(Table, Match.__table__)
+    in_play = (MatchStatus.SETUP.value, MatchStatus.ACTIVE.value)
+    seats = [
+        select(_ENTRIES.c.user_id, _ENTRIES.c.channel_id, _ENTRIES.c.game)
+        .select_from(_ENTRIES.join(matches, seat == _ENTRIES.c.user_id))
+        .where(matches.c.status.in_(in_play))
+        for seat in (matches.c.challenger_id, matches.c.opponent_id)
+    ]
+    return union_all(*seats).subquery("playing")
+
+
+_PLAYING = _playing_statement()
+_IDS = (
+    func.unnest(bindparam("ids", type_=ARRAY(BigInteger())))
+    .table_valued("user_id")
+    .render_derived(name="ids")
+)
+_TRY_LOCKS = select(_IDS.c.user_id).where(func.pg_try_advisory_xact_lock(_IDS.c.user_id))
+"""The members of ``:ids`` whose lock this transaction holds now, tried without waiting."""
+
+
 async def busy_queues(session: AsyncSession, at_least: int = 2) -> list[Spot]:
     """Every queue with at least ``at_least`` members waiting."""
     rows = await session.execute(
@@ -271,3 +336,16 @@ async def record_board(
             index_elements=[QueueBoard.channel_id, QueueBoard.game], set_=values
         )
     )
+
+
+async def close(session: AsyncSession, spot: Spot) -> list[int]:
+    """Empty the queue and forget its message; who was waiting."""
+    rows = await session.execute(
+        delete(_ENTRIES)
+        .where(_ENTRIES.c.channel_id == spot.channel_id, _ENTRIES.c.game == spot.game)
+        .returning(_ENTRIES.c.user_id)
+    )
+    await session.execute(
+        delete(_BOARDS).where(_BOARDS.c.channel_id == spot.channel_id, _BOARDS.c.game == spot.game)
+    )
+    return [int(user_id) for (user_id,) in rows]

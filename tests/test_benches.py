@@ -157,6 +157,7 @@ def test_queue_counts_a_crowds_waves_and_times_one_wave_beside_sorting(tmp_path:
     out = run_bench("queue", "--quick", cwd=tmp_path)
     assert "waves until nobody waits" in out and "sorting the ratings (baseline)" in out
     assert "Target: at most 50 ms a wave." in out
+    assert "passed_over: who is at the match limit" in out and "claim: the queue's" in out
 
 
 def test_move_path_names_each_phase_of_one_press(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from datetime import timedelta
 from bot.service.acting import Member, acting
 from bot.service.challenges import Challenges
 from bot.service.errors import MatchError, NoBotHere, refusal
-from bot.service.limits import check_playing
+from bot.service.limits import MAX_PLAYING, check_playing
 from bot.service.lines import Say, Saying
 from bot.service.notices import BoardRoute, Report
 from bot.service.organizing import MatchToStart, Organizing
@@ -126,12 +126,17 @@ class QuickPair:
         """Pair the queue's members in one transaction and start each pair's match.
 
         A member another process's wave holds is passed over (PostgreSQL), so nobody is paired
-        twice; each match's board and prompts go to the outbox in the same transaction.
+        twice; so is a member at their match limit, or whose challenge or accept is under way
+        (their lock is held), so nobody is paired past the limit: they stay queued for a later
+        wave. Each match's board and prompts go to the outbox in the same transaction.
         """
         now = self.runner.clock()
         started = []
         async with self.runner.sessions.begin() as session:
             entries = await queue.claim(session, spot)
+            claimed = [entry.user_id for entry in entries]
+            passed = await queue.passed_over(session, spot, claimed, MAX_PLAYING)
+            entries = [entry for entry in entries if entry.user_id not in passed]
             waiting = [
                 Waiting(
                     e.user_id,
@@ -242,12 +247,19 @@ class QuickPair:
         async with self.runner.sessions.begin() as session:
             await queue.record_board(session, spot, message_id, shown, self.runner.clock())
 
+    async def close(self, spot: Spot) -> list[int]:
+        """The queue's channel is gone: nobody waits there any more, and its message is
+        forgotten; who was waiting."""
+        async with self.runner.sessions.begin() as session:
+            return await queue.close(session, spot)
+
 
 __all__ = [
     "FALLBACK_DEFAULT",
     "STAY",
     "WAVE_AT",
     "WAVE_EVERY",
+    "Board",
     "Joined",
     "NotQueued",
     "Offer",

@@ -245,6 +245,24 @@ async def test_a_channel_the_bot_cannot_see_is_missing_access(
     assert [m.content for m in fake_discord.messages(channel)] == ["before"]
 
 
+async def test_a_deleted_channel_is_unknown(
+    fake_discord: FakeDiscord, guild: FakeGuild, channel: FakeChannel, http: HTTPClient
+) -> None:
+    message = await post(http, channel, content="before")
+    fake_discord.delete_channel(channel)
+    attempts = [
+        http.get_channel(channel.id),
+        post(http, channel, content="after"),
+        http.get_message(channel.id, message["id"]),
+        http.delete_message(channel.id, message["id"]),
+    ]
+    for attempt in attempts:
+        with pytest.raises(discord.NotFound) as refused:
+            await attempt
+        assert (refused.value.code, refused.value.text) == (10003, "Unknown Channel")
+    assert channel.id not in guild.channels
+
+
 async def test_posting_needs_send_messages_and_files_need_attach_files(
     fake_discord: FakeDiscord, channel: FakeChannel, http: HTTPClient
 ) -> None:

@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import BigInteger, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.errors import Limit, LimitReached, WaitTooLong
 from bot.service.limits import MAX_PLAYING
 from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import Public, Report
 from bot.service.quick_pair import WAVE_AT, NotQueued, QuickPair
+from db import queue as db_queue
 from db.models import PlayerStats
 from db.queue import Spot
 from tests.service.conftest import CHANNEL, GUILD, Clock, outbox_for, servers_for
@@ -132,6 +134,60 @@ async def test_a_member_at_the_match_limit_cannot_join(parts: MatchParts, queue:
     with pytest.raises(LimitReached) as refused:
         await queue.join(GUILD, CHANNEL, "crystal", 1)
     assert refused.value == LimitReached(Limit.PLAYING, MAX_PLAYING)
+
+
+async def playing(parts: MatchParts, user_id: int) -> int:
+    return sum(
+        snap.status in ("setup", "active") for snap in await parts.lookups.unfinished(user_id)
+    )
+
+
+async def at_the_limit_in_the_queue(parts: MatchParts, queue: QuickPair, user_id: int) -> None:
+    """The member plays ``MAX_PLAYING`` matches and waits in the queue all the same: on
+    PostgreSQL their last match can start while a wave holds their place (the start's removal
+    waits for it), so a wave finds them there. Here their place is put back as it was."""
+    for _ in range(MAX_PLAYING):
+        await parts.challenges.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=user_id, opponent_id=BOT, game="crown"
+        )
+    async with queue.runner.sessions.begin() as session:
+        await db_queue.put(session, user_id, SPOT, 1500.0, None, queue.runner.clock())
+    assert await playing(parts, user_id) == MAX_PLAYING
+    assert await queue.place(user_id) is not None
+
+
+async def test_a_wave_passes_over_a_member_at_the_match_limit(
+    parts: MatchParts, queue: QuickPair, clock: Clock
+) -> None:
+    await rate(queue, {2: 1500, 3: 1510})
+    await at_the_limit_in_the_queue(parts, queue, 1)  # 1500: the nearest to 2
+    await join_all(queue, [2])
+    assert (await queue.wave(SPOT)).reports == []  # 2 is not paired with 1
+    await join_all(queue, [3])
+    clock.advance(seconds=5)
+    wave = await queue.wave(SPOT)
+    assert pairs_of(wave.reports) == {frozenset({2, 3})}
+    assert wave.waiting == 1 and await queue.place(1) is not None  # still waiting, unpaired
+    assert await playing(parts, 1) == MAX_PLAYING
+    busy = (await parts.lookups.unfinished(1))[0]
+    await parts.play.resign(busy.id, 1)  # one match ends: 1 may be paired again
+    await join_all(queue, [4])
+    clock.advance(seconds=5)
+    assert pairs_of((await queue.wave(SPOT)).reports) == {frozenset({1, 4})}
+
+
+async def test_a_wave_passes_over_a_member_whose_challenge_is_under_way(
+    queue: QuickPair, engine: AsyncEngine, database_url: str
+) -> None:
+    """The wave takes each member's lock, the one a challenge or an accept counts their matches
+    under, without waiting for it: a member whose lock another transaction holds waits for the
+    next wave, and nobody is paired past the limit by a match starting meanwhile."""
+    postgresql_only(database_url)
+    await join_all(queue, [1, 2, 3])
+    async with engine.connect() as other, other.begin():
+        await other.execute(select(func.pg_advisory_xact_lock(literal(1, BigInteger()))))
+        wave = await queue.wave(SPOT)
+    assert pairs_of(wave.reports) == {frozenset({2, 3})} and await queue.place(1) is not None
 
 
 async def test_after_the_servers_wait_the_bot_is_offered_once(

@@ -5,6 +5,13 @@ place. Every ``WAVE_EVERY`` this process runs the waves (any process may: the da
 who pairs whom), posts the boards of the matches they start, edits the queue messages of its
 servers whose count changed, and offers the bot to the members whose ``/play`` (or Join) it
 answered, through that interaction: its token is kept here, in memory only, while it is valid.
+
+Each queue message is edited on its own: one refused never keeps the others from their count.
+A channel the bot may no longer post in (missing access or permission, a locked or archived
+thread) is held like a match's (``bot.chat.matches.channel_holds``): logged once, not tried
+while it is held, and tried again with backoff by ``bot.chat.matches.hold_retries``. Its count is
+not recorded as shown meanwhile, so the first round after the hold ends shows the count as it is
+then. A channel that is gone has its queue closed.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import time
 import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -29,12 +36,13 @@ from bot.chat.matches.game_commands import missing_permissions
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
+from bot.chat.sending import UNKNOWN_CHANNEL, UNREACHABLE
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
 from bot.i18n.names import human
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure
-from bot.service.quick_pair import STAY, WAVE_EVERY, QuickPair, Spot
+from bot.service.quick_pair import STAY, WAVE_EVERY, Board, QuickPair, Spot
 
 if TYPE_CHECKING:
     from bot.chat.app import Parlor
@@ -140,13 +148,22 @@ def queue_text(game: str, waiting: int) -> str:
     return f"{head} {how}"
 
 
+class Holds(Protocol):
+    """The channels out of the bot's reach (``ChannelReach``): which are held, and holding one."""
+
+    def holds(self, channel_id: int) -> bool: ...
+
+    async def hold(self, guild_id: int, channel_id: int) -> None: ...
+
+
 class QueueCog(commands.Cog, name="Queue"):
     """``/play``, the queue's buttons, and the waves."""
 
-    def __init__(self, bot: Parlor, queue: QuickPair, parts: Parts) -> None:
+    def __init__(self, bot: Parlor, queue: QuickPair, parts: Parts, reach: Holds) -> None:
         self.bot = bot
         self.queue = queue
         self.parts = parts
+        self.reach = reach
         self.button_class = _button_class(self)
         self._tokens: dict[int, tuple[Interaction, float]] = {}
         """Member -> the interaction of their last ``/play`` or Join, and when it stops being
@@ -240,7 +257,13 @@ class QueueCog(commands.Cog, name="Queue"):
             channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
             with await self._in_server_language(spot.guild_id):  # a public post
                 text, view = queue_text(spot.game, waiting), queue_view(spot.game)
-            message = await channel.send(text, view=view)
+            try:
+                message = await channel.send(text, view=view)
+            except discord.HTTPException as error:
+                if error.code not in UNREACHABLE:
+                    raise
+                await self._out_of_reach(spot, error)
+                return
             await self.queue.board_shown(spot, message.id, waiting)
 
     async def _wave(self, spot: Spot) -> None:
@@ -258,9 +281,12 @@ class QueueCog(commands.Cog, name="Queue"):
             for entry in gone:
                 await self._tell(entry.user_id, gone_text)
             await self._offer()
-            await self._refresh_messages()
         except Exception:
             log_failure(log, "queue round failed")  # the next round tries again
+        try:
+            await self._refresh_messages()
+        except Exception:
+            log_failure(log, "queue messages not updated")  # the next round tries again
 
     async def _offer(self) -> None:
         now = time.monotonic()
@@ -295,16 +321,54 @@ class QueueCog(commands.Cog, name="Queue"):
             self._tokens.pop(user_id, None)
 
     async def _refresh_messages(self) -> None:
+        """Edit each queue message of this process's servers whose count is out of date, each
+        on its own; those of held channels wait for their hold to end."""
         mine = {guild.id for guild in self.bot.guilds}
         for board in await self.queue.stale_boards(mine):
-            spot = board.spot
-            channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
-            with await self._in_server_language(spot.guild_id):  # a public post
-                text = queue_text(spot.game, board.waiting)
+            if self.reach.holds(board.spot.channel_id):
+                continue  # out of reach: not tried, its count stays owed
             try:
-                assert board.message_id is not None
-                await channel.get_partial_message(board.message_id).edit(content=text)
-                await self.queue.board_shown(spot, board.message_id, board.waiting)
-            except discord.NotFound:  # deleted: post it again
+                await self._refresh(board)
+            except discord.HTTPException as error:
+                log.warning(
+                    "queue message in channel %s: not updated: HTTP %s (code %s)",
+                    board.spot.channel_id,
+                    error.status,
+                    error.code,
+                )
+            except Exception:
+                log_failure(log, "queue message in channel %s: not updated", board.spot.channel_id)
+
+    async def _refresh(self, board: Board) -> None:
+        """Show the queue's count on its message (posted again if it was deleted)."""
+        spot = board.spot
+        assert board.message_id is not None
+        channel = self.bot.get_partial_messageable(spot.channel_id, guild_id=spot.guild_id)
+        with await self._in_server_language(spot.guild_id):  # a public post
+            text = queue_text(spot.game, board.waiting)
+        try:
+            await channel.get_partial_message(board.message_id).edit(content=text)
+        except discord.HTTPException as error:
+            if error.code in UNREACHABLE:
+                await self._out_of_reach(spot, error)
+            elif isinstance(error, discord.NotFound):  # the message was deleted: post it again
                 await self.queue.board_shown(spot, None, 0)
                 await self._ensure_message(spot, board.waiting)
+            else:
+                raise
+            return
+        await self.queue.board_shown(spot, board.message_id, board.waiting)
+
+    async def _out_of_reach(self, spot: Spot, error: discord.HTTPException) -> None:
+        """Discord refused the queue's message with one of ``UNREACHABLE``'s codes: the channel
+        is held (its count is shown once it is back), or, gone, its queue is closed."""
+        log.warning(
+            "queue message in channel %s: out of reach (HTTP %s, code %s)",
+            spot.channel_id,
+            error.status,
+            error.code,
+        )
+        if error.code == UNKNOWN_CHANNEL:
+            await self.queue.close(spot)
+            return
+        await self.reach.hold(spot.guild_id, spot.channel_id)

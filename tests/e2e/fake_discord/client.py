@@ -387,6 +387,14 @@ class FakeDiscord:
             self.gateway.channel_created(channel)
         return channel
 
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes the text channel ``channel`` (CHANNEL_DELETE): every route to it
+        and its threads answers 404 Unknown Channel (10003) from then on."""
+        if channel.guild_id is None or channel.is_thread:
+            raise ValueError("only a server's text channel is deleted this way")
+        self.state.delete_channel(channel)
+        self.gateway.channel_deleted(channel)
+
     def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
         """A new role of ``guild`` granting ``permissions`` (Discord's permission bits)."""
         return self.state.add_role(guild, name, permissions)

@@ -413,6 +413,11 @@ class Gateway:
         data = channel.payload()
         self._fan_out(channel.guild_id, "CHANNEL_UPDATE", lambda _: data, intent=GUILDS)
 
+    def channel_deleted(self, channel: FakeChannel) -> None:
+        """CHANNEL_DELETE."""
+        data = channel.payload()
+        self._fan_out(channel.guild_id, "CHANNEL_DELETE", lambda _: data, intent=GUILDS)
+
     def thread_created(self, thread: FakeChannel) -> None:
         """THREAD_CREATE, if the bot can see the thread."""
         if bot_sees(self._state, thread):

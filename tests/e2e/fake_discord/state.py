@@ -302,6 +302,16 @@ class DiscordState:
             self.channels.pop(channel_id, None)
         self.notify()
 
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A text channel is deleted, with its threads: every route to them is 10003 from now."""
+        guild = self.guild(channel.guild_id or 0)
+        gone = [channel.id, *(t.id for t in guild.threads.values() if t.parent_id == channel.id)]
+        for channel_id in gone:
+            guild.channels.pop(channel_id, None)
+            guild.threads.pop(channel_id, None)
+            self.channels.pop(channel_id, None)
+        self.notify()
+
     def remove_member(self, guild: FakeGuild, user: FakeUser) -> FakeMember:
         """``user`` leaves ``guild``; their membership as it was."""
         member = guild.members.pop(user.id)
