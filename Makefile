@@ -52,6 +52,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.chart
 	$(BIN)/python -m bench.i18n
 	$(BIN)/python -m bench.review_language
+	$(BIN)/python -m bench.review_load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
