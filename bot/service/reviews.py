@@ -116,6 +116,7 @@ class Reviewer:
         """Start ``making`` the match's review, which every request for it awaits until it is
         kept; a failure reaches each of them and keeps nothing."""
         flight: asyncio.Future[Review] = asyncio.ensure_future(self._made(match_id, making))
+        flight.add_done_callback(_retrieved)  # every requester may have given up on it
         self.flights[match_id] = flight
         return flight
 
@@ -138,3 +139,9 @@ class Reviewer:
         self.computed += 1
         self.pids.append(done.pid)
         return done.review
+
+
+def _retrieved(flight: asyncio.Future[Review]) -> None:
+    """Mark a flight's failure as seen: each requester still waiting is told it anyway."""
+    if not flight.cancelled():
+        flight.exception()
