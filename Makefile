@@ -60,6 +60,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.review
 	$(BIN)/python -m bench.review_language
 	$(BIN)/python -m bench.metrics
+	$(BIN)/python -m bench.review_load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -74,6 +74,15 @@ class Settings(BaseSettings):
     shard_ids: str | None = Field(
         default=None, description="The shards this process runs ('0,1', '0-3'); unset: all."
     )
+    review_workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Processes that compute match reviews; unset: one per CPU.",
+    )
+    reviews_per_minute: int = Field(
+        default=6, ge=1, le=1000, description="New reviews one member may have computed a minute."
+    )
     web_host: str = Field(default="127.0.0.1", description="`parlor web` listens here.")
     web_port: int = Field(default=8080, ge=1, le=65535, description="`parlor web`'s port.")
     web_base_url: str | None = Field(
@@ -240,6 +249,8 @@ VALID: dict[str, str] = {
     "sweep_interval": f"seconds from {SWEEP_LOW:g} to {SWEEP_HIGH:g} (default 5)",
     "shard_count": "a whole number, 1 or more, or unset",
     "shard_ids": "shard numbers and ranges, e.g. 0,1 or 0-3, with SHARD_COUNT",
+    "review_workers": "a whole number from 1 to 64, or unset",
+    "reviews_per_minute": "a whole number from 1 to 1000 (default 6)",
     "web_host": "the address parlor web listens on, e.g. 127.0.0.1",
     "web_port": "a port from 1 to 65535 (default 8080)",
     "web_base_url": "the site's public address, e.g. https://parlor.example.org, or unset",

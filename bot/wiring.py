@@ -9,6 +9,7 @@ another through the client.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -57,6 +58,7 @@ from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
 from bot.service.reach import Reach
 from bot.service.replays import Replays
+from bot.service.reviews import FairUse, Reviewer, review_pool
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
 from bot.service.tournaments.service import tournament_service
@@ -118,7 +120,15 @@ class App:
         self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
         self.outbox = Outbox(sessions, clock=clock)
         self.histories = HistoryService(sessions, clock=clock)
-        self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
+        self.review_pool = review_pool(settings.review_workers)
+        """The processes reviews are computed in, started as the first is asked for."""
+        replays = Replays(
+            sessions,
+            clock=clock,
+            reviewer=Reviewer(self.review_pool),
+            fair_use=FairUse(settings.reviews_per_minute, clock=clock),
+        )
+        self.after_game = AfterGame(replays, self.histories, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.dms = DirectMessages(client, self.boards, self.languages)
         self.reach = Reach(matches.organizing, matches.deadlines)
@@ -259,6 +269,8 @@ class App:
         except Exception:
             log_failure(log, "writing the outbox at shut-down failed")
         await self.fleet.leave()
+        # Waits for its workers to exit (a review under way is dropped): no process is left.
+        await asyncio.to_thread(self.review_pool.shutdown, wait=True, cancel_futures=True)
         if self._owns_engine:
             await self.engine.dispose()
 

@@ -97,6 +97,17 @@ def test_review_times_every_game_beside_its_replay(tmp_path: Path) -> None:
     assert "replay p99 ms" in out and "Target: p99 at most 50 ms per match." in out
 
 
+def test_review_load_computes_once_beside_the_threads_and_an_idle_loop(tmp_path: Path) -> None:
+    out = run_bench(
+        "review_load", "--presses", "4", "--rounds", "1", "--workers", "1", cwd=tmp_path
+    )
+    assert "idle" in out and "threads, each press (before)" in out
+    rows = {line.split("|")[0].strip(): line.split("|") for line in out.splitlines() if "|" in line}
+    assert rows["threads, each press (before)"][1].strip() == "4"
+    assert rows["process pool, once (now)"][1].strip() == "1"
+    assert "lag p99 ms" in out and "at most 20 ms" in out
+
+
 def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
     out = run_bench("players", "--matches", "2", "--flag-matches", "1", cwd=tmp_path)
     assert "against easy" in out and "won %" in out

@@ -4,8 +4,10 @@
 - ``db`` nothing of ``games``, ``bot`` or ``discord``;
 - the web pages (``web``) nothing of ``discord``, the Discord side or the terminal;
 - the match service (``bot.service``) nothing of ``discord``, of the Discord side (``bot.chat``),
-  of the terminal (``bot.terminal``) or of the catalogs (``bot.i18n``, ``games.worded``, the
-  ``_`` of ``games.words``: ``FORBIDDEN_NAMES``): what it tells is data, worded by its reader;
+  of the terminal (``bot.terminal``) or of the catalogs (``bot.i18n``, ``games.worded``,
+  ``games.words`` and its ``_``: ``FORBIDDEN_NAMES``), and calls no game's wording
+  (``Event.render``, ``Game.word``: ``FORBIDDEN_CALLS``): what it tells is data, worded by its
+  reader;
   the terminal nothing of ``discord`` or ``bot.chat``;
 - the Discord side (``bot.chat``) nothing of ``db``, save the composition root in ``WIRING``;
 - no two modules import each other, directly or around a loop;
@@ -34,7 +36,14 @@ PACKAGES = ("games", "db", "bot", "web")
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "games": ("db", "bot", "discord", "sqlalchemy"),
     "db": ("games", "bot", "discord"),
-    "bot.service": ("discord", "bot.chat", "bot.terminal", "bot.i18n", "games.worded"),
+    "bot.service": (
+        "discord",
+        "bot.chat",
+        "bot.terminal",
+        "bot.i18n",
+        "games.worded",
+        "games.words",
+    ),
     "bot.terminal": ("discord", "bot.chat"),
     "web": ("discord", "bot.chat", "bot.terminal"),
 }
@@ -44,6 +53,12 @@ FORBIDDEN_NAMES: dict[str, tuple[str, ...]] = {
     "bot.service": ("games.words._", "games.words.N_", "games.words.n_"),
 }
 """Package → names (not modules) no module in it may import: the catalogs' wording functions."""
+
+FORBIDDEN_CALLS: dict[str, tuple[str, ...]] = {
+    "bot.service": ("render", "word"),
+}
+"""Package → methods no module in it may call: a game's wording of its events
+(``Event.render``) and actions (``Game.word``); the reading side words them."""
 
 DISCORD_SIDE = "bot.chat"
 WIRING = frozenset({"bot.chat.app", "bot.__main__", "bot.wiring"})
@@ -171,6 +186,7 @@ def scan(root: Path, packages: tuple[str, ...] = PACKAGES) -> Report:
     for name, path in modules.items():
         if _sized(name) and (lines := physical_lines(path)) > MAX_LINES:
             report.oversize.append(f"{path.relative_to(root)}: {lines} lines")
+        report.layers += wording_calls(name, path, root)
         imports = list(imports_of(path, root))
         submodules = {imp.imported for imp in imports if imp.named and imp.imported in modules}
         for imp in imports:
@@ -194,6 +210,27 @@ def scan(root: Path, packages: tuple[str, ...] = PACKAGES) -> Report:
     report.layers = sorted(set(report.layers))
     report.database = sorted(set(report.database))
     return report
+
+
+def wording_calls(name: str, path: Path, root: Path) -> list[str]:
+    """Calls of ``FORBIDDEN_CALLS``' methods in module ``name``, one line each."""
+    banned = {
+        method
+        for layer, methods in FORBIDDEN_CALLS.items()
+        if _within(name, layer)
+        for method in methods
+    }
+    if not banned:
+        return []
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in banned
+        ):
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {name} calls .{node.func.attr}")
+    return found
 
 
 def rule_violations(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[str]:
@@ -388,8 +425,24 @@ def test_the_service_wording_through_a_catalog_is_caught(tmp_path: Path) -> None
     root = _tree(tmp_path, {**CLEAN, "bot/service/say.py": body})
     assert rule_violations(root) == [
         "bot/service/say.py:1: bot.service.say imports bot.i18n",
+        "bot/service/say.py:2: bot.service.say imports games.words",
         "bot/service/say.py:2: bot.service.say imports games.words._",
         "bot/service/say.py:3: bot.service.say imports games.worded",
+    ]
+
+
+def test_the_service_wording_a_games_events_or_actions_is_caught(tmp_path: Path) -> None:
+    body = (
+        "from games import words\n\n"
+        "def step(engine, action, events, names):\n"
+        "    return engine.word(action), [e.render(names) for e in events]\n"
+    )
+    files = {**CLEAN, "games/words.py": "", "bot/service/replays.py": body}
+    root = _tree(tmp_path, files)
+    assert rule_violations(root) == [
+        "bot/service/replays.py:1: bot.service.replays imports games.words",
+        "bot/service/replays.py:4: bot.service.replays calls .render",
+        "bot/service/replays.py:4: bot.service.replays calls .word",
     ]
 
 

@@ -9,13 +9,14 @@ engine's own words.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import is_dataclass
 from functools import singledispatch
 
 import games
 from bot.chat.failures import FAILED
 from bot.chat.tournaments.refusals import tournament_words
-from bot.i18n import N_, _
+from bot.i18n import N_, _, n_
 from bot.i18n.formats import command
 from bot.i18n.names import REASON_NAMES, human, kind_name, reason_name
 from bot.service.errors import (
@@ -48,6 +49,7 @@ from bot.service.errors import (
     OwnOpenChallenge,
     PlayerStep,
     RematchTooEarly,
+    ReviewsTooOften,
     SelfChallenge,
     StillInPlay,
     TimeoutOutOfBounds,
@@ -331,6 +333,18 @@ def _called_off(error: CalledOff) -> str:
     return _(
         "Match #{id} was called off without a result: there is nothing to look back on.",
         id=error.match_id,
+    )
+
+
+@_word.register
+def _reviews(error: ReviewsTooOften) -> str:
+    return n_(
+        "You asked for {n} new review in the last minute, as many as one member may: you may "
+        "ask again <t:{at}:R>. Reviews already made open at any time.",
+        "You asked for {n} new reviews in the last minute, as many as one member may: you may "
+        "ask again <t:{at}:R>. Reviews already made open at any time.",
+        error.most,
+        at=math.ceil(error.retry_at.timestamp()),
     )
 
 

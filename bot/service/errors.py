@@ -10,6 +10,7 @@ language (``bot.chat.refusals``). The service raises no refusal with words of it
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar, cast, dataclass_transform
 
@@ -52,6 +53,7 @@ __all__ = [
     "OwnOpenChallenge",
     "PlayerStep",
     "RematchTooEarly",
+    "ReviewsTooOften",
     "SelfChallenge",
     "StillInPlay",
     "TimeoutOutOfBounds",
@@ -146,6 +148,15 @@ class CalledOff(WrongStatus):
     """Match ``match_id`` ended without a result: there is nothing to look back on."""
 
     match_id: int
+
+
+@refusal
+class ReviewsTooOften(MatchError):
+    """The member had ``most`` reviews computed in the last minute; they may ask again at
+    ``retry_at``. A review already computed is shown to anyone at any time."""
+
+    most: int
+    retry_at: datetime
 
 
 class Limit(StrEnum):

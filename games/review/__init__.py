@@ -22,6 +22,7 @@ from games.review.model import (
     PlayerSummary,
     Review,
     Value,
+    worded,
 )
 from games.review.replay import Played, Replay, replay
 
@@ -40,6 +41,7 @@ __all__ = [
     "Value",
     "judge_for",
     "review",
+    "worded",
 ]
 
 Judge = Callable[[Replay], Judgement]

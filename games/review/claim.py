@@ -22,8 +22,8 @@ from games.claim import State
 from games.review.crystal import SLOWER_CAP, value_rank, value_words
 from games.review.judging import CHANCE, OUTCOME, Judged, Judgement, luck_among
 from games.review.model import Knowledge, Value
+from games.review.phrasing import N_, _, n_, percent
 from games.review.replay import Replay
-from games.words import N_, _, n_, percent
 
 MARGIN = 0.1
 """The loss per point of margin given away without changing the result."""

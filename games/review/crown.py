@@ -29,13 +29,14 @@ from games.crown import (
     HintAction,
     cell_text,
     consistent_cells,
+    hint_words,
     true_hints,
 )
 from games.players.crown import attacks_needed, best_attacks, expected_attacks
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
+from games.review.phrasing import N_, Phrase, _, call, decimal, n_
 from games.review.replay import Replay, Step
-from games.words import N_, _, decimal, n_
 
 INDEX = {cell: i for i, cell in enumerate(CELLS)}
 
@@ -210,7 +211,7 @@ def _hint(step: Step) -> Judged:
         seat=defender,
         ask=step.ask,
         action=step.text,
-        move=_("hint: {hint}", hint=step.action.sentence),
+        move=_("hint: {hint}", hint=_hint_words(step.action)),
         knowledge=Knowledge(
             text=_(
                 "The attacker had {cells}; {hints}.",
@@ -230,7 +231,7 @@ def _hint(step: Step) -> Judged:
             expected=top,
             worst=strongest[0],
         ),
-        best=tuple(_("hint: {hint}", hint=hint.sentence) for hint in best),
+        best=tuple(_("hint: {hint}", hint=_hint_words(hint)) for hint in best),
         loss=losses[step.action],
         typical_loss=sum(losses.values()) / len(losses),
         before=top,
@@ -246,7 +247,7 @@ AXIS_HINTS = {
 """What each hint would leave to the attacker, by the hint's axis."""
 
 
-def _either(first: str, second: str) -> str:
+def _either(first: str, second: str) -> Phrase:
     return _("{first} or {second}", first=first, second=second)
 
 
@@ -261,3 +262,8 @@ def _cells_words(cells: Iterable[Cell], *, left: bool = False) -> str:
         len(listed),
         cells=shown,
     )
+
+
+def _hint_words(hint: HintAction) -> Phrase:
+    """The hint in words (``row is greater than 2``), kept for wording in any language."""
+    return call(hint_words, hint.axis, hint.relation, hint.value)

@@ -13,8 +13,8 @@ from games.crystal import Capture, State
 from games.players.crystal import WIN, capture_score
 from games.review.judging import OUTCOME, Judged, Judgement
 from games.review.model import Knowledge, Value
+from games.review.phrasing import N_, _, n_
 from games.review.replay import Replay
-from games.words import N_, _, n_
 
 SLOWER = 0.1
 """The loss per capture of a slower win or a quicker loss."""

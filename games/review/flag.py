@@ -25,8 +25,8 @@ from games.flag import FLAGS, SIZE, Action, Cell, Move, State, Trap
 from games.players.flag import TRAP_COST, Estimates, Race, candidates, distance
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
+from games.review.phrasing import _, n_
 from games.review.replay import Replay, Step
-from games.words import _, n_
 
 CELLS = frozenset(grid.cells(SIZE))
 LOSS_CAP = 3.0

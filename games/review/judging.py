@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from games.base import SEATS, Ask, Seat
 from games.review.model import Knowledge, Mark, MoveReview, PlayerSummary, Review
+from games.review.phrasing import _
 from games.review.replay import Replay
-from games.words import _
 
 BEST_LISTED = 8
 """Best moves kept per move; ``MoveReview.best_count`` has how many there were."""

@@ -6,13 +6,15 @@ can be kept in a database column and read by a later version of Parlor.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from games.base import JSON, Ask, Outcome, Seat
+from games.review import phrasing
 
-FORMAT_VERSION = 1
-"""The version of ``Review.dump``'s layout; ``Review.load`` refuses any other."""
+FORMAT_VERSION = 2
+"""The version of ``Review.dump``'s layout; ``Review.load`` refuses any other. Version 2 keeps
+each text as a phrase (``games.review.phrasing``), worded in the reader's language when shown."""
 
 
 class Mark(StrEnum):
@@ -57,7 +59,7 @@ class Knowledge:
 
     def dump(self) -> dict[str, JSON]:
         return {
-            "text": self.text,
+            "text": phrasing.dump(self.text),
             "value": None if self.value is None else self.value.value,
             "possible": self.possible,
             "listed": list(self.listed),
@@ -72,7 +74,7 @@ class Knowledge:
         distances = data["distances"]
         chances = data["chances"]
         return cls(
-            text=data["text"],
+            text=phrasing.load(data["text"]),
             value=None if data["value"] is None else Value(data["value"]),
             possible=data["possible"],
             listed=tuple(data["listed"]),
@@ -124,9 +126,9 @@ class MoveReview:
             "seat": self.seat,
             "ask": self.ask.value,
             "action": self.action,
-            "move": self.move,
+            "move": phrasing.dump(self.move),
             "knowledge": self.knowledge.dump(),
-            "best": list(self.best),
+            "best": [phrasing.dump(best) for best in self.best],
             "best_count": self.best_count,
             "mark": self.mark.value,
             "loss": self.loss,
@@ -144,9 +146,9 @@ class MoveReview:
             seat=data["seat"],
             ask=Ask(data["ask"]),
             action=data["action"],
-            move=data["move"],
+            move=phrasing.load(data["move"]),
             knowledge=Knowledge.load(data["knowledge"]),
-            best=tuple(data["best"]),
+            best=tuple(phrasing.load(best) for best in data["best"]),
             best_count=data["best_count"],
             mark=Mark(data["mark"]),
             loss=data["loss"],
@@ -186,9 +188,9 @@ class PlayerSummary:
             "seat": self.seat,
             "moves": self.moves,
             "skill": self.skill,
-            "skill_note": self.skill_note,
+            "skill_note": None if self.skill_note is None else phrasing.dump(self.skill_note),
             "luck": self.luck,
-            "luck_note": self.luck_note,
+            "luck_note": None if self.luck_note is None else phrasing.dump(self.luck_note),
             "best_move": self.best_move,
             "worst_move": self.worst_move,
             "marks": {mark.value: count for mark, count in self.marks},
@@ -201,9 +203,9 @@ class PlayerSummary:
             seat=data["seat"],
             moves=data["moves"],
             skill=data["skill"],
-            skill_note=data["skill_note"],
+            skill_note=_note(data["skill_note"]),
             luck=data["luck"],
-            luck_note=data["luck_note"],
+            luck_note=_note(data["luck_note"]),
             best_move=data["best_move"],
             worst_move=data["worst_move"],
             # In the order of ``Mark``, as judged: a JSON object's keys may come back in any order.
@@ -264,3 +266,34 @@ class Review:
             players=(first, second),
             moves=tuple(MoveReview.load(move) for move in data["moves"]),
         )
+
+
+def _note(data: JSON) -> str | None:
+    return None if data is None else phrasing.load(data)
+
+
+def worded(review: Review) -> Review:
+    """``review`` with every text written in the current catalog's language (pure, cheap: the
+    judging is not done again)."""
+    return replace(
+        review,
+        players=(_worded_player(review.players[0]), _worded_player(review.players[1])),
+        moves=tuple(_worded_move(move) for move in review.moves),
+    )
+
+
+def _worded_player(player: PlayerSummary) -> PlayerSummary:
+    return replace(
+        player,
+        skill_note=None if player.skill_note is None else phrasing.word(player.skill_note),
+        luck_note=None if player.luck_note is None else phrasing.word(player.luck_note),
+    )
+
+
+def _worded_move(move: MoveReview) -> MoveReview:
+    return replace(
+        move,
+        move=phrasing.word(move.move),
+        knowledge=replace(move.knowledge, text=phrasing.word(move.knowledge.text)),
+        best=tuple(phrasing.word(best) for best in move.best),
+    )

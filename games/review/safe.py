@@ -31,9 +31,9 @@ from games.players.safe import EXACT_CODES, best_exact_guesses, guesses_needed
 from games.review.codes import CodeBits, Possible, every_code, members
 from games.review.judging import MOVES, Judged, Judgement, luck_among
 from games.review.model import Knowledge
+from games.review.phrasing import _, decimal, n_
 from games.review.replay import Replay, Step
 from games.safe import Code, Guess, Options, SafeState, code_text, exact_matches
-from games.words import _, decimal, n_
 
 POOL = 16
 """Codes still possible scored as guesses per move, in larger shapes."""

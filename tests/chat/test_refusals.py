@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import is_dataclass
+from datetime import UTC, datetime
 
 import pytest
 
@@ -41,6 +42,7 @@ from bot.service.errors import (
     OwnOpenChallenge,
     PlayerStep,
     RematchTooEarly,
+    ReviewsTooOften,
     SelfChallenge,
     StillInPlay,
     TimeoutOutOfBounds,
@@ -101,6 +103,7 @@ SAMPLES: list[MatchError | NotYourTurn] = [
     NoFinishedMatch(7),
     StillInPlay(7),
     CalledOff(7),
+    ReviewsTooOften(6, datetime(2026, 1, 1, 12, 0, tzinfo=UTC)),
     *(LimitReached(limit, 3, 10) for limit in Limit),
     WaitTooLong(600),
     TimeoutOutOfBounds("turn", 60, 7 * 86400, 30),

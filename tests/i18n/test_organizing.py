@@ -230,7 +230,7 @@ class Shown:
     async def gather(self, service: MatchParts) -> Shown:
         self.match_id = await crown_won_by_alice(service, self.clock)
         await challenge(service, "crystal")
-        replays = Replays(self.sessions, clock=self.clock, mention=lambda uid: f"<@{uid}>")
+        replays = Replays(self.sessions, clock=self.clock)
         self.histories = HistoryService(self.sessions, clock=self.clock)
         servers = ServerService(self.sessions, clock=self.clock)
         self.page = await self.histories.history(GUILD, ALICE)

@@ -19,6 +19,7 @@ from bot.service.replays import Replays
 from db.models import Match, MatchPlayer, MatchReview, RatingChange
 from games.board import Mark
 from games.review import Mark as ReviewMark
+from games.review import worded
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
 from tests.service.test_matches import challenge, start
 
@@ -41,7 +42,7 @@ def service(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> MatchPa
 
 @pytest.fixture
 def replays(sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Replays:
-    return Replays(sessions, clock=clock, mention=lambda uid: f"@{uid}")
+    return Replays(sessions, clock=clock)
 
 
 @pytest.fixture
@@ -165,13 +166,19 @@ async def test_the_replay_shows_each_step_and_both_secrets(
     match_id = await crown_won_by_alice(service, clock)
     replay = await replays.replay(GUILD, match_id)
     assert len(replay.steps) == 8  # the start and seven actions
-    assert replay.steps[0].move == "" and replay.steps[1].move == "Crown at (3,3)"
-    assert replay.steps[1].seat == 0 and replay.steps[2].move == "Crown at (2,1)"
-    assert any("Miss" in text for text in replay.steps[3].events)
+    # The steps are the game's data (its actions and events), worded by whoever reads them.
+    names = ("@11", "@22")
+    moves = [
+        None if step.action is None else replay.game.word(step.action) for step in replay.steps
+    ]
+    assert moves[0] is None and moves[1] == "Crown at (3,3)"
+    assert replay.steps[1].seat == 0 and moves[2] == "Crown at (2,1)"
+    assert any("Miss" in event.render(names) for event in replay.steps[3].events)
     last = replay.steps[-1].board
     assert sum(cell.mark in (Mark.CROWN, Mark.HIT) for cell in last.cells) == 2
-    assert any("(3,3)" in text and "(2,1)" in text for text in replay.secrets)
-    assert any("@11" in text for step in replay.steps for text in step.events)
+    secrets = [event.render(names) for event in replay.secrets]
+    assert any("(3,3)" in text and "(2,1)" in text for text in secrets)
+    assert any("@11" in e.render(names) for step in replay.steps for e in step.events)
 
 
 async def test_the_record_lists_players_options_moves_marks_and_result(
@@ -236,7 +243,8 @@ async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
     shown = await replays.review(GUILD, resigned)
     assert shown.review.outcome.winner == 0 and shown.review.players[0].luck is None
     steps = (await replays.replay(GUILD, resigned)).steps
-    assert steps[-1].seat is None and any("resign" in text for text in steps[-1].events)
+    ending = [event.render(("@11", "@22")) for event in steps[-1].events]
+    assert steps[-1].seat is None and any("resign" in text for text in ending)
 
     report = await service.challenges.challenge(
         guild_id=GUILD,
@@ -264,7 +272,7 @@ async def test_a_resigned_match_and_a_match_against_the_bot_are_reviewed(
     assert latest.id == report.match.id and latest.vs_bot and latest.rating_change is None
 
 
-async def test_a_review_read_in_another_language_is_worded_in_it_and_kept_in_english(
+async def test_a_review_is_judged_once_for_every_language_and_worded_by_each_reader(
     service: MatchParts,
     replays: Replays,
     sessions: async_sessionmaker[AsyncSession],
@@ -272,18 +280,25 @@ async def test_a_review_read_in_another_language_is_worded_in_it_and_kept_in_eng
 ) -> None:
     match_id = await crown_won_by_alice(service, clock)
     with speaking("de"):
-        german = await replays.review(GUILD, match_id)
-    async with sessions() as session:
-        assert await session.get(MatchReview, match_id) is None  # only English is kept
-    english = await replays.review(GUILD, match_id)
+        german = await replays.review(GUILD, match_id, ALICE)
     with speaking("fr"):
-        french = await replays.review(GUILD, match_id)
-    assert english.review.moves[0].move == "attack (2,2)"
-    assert german.review.moves[0].move == "(2,2) angreifen"
-    assert french.review.moves[0].move == "attaquer (2,2)"
-    assert [m.mark for m in german.review.moves] == [m.mark for m in english.review.moves]
-    assert "Angriff" in german.review.moves[0].knowledge.text
+        french = await replays.review(GUILD, match_id, BOB)
+    english = await replays.review(GUILD, match_id)
+    assert replays.reviewer.computed == 1  # a second language does not judge the match again
+    assert german.review == french.review == english.review
+    with speaking("de"):
+        in_german = worded(german.review)
+    with speaking("fr"):
+        in_french = worded(french.review)
+    assert worded(english.review).moves[0].move == "attack (2,2)"
+    assert in_german.moves[0].move == "(2,2) angreifen"
+    assert in_french.moves[0].move == "attaquer (2,2)"
+    assert "Angriff" in in_german.moves[0].knowledge.text
+    # Kept with its words as phrases: a process that starts afresh reads it in any language.
     async with sessions() as session:
         stored = await session.get(MatchReview, match_id)
-    assert stored is not None and stored.review["moves"][0]["move"] == "attack (2,2)"
-    assert (await replays.review(GUILD, match_id)).review == english.review
+    assert stored is not None and stored.review["moves"][0]["move"]["msgid"] == "attack {cell}"
+    afresh = Replays(sessions, clock=clock)
+    with speaking("de"):
+        again = worded((await afresh.review(GUILD, match_id, ALICE)).review)
+    assert afresh.reviewer.computed == 0 and again == in_german

@@ -130,12 +130,14 @@ async def test_history_starts_at_the_current_ratings(database_url: str) -> None:
         ]
 
         clock = Clock()
-        replays = Replays(sessions, clock=clock, mention=lambda u: f"@{u}")
+        replays = Replays(sessions, clock=clock)
         shown = await replays.review(GUILD, OLD_FINISHED)
         assert shown.match.names == (None, None) and shown.review.outcome.winner == 0
         assert len(shown.review.moves) == 5  # the attacks and hints; the Crowns are placed
         replay = await replays.replay(GUILD, OLD_FINISHED)
-        assert len(replay.steps) == 8 and replay.steps[-1].move == "attack (2,1)"
+        assert (
+            len(replay.steps) == 8 and replay.game.word(replay.steps[-1].action) == "attack (2,1)"
+        )
         _, written = record(await replays.review(GUILD, OLD_FINISHED))
         assert "Players: Player 1 (moved first) and Player 2" in written.splitlines()
         histories = HistoryService(sessions, clock=clock)

@@ -122,8 +122,8 @@ class AfterGame:
 
     # ------------------------------------------------------------------ what each shows
 
-    async def review(self, guild_id: int, match_id: int, move: int) -> Screen:
-        shown = await self.replays.review(guild_id, match_id)
+    async def review(self, guild_id: int, member_id: int, match_id: int, move: int) -> Screen:
+        shown = await self.replays.review(guild_id, match_id, member_id)
         move = max(0, min(move, len(shown.review.moves)))
         return Screen(
             review_texts.review_embed(shown, move), review_texts.page_buttons(shown, move)
@@ -137,63 +137,111 @@ class AfterGame:
         found = await self.replays.replay(guild_id, match_id)
         return Screen(texts.replay_embed(found, step), texts.replay_buttons(found, step))
 
-    async def download(self, guild_id: int, match_id: int) -> Screen:
-        name, text = records.record(await self.replays.review(guild_id, match_id))
+    async def download(self, guild_id: int, member_id: int, match_id: int) -> Screen:
+        name, text = records.record(await self.replays.review(guild_id, match_id, member_id))
         return Screen(file=discord.File(io.BytesIO(text.encode()), filename=name))
 
     # ------------------------------------------------------------------ answering
 
     async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
         """Answer a press of one of the after-game buttons, from its ``custom_id`` alone."""
-        guild_id = interaction.guild_id or 0
+        guild_id, member_id = interaction.guild_id or 0, interaction.user.id
         groups = found.groupdict()
         if groups.get("board"):
-            screen = self.review(guild_id, int(groups["board"]), 0)
-            await self.answer(interaction, screen, edit=False)
+            reviewed = int(groups["board"])
+            screen = self.review(guild_id, member_id, reviewed, 0)
+            await self.answer(interaction, screen, defer=not self.replays.kept(reviewed))
         elif groups.get("move") is not None:
-            screen = self.review(guild_id, int(groups["reviewed"]), int(groups["move"]))
-            await self.answer(interaction, screen, edit=True)
+            reviewed = int(groups["reviewed"])
+            screen = self.review(guild_id, member_id, reviewed, int(groups["move"]))
+            kept = self.replays.kept(reviewed)
+            await self.answer(interaction, screen, edit=True, defer=not kept)
         elif groups.get("page") is not None:
             game = None if groups["game"] == texts.EVERY_GAME else groups["game"]
             screen = self.history(guild_id, int(groups["user"]), game, int(groups["page"]))
             await self.answer(interaction, screen, edit=True)
         elif groups.get("step") == texts.FILE:
-            await self.answer(interaction, self.download(guild_id, int(groups["replayed"])))
+            replayed = int(groups["replayed"])
+            screen = self.download(guild_id, member_id, replayed)
+            await self.answer(interaction, screen, defer=not self.replays.kept(replayed))
         else:
             screen = self.replay(guild_id, int(groups["replayed"]), int(groups["step"]))
             await self.answer(interaction, screen, edit=True)
 
     async def answer(
-        self, interaction: Interaction, making: Awaitable[Screen], *, edit: bool = False
+        self,
+        interaction: Interaction,
+        making: Awaitable[Screen],
+        *,
+        edit: bool = False,
+        defer: bool = False,
     ) -> None:
         """Answer privately with what ``making`` builds: a new message, or (``edit``) the
-        private message pressed, edited in place. A refusal is answered privately instead."""
+        private message pressed, edited in place. A refusal is answered privately instead.
+
+        ``defer``: acknowledge the interaction first, within Discord's 3 seconds, and answer
+        when ``making`` is done (a review that may have to be computed); a refusal then comes
+        as a private message of its own, and the message pressed stays as it was."""
         async with self.busy():
+            if defer:
+                await interaction.response.defer(ephemeral=True, thinking=not edit)
             try:
                 screen = await making
             except REFUSALS as error:
-                await interaction.response.send_message(say(error), ephemeral=True)
+                await self._say(interaction, say(error))
                 return
             except Exception:
                 log_failure(log, "request of user %s failed", interaction.user.id)
-                await interaction.response.send_message(_(FAILED), ephemeral=True)
+                await self._say(interaction, _(FAILED))
                 return
-            none = discord.AllowedMentions.none()
-            if screen.file is not None or screen.embed is None:
-                await interaction.response.send_message(
-                    file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
-                )
-            elif edit:
-                await interaction.response.edit_message(
-                    embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
-                )
+            if interaction.response.is_done():
+                await self._show_late(interaction, screen, edit=edit)
             else:
-                await interaction.response.send_message(
-                    embed=screen.embed,
-                    view=self.view(screen.buttons),
-                    ephemeral=True,
-                    allowed_mentions=none,
-                )
+                await self._show(interaction, screen, edit=edit)
+
+    async def _say(self, interaction: Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _show(self, interaction: Interaction, screen: Screen, *, edit: bool) -> None:
+        none = discord.AllowedMentions.none()
+        if screen.file is not None or screen.embed is None:
+            await interaction.response.send_message(
+                file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
+            )
+        elif edit:
+            await interaction.response.edit_message(
+                embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
+            )
+        else:
+            await interaction.response.send_message(
+                embed=screen.embed,
+                view=self.view(screen.buttons),
+                ephemeral=True,
+                allowed_mentions=none,
+            )
+
+    async def _show_late(self, interaction: Interaction, screen: Screen, *, edit: bool) -> None:
+        """The answer after a deferral: the pressed message edited, or the first followup,
+        which takes the place of the deferred "thinking" message."""
+        none = discord.AllowedMentions.none()
+        if screen.file is not None or screen.embed is None:
+            await interaction.followup.send(
+                file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
+            )
+        elif edit:
+            await interaction.edit_original_response(
+                embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
+            )
+        else:
+            await interaction.followup.send(
+                embed=screen.embed,
+                view=self.view(screen.buttons),
+                ephemeral=True,
+                allowed_mentions=none,
+            )
 
 
 def _press_class(desk: AfterGame) -> type[discord.ui.DynamicItem[Any]]:

@@ -107,7 +107,7 @@ def history_buttons(page: HistoryPage) -> Buttons:
 
 def replay_embed(replay: Replay, step: int) -> discord.Embed:
     """Step ``step`` of the replay: what was played, what happened, the board after it, and
-    both players' secrets (the match is over)."""
+    both players' secrets (the match is over), worded here in the reader's language."""
     match = replay.match
     shown = replay.steps[max(0, min(step, len(replay.steps) - 1))]
     names = (mention(match.players[0]), mention(match.players[1]))
@@ -127,12 +127,13 @@ def replay_embed(replay: Replay, step: int) -> discord.Embed:
     elif shown.seat is None:
         head = _("The match ends.")
     else:
-        head = f"{names[shown.seat]}: **{shown.move}**"
+        head = f"{names[shown.seat]}: **{replay.game.word(shown.action)}**"
     parts = [head]
-    parts += [line for text in shown.events for line in boards.wrap(text)]
+    parts += [line for event in shown.events for line in boards.wrap(event.render(names))]
     parts.append(boards.draw(shown.board, names))
     if replay.secrets:
-        parts.append(_("Secrets: {secrets}", secrets=" ".join(replay.secrets)))
+        secrets = " ".join(event.render(names) for event in replay.secrets)
+        parts.append(_("Secrets: {secrets}", secrets=secrets))
     embed.description = fit("\n".join(parts), EMBED_DESCRIPTION_MAX)
     return embed
 

@@ -13,6 +13,7 @@ from bot.i18n.names import mark_name, reason_name
 from bot.service.replays import FinishedMatch, Replay, ReviewShown, replay_of
 from games import review as reviewing
 from games.review import Review
+from games.review.phrasing import word
 
 __all__ = ["BOT_NAME", "plain_names", "record", "record_text"]
 
@@ -22,7 +23,7 @@ BOT_NAME = "Parlor"
 def record(shown: ReviewShown) -> tuple[str, str]:
     """The reviewed match as a plain-text record, and a file name for it."""
     match = shown.match
-    text = record_text(replay_of(match, plain_names(match)), shown.review)
+    text = record_text(replay_of(match), shown.review)
     return f"parlor-match-{match.id}-{match.game}.txt", text
 
 
@@ -41,9 +42,11 @@ def plain_names(match: FinishedMatch) -> tuple[str, str]:
 
 
 def record_text(replay: Replay, review: Review) -> str:
-    """A finished match as plain text: players, options, each move with its mark, the result."""
+    """A finished match as plain text: players, options, each move with its mark, the result,
+    worded in the reader's language."""
     match = replay.match
     names = plain_names(match)
+    game = replay.game
     marks = _marks(replay, review)
     lines = [
         _("Parlor · {game} · match #{id}", game=_(replay.title), id=match.id),
@@ -55,11 +58,12 @@ def record_text(replay: Replay, review: Review) -> str:
     ]
     for step, mark in zip(replay.steps[1:], marks, strict=True):
         who = names[step.seat] if step.seat is not None else "—"
-        head = f"{step.number:>3}. {who}: {step.move}" if step.move else f"{step.number:>3}."
+        move = "" if step.action is None else game.word(step.action)
+        head = f"{step.number:>3}. {who}: {move}" if move else f"{step.number:>3}."
         lines.append(f"{head}  [{mark}]" if mark else head)
-        lines.extend(f"       {text}" for text in step.events)
+        lines.extend(f"       {event.render(names)}" for event in step.events)
     lines += ["", _("Result: {result}", result=_result(match, names))]
-    lines += [_("Secrets: {secrets}", secrets=text) for text in replay.secrets]
+    lines += [_("Secrets: {secrets}", secrets=e.render(names)) for e in replay.secrets]
     for summary in review.players:
         lines.append(f"{names[summary.seat]}: {_scores(summary)}")
     return "\n".join(lines) + "\n"
@@ -80,11 +84,11 @@ def _marks(replay: Replay, review: Review) -> list[str]:
 
 def _scores(summary: reviewing.PlayerSummary) -> str:
     if summary.skill is None:
-        skill = _(summary.skill_note) if summary.skill_note else ""
+        skill = word(summary.skill_note) if summary.skill_note else ""
     else:
         skill = _("skill {score}", score=summary.skill)
     if summary.luck is None:
-        luck = _(summary.luck_note) if summary.luck_note else _("no luck score")
+        luck = word(summary.luck_note) if summary.luck_note else _("no luck score")
     else:
         luck = _("luck {score}", score=summary.luck)
     return f"{skill}; {luck}"

@@ -4,7 +4,8 @@ The summary gives each player's skill and luck (0-99) and their best and worst m
 details walk through each move: what the player knew, the best moves, and the mark. Every
 secret is public once a match is over, so anyone in the channel may open a review. Buttons
 carry what they show in their ``custom_id`` (``details:<match>:<move>``; move 0 is the
-summary), so a review left open pages on after a restart.
+summary), so a review left open pages on after a restart. A review's texts are phrases
+(``games.review.phrasing``), worded here in the reader's language.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.i18n import N_, _, formats, n_
 from bot.i18n.names import mark_name, reason_name
 from bot.service.replays import ReviewShown
 from games.review import Mark, MoveReview, PlayerSummary
+from games.review.phrasing import word
 
 DETAILS = "details"
 """The first part of a review page's ``custom_id``."""
@@ -115,11 +117,13 @@ def _score(score: int | None, note: str | None) -> str:
     """A 0-99 score in bold, or why there is none."""
     if score is not None:
         return f"**{score}**"
-    return _(note) if note else "-"
+    return word(note) if note else "-"
 
 
 def _move_line(move: MoveReview) -> str:
-    return f"#{move.number} {move.move} ({MARK_SIGNS[move.mark]} {mark_name(move.mark.value)})"
+    return (
+        f"#{move.number} {word(move.move)} ({MARK_SIGNS[move.mark]} {mark_name(move.mark.value)})"
+    )
 
 
 def move_embed(shown: ReviewShown, move: MoveReview) -> discord.Embed:
@@ -139,12 +143,14 @@ def move_embed(shown: ReviewShown, move: MoveReview) -> discord.Embed:
     embed.description = _(
         "{player} played **{move}**: {sign} {mark}.",
         player=who,
-        move=move.move,
+        move=word(move.move),
         sign=MARK_SIGNS[move.mark],
         mark=mark_name(move.mark.value),
     )
-    embed.add_field(name=_("What they knew"), value=fit(move.knowledge.text, 1024), inline=False)
-    best = ", ".join(move.best) or "-"
+    embed.add_field(
+        name=_("What they knew"), value=fit(word(move.knowledge.text), 1024), inline=False
+    )
+    best = ", ".join(map(word, move.best)) or "-"
     more = move.best_count - len(move.best)
     if more > 0:
         best = n_("{best} and {n} more", "{best} and {n} more", more, best=best)
