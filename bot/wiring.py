@@ -9,6 +9,8 @@ another through the client.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -43,6 +45,7 @@ from bot.chat.tournaments.buttons import signup_items
 from bot.chat.tournaments.commands import Tournaments
 from bot.chat.tournaments.desk import TournamentDesk
 from bot.fleet import Fleet
+from bot.logins import STEADY, Logins, StartLimit
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
@@ -94,6 +97,14 @@ class App:
         """Members' names as interactions show them, for the texts the service writes."""
         self.languages = Languages(sessions, clock=clock)
         count = settings.shard_count or 1  # unset: one process runs every shard
+        shards = settings.shards()
+        self.logins = Logins(
+            sessions,
+            "all" if shards is None else ",".join(map(str, shards)),
+            count if shards is None else len(shards),
+            client.pause,
+        )
+        self._steady: asyncio.Task[None] | None = None
         self.matches = match_parts(
             sessions,
             clock=clock,
@@ -171,6 +182,8 @@ class App:
         self.matches.runner.know_bot(client.user.id)
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
+        if not await self.log_in_paced():
+            return  # shut-down began while waiting
         await optimize(self.engine)
         client.add_dynamic_items(*self.items)
         client.add_listener(self.boards.on_guild_message, "on_message")
@@ -183,6 +196,27 @@ class App:
             log.info("Invite link: %s", invite_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+
+    async def log_in_paced(self) -> bool:
+        """Wait as the restarts before this one and the day's logins left ask (one log line
+        each): whether to go on."""
+        if not await self.logins.pace():
+            return False
+        limit = await self.client.fetch_session_start_limits()
+        reset_after = limit.reset_after / 1000
+        start_limit = StartLimit(limit.total, limit.remaining, reset_after, limit.max_concurrency)
+        if not await self.logins.within(start_limit):
+            return False
+        self._steady = asyncio.create_task(self._settle_when_steady())
+        return True
+
+    async def _settle_when_steady(self) -> None:
+        await self.client.wait_until_ready()
+        await asyncio.sleep(STEADY)
+        await self._settle()
+
+    async def before_identify(self, shard_id: int) -> None:
+        await self.logins.before_identify(shard_id)
 
     async def load_commands(self) -> None:
         """Every slash command on the client's tree, each cog built with what it uses, with the
@@ -204,6 +238,13 @@ class App:
         await client.tree.set_translator(CommandTranslator())
 
     async def stop(self, deadline: float) -> None:
+        steady, self._steady = self._steady, None
+        if steady is not None:
+            steady.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await steady
+            if self.client.is_ready() and self.client.refused is None:
+                await self._settle()  # a clean stop: the next start logs in at once
         self.client.remove_dynamic_items(*self.items)
         await self.sweeps.stop(deadline)
 
@@ -215,6 +256,12 @@ class App:
         await self.fleet.leave()
         if self._owns_engine:
             await self.engine.dispose()
+
+    async def _settle(self) -> None:
+        try:
+            await self.logins.settle()
+        except Exception:
+            log_failure(log, "recording a clean stop failed")
 
     async def _tournament_moves_on(self, tournament_id: int) -> None:
         await self.desk.progress(tournament_id)
