@@ -26,6 +26,7 @@ from bot.chat.boards.live import Boards
 from bot.chat.boards.redelivery import Redelivery
 from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
+from bot.chat.dms.missed import MissedAnswers
 from bot.chat.dms.send import DirectMessages
 from bot.chat.dms.typed import TypedAnswers
 from bot.chat.games import game_cogs
@@ -46,6 +47,7 @@ from bot.chat.tournaments.commands import Tournaments
 from bot.chat.tournaments.desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.logins import STEADY, Logins, StartLimit
+from bot.service.dm_answers import AwaitedAnswers
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
@@ -121,7 +123,8 @@ class App:
         self.histories = HistoryService(sessions, clock=clock)
         self.after_game = AfterGame(Replays(sessions, clock=clock), self.histories, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
-        self.dms = DirectMessages(client, self.boards, self.languages)
+        self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
+        self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
         self.reach = Reach(matches.organizing, matches.deadlines)
         self.channel_reach = ChannelReach(
             self.reach, self.dms, call_off=matches.organizing.call_off
@@ -167,6 +170,11 @@ class App:
             languages=self.languages,
         )
         self.queue = QueueCog(client, matches.queue, self.parts)
+        self.typed = TypedAnswers(client, self.parts, self.awaited)
+        self.missed = MissedAnswers(client, self.awaited, self.typed)
+        self.catching_up: asyncio.Task[None] | None = None
+        """Reading the DMs typed while the bot was away (by the process that gets DMs)."""
+        self._gets_dms = shards is None or 0 in shards
         self.items = (
             *button_items(self.parts),
             *signup_items(self.desk, client.busy),
@@ -196,6 +204,15 @@ class App:
             log.info("Invite link: %s", invite_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+        if self._gets_dms:
+            self.catching_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        await self.client.wait_until_ready()
+        try:
+            await self.missed.catch_up()
+        except Exception:
+            log_failure(log, "reading the DMs typed while the bot was away failed")
 
     async def log_in_paced(self) -> bool:
         """Wait as the restarts before this one and the day's logins left ask (one log line
@@ -228,7 +245,7 @@ class App:
             Servers(client, self.matches.organizing, self.languages),
             *(cog(client, parts) for cog in game_cogs()),
             Common(client, parts),
-            TypedAnswers(client, parts),
+            self.typed,
             Tournaments(self.desk, client.busy),
             self.queue,
             History(self.after_game),
@@ -246,6 +263,12 @@ class App:
             if self.client.is_ready() and self.client.refused is None:
                 await self._settle()  # a clean stop: the next start logs in at once
         self.client.remove_dynamic_items(*self.items)
+        catching, self.catching_up = self.catching_up, None
+        if catching is not None and not self.client.is_ready():
+            catching.cancel()  # still waiting for the gateway: nothing read yet
+        if catching is not None:  # it stops between two DMs once shut-down began
+            left = deadline - asyncio.get_running_loop().time()
+            await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
 
     async def release(self) -> None:
