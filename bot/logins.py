@@ -35,8 +35,9 @@ MARGIN = 0.5
 """Seconds added to the window: an IDENTIFY reaches Discord a moment after its turn is taken."""
 LOGINS_KEPT = 10
 """Logins of the day a starting process leaves for the others (reconnects after an outage)."""
-FREE_STARTS = 3
-"""Starts in a row without running steadily that log in at once (a deploy restarts twice)."""
+FREE_STARTS = 10
+"""Starts in a row without running steadily that log in at once: a deploy, or a few crashes a
+service manager restarts, cost a few of the day's logins; a crash loop is paced after them."""
 FIRST_PAUSE = 15.0
 """Seconds the next start waits; each further one doubles it, up to ``MAX_PAUSE``."""
 MAX_PAUSE = 900.0

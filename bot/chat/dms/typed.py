@@ -74,7 +74,12 @@ class TypedAnswers(commands.Cog):
         """Answer a member's typed DM, unless it was taken already (live or at a start):
         whether it was answered now."""
         async with self.bot.busy():
-            if self.answers is not None and not await self.answers.take(message.id):
+            try:
+                if self.answers is not None and not await self.answers.take(message.id):
+                    return False
+            except Exception:
+                log_failure(log, "typed DM answer of user %s failed", message.author.id)
+                await message.channel.send(_(FAILED))
                 return False
             await hear_dm(self.parts.languages, message.author.id)
             await self._answer(message)
