@@ -95,6 +95,7 @@ async def test_a_secret_typed_while_the_bot_was_away_is_taken_at_the_next_start_
 
 async def test_a_secret_typed_while_the_bot_shuts_down_is_taken_at_its_next_start(
     fake_discord: FakeDiscord,
+    guild: FakeGuild,
     channel: FakeChannel,
     alice: FakeMember,
     bob: FakeMember,
@@ -103,7 +104,7 @@ async def test_a_secret_typed_while_the_bot_shuts_down_is_taken_at_its_next_star
     """``python -m bot`` stopped by SIGTERM while a request is in flight: Bob's DM meanwhile is
     answered "restarting" and played by the next start."""
     fake = fake_discord
-    dave = fake.add_member(fake.state.guilds[channel.guild_id], fake.add_user("dave"))
+    dave = fake.add_member(guild, fake.add_user("dave"))
     async with bot_process(tmp_path, fake) as bot:
         await bot.wait_for_line(READY)
         mark = fake.checkpoint()
