@@ -219,11 +219,19 @@ class App:
         each): whether to go on."""
         if not await self.logins.pace():
             return False
-        limit = await self.client.fetch_session_start_limits()
-        reset_after = limit.reset_after / 1000
-        start_limit = StartLimit(limit.total, limit.remaining, reset_after, limit.max_concurrency)
-        if not await self.logins.within(start_limit):
-            return False
+        try:
+            limit = await self.client.fetch_session_start_limits()
+        except Exception as error:  # the safe default: one IDENTIFY at a time, no count
+            log.warning(
+                "Could not read the day's logins left from Discord (%s); logging in one shard "
+                "at a time without counting them",
+                type(error).__name__,
+            )
+        else:
+            reset_after = limit.reset_after / 1000
+            total, remaining, concurrency = limit.total, limit.remaining, limit.max_concurrency
+            if not await self.logins.within(StartLimit(total, remaining, reset_after, concurrency)):
+                return False
         self._steady = asyncio.create_task(self._settle_when_steady())
         return True
 
