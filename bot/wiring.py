@@ -238,7 +238,7 @@ class App:
     async def _settle_when_steady(self) -> None:
         await self.client.wait_until_ready()
         await asyncio.sleep(STEADY)
-        await self._settle()
+        await asyncio.shield(self._settle())  # a stop meanwhile does not cut its query
 
     async def before_identify(self, shard_id: int) -> None:
         await self.logins.before_identify(shard_id)
