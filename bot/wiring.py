@@ -10,6 +10,7 @@ another through the client.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from bot.chat.boards.live import Boards
 from bot.chat.boards.redelivery import Redelivery
 from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
+from bot.chat.dms.missed import MissedAnswers
 from bot.chat.dms.send import DirectMessages
 from bot.chat.dms.typed import TypedAnswers
 from bot.chat.games import game_cogs
@@ -48,7 +50,9 @@ from bot.chat.tournaments.commands import Tournaments
 from bot.chat.tournaments.desk import TournamentDesk
 from bot.fleet import Fleet
 from bot.gauges import BotGauges
+from bot.logins import STEADY, Logins, StartLimit
 from bot.metrics import HealthCheck, Metrics, MetricsServer
+from bot.service.dm_answers import AwaitedAnswers
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
 from bot.service.match_parts import match_parts
@@ -105,6 +109,14 @@ class App:
         """Members' names as interactions show them, for the texts the service writes."""
         self.languages = Languages(sessions, clock=clock)
         count = settings.shard_count or 1  # unset: one process runs every shard
+        shards = settings.shards()
+        self.logins = Logins(
+            sessions,
+            "all" if shards is None else ",".join(map(str, shards)),
+            count if shards is None else len(shards),
+            client.pause,
+        )
+        self._steady: asyncio.Task[None] | None = None
         self.matches = match_parts(
             sessions,
             clock=clock,
@@ -130,7 +142,8 @@ class App:
         )
         self.after_game = AfterGame(replays, self.histories, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
-        self.dms = DirectMessages(client, self.boards, self.languages)
+        self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
+        self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
         self.reach = Reach(matches.organizing, matches.deadlines)
         self.channel_reach = ChannelReach(
             self.reach, self.dms, call_off=matches.organizing.call_off
@@ -178,6 +191,11 @@ class App:
             languages=self.languages,
         )
         self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
+        self.typed = TypedAnswers(client, self.parts, self.awaited)
+        self.missed = MissedAnswers(client, self.awaited, self.typed)
+        self.catching_up: asyncio.Task[None] | None = None
+        """Reading the DMs typed while the bot was away (by the process that gets DMs)."""
+        self._gets_dms = shards is None or 0 in shards
         self.items = (
             *button_items(self.parts),
             *signup_items(self.desk, client.busy),
@@ -222,6 +240,8 @@ class App:
         self.matches.runner.know_bot(client.user.id)
         await migrate.upgrade(self.engine)
         await self.fleet.join()  # before anything that answers members or acts on matches
+        if not await self.log_in_paced():
+            return  # shut-down began while waiting
         await optimize(self.engine)
         client.add_dynamic_items(*self.items)
         client.add_listener(self.boards.on_guild_message, "on_message")
@@ -236,6 +256,44 @@ class App:
             log.info("Invite link: %s", invite_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+        if self._gets_dms:
+            self.catching_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        await self.client.wait_until_ready()
+        try:
+            await self.missed.catch_up()
+        except Exception:
+            log_failure(log, "reading the DMs typed while the bot was away failed")
+
+    async def log_in_paced(self) -> bool:
+        """Wait as the restarts before this one and the day's logins left ask (one log line
+        each): whether to go on."""
+        if not await self.logins.pace():
+            return False
+        try:
+            limit = await self.client.fetch_session_start_limits()
+        except Exception as error:  # the safe default: one IDENTIFY at a time, no count
+            log.warning(
+                "Could not read the day's logins left from Discord (%s); logging in one shard "
+                "at a time without counting them",
+                type(error).__name__,
+            )
+        else:
+            reset_after = limit.reset_after / 1000
+            total, remaining, concurrency = limit.total, limit.remaining, limit.max_concurrency
+            if not await self.logins.within(StartLimit(total, remaining, reset_after, concurrency)):
+                return False
+        self._steady = asyncio.create_task(self._settle_when_steady())
+        return True
+
+    async def _settle_when_steady(self) -> None:
+        await self.client.wait_until_ready()
+        await asyncio.sleep(STEADY)
+        await asyncio.shield(self._settle())  # a stop meanwhile does not cut its query
+
+    async def before_identify(self, shard_id: int) -> None:
+        await self.logins.before_identify(shard_id)
 
     async def load_commands(self) -> None:
         """Every slash command on the client's tree, each cog built with what it uses, with the
@@ -247,7 +305,7 @@ class App:
             Servers(client, self.matches.organizing, self.languages),
             *(cog(client, parts) for cog in game_cogs()),
             Common(client, parts),
-            TypedAnswers(client, parts),
+            self.typed,
             Tournaments(self.desk, client.busy),
             self.queue,
             History(self.after_game),
@@ -257,7 +315,20 @@ class App:
         await client.tree.set_translator(CommandTranslator())
 
     async def stop(self, deadline: float) -> None:
+        steady, self._steady = self._steady, None
+        if steady is not None:
+            steady.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await steady
+            if self.client.is_ready() and self.client.refused is None:
+                await self._settle()  # a clean stop: the next start logs in at once
         self.client.remove_dynamic_items(*self.items)
+        catching, self.catching_up = self.catching_up, None
+        if catching is not None and not self.client.is_ready():
+            catching.cancel()  # still waiting for the gateway: nothing read yet
+        if catching is not None:  # it stops between two DMs once shut-down began
+            left = deadline - asyncio.get_running_loop().time()
+            await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
 
     async def release(self) -> None:
@@ -273,6 +344,12 @@ class App:
         await asyncio.to_thread(self.review_pool.shutdown, wait=True, cancel_futures=True)
         if self._owns_engine:
             await self.engine.dispose()
+
+    async def _settle(self) -> None:
+        try:
+            await self.logins.settle()
+        except Exception:
+            log_failure(log, "recording a clean stop failed")
 
     async def _tournament_moves_on(self, tournament_id: int) -> None:
         await self.desk.progress(tournament_id)

@@ -42,6 +42,9 @@ async def upgrade(target: AsyncEngine | str | None = None, revision: str = "head
 
 def _upgrade(connection: Connection, revision: str) -> None:
     config = alembic_config()
+    heads = set(ScriptDirectory.from_config(config).get_heads())
+    if revision == "head" and _current_heads(connection) == heads:
+        return  # nothing to do, and nothing of Alembic's global state touched
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
 

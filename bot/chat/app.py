@@ -92,6 +92,9 @@ class Lifecycle(Protocol):
     async def release(self) -> None:
         """Logged out: write what is pending, and let the database go."""
 
+    async def before_identify(self, shard_id: int) -> None:
+        """Before a shard IDENTIFYs: wait for its turn among the fleet's logins."""
+
 
 class ParlorTree(app_commands.CommandTree["Parlor"]):
     """The slash commands; once shut-down has begun they are answered "restarting" instead."""
@@ -136,6 +139,7 @@ class Parlor(commands.AutoShardedBot):
         self.closing = False
         """Set once shut-down has begun: new requests are answered "restarting"."""
         self._shutdown: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
         self.refused: Exception | None = None
         """Why the bot stopped itself: another process took its shards while it was cut off."""
 
@@ -148,6 +152,23 @@ class Parlor(commands.AutoShardedBot):
         self.tree.error(self.on_app_command_error)
         if self._lifecycle is not None:
             await self._lifecycle.start()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py waits 5 s before each IDENTIFY but the first of the process; the
+        # lifecycle waits for the turn of the shard's bucket among every process instead.
+        if self._lifecycle is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            await self._lifecycle.before_identify(shard_id or 0)
+
+    async def pause(self, seconds: float) -> bool:
+        """Wait ``seconds``: ``True``, or ``False`` as soon as shut-down begins."""
+        try:
+            async with asyncio.timeout(seconds):
+                await self._stopping.wait()
+        except TimeoutError:
+            return True
+        return False
 
     def serves_guild(self, guild_id: int) -> bool:
         """Whether ``guild_id``'s events come to this process: its shard is one of ours."""
@@ -209,6 +230,7 @@ class Parlor(commands.AutoShardedBot):
 
     async def _close(self) -> None:
         self.closing = True
+        self._stopping.set()
         deadline = asyncio.get_running_loop().time() + self.close_grace
         if self._lifecycle is not None:
             await self._lifecycle.stop(deadline)

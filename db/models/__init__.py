@@ -1,6 +1,7 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
-settings, web pages and the bot's own values (``servers``), the quick-pair queue (``queue``) and
+settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
+(``dms``), the quick-pair queue (``queue``) and
 tournaments (``tournaments``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
@@ -8,6 +9,7 @@ the migrations with) holds every table, and ``from db.models import Match`` find
 """
 
 from db.models.base import JSON_DOCUMENT, NAMING_CONVENTION, Base, UTCDateTime, utcnow
+from db.models.dms import DmAnswer, DmPrompt
 from db.models.matches import (
     NAME_LENGTH,
     OPEN_OPPONENT,
@@ -49,6 +51,8 @@ __all__ = [
     "UNFINISHED_STATUSES",
     "Base",
     "BotMeta",
+    "DmAnswer",
+    "DmPrompt",
     "GuildOrganizers",
     "GuildSettings",
     "Match",

@@ -28,8 +28,9 @@ class _Client:
         self.dms: list[int] = []
 
     def get_user(self, user_id: int) -> Any:
-        async def send(**kwargs: Any) -> None:
+        async def send(**kwargs: Any) -> Any:
             self.dms.append(user_id)
+            return SimpleNamespace(id=len(self.dms), channel=SimpleNamespace(id=user_id))
 
         return SimpleNamespace(send=send)
 

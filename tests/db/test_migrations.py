@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0011"
+HEAD = "0012"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -42,6 +42,8 @@ TABLES = {
     "rating_history",
     "match_reviews",
     "member_locales",
+    "dm_prompts",
+    "dm_answers",
 }
 
 

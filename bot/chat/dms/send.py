@@ -19,6 +19,7 @@ from bot.chat.components import Post
 from bot.chat.readers import in_dm_language, in_server_language
 from bot.chat.sending import CANNOT_DM, channel_of, message_kwargs, nonce
 from bot.i18n import _
+from bot.service.dm_answers import AwaitedAnswers
 from bot.service.languages import Languages
 from bot.service.lines import kept_event
 from bot.service.notices import Private, Prompt
@@ -30,12 +31,18 @@ class DirectMessages:
     """DMs to members, for one bot process."""
 
     def __init__(
-        self, client: discord.Client, boards: Boards, languages: Languages | None = None
+        self,
+        client: discord.Client,
+        boards: Boards,
+        languages: Languages | None = None,
+        answers: AwaitedAnswers | None = None,
     ) -> None:
         self.client = client
         self.boards = boards
         self.languages = languages
         """Each member's DM language, and the server's for a prompt offered in its channel."""
+        self.answers = answers
+        """Where a prompt asked by DM is noted, for an answer typed while the bot is away."""
 
     async def speaking_to(self, user_id: int, guild_id: int) -> AbstractContextManager[None]:
         """The language of a DM to the member about something in ``guild_id``."""
@@ -81,10 +88,13 @@ class DirectMessages:
                 prompt, server=self.server_name(snap.guild_id), board=self.boards.board_url(snap)
             )
         key = nonce(snap.id, snap.version, "prompt", prompt.user_id)
-        if await self.send_dm(prompt.user_id, post, nonce=key):
+        sent = await self._send(prompt.user_id, post, nonce=key)
+        if sent is not None:
             log.info(
                 "match %s: asked user %s for a %s by DM", snap.id, prompt.user_id, prompt.ask.value
             )
+            if self.answers is not None:
+                await self.answers.asked(snap.id, prompt.user_id, sent.channel.id, sent.id)
             return
         log.info(
             "match %s: DMs of user %s are closed; offering the prompt in the channel",
@@ -103,12 +113,17 @@ class DirectMessages:
         A refused DM is reported to the caller, never retried. With a ``nonce``, Discord
         posts it once however often it is sent.
         """
+        return await self._send(user_id, post, nonce=nonce) is not None
+
+    async def _send(
+        self, user_id: int, post: Post, *, nonce: str | None = None
+    ) -> discord.Message | None:
+        """``send_dm``: the message sent, or ``None`` when the user does not accept DMs."""
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         try:
             kwargs = message_kwargs(post, ping=True)
-            await (user.send(nonce=nonce, **kwargs) if nonce else user.send(**kwargs))
+            return await (user.send(nonce=nonce, **kwargs) if nonce else user.send(**kwargs))
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
-                return False
+                return None
             raise
-        return True

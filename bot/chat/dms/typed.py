@@ -2,7 +2,9 @@
 
 DM texts reach the bot without the Message Content intent. The answer goes to the member's match
 that waits for them; with several, they start it with the match number: "#12 2 3". The text is
-never logged: it may be a secret.
+never logged: it may be a secret. Each DM is taken once by its id (``AwaitedAnswers.take``),
+whether it arrives live or is read at a start (``missed.py``); one typed while the bot shuts
+down is left for its next start.
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ from bot.chat.parts import Parts
 from bot.chat.readers import hear_dm
 from bot.chat.refusals import say
 from bot.i18n import N_, _
+from bot.service.dm_answers import AwaitedAnswers
 from bot.service.errors import REFUSALS, MatchNotFound
 from bot.service.failures import log_failure
 from games.base import Ask
 
-RESTARTING = N_("Parlor is restarting: send your answer again in a moment.")
+RESTARTING = N_(
+    "Parlor is restarting: it will read your answer to its question when it is back, in a moment."
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +55,35 @@ def private_asks(game: str, text: str) -> frozenset[Ask]:
 
 
 class TypedAnswers(commands.Cog):
-    def __init__(self, bot: Parlor, parts: Parts) -> None:
+    def __init__(self, bot: Parlor, parts: Parts, answers: AwaitedAnswers | None = None) -> None:
         self.bot = bot
         self.parts = parts
         self.matches = parts.matches
+        self.answers = answers
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
-        if self.bot.closing:
+        if self.bot.closing:  # not taken: the next start reads it
             await message.channel.send(_(RESTARTING))
             return
+        await self.take(message)
+
+    async def take(self, message: discord.Message) -> bool:
+        """Answer a member's typed DM, unless it was taken already (live or at a start):
+        whether it was answered now."""
         async with self.bot.busy():
+            try:
+                if self.answers is not None and not await self.answers.take(message.id):
+                    return False
+            except Exception:
+                log_failure(log, "typed DM answer of user %s failed", message.author.id)
+                await message.channel.send(_(FAILED))
+                return False
             await hear_dm(self.parts.languages, message.author.id)
             await self._answer(message)
+        return True
 
     async def _answer(self, message: discord.Message) -> None:
         """Submit a typed DM to the match waiting for it, and deliver what happened."""

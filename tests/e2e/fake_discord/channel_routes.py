@@ -124,8 +124,11 @@ class ChannelRoutes:
             and message.id > after
             and (before is None or message.id < before)
         ]
-        newest = sorted(found, key=lambda message: message.id, reverse=True)[:limit]
-        return json_response([message.payload() for message in newest])
+        # Discord gives the ``limit`` messages nearest to ``after`` (without ``before``), else
+        # the newest, newest first either way.
+        ordered = sorted(found, key=lambda message: message.id)
+        page = ordered[:limit] if after and before is None else ordered[-limit:]
+        return json_response([message.payload() for message in reversed(page)])
 
     async def create_message(self, request: web.Request, payload: JSON) -> web.Response:
         channel, permissions = self._channel(request)

@@ -34,7 +34,7 @@ from .events import (
 )
 from .events import PRIVILEGED_INTENTS as PRIVILEGED_INTENTS
 from .records import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole
-from .shards import Shard, parse_shard
+from .shards import SessionStarts, Shard, parse_shard
 from .state import DiscordState
 
 log = logging.getLogger(__name__)
@@ -160,6 +160,8 @@ class Gateway:
         self._sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
         self.identify_count = 0
+        self.starts = SessionStarts()
+        """The limits on IDENTIFYs, and what was taken and refused."""
         self.resume_count = 0
 
     @property
@@ -241,6 +243,10 @@ class Gateway:
         shard = parse_shard(data.get("shard"))
         if shard is None:
             await connection.close(INVALID_SHARD, "Invalid shard.")
+            return None
+        if not self.starts.admit(shard, self._state.clock()):
+            # Too soon in its bucket: Discord answers Invalid Session, not resumable.
+            connection.send_op(INVALID_SESSION, False)
             return None
         session = GatewaySession(
             secrets.token_hex(16), intents, shard, shard_given=data.get("shard") is not None

@@ -32,7 +32,6 @@ from .invalid_requests import InvalidRequests
 from .ratelimits import VIA, RateLimiter
 from .records import FakeGuild
 from .replies import NotModelled, Route, json_response, no_content, snowflake, top_level_resource
-from .shards import session_start_limit
 from .state import DiscordState
 
 API_PREFIX = "/api/v10"
@@ -244,7 +243,7 @@ class RestAPI:
         return json_response({"url": self.gateway.url})
 
     async def get_gateway_bot(self, request: web.Request, payload: JSON) -> web.Response:
-        limit = session_start_limit(self.gateway.identify_count)
+        limit = self.gateway.starts.limit()
         return json_response(
             {"url": self.gateway.url, "shards": self.shards, "session_start_limit": limit}
         )

@@ -7,7 +7,7 @@ DMs and their interactions go to shard 0. Sessions on the same shard all get its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import JSON
 
@@ -17,6 +17,8 @@ TIMESTAMP_SHIFT = 22
 SESSION_START_TOTAL = 1000
 """IDENTIFYs a bot may send a day (``session_start_limit.total``)."""
 SESSION_START_RESET_MS = 24 * 60 * 60 * 1000
+IDENTIFY_WINDOW = 5.0
+"""Seconds in which each bucket (``shard_id % max_concurrency``) may IDENTIFY once."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,38 @@ def moved_to_shard(snowflake: int, shard: Shard) -> int:
     return snowflake + (step << TIMESTAMP_SHIFT)
 
 
-def session_start_limit(identified: int) -> dict[str, JSON]:
-    """``GET /gateway/bot``'s ``session_start_limit`` after ``identified`` IDENTIFYs."""
-    return {
-        "total": SESSION_START_TOTAL,
-        "remaining": max(SESSION_START_TOTAL - identified, 0),
-        "reset_after": SESSION_START_RESET_MS,
-        "max_concurrency": 1,
-    }
+@dataclass
+class SessionStarts:
+    """Discord's limits on starting sessions: ``max_concurrency`` IDENTIFYs per ``window``
+    seconds, one per bucket (``shard_id % max_concurrency``), whichever connection (or
+    process) sends them; ``total`` a day. ``window`` ``None`` lifts the first."""
+
+    total: int = SESSION_START_TOTAL
+    max_concurrency: int = 1
+    window: float | None = IDENTIFY_WINDOW
+    used: int = 0
+    """IDENTIFYs taken today (each answered with READY)."""
+    last: dict[int, float] = field(default_factory=dict)
+    """Each bucket's last IDENTIFY taken, on the fake's clock."""
+    refused: list[int] = field(default_factory=list)
+    """The shard of every IDENTIFY refused for coming too soon in its bucket."""
+
+    def admit(self, shard: Shard, now: float) -> bool:
+        """Whether an IDENTIFY of ``shard`` at ``now`` is taken (and count it) or refused."""
+        bucket = shard.id % self.max_concurrency
+        last = self.last.get(bucket)
+        if self.window is not None and last is not None and now - last < self.window:
+            self.refused.append(shard.id)
+            return False
+        self.last[bucket] = now
+        self.used += 1
+        return True
+
+    def limit(self) -> dict[str, JSON]:
+        """``GET /gateway/bot``'s ``session_start_limit``."""
+        return {
+            "total": self.total,
+            "remaining": max(self.total - self.used, 0),
+            "reset_after": SESSION_START_RESET_MS,
+            "max_concurrency": self.max_concurrency,
+        }
