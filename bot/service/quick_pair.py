@@ -215,6 +215,8 @@ class QuickPair:
             entry = await queue.entry_of(session, user_id, for_update=True)
             if entry is None or entry.spot.guild_id != guild_id:
                 raise NotQueued(gone=True)
+            # At the limit, the member keeps their place: the refusal changes nothing.
+            check_playing(await member_load(session, user_id, None, self.runner.clock()))
             await queue.remove(session, [user_id])
         return await self.challenges.challenge(
             guild_id=guild_id,

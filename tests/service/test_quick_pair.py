@@ -209,6 +209,20 @@ async def test_after_the_servers_wait_the_bot_is_offered_once(
         await queue.play_bot(1, GUILD)
 
 
+async def test_taking_the_bots_offer_at_the_match_limit_keeps_the_members_place(
+    parts: MatchParts, queue: QuickPair, clock: Clock
+) -> None:
+    await at_the_limit_in_the_queue(parts, queue, 1)
+    with pytest.raises(LimitReached) as refused:
+        await queue.play_bot(1, GUILD)
+    assert refused.value == LimitReached(Limit.PLAYING, MAX_PLAYING)
+    assert await queue.place(1) is not None and await playing(parts, 1) == MAX_PLAYING
+    busy = (await parts.lookups.unfinished(1))[0]
+    await parts.play.resign(busy.id, 1)
+    started = await queue.play_bot(1, GUILD)
+    assert started.match.vs_bot and await queue.place(1) is None
+
+
 async def test_nobody_stays_queued_more_than_ten_minutes(queue: QuickPair, clock: Clock) -> None:
     await join_all(queue, [1])
     clock.advance(minutes=9)
