@@ -68,6 +68,8 @@ class MatchRow:
     origin: str = "named"
     """How the players found each other (``db.models.MatchOrigin``)."""
     thread_id: int | None = None
+    place: str = "server"
+    """How the match's message is reached (``db.models.MatchPlace``)."""
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
