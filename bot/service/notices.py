@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from bot.service.lines import PublicLine
-from db.models import OPEN_OPPONENT, MatchPlace, MatchStatus
+from db.models import OPEN_OPPONENT, MatchStatus
+from db.models import MatchPlace as MatchPlace  # handed to the Discord side, which reads no db
 from games.base import Ask, Event
 
 

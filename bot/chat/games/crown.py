@@ -14,11 +14,13 @@ from bot.chat.matches.game_commands import (
     Interaction,
     Option,
     challenge_command,
+    playable_anywhere,
 )
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 
+@playable_anywhere
 class Crown(
     GameCog,
     group_name="crown",

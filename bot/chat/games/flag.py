@@ -8,7 +8,13 @@ import games
 from bot.chat.components import Post, Press, Verb
 from bot.chat.games.private_side import PrivateSide
 from bot.chat.matches.controls import layout
-from bot.chat.matches.game_commands import Coordinate5, GameCog, Interaction, challenge_command
+from bot.chat.matches.game_commands import (
+    Coordinate5,
+    GameCog,
+    Interaction,
+    challenge_command,
+    server_only,
+)
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
@@ -16,6 +22,7 @@ from bot.service.notices import MatchSnapshot
 from games.flag import GAME, View, own_traps
 
 
+@server_only
 class Flag(
     GameCog,
     group_name="flag",

@@ -1,0 +1,168 @@
+"""Matches outside servers: two friends who share no server with the bot play in their group DM
+through a user install. The bot is not in that channel and its token is refused there (50001),
+so the match lives on the challenge command's response, edited by each press on it; no request
+is ever made to that channel with the bot's token."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from bot.chat.components import Verb
+
+from .fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InvalidInvocation
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+@pytest.fixture
+def dora(fake_discord: FakeDiscord) -> FakeUser:
+    """A member who added Parlor to her own account, in no server with the bot."""
+    user = fake_discord.add_user("dora")
+    fake_discord.install_for_user(user)
+    return user
+
+
+@pytest.fixture
+def eli(fake_discord: FakeDiscord) -> FakeUser:
+    """Dora's friend: no install of his own, no server with the bot."""
+    return fake_discord.add_user("eli")
+
+
+@pytest.fixture
+def group_dm(fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser) -> FakeChannel:
+    return fake_discord.add_group_dm(dora, eli, name="friends")
+
+
+@pytest.fixture
+async def group(idle_table: Table, group_dm: FakeChannel) -> AsyncIterator[Table]:
+    """The group DM as the table (its server's members are not in it), the bot running."""
+    idle_table.channel = group_dm
+    async with idle_table.running():
+        yield idle_table
+
+
+async def challenge(
+    group: Table, challenger: FakeUser, opponent: FakeUser, game: str
+) -> FakeMessage:
+    """``/<game> challenge`` in the group DM, and the opponent's Accept: the challenge, the
+    command's public response, becomes the board."""
+    mark = group.checkpoint()
+    answered = await group.slash(challenger, f"{game} challenge", opponent=opponent)
+    (message,) = answered.messages
+    assert not message.ephemeral and "challenges you" in message.content
+    accepted = await group.click(opponent, message, Verb.ACCEPT)
+    await group.fake.wait_for_response(accepted)
+    board = await group.posted("Coin toss", after=mark)
+    assert board.id == message.id and "accepted" in board.text
+    return board
+
+
+def assert_no_secret_leaked(
+    group: Table, caplog: pytest.LogCaptureFixture, *secrets: str, typed: tuple[str, ...] = ()
+) -> None:
+    """No secret in the group DM's public messages (every version, button ids too) or logs."""
+    public = group.public_text()
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    for secret in secrets:
+        assert secret not in public, f"{secret!r} is public before the end"
+    for secret in (*secrets, *typed):
+        pattern = rf"(?<!\d){re.escape(secret)}(?!\d)"  # not inside an id
+        assert not re.search(pattern, logged), f"{secret!r} was logged"
+
+
+def assert_no_bot_token_call(group: Table, since: int) -> None:
+    """Since ``since``, no request with the bot's token to the group DM, no DM, no refusal."""
+    refused = [
+        str(r) for r in group.fake.requests[since:] if r.bot_token and (r.status or 0) >= 400
+    ]
+    assert not refused, f"bot-token requests refused: {refused}"
+    calls = group.bot_calls(since)
+    assert not calls.board, f"bot-token calls in the group DM: {calls.board}"
+    assert not calls.dms, f"DMs sent: {calls.dms}"
+
+
+async def test_a_whole_crystal_capture_match_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "9")
+    took = await group.posted("captures crystal 9: 9 points", after=mark)
+    assert took is board and f"<@{eli.id}>, your move." in took.content
+    mark = group.checkpoint()
+    await group.click(eli, board, Verb.PLAY, "1")
+    took = await group.posted("captures crystal 1: 1 point.", after=mark)
+    assert {p.arg for p in group.presses(took)} == {"2", "3", "4", "5", "6"}
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "6")
+    end = await group.posted("wins with exactly 15 points", after=mark)
+    assert end is board
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora: FakeUser) -> None:
+    for command in ("settings show", "tournament list", "play queue"):
+        with pytest.raises(InvalidInvocation):
+            await group.fake.slash(dora, group.channel, command)
+
+
+async def choose(group: Table, who: FakeUser, board: FakeMessage, verb: str, arg: str) -> None:
+    """Open one's own prompt from the match's message, privately, and press ``arg`` in it."""
+    opened = await group.click(who, board, Verb.ASK)
+    await group.fake.wait_for_response(opened)
+    (picker,) = opened.ephemeral_messages
+    assert picker.ephemeral and "server" not in picker.content
+    chosen = await group.click(who, picker, verb, arg)
+    await group.fake.wait_for_response(chosen)
+    await group.closed(picker)
+
+
+async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crown")
+    assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+
+    # Each opens their own picker from the match's message; nobody else sees it.
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await choose(group, eli, board, Verb.SECRET, "2 3")
+    placed = await group.posted("Both Crowns are placed", after=mark)
+    assert placed is board and f"<@{dora.id}>, your move." in placed.content
+
+    # Dora misses; Eli chooses his hint the same way.
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "2 2")
+    missed = await group.posted("attacks (2,2): Miss", after=mark)
+    assert [b["label"] for b in missed.buttons] == ["Choose my hint"]
+    await choose(group, eli, board, Verb.PLAY, "row")
+    hinted = await group.posted("the Crown's row is equal to 2", after=mark)
+    assert f"<@{eli.id}>, your move." in hinted.content
+
+    # Eli misses; Dora gives her hint, then captures the Crown.
+    mark = group.checkpoint()
+    await group.click(eli, board, Verb.PLAY, "1 1")
+    await group.posted("attacks (1,1): Miss", after=mark)
+    await choose(group, dora, board, Verb.PLAY, "column")
+    await group.posted("the Crown's column is equal to 1", after=mark)
+    assert_no_secret_leaked(group, caplog, "(3,1)", "(2,3)", typed=("3 1", "2 3"))
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "2 3")
+    end = await group.posted("Hit", after=mark)
+    assert end is board
+    assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
+
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
