@@ -14,7 +14,14 @@ import pytest
 
 from bot.chat.components import Verb
 
-from .fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InvalidInvocation
+from .fake_discord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    InvalidInvocation,
+)
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -164,5 +171,117 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     assert end is board
     assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
 
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def submit_form(
+    group: Table, who: FakeUser, opened_on: FakeMessage, verb: str, text: str
+) -> FakeInteraction:
+    """Press the message's ``verb`` button, which opens a form, and submit ``text`` in it."""
+    opened = await group.click(who, opened_on, verb)
+    await group.fake.wait_for_response(opened)
+    assert opened.modal is not None
+    (field,) = opened.modal_text_inputs
+    submitted = await group.fake.submit_modal(
+        who, opened, opened.modal["custom_id"], {field["custom_id"]: text}
+    )
+    await group.fake.wait_for_response(submitted)
+    return submitted
+
+
+async def test_a_whole_safe_cracker_match_in_a_group_dm_with_codes_set_in_forms(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "safe")
+    mark = group.checkpoint()
+    # "Choose my secret" opens the code form at once; its answer is the match's message.
+    await submit_form(group, dora, board, Verb.ASK, "213")
+    await submit_form(group, eli, board, Verb.ASK, "312")
+    set_ = await group.posted("Both codes are set", after=mark)
+    assert set_ is board and [p.verb for p in group.presses(set_)] == [Verb.GUESS]
+
+    mark = group.checkpoint()
+    await submit_form(group, dora, board, Verb.GUESS, "111")
+    await group.posted("guesses 1-1-1: 1 exact match", after=mark)
+    assert_no_secret_leaked(group, caplog, "2-1-3", "3-1-2", typed=("213", "312"))
+    mark = group.checkpoint()
+    await submit_form(group, eli, board, Verb.GUESS, "213")
+    end = await group.posted("The safe is cracked!", after=mark)
+    assert end is board and "code was 2-1-3" in end.text and "code was 3-1-2" in end.text
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_whole_number_claim_match_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "claim")
+    for turn in range(9):
+        player = (dora, eli)[turn % 2]
+        cell = next(p.arg for p in group.presses(board) if p.verb == Verb.PLAY)
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, cell)
+        await group.posted(f"claims {cell} at", after=mark)
+        if not any(p.verb == Verb.PLAY for p in group.presses(board)):
+            break
+    assert [p.verb for p in group.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def pick_trap(group: Table, who: FakeUser, board: FakeMessage, cell: str) -> None:
+    opened = await group.click(who, board, Verb.TRAP)
+    await group.fake.wait_for_response(opened)
+    (picker,) = opened.ephemeral_messages
+    chosen = await group.click(who, picker, Verb.PLAY, cell)
+    await group.fake.wait_for_response(chosen)
+
+
+async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "flag")
+
+    # A trap is a turn: Dora and Eli set theirs from the board's Trap button, privately ...
+    mark = group.checkpoint()
+    await pick_trap(group, dora, board, "TRAP 4 4")
+    await group.posted(f"<@{dora.id}> placed a trap (1 left)", after=mark)
+    mark = group.checkpoint()
+    await pick_trap(group, eli, board, "TRAP 2 2")
+    await group.posted(f"<@{eli.id}> placed a trap (1 left)", after=mark)
+    # ... and Dora (whose install runs the commands) with /flag trap: its answer is the
+    # picker itself, privately (no DM).
+    mark = group.checkpoint()
+    asked = await group.slash(dora, "flag trap")
+    (picker,) = asked.messages
+    assert picker.ephemeral and "pick the cell for a trap" in picker.content
+    chosen = await group.click(dora, picker, Verb.PLAY, "TRAP 3 4")
+    await group.fake.wait_for_response(chosen)
+    await group.posted(f"<@{dora.id}> placed a trap (0 left)", after=mark)
+    assert_no_secret_leaked(group, caplog, "(4,4)", "(2,2)", "(3,4)", typed=("3 4",))
+
+    moves = [
+        (eli, "MOVE 4 4", "Trap triggered at (4,4)!"),
+        (dora, "MOVE 2 2", "Trap triggered at (2,2)!"),
+        (eli, "MOVE 4 5", "moves to (4,5)"),
+        (dora, "MOVE 2 2", "moves to (2,2)"),
+        (eli, "MOVE 3 5", "moves to (3,5)"),
+        (dora, "MOVE 3 3", "moves to (3,3)"),
+        (eli, "MOVE 2 5", "moves to (2,5)"),
+        (dora, "MOVE 4 4", "moves to (4,4)"),
+        (eli, "MOVE 1 5", "moves to (1,5)"),
+        (dora, "MOVE 5 5", "captures the flag at (5,5) and wins"),
+    ]
+    for player, move, seen in moves:
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, move)
+        assert await group.posted(seen, after=mark) is board
+    assert "hidden traps: (3,4)" in board.text
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)

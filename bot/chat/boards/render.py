@@ -144,7 +144,7 @@ def board_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     if snap.status == "challenged" or (snap.over and not snap.players):
         return closed_challenge_post(snap, lines)
     content = _call_to_act(snap) or ""  # once over, the result is in the embed, once
-    layout = rematch_layout(snap) if snap.over else move_layout(snap) or private_layout(snap)
+    layout = rematch_layout(snap) if snap.over else move_layout(snap) or controls.opening(snap)
     ping = () if snap.over else snap.to_act
     return Post(fit(content), board_embed(snap, lines), layout, ping)
 
@@ -266,22 +266,6 @@ def move_layout(snap: MatchSnapshot) -> Layout:
     return controls.layout(snap, games.get(snap.game).controls(snap.public_view, seat))
 
 
-def private_layout(snap: MatchSnapshot) -> Layout:
-    """On the message of a match reached only through interactions (no DM reaches its
-    players): a button that opens the presser's own prompt privately, while a player is to
-    choose a secret or a hint."""
-    if not snap.by_interaction_only or snap.status not in ("setup", "active"):
-        return ()
-    asked = set(snap.asks.values())
-    if Ask.SECRET in asked:
-        label = _("Choose my secret")
-    elif Ask.HINT in asked:
-        label = _("Choose my hint")
-    else:
-        return ()
-    return ((Button(label, press(snap, Verb.ASK), discord.ButtonStyle.primary),),)
-
-
 # ---------------------------------------------------------------------- private posts
 
 
@@ -293,25 +277,17 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
     """
     snap = prompt.match
     opponent = _opponent(prompt)
-    title = games.get(snap.game).title
+    shown = {"game": games.get(snap.game).title, "id": snap.id, "opponent": mention(opponent)}
     head = (
-        _(
-            "**{game}, match #{id}** against {opponent} ([board]({link}))",
-            game=title,
-            id=snap.id,
-            opponent=mention(opponent),
-            link=board,
-        )
+        _("**{game}, match #{id}** against {opponent} ([board]({link}))", link=board, **shown)
         if snap.by_interaction_only  # a DM or group DM: no server, and nothing typed is read
         else _(
             "**{game}, match #{id}** against {opponent} in **{server}**, {channel} "
             "([board]({link}))",
-            game=title,
-            id=snap.id,
-            opponent=mention(opponent),
             server=server,
             channel=mention_channel(snap.channel_id),
             link=board,
+            **shown,
         )
     )
     lines = [head, asking(prompt)]

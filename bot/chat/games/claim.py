@@ -12,7 +12,7 @@ from bot.chat.matches.game_commands import (
     Interaction,
     Option,
     challenge_command,
-    server_only,
+    playable_anywhere,
 )
 from bot.i18n import _
 
@@ -20,7 +20,7 @@ Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
 
 
-@server_only
+@playable_anywhere
 class Claim(
     GameCog,
     group_name="claim",

@@ -13,7 +13,7 @@ from bot.chat.matches.game_commands import (
     GameCog,
     Interaction,
     challenge_command,
-    server_only,
+    playable_anywhere,
 )
 from bot.chat.parts import Parts
 from bot.i18n import _
@@ -22,7 +22,7 @@ from bot.service.notices import MatchSnapshot
 from games.flag import GAME, View, own_traps
 
 
-@server_only
+@playable_anywhere
 class Flag(
     GameCog,
     group_name="flag",
@@ -51,6 +51,8 @@ class Flag(
         if not view.traps_left[view.seat]:
             raise InvalidMove(_("You have placed both your traps: move your agent instead."))
         picker = PRIVATE_SIDE.trap_picker(prompt.match, view)
+        if prompt.match.by_interaction_only:
+            return picker  # no DM where the match is reached only through interactions
         if await self.parts.dms.send_dm(interaction.user.id, picker):
             return Post(_("I sent you the trap cell picker by DM."))
         closed = _("I cannot DM you (your DMs are closed), so pick the cell here.")

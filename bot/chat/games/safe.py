@@ -13,7 +13,7 @@ from bot.chat.matches.game_commands import (
     Interaction,
     Option,
     challenge_command,
-    server_only,
+    playable_anywhere,
 )
 from bot.chat.parts import Parts
 from bot.i18n import _
@@ -21,7 +21,7 @@ from bot.service.notices import MatchSnapshot
 from games.safe import Options
 
 
-@server_only
+@playable_anywhere
 class Safe(
     GameCog,
     group_name="safe",
