@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.chat.components import Verb
+from bot.chat.components import Press, Verb
 
 from .fake_discord import (
     FakeChannel,
@@ -72,6 +72,15 @@ async def challenge(
     return board
 
 
+def button(message: FakeMessage, verb: str, arg: str) -> str:
+    """The custom_id of the message's button doing ``verb`` with ``arg``."""
+    found = [
+        c for c in message.custom_ids if (p := Press.parse(c)) and (p.verb, p.arg) == (verb, arg)
+    ]
+    assert found, f"no {verb!r} {arg!r} button on the message"
+    return found[0]
+
+
 def assert_no_secret_leaked(
     group: Table, caplog: pytest.LogCaptureFixture, *secrets: str, typed: tuple[str, ...] = ()
 ) -> None:
@@ -126,8 +135,11 @@ async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora:
 async def choose(group: Table, who: FakeUser, board: FakeMessage, verb: str, arg: str) -> None:
     """Open one's own prompt from the match's message, privately, and press ``arg`` in it."""
     opened = await group.click(who, board, Verb.ASK)
-    await group.fake.wait_for_response(opened)
-    (picker,) = opened.ephemeral_messages
+    # The answer: the picker, privately (after the message is brought up to date, when no
+    # token of the match is fresh).
+    (picker,) = await group.fake.wait_until(
+        lambda: opened.ephemeral_messages, what="the private picker"
+    )
     assert picker.ephemeral and "server" not in picker.content
     chosen = await group.click(who, picker, verb, arg)
     await group.fake.wait_for_response(chosen)
@@ -235,8 +247,9 @@ async def test_a_whole_number_claim_match_in_a_group_dm(
 
 async def pick_trap(group: Table, who: FakeUser, board: FakeMessage, cell: str) -> None:
     opened = await group.click(who, board, Verb.TRAP)
-    await group.fake.wait_for_response(opened)
-    (picker,) = opened.ephemeral_messages
+    (picker,) = await group.fake.wait_until(
+        lambda: opened.ephemeral_messages, what="the private picker"
+    )
     chosen = await group.click(who, picker, Verb.PLAY, cell)
     await group.fake.wait_for_response(chosen)
 
@@ -284,4 +297,59 @@ async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
         assert await group.posted(seen, after=mark) is board
     assert "hidden traps: (3,4)" in board.text
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_turn_run_out_shows_at_once_while_a_token_of_the_match_is_fresh(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    mark = group.checkpoint()
+    group.clock.advance(minutes=11)  # Dora's 10 minutes run out; Accept's token is 11 old
+    end = await group.posted("ran out of time", after=mark)
+    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_turn_run_out_after_every_token_expired_shows_at_the_next_press(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    group.fake.advance_clock(16 * 60)  # every token of the match has expired
+    group.clock.advance(minutes=16)
+    await group.fake.wait_until(
+        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
+        what="the expired token to be tried",
+    )
+    assert "ran out of time" not in board.text  # nothing reaches the message meanwhile
+    # Eli presses a button left on it: his press's answer brings it up to date.
+    mark = group.checkpoint()
+    pressed = await group.fake.click(eli, board, button(board, Verb.PLAY, "5"))
+    await group.fake.wait_for_response(pressed)
+    end = await group.posted("ran out of time", after=mark)
+    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_crown_match_in_a_group_dm_goes_on_after_a_restart(
+    idle_table: Table, group_dm: FakeChannel, dora: FakeUser, eli: FakeUser
+) -> None:
+    group = idle_table
+    group.channel = group_dm
+    requests = group.request_mark()
+    async with group.running():
+        board = await challenge(group, dora, eli, "crown")
+        await choose(group, dora, board, Verb.SECRET, "3 1")
+
+    mark = group.checkpoint()
+    async with group.running():
+        # No token of the last process is known: Eli's press on the message lends its own.
+        await choose(group, eli, board, Verb.SECRET, "2 3")
+        placed = await group.posted("Both Crowns are placed", after=mark)
+        assert placed is board
+        mark = group.checkpoint()
+        await group.click(dora, board, Verb.PLAY, "2 3")
+        assert await group.posted("Hit", after=mark) is board
     assert_no_bot_token_call(group, requests)

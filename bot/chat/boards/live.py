@@ -294,6 +294,12 @@ class Boards:
         try:
             await self._attempt(snap, post, decided.route, board, exchange)
         except discord.HTTPException as error:
+            if decided.route in BY_TOKEN and not decided.bot_token:
+                # Its token failed (expired): nothing else reaches it; the next press will.
+                self._handles.pop(snap.id, None)
+                if decided.rides_on_response:
+                    await self.outbox.owe_board(snap.id, snap.version)
+                raise WaitingForPress(snap.id) from error
             if fallback is None or decided.route not in BY_TOKEN:
                 raise
             # The press's own answer failed, or the token expired (401, code 50027): the board
