@@ -125,6 +125,16 @@ async def test_a_whole_crystal_capture_match_in_a_group_dm(
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)
 
+    # The match counts on the ladder outside servers: /stats in a DM is one's own record there.
+    dm = group.fake.dm_channel(dora)
+    asked = await group.fake.slash(dora, dm, "stats")
+    record = group.answer(await group.fake.wait_for_response(asked))
+    assert "1 W · 0 L · 0 D" in record
+    assert f"Crystal Capture vs <@{eli.id}>: win" in record
+    asked = await group.fake.slash(dora, group.channel, "stats", user=eli)
+    record = group.answer(await group.fake.wait_for_response(asked))
+    assert "0 W · 1 L · 0 D" in record
+
 
 async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora: FakeUser) -> None:
     for command in ("settings show", "tournament list", "play queue"):
@@ -353,3 +363,28 @@ async def test_a_crown_match_in_a_group_dm_goes_on_after_a_restart(
         await group.click(dora, board, Verb.PLAY, "2 3")
         assert await group.posted("Hit", after=mark) is board
     assert_no_bot_token_call(group, requests)
+
+
+async def test_crystal_capture_against_the_bot_in_its_dm(
+    idle_table: Table, fake_discord: FakeDiscord, dora: FakeUser
+) -> None:
+    table = idle_table
+    table.channel = fake_discord.dm_channel(dora)
+    requests = table.request_mark()
+    async with table.running():
+        answered = await table.slash(dora, "crystal challenge", opponent=fake_discord.bot)
+        (board,) = answered.messages
+        assert not board.ephemeral and "Coin toss" in board.text
+        for _ in range(9):
+            moves = [p.arg for p in table.presses(board) if p.verb == Verb.PLAY]
+            if not moves:
+                break
+            mark = table.checkpoint()
+            await table.click(dora, board, Verb.PLAY, moves[0])
+            await table.posted(lambda m: m is board, after=mark)
+        assert [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
+        assert f"<@{fake_discord.bot.id}> captures crystal" in table.public_text()
+    assert [m for m in fake_discord.messages(table.channel) if not m.ephemeral] == [board]
+    assert not [
+        r for r in fake_discord.requests[requests:] if r.bot_token and "/channels" in r.path
+    ]

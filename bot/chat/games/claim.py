@@ -12,8 +12,8 @@ from bot.chat.matches.game_commands import (
     Interaction,
     Option,
     challenge_command,
-    playable_anywhere,
 )
+from bot.chat.matches.places import playable_anywhere
 from bot.i18n import _
 
 Number = app_commands.Range[int, 1, 16]

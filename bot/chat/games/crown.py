@@ -14,8 +14,8 @@ from bot.chat.matches.game_commands import (
     Interaction,
     Option,
     challenge_command,
-    playable_anywhere,
 )
+from bot.chat.matches.places import playable_anywhere
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 

@@ -9,8 +9,8 @@ from bot.chat.matches.game_commands import (
     GameCog,
     Interaction,
     challenge_command,
-    playable_anywhere,
 )
+from bot.chat.matches.places import playable_anywhere
 
 
 @playable_anywhere

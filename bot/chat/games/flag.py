@@ -13,8 +13,8 @@ from bot.chat.matches.game_commands import (
     GameCog,
     Interaction,
     challenge_command,
-    playable_anywhere,
 )
+from bot.chat.matches.places import playable_anywhere
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove

@@ -123,17 +123,9 @@ def server_only(cog: CogType) -> CogType:
     return app_commands.guild_only()(cog)
 
 
-def playable_anywhere(cog: CogType) -> CogType:
-    """A game's command group offered everywhere: in servers, in the DM with the bot, and
-    through a member's own install in DMs and group DMs between members, where its match lives
-    on its own message (docs/architecture.md, "Where a match lives")."""
-    cog = app_commands.allowed_installs(guilds=True, users=True)(cog)
-    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cog)
-
-
 class GameCog(commands.GroupCog):
     """A game's command group. Subclasses set ``game`` and ``group_name`` to its short name,
-    and are decorated ``server_only`` or ``playable_anywhere``."""
+    and are decorated ``server_only`` or ``playable_anywhere`` (``bot.chat.matches.places``)."""
 
     game: ClassVar[str]
 

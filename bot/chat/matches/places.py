@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.service.notices import MatchPlace, MatchSnapshot
 
 Interaction = discord.Interaction[Any]
 
-__all__ = ["MatchPlace", "in_match_channel", "place_of"]
+__all__ = ["MatchPlace", "in_match_channel", "place_of", "playable_anywhere"]
+
+T = TypeVar("T")
 
 
 def place_of(interaction: Interaction) -> MatchPlace:
@@ -32,3 +35,11 @@ def in_match_channel(interaction: Interaction, snap: MatchSnapshot) -> bool:
     if interaction.channel_id != snap.channel_id or (message and message.flags.ephemeral):
         return False
     return snap.by_interaction_only or interaction.guild_id is not None
+
+
+def playable_anywhere(command: T) -> T:
+    """A command (or a game's command group) offered everywhere: in servers, in the DM with
+    the bot, and through a member's own install in DMs and group DMs between members, where a
+    match lives on its own message. Only for what works there end to end."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
