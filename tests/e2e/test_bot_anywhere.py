@@ -15,8 +15,10 @@ import pytest
 from bot.chat.components import Press, Verb
 
 from .fake_discord import (
+    EVERYONE_PERMISSIONS,
     FakeChannel,
     FakeDiscord,
+    FakeGuild,
     FakeInteraction,
     FakeMessage,
     FakeUser,
@@ -388,3 +390,52 @@ async def test_crystal_capture_against_the_bot_in_its_dm(
     assert not [
         r for r in fake_discord.requests[requests:] if r.bot_token and "/channels" in r.path
     ]
+
+
+USE_EXTERNAL_APPS = 1 << 50
+
+
+@pytest.fixture
+def elsewhere(fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser) -> FakeGuild:
+    """A server that never added Parlor, where Dora and Eli are members."""
+    server = fake_discord.add_guild("Elsewhere", with_app=False)
+    fake_discord.add_member(server, dora)
+    fake_discord.add_member(server, eli)
+    return server
+
+
+async def test_a_match_in_a_server_without_the_app_lives_on_its_own_message(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    elsewhere: FakeGuild,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    table = idle_table
+    table.channel = fake_discord.add_text_channel(elsewhere, "lobby")
+    requests = table.request_mark()
+    async with table.running():
+        board = await challenge(table, dora, eli, "crystal")
+        moves = ((dora, "9", "9 points"), (eli, "1", "1 point."), (dora, "6", "exactly 15"))
+        for player, crystal, seen in moves:
+            mark = table.checkpoint()
+            await table.click(player, board, Verb.PLAY, crystal)
+            assert await table.posted(seen, after=mark) is board
+    assert_no_bot_token_call(table, requests)
+
+
+async def test_where_external_apps_may_answer_only_privately_no_match_starts(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    elsewhere: FakeGuild,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    fake_discord.set_role_permissions(elsewhere.everyone, EVERYONE_PERMISSIONS & ~USE_EXTERNAL_APPS)
+    idle_table.channel = fake_discord.add_text_channel(elsewhere, "lobby")
+    async with idle_table.running():
+        answered = await idle_table.slash(dora, "crystal challenge", opponent=eli)
+        (refusal,) = answered.messages
+        assert refusal.ephemeral and "Use External Apps is off" in refusal.content
+        assert idle_table.app is not None
+        assert await idle_table.app.matches.lookups.unfinished(dora.id, elsewhere.id) == []

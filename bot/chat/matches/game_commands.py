@@ -117,6 +117,13 @@ def missing_permissions(interaction: Interaction) -> list[str]:
 CogType = TypeVar("CogType", bound="type[GameCog]")
 
 
+def only_privately(interaction: Interaction) -> bool:
+    """Whether a user-installed command may answer only privately here: a server without the
+    bot whose Use External Apps is off for the member (Discord then sends the interaction
+    without Send Messages among the app's permissions, and makes every answer ephemeral)."""
+    return interaction.guild_id is not None and not interaction.app_permissions.send_messages
+
+
 def server_only(cog: CogType) -> CogType:
     """A game's command group offered in servers only (its whole match does not work
     elsewhere yet)."""
@@ -147,6 +154,16 @@ class GameCog(commands.GroupCog):
         the values of ``COMMON_OPTIONS``, for the service.
         """
         place = place_of(interaction)
+        if place is MatchPlace.INTERACTION and only_privately(interaction):
+            await interaction.response.send_message(
+                _(
+                    "This server lets apps it did not add answer only privately (Use External "
+                    "Apps is off here), so nobody else could see a match: challenge in a DM or "
+                    "group DM, or ask a server manager to add me to the server."
+                ),
+                ephemeral=True,
+            )
+            return
         missing = missing_permissions(interaction) if place is MatchPlace.SERVER else []
         if missing:
             await interaction.response.send_message(
