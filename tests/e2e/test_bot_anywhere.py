@@ -439,3 +439,22 @@ async def test_where_external_apps_may_answer_only_privately_no_match_starts(
         assert refusal.ephemeral and "Use External Apps is off" in refusal.content
         assert idle_table.app is not None
         assert await idle_table.app.matches.lookups.unfinished(dora.id, elsewhere.id) == []
+
+
+async def test_the_match_message_speaks_the_challengers_language(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    group_dm: FakeChannel,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    fake_discord.set_locale(dora, "de")
+    table = idle_table
+    table.channel = group_dm
+    async with table.running():
+        answered = await table.slash(dora, "crystal challenge", opponent=eli)
+        (board,) = answered.messages
+        assert "fordert dich" in board.content
+        mark = table.checkpoint()
+        await table.click(eli, board, Verb.ACCEPT)  # Eli's app speaks English
+        assert await table.posted("Münzwurf", after=mark) is board

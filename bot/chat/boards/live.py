@@ -46,7 +46,7 @@ from bot.chat.boards.route import (
 from bot.chat.components import Post
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import in_match_channel
-from bot.chat.readers import in_server_language
+from bot.chat.readers import in_board_language
 from bot.chat.sending import (
     UNKNOWN_MESSAGE,
     Interaction,
@@ -252,7 +252,7 @@ class Boards:
         """
         self._forget_expired_tokens()
         decided = route.decide(snap)
-        language = await in_server_language(self.languages, snap.guild_id)
+        language = await in_board_language(self.languages, snap)
         async with self._lock(snap.id):
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
@@ -418,7 +418,7 @@ class Boards:
             return False
         if self.board_of(snap) != message.id or snap.status == "challenged":
             return False
-        with await in_server_language(self.languages, snap.guild_id):
+        with await in_board_language(self.languages, snap):
             post = render.board_post(*as_shown_now(snap))
         kwargs = message_kwargs(post, edit=True)
         async with exchange.turn() as response:
