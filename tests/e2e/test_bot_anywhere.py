@@ -458,3 +458,29 @@ async def test_the_match_message_speaks_the_challengers_language(
         mark = table.checkpoint()
         await table.click(eli, board, Verb.ACCEPT)  # Eli's app speaks English
         assert await table.posted("Münzwurf", after=mark) is board
+
+
+async def test_a_rematch_and_a_review_from_the_finished_message(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    for player, crystal in ((dora, "9"), (eli, "1"), (dora, "6")):
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, crystal)
+        await group.posted(lambda m: m is board, after=mark)
+    assert "wins with exactly 15 points" in board.text
+
+    reviewed = await group.click(eli, board, Verb.REVIEW)
+    await group.fake.wait_for_response(reviewed)
+    assert "Crystal Capture" in group.answer(reviewed)
+
+    # Eli's rematch is a new challenge, the press's own answer, in the group DM.
+    mark = group.checkpoint()
+    pressed = await group.click(eli, board, Verb.REMATCH)
+    await group.fake.wait_for_response(pressed)
+    rematch = await group.posted("challenges you", after=mark)
+    assert rematch is not board and rematch.content.startswith(f"<@{dora.id}>, <@{eli.id}>")
+    await group.click(dora, rematch, Verb.ACCEPT)
+    assert await group.posted("Coin toss", after=mark) is rematch
+    assert_no_bot_token_call(group, requests)

@@ -19,6 +19,7 @@ from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
 from bot.chat.matches.answers import Exchange
+from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
 from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
 from bot.chat.request_watch import InteractionObserver, tell
@@ -157,7 +158,7 @@ class Interactions:
         message = interaction.message
         if press is None or message is None or message.flags.ephemeral:
             return
-        if interaction.guild_id is not None and interaction.is_guild_integration():
+        if place_of(interaction) is MatchPlace.SERVER:
             return  # a server's match: its bot-token calls reach the board
         try:
             snap = await self.service.snapshot(press.match_id, guild_id=interaction.guild_id)

@@ -19,12 +19,15 @@ T = TypeVar("T")
 
 def place_of(interaction: Interaction) -> MatchPlace:
     """A server channel when the interaction comes from a server that installed the bot (its
-    install among the interaction's authorizing owners): the bot's token reaches it. Anywhere
-    else (the DM with the bot, a DM or group DM between members, a server without the app),
+    install among the interaction's authorizing owners, or no owner named, as before user
+    installs): the bot's token reaches it. Anywhere else (the DM with the bot, a DM or group DM
+    between members, a server without the app, where only the member's install authorises),
     only interactions reach the match's message."""
-    if interaction.guild_id is not None and interaction.is_guild_integration():
-        return MatchPlace.SERVER
-    return MatchPlace.INTERACTION
+    if interaction.guild_id is None:
+        return MatchPlace.INTERACTION
+    if interaction.is_guild_integration() or not interaction.is_user_integration():
+        return MatchPlace.SERVER  # no owner given at all (an older payload): the server's own
+    return MatchPlace.INTERACTION  # a server without the app, through the member's install
 
 
 def in_match_channel(interaction: Interaction, snap: MatchSnapshot) -> bool:
