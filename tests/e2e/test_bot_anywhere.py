@@ -484,3 +484,22 @@ async def test_a_rematch_and_a_review_from_the_finished_message(
     await group.click(dora, rematch, Verb.ACCEPT)
     assert await group.posted("Coin toss", after=mark) is rematch
     assert_no_bot_token_call(group, requests)
+
+
+async def test_an_open_challenge_and_a_move_by_command_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    mark = group.checkpoint()
+    answered = await group.slash(dora, "crystal challenge")  # no opponent: anyone here
+    (board,) = answered.messages
+    await group.click(eli, board, Verb.ACCEPT)
+    assert await group.posted("Coin toss", after=mark) is board
+    # Dora (whose install runs the commands) moves by command: Accept's token edits the
+    # message, and her answer links to it.
+    mark = group.checkpoint()
+    moved = await group.slash(dora, "crystal take", crystal=9)
+    assert all(m.ephemeral for m in moved.messages)
+    assert group.answer(moved).endswith(f"/@me/{group.channel.id}/{board.id}")
+    assert await group.posted("captures crystal 9", after=mark) is board
+    assert_no_bot_token_call(group, requests)

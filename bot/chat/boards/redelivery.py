@@ -67,7 +67,10 @@ class Redelivery:
         except OutOfReach:
             return False  # its channel is held: tried again once it is back
         except WaitingForPress:
-            return False  # reached only through interactions: the next press shows it
+            # Reached only through interactions, and no token of the match is fresh: nothing
+            # this sweep can do will ever show it. The next press on its message shows the
+            # match as it is then (a stale button's press refreshes it), so it is not kept.
+            return True
         except discord.HTTPException as error:
             log.warning(
                 "match %s: redelivering a %s failed: HTTP %s",
