@@ -136,6 +136,12 @@ async def test_a_whole_crystal_capture_match_in_a_group_dm(
     asked = await group.fake.slash(dora, group.channel, "stats", user=eli)
     record = group.answer(await group.fake.wait_for_response(asked))
     assert "0 W · 1 L · 0 D" in record
+    # /history and /replay there read the matches played outside servers.
+    asked = await group.fake.slash(dora, dm, "history")
+    history = group.answer(await group.fake.wait_for_response(asked))
+    assert "Crystal Capture" in history and f"<@{eli.id}>" in history
+    asked = await group.fake.slash(dora, dm, "replay", match=1)
+    assert "Crystal Capture" in group.answer(await group.fake.wait_for_response(asked))
 
 
 async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora: FakeUser) -> None:

@@ -71,9 +71,10 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     attack = subcommands(registered["crown"])["attack"]["options"]
     assert [(o["min_value"], o["max_value"]) for o in attack] == [(1, 3), (1, 3)]
     assert int(registered["settings"]["default_member_permissions"]) == MANAGE_GUILD
-    # Every game, /stats, /games and /resign reach user installs and private channels; what
-    # belongs to a server stays there.
-    for name in ("crown", "claim", "crystal", "flag", "safe", "stats", "games", "resign"):
+    # Every game, /stats, /games, /resign, /history and /replay reach user installs and
+    # private channels; what belongs to a server stays there.
+    anywhere = ("crown", "claim", "crystal", "flag", "safe", "stats", "games", "resign")
+    for name in (*anywhere, "history", "replay"):
         assert sorted(registered[name]["integration_types"]) == [0, 1], name
         assert sorted(registered[name]["contexts"]) == [0, 1, 2], name
     for name in ("settings", "tournament", "play"):
