@@ -509,3 +509,19 @@ async def test_an_open_challenge_and_a_move_by_command_in_a_group_dm(
     assert group.answer(moved).endswith(f"/@me/{group.channel.id}/{board.id}")
     assert await group.posted("captures crystal 9", after=mark) is board
     assert_no_bot_token_call(group, requests)
+
+
+async def test_crown_against_the_bot_in_a_group_dm(
+    group: Table, dora: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    mark = group.checkpoint()
+    answered = await group.slash(dora, "crown challenge", opponent=group.fake.bot)
+    (board,) = answered.messages
+    assert not board.ephemeral and "Coin toss" in board.text
+    assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await group.posted("Both Crowns are placed", after=mark)
+    assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
+    assert_no_bot_token_call(group, requests)
