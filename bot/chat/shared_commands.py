@@ -16,11 +16,11 @@ from discord.ext import commands
 
 import games
 from bot.chat.after_game import rating_charts
-from bot.chat.app import Parlor
+from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
-from bot.chat.matches.places import playable_anywhere
+from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
@@ -167,6 +167,9 @@ class Common(commands.Cog):
         game: str | None = None,
         user: discord.User | None = None,
     ) -> None:
+        if not_a_member(interaction, user):
+            await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            return
         guild_id = interaction.guild_id or 0  # 0: the ladder of matches outside servers
         whose: discord.abc.User | None = user
         if whose is None and interaction.guild_id is None:

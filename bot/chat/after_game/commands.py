@@ -26,8 +26,9 @@ from discord.ext import commands
 from bot.chat.after_game import pages as texts
 from bot.chat.after_game import records
 from bot.chat.after_game import review as review_texts
+from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
-from bot.chat.matches.places import playable_anywhere
+from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
@@ -284,6 +285,9 @@ class History(commands.Cog):
         user: discord.User | None = None,
         game: str | None = None,
     ) -> None:
+        if not_a_member(interaction, user):
+            await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            return
         whose = (user or interaction.user).id
         screen = self.desk.history(interaction.guild_id or 0, whose, game, 0)
         await self.desk.answer(interaction, screen)

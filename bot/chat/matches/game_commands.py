@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.chat.app import Parlor
-from bot.chat.matches.places import MatchPlace, place_of
+from bot.chat.app import NOT_A_MEMBER_TO_CHALLENGE, Parlor
+from bot.chat.matches.places import MatchPlace, not_a_member, place_of
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of
 from bot.i18n import N_, _, n_
@@ -154,6 +154,9 @@ class GameCog(commands.GroupCog):
         the values of ``COMMON_OPTIONS``, for the service.
         """
         place = place_of(interaction)
+        if not_a_member(interaction, opponent) and not (opponent and opponent.bot):
+            await interaction.response.send_message(_(NOT_A_MEMBER_TO_CHALLENGE), ephemeral=True)
+            return
         if place is MatchPlace.INTERACTION and only_privately(interaction):
             await interaction.response.send_message(
                 _(

@@ -12,7 +12,7 @@ from bot.service.notices import MatchPlace, MatchSnapshot
 
 Interaction = discord.Interaction[Any]
 
-__all__ = ["MatchPlace", "in_match_channel", "place_of", "playable_anywhere"]
+__all__ = ["MatchPlace", "in_match_channel", "not_a_member", "place_of", "playable_anywhere"]
 
 T = TypeVar("T")
 
@@ -46,3 +46,13 @@ def playable_anywhere(command: T) -> T:
     match lives on its own message. Only for what works there end to end."""
     command = app_commands.allowed_installs(guilds=True, users=True)(command)
     return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
+
+
+def not_a_member(interaction: Interaction, user: discord.abc.User | None) -> bool:
+    """Whether a user option names someone outside the server the command came from (Discord
+    resolves them without member data); outside servers anyone may be named."""
+    return (
+        interaction.guild_id is not None
+        and user is not None
+        and not isinstance(user, discord.Member)
+    )
