@@ -292,6 +292,7 @@ async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
     asked = await group.slash(dora, "flag trap")
     (picker,) = asked.messages
     assert picker.ephemeral and "pick the cell for a trap" in picker.content
+    assert "In a DM" not in picker.content
     chosen = await group.click(dora, picker, Verb.PLAY, "TRAP 3 4")
     await group.fake.wait_for_response(chosen)
     await group.posted(f"<@{dora.id}> placed a trap (0 left)", after=mark)

@@ -98,7 +98,8 @@ class FlagPrivateSide(PrivateSide):
         own_line = self.own_secrets(view)
         if own_line:
             text += f"\n{own_line}"
-        text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
+        if not snap.by_interaction_only:  # no DM is read for a match outside servers
+            text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
         return Post(text, layout=cells)
 
 
