@@ -73,6 +73,7 @@ from tests.e2e.fake_discord import (
     FakeInteraction,
     FakeMember,
     FakeMessage,
+    FakeUser,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -263,15 +264,27 @@ def errors_logged(log: Path) -> int:
 # ---------------------------------------------------------------------- the world
 
 
-def tables(fake: FakeDiscord, count: int) -> list[tuple[FakeChannel, FakeMember, FakeMember]]:
-    """Two members per match, every match in one channel of one guild."""
+Seated = tuple[FakeChannel, FakeMember | FakeUser, FakeMember | FakeUser]
+"""A match's channel and its two members."""
+
+
+def tables(fake: FakeDiscord, count: int, place: str | None = None) -> list[Seated]:
+    """Two members per match, every match in one channel of one guild; with ``place``, each
+    match in a channel of its own: ``server``, a channel of that guild; ``group``, a group DM
+    of two people who share no server with the bot, the first with Parlor in their own apps."""
     guild = fake.add_guild("Bench")
     channel = fake.add_text_channel(guild, "games")
-    seated = []
+    seated: list[Seated] = []
     for n in range(count):
+        if place == "group":
+            one, other = fake.add_user(f"a{n}"), fake.add_user(f"b{n}")
+            fake.install_for_user(one)
+            seated.append((fake.add_group_dm(one, other, name=f"g{n}"), one, other))
+            continue
         first = fake.add_member(guild, fake.add_user(f"a{n}"))
         second = fake.add_member(guild, fake.add_user(f"b{n}"))
-        seated.append((channel, first, second))
+        here = fake.add_text_channel(guild, f"games-{n}") if place == "server" else channel
+        seated.append((here, first, second))
     return seated
 
 
@@ -279,7 +292,7 @@ class Boards:
     """Finds each match's live board, cheaply enough for a hundred waiters: the board found last
     time, until it is deleted (a re-post replaces it), then the newest message of the match."""
 
-    def __init__(self, fake: FakeDiscord, channel: FakeChannel) -> None:
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel | None) -> None:
         self.fake = fake
         self.channel = channel
         self._found: dict[int, FakeMessage] = {}
@@ -289,7 +302,7 @@ class Boards:
         if known is not None and not known.deleted:
             return known
         for message in reversed(self.fake.state.messages.values()):
-            if message.deleted or message.channel is not self.channel:
+            if message.deleted or self.channel not in (None, message.channel):
                 continue
             if any(_match_of(custom_id) == match_id for custom_id in message.custom_ids):
                 self._found[match_id] = message
@@ -335,7 +348,7 @@ async def step(
 
 
 async def press_take(
-    fake: FakeDiscord, boards: Boards, match_id: int, mover: FakeMember, take: int
+    fake: FakeDiscord, boards: Boards, match_id: int, mover: FakeMember | FakeUser, take: int
 ) -> FakeInteraction:
     """Press crystal ``take`` on the match's board as it is now (a re-post may have moved it)."""
     board = boards.of(match_id)
@@ -360,8 +373,8 @@ def _refused(interaction: FakeInteraction) -> bool:
 async def parlor_match(
     fake: FakeDiscord,
     channel: FakeChannel,
-    one: FakeMember,
-    other: FakeMember,
+    one: FakeMember | FakeUser,
+    other: FakeMember | FakeUser,
     figures: Figures,
     *,
     boards: Boards,
@@ -458,7 +471,11 @@ def serve_floor() -> None:
 
 
 async def floor_session(
-    fake: FakeDiscord, channel: FakeChannel, member: FakeMember, figures: Figures, pace: Pace
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    member: FakeMember | FakeUser,
+    figures: Figures,
+    pace: Pace,
 ) -> None:
     """As many interactions as a match has, one after the other, each started when ``pace``
     lets it (at once when flat out)."""
@@ -488,8 +505,10 @@ async def measure_latency(
     by_command: bool | None = False,
     rate: float = 0.0,
     by_kind: bool = False,
+    place: str | None = None,
 ) -> tuple[Figures, int]:
-    """One run with ``matches`` at once; the figures and the errors the bot logged.
+    """One run with ``matches`` at once; the figures and the errors the bot logged; with
+    ``place``, each match in a channel of its own (``tables``).
 
     Interactions start as soon as each match (or each of the floor's members) may send its
     next one, or at ``rate`` per second across them all; with ``by_kind``, one kind of step
@@ -501,10 +520,11 @@ async def measure_latency(
     figures = Figures()
     name = "floor" if floor else ("parlor-commands" if by_command else "parlor-buttons")
     name += "-kinds" if by_kind else ""
+    name += f"-{place}" if place else ""
     log = directory / f"{name}-{matches}-{rate:g}.log"
     pace = Pace(rate)
     try:
-        seated = tables(fake, matches)
+        seated = tables(fake, matches, place)
         database = directory / f"{name}-{matches}-{rate:g}.db"
         env = bot_environment(fake, f"sqlite+aiosqlite:///{database}")
         tally = directory / f"{name}-{matches}-{rate:g}.tally"
@@ -518,7 +538,7 @@ async def measure_latency(
             if floor:
                 runs = [floor_session(fake, c, a, figures, pace) for c, a, _ in seated]
             else:
-                boards = Boards(fake, seated[0][0])
+                boards = Boards(fake, None if place else seated[0][0])
                 phases = Phases(matches, partial(counted, fake, tally, figures))
                 runs = [
                     parlor_match(
@@ -939,6 +959,48 @@ async def by_kind(matches: int, directory: Path) -> None:
     print(f"given up: {figures.failed}, errors logged: {errors}")
 
 
+async def anywhere(matches: int, directory: Path) -> None:
+    """The same matches by button, each in a channel of its own in a server, then each in a
+    group DM through a member's own install (every update through interactions): the bot's CPU
+    per interaction, the server's as the baseline of the same run."""
+    rows = []
+    cpu: dict[str, float] = {}
+    for place, name in (("server", "a server channel each"), ("group", "a group DM each")):
+        figures, errors = await measure_latency(
+            matches, directory, floor=False, by_command=False, place=place
+        )
+        cpu[place] = figures.cpu_ms()
+        rows.append(
+            [
+                name,
+                figures.acknowledged,
+                figures.cpu_ms(),
+                figures.per_interaction(figures.bot_calls),
+                f"{cpu[place] / cpu['server']:.2f}x" if cpu["server"] else "-",
+                figures.failed,
+                errors,
+            ]
+        )
+    print(
+        f"Places: {matches} Crystal Capture matches by button, each in a channel of its own; "
+        "in a group DM the bot is not a member and every update rides on an interaction."
+    )
+    print_table(
+        [
+            "place",
+            "interactions",
+            "CPU ms/interaction",
+            "bot-token calls/interaction",
+            "CPU vs server",
+            "given up",
+            "errors logged",
+        ],
+        rows,
+    )
+    met = cpu["group"] <= 1.1 * cpu["server"]
+    print(f"target: a group DM's CPU per interaction within 10% of a server's: {_met(met)}")
+
+
 async def paced(matches: int, rate: float, directory: Path) -> None:
     """Parlor and the bare bot driven at the same ``rate``; printed."""
     parlor = await measure_latency(matches, directory, floor=False, rate=rate)
@@ -991,6 +1053,9 @@ async def main(arguments: argparse.Namespace) -> None:
         if arguments.kind_matches:
             print()
             await by_kind(arguments.kind_matches, directory)
+        if arguments.anywhere_matches:
+            print()
+            await anywhere(arguments.anywhere_matches, directory)
         if arguments.rate:
             print()
             await paced(arguments.paced_matches or max(counts), arguments.rate, directory)
@@ -1039,6 +1104,12 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=20,
         help="matches in the run that counts each kind of interaction apart (0: skip it)",
+    )
+    parser.add_argument(
+        "--anywhere-matches",
+        type=int,
+        default=20,
+        help="matches in the runs that compare a server channel with a group DM (0: skip them)",
     )
     parser.add_argument(
         "--stored", type=int, default=100_000, help="unfinished matches for the start-up figure"

@@ -21,7 +21,7 @@ from prometheus_client import CollectorRegistry
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.chat.after_game.commands import AfterGame, History, NameBook
-from bot.chat.app import Parlor, invite_url, shard_options
+from bot.chat.app import Parlor, invite_url, shard_options, user_install_url
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards
 from bot.chat.boards.redelivery import Redelivery
@@ -254,6 +254,7 @@ class App:
         await sync_commands(client.tree, self.settings.dev_guild_id, self.fleet, self.servers)
         if client.application_id is not None:
             log.info("Invite link: %s", invite_url(client.application_id))
+            log.info("Add to my apps: %s", user_install_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
         if self._gets_dms:

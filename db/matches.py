@@ -22,7 +22,14 @@ from sqlalchemy import Table, Update, bindparam, func, insert, or_, select, upda
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection
-from db.models import UNFINISHED_STATUSES, GuildSettings, Match, MatchEvent, MatchPlayer
+from db.models import (
+    UNFINISHED_STATUSES,
+    GuildSettings,
+    Match,
+    MatchEvent,
+    MatchPlace,
+    MatchPlayer,
+)
 from db.server_timeouts import TIMEOUT_COLUMNS, ServerTimeouts
 
 _MATCHES = cast(Table, Match.__table__)
@@ -68,6 +75,8 @@ class MatchRow:
     origin: str = "named"
     """How the players found each other (``db.models.MatchOrigin``)."""
     thread_id: int | None = None
+    place: str = "server"
+    """How the match's message is reached (``db.models.MatchPlace``)."""
 
 
 MATCH_COLUMNS = tuple(field.name for field in fields(MatchRow))
@@ -289,18 +298,26 @@ async def channel_unfinished(session: AsyncSession, guild_id: int, channel_id: i
 
 
 async def guild_unfinished(session: AsyncSession, guild_id: int) -> list[int]:
-    """Ids of the guild's unfinished matches, oldest first."""
+    """Ids of the guild's unfinished matches in its channels (not those played there through
+    a member's own install, which the bot's presence does not concern), oldest first."""
     rows = await session.execute(
         select(Match.id)
-        .where(Match.guild_id == guild_id, Match.status.in_(UNFINISHED_STATUSES))
+        .where(
+            Match.guild_id == guild_id,
+            Match.status.in_(UNFINISHED_STATUSES),
+            Match.place == MatchPlace.SERVER.value,
+        )
         .order_by(Match.id)
     )
     return [match_id for (match_id,) in rows]
 
 
 async def guilds_in_play(session: AsyncSession) -> list[int]:
-    """Ids of the guilds that have unfinished matches."""
+    """Ids of the guilds that have unfinished matches in their channels: a match reached only
+    through interactions (``guild_id`` 0 outside servers) does not need the bot in a server."""
     rows = await session.execute(
-        select(Match.guild_id).where(Match.status.in_(UNFINISHED_STATUSES)).distinct()
+        select(Match.guild_id)
+        .where(Match.status.in_(UNFINISHED_STATUSES), Match.place == MatchPlace.SERVER.value)
+        .distinct()
     )
     return sorted(guild_id for (guild_id,) in rows)

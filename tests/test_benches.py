@@ -117,7 +117,7 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     out = run_bench(
         "e2e",
         *("--matches", "3", "--stored", "5", "--rate", "20", "--paced-matches", "2"),
-        *("--kind-matches", "3"),
+        *("--kind-matches", "3", "--anywhere-matches", "3"),
         cwd=tmp_path,
     )
     for path in (
@@ -128,6 +128,8 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
         assert path in out
     assert "Parlor's CPU per interaction at most 5x the bare bot's" in out
     assert "Paced: interactions start at 20/s in all over 2 matches" in out
+    assert "Places: 3 Crystal Capture matches by button" in out
+    assert "target: a group DM's CPU per interaction within 10% of a server's" in out
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
     assert "statements/interaction" in out and "commits/interaction" in out
     for kind in ("challenge", "accept", "button move", "slash move"):

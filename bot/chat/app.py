@@ -77,7 +77,17 @@ def shard_options(settings: Settings) -> dict[str, Any]:
 
 def invite_url(application_id: int) -> str:
     """The link that adds the bot to a server with its scopes and permissions."""
-    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+    url = discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+    return f"{url}&integration_type=0"
+
+
+def user_install_url(application_id: int) -> str:
+    """The link that adds Parlor to a member's own account (a user install): its commands in
+    any DM or group DM, where its matches live on their own messages."""
+    return (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        "&integration_type=1&scope=applications.commands"
+    )
 
 
 class Lifecycle(Protocol):

@@ -17,6 +17,7 @@ from typing import Any
 from bot.i18n import catalog, normalise, speaking
 from bot.service.acting import Acting
 from bot.service.languages import Languages
+from bot.service.notices import MatchSnapshot
 from games.words import read_on
 
 NO_SERVER = 0
@@ -52,6 +53,17 @@ async def in_server_language(
 ) -> AbstractContextManager[None]:
     """The language of a public post in ``guild_id`` (English when nothing says otherwise)."""
     return speaking(await languages.server(guild_id) if languages is not None else None)
+
+
+async def in_board_language(
+    languages: Languages | None, snap: MatchSnapshot
+) -> AbstractContextManager[None]:
+    """The language of a match's message: its server's; where it is reached only through
+    interactions (a DM or group DM, a server without the bot, whose language the bot never
+    hears), its challenger's, as their app last showed it."""
+    if snap.by_interaction_only:
+        return await in_dm_language(languages, snap.challenger_id, snap.guild_id)
+    return await in_server_language(languages, snap.guild_id)
 
 
 async def in_dm_language(

@@ -16,10 +16,11 @@ from discord.ext import commands
 
 import games
 from bot.chat.after_game import rating_charts
-from bot.chat.app import Parlor
+from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
+from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
@@ -159,18 +160,24 @@ class Common(commands.Cog):
         user="Show this member's record instead of the leaderboard.",
     )
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @playable_anywhere
     async def stats(
         self,
         interaction: Interaction,
         game: str | None = None,
-        user: discord.Member | None = None,
+        user: discord.User | None = None,
     ) -> None:
-        guild_id = interaction.guild_id or 0
-        if user is None:
+        if not_a_member(interaction, user):
+            await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            return
+        guild_id = interaction.guild_id or 0  # 0: the ladder of matches outside servers
+        whose: discord.abc.User | None = user
+        if whose is None and interaction.guild_id is None:
+            whose = interaction.user  # outside servers: one's own record
+        if whose is None:
             query = self._leaderboard(guild_id, game)
         else:
-            query = self._record(guild_id, user, game)
+            query = self._record(guild_id, whose, game)
         async with self.bot.busy():
             await answer_publicly(interaction, query, self.parts.languages)
 
@@ -185,7 +192,7 @@ class Common(commands.Cog):
         )
         return render.leaderboard_embed(tables, compact=game is None), chart
 
-    async def _record(self, guild_id: int, user: discord.Member, game: str | None) -> Shown:
+    async def _record(self, guild_id: int, user: discord.abc.User, game: str | None) -> Shown:
         """The member's record, with who won each of their recent matches, and a chart of
         their rating in each game over time."""
         record = await self.servers.member_record(guild_id, user.id, game)
@@ -197,7 +204,7 @@ class Common(commands.Cog):
     # ------------------------------------------------------------------ /games
 
     @app_commands.command(description="Your unfinished matches in this server, with links.")
-    @app_commands.guild_only()
+    @playable_anywhere
     async def games(self, interaction: Interaction) -> None:
         async def listing() -> Post:
             snapshots = await self._unfinished(interaction)
@@ -223,7 +230,7 @@ class Common(commands.Cog):
     @app_commands.command(description="Give up your match in this channel (abort it if unstarted).")
     @app_commands.describe(game="The game of the match (needed when you have several here).")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @playable_anywhere
     async def resign(self, interaction: Interaction, game: str | None = None) -> None:
         matches = self.matches
 

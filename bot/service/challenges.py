@@ -45,7 +45,7 @@ from db import open_challenges
 from db.match_events import EventRow, append_events
 from db.matches import MatchRow, insert_match
 from db.member_load import member_load
-from db.models import OPEN_OPPONENT, MatchOrigin, MatchStatus
+from db.models import OPEN_OPPONENT, MatchOrigin, MatchPlace, MatchStatus
 from db.outbox import add_deliveries
 from db.server_timeouts import server_timeouts
 from games.base import GameError
@@ -72,12 +72,14 @@ class Challenges:
         level: str | None = None,
         board: BoardRoute | None = None,
         origin: MatchOrigin | None = None,
+        place: MatchPlace = MatchPlace.SERVER,
     ) -> Report:
         """Post a challenge the opponent may accept or decline; with no opponent, an open
         challenge any other member may accept (the first Accept wins).
 
         Challenging the bot itself starts the match at once against the built-in player of
-        ``level`` (default normal). ``origin`` says a queue's fallback to the bot.
+        ``level`` (default normal). ``origin`` says a queue's fallback to the bot; ``place``
+        how the match's message is reached, for as long as it lives.
         """
         challenger = acting(challenger_id)
         challenger_id = challenger.user_id
@@ -122,6 +124,7 @@ class Challenges:
             "finished_at": None,
             "recent": None,
             "origin": (origin or (MatchOrigin.OPEN if is_open else MatchOrigin.NAMED)).value,
+            "place": place.value,
         }
         async with self.runner.transaction(challenger) as connection:
             load = await member_load(connection, challenger_id, opponent_id, now - PAIR_WINDOW)
@@ -239,6 +242,7 @@ class Challenges:
             options=row.options,
             level=row.bot_level if row.vs_bot else None,
             board=board,
+            place=MatchPlace(row.place),
         )
 
     def _accept(self, loaded: LoadedMatch, user_id: int | None, now: datetime) -> list[Notice]:

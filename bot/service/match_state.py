@@ -17,7 +17,7 @@ from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
 from db.matches import MatchRow
-from db.models import MatchStatus
+from db.models import MatchPlace, MatchStatus
 from games.base import AnyGame, Ask, Event, Seat
 
 OVER = (MatchStatus.FINISHED, MatchStatus.ABORTED)
@@ -146,12 +146,17 @@ def deliveries(
     """The outbox entries of a use case: its board, if it changed and the caller's response
     does not carry it (``board_shown``), and every DM it asks for (not what the member who
     acted is told: that is their request's answer). A private event is kept as data
-    (``kept_text``), naming the players with ``mention``: its DM words it for its reader."""
+    (``kept_text``), naming the players with ``mention``: its DM words it for its reader.
+
+    A match reached only through interactions sends no DM: its players answer and read their
+    own side privately from its message."""
     names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
     if not board_shown and any(isinstance(notice, Public) for notice in notices):
         rows.append((match_id, version, "board", None, None))
+    if match.row.place == MatchPlace.INTERACTION:
+        return rows
     for notice in notices:
         if isinstance(notice, Prompt) and notice.user_id != bot:
             rows.append((match_id, version, "prompt", notice.user_id, None))

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from bot.service.lines import PublicLine
 from db.models import OPEN_OPPONENT, MatchStatus
+from db.models import MatchPlace as MatchPlace  # handed to the Discord side, which reads no db
 from games.base import Ask, Event
 
 
@@ -43,6 +44,9 @@ class MatchSnapshot:
     end_reason: str | None
     message_id: int | None
     vs_bot: bool = False
+    place: str = MatchPlace.SERVER.value
+    """How the match's message is reached (``MatchPlace``): an ``interaction`` place is never
+    reached with the bot's token."""
     history: tuple[PublicLine, ...] = ()
     """The public lines of the match's last events before this use case, oldest first (only in
     a use case's report)."""
@@ -60,6 +64,11 @@ class MatchSnapshot:
     def members(self) -> set[int]:
         """Everyone the match concerns: its players, or its challenger and named opponent."""
         return {*self.players, self.challenger_id, self.opponent_id} - {OPEN_OPPONENT}
+
+    @property
+    def by_interaction_only(self) -> bool:
+        """Whether the match's message is reached only through interactions."""
+        return self.place == MatchPlace.INTERACTION
 
     def seat_of(self, user_id: int) -> int | None:
         """The user's seat, or ``None`` when they do not play (or the match has not started)."""

@@ -47,6 +47,7 @@ def snapshot_of(loaded: LoadedMatch, mention: Mention) -> MatchSnapshot:
         end_reason=row.end_reason,
         message_id=row.message_id,
         vs_bot=bool(row.vs_bot),
+        place=row.place,
         history=_history(loaded, mention),
     )
 

@@ -49,6 +49,16 @@ class MatchOrigin(StrEnum):
     """A pairing made by an organizer (a tournament's)."""
 
 
+class MatchPlace(StrEnum):
+    """How a match's message is reached (docs/architecture.md, "Where a match lives")."""
+
+    SERVER = "server"
+    """A channel of a server that installed the bot: bot-token calls reach it."""
+    INTERACTION = "interaction"
+    """Anywhere else (a DM or group DM, a server without the app): the match lives on one
+    message, reached only through interactions, never with the bot's token."""
+
+
 OPEN_OPPONENT = 0
 """``opponent_id`` of an open challenge until a member accepts it: no Discord id is 0."""
 
@@ -116,6 +126,10 @@ class Match(Base):
     ``opponent_id`` at ``OPEN_OPPONENT`` until it is accepted."""
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     """The match's own thread, when its server plays each match in one."""
+    place: Mapped[str] = mapped_column(
+        String(12), default=MatchPlace.SERVER.value, server_default=MatchPlace.SERVER.value
+    )
+    """How the match's message is reached (``MatchPlace``), decided at the challenge."""
 
     def __repr__(self) -> str:
         return f"<Match {self.id} {self.game} {self.status} v{self.version}>"

@@ -133,3 +133,41 @@ def test_a_fallback_is_a_bot_token_route_on_the_same_board(given_facts: Facts) -
     assert not fallback.rides_on_response and not fallback.spends_budget
     assert fallback.route in (Route.POST_BY_BOT, Route.EDIT_BY_BOT)
     assert fallback.posts == (decided.board is None)
+
+
+BOT_TOKEN_ROUTES = frozenset(
+    {Route.POST_BY_BOT, Route.EDIT_BY_BOT, Route.REPOST_BY_BOT, Route.REPOST_IN_RESPONSE}
+)
+"""Every route that makes a bot-token call (a re-post deletes the old board by bot token)."""
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        # The challenge is the command's response; a press on the message edits it there.
+        (replace(SLASH, board=None), Route.POST_IN_RESPONSE),
+        (PRESS, Route.EDIT_IN_RESPONSE),
+        (replace(PRESS, buried=True, budget=True), Route.EDIT_IN_RESPONSE),
+        # Without a press on it, a fresh token edits it; else it waits for the next press.
+        (replace(ELSEWHERE, handle=True), Route.EDIT_BY_HANDLE),
+        (replace(SLASH, handle=True, buried=True), Route.EDIT_BY_HANDLE),
+        (replace(ELSEWHERE, budget=True), Route.WAIT),
+        (SLASH, Route.WAIT),
+        (replace(ELSEWHERE, board=None), Route.WAIT),
+    ],
+)
+def test_a_match_reached_only_through_interactions_has_its_route(
+    facts: Facts, expected: Route
+) -> None:
+    assert plan(replace(facts, bot_token=False)).route is expected
+
+
+@given(facts)
+def test_no_plan_uses_the_bot_token_where_it_does_not_reach(given_facts: Facts) -> None:
+    decided = plan(replace(given_facts, bot_token=False))
+    assert decided.route not in BOT_TOKEN_ROUTES
+    assert decided.fallback is None
+    if decided.route is Route.EDIT_BY_HANDLE:
+        assert given_facts.handle
+    if decided.rides_on_response:
+        assert given_facts.public and given_facts.response_free

@@ -298,3 +298,65 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
         assert await languages.member(ALICE, GUILD) == "de"
     finally:
         await engine.dispose()
+
+
+async def test_0012_carries_every_match_forward_as_a_server_place(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0011's data: a Crown match in play and a finished one. After the
+    upgrade both are matches of a server channel, and the one in play ends as before."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert, text
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.match_parts import match_parts
+    from db.engine import session_factory
+    from db.models import MatchPlace
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    engine = create_engine(empty_database_url)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    try:
+        await upgrade(engine, "0011")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players")
+                }
+            )
+            match = {
+                "guild_id": GUILD, "channel_id": CHANNEL, "game": "crown",
+                "options": crown.options(state), "seed": 1, "state": crown.dump(state),
+                "version": 4, "deadline": now + timedelta(minutes=10), "deadline_kind": "turn",
+                "challenger_id": ALICE, "opponent_id": BOB, "vs_bot": False, "message_id": 555,
+                "created_at": now, "updated_at": now, "origin": "named",
+            }  # fmt: skip
+            await connection.execute(
+                insert(tables["matches"]),
+                [{**match, "id": 7, "status": "active"}, {**match, "id": 8, "status": "aborted"}],
+            )
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+
+        await upgrade(engine)
+
+        async with engine.connect() as connection:
+            query = text("SELECT id, place FROM matches ORDER BY id")
+            rows = [tuple(row) for row in (await connection.execute(query)).all()]
+        assert rows == [(7, MatchPlace.SERVER.value), (8, MatchPlace.SERVER.value)]
+        service = match_parts(session_factory(engine), clock=Clock())
+        report = await service.play.submit(7, Acting(ALICE), "3 3")
+        assert report.match.status == "finished"
+        assert report.match.place == MatchPlace.SERVER
+    finally:
+        await engine.dispose()

@@ -31,6 +31,7 @@ from .fake_discord import (
     FakeInteraction,
     FakeMember,
     FakeMessage,
+    FakeUser,
     RecordedRequest,
 )
 
@@ -89,13 +90,15 @@ class Table:
 
     # ------------------------------------------------------------------ acting
 
-    async def slash(self, who: FakeMember, command: str, **options: object) -> FakeInteraction:
+    async def slash(
+        self, who: FakeMember | FakeUser, command: str, **options: object
+    ) -> FakeInteraction:
         """Run a slash command in the channel and wait for the answer the member sees."""
         interaction = await self.fake.slash(who, self.channel, command, **options)
         return await self.fake.wait_for_response(interaction)
 
     async def click(
-        self, who: FakeMember, message: FakeMessage, verb: str, arg: str = ""
+        self, who: FakeMember | FakeUser, message: FakeMessage, verb: str, arg: str = ""
     ) -> FakeInteraction:
         """Press a button and wait until the bot has acknowledged the press."""
         interaction = await self.fake.click(who, message, button(message, verb, arg))

@@ -71,11 +71,26 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     attack = subcommands(registered["crown"])["attack"]["options"]
     assert [(o["min_value"], o["max_value"]) for o in attack] == [(1, 3), (1, 3)]
     assert int(registered["settings"]["default_member_permissions"]) == MANAGE_GUILD
+    # Every game, /stats, /games, /resign, /history and /replay reach user installs and
+    # private channels; what belongs to a server stays there.
+    anywhere = ("crown", "claim", "crystal", "flag", "safe", "stats", "games", "resign")
+    for name in (*anywhere, "history", "replay"):
+        assert sorted(registered[name]["integration_types"]) == [0, 1], name
+        assert sorted(registered[name]["contexts"]) == [0, 1, 2], name
+    for name in ("settings", "tournament", "play"):
+        assert registered[name]["integration_types"] in (None, [0]), name
+        assert registered[name]["contexts"] in (None, [0]), name
     invite = next(r.getMessage() for r in caplog.records if "Invite link" in r.getMessage())
     assert "scope=bot+applications.commands" in invite
     # View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files (the
     # rating charts), Read Message History
     assert "permissions=309237763072" in invite
+    assert "integration_type=0" in invite
+    mine = next(r.getMessage() for r in caplog.records if "Add to my apps" in r.getMessage())
+    assert mine.endswith(
+        f"?client_id={idle_table.fake.application_id}"
+        "&integration_type=1&scope=applications.commands"
+    )
 
 
 async def test_a_dev_guild_gets_the_commands_at_once_and_nothing_global(

@@ -26,7 +26,9 @@ from discord.ext import commands
 from bot.chat.after_game import pages as texts
 from bot.chat.after_game import records
 from bot.chat.after_game import review as review_texts
+from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
+from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
@@ -276,20 +278,23 @@ class History(commands.Cog):
     @app_commands.command(description="Your finished matches here (or a member's), newest first.")
     @app_commands.describe(user="Whose matches (default: yours).", game="Only this game.")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @playable_anywhere  # outside servers: the matches played outside servers
     async def history(
         self,
         interaction: Interaction,
-        user: discord.Member | None = None,
+        user: discord.User | None = None,
         game: str | None = None,
     ) -> None:
+        if not_a_member(interaction, user):
+            await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            return
         whose = (user or interaction.user).id
         screen = self.desk.history(interaction.guild_id or 0, whose, game, 0)
         await self.desk.answer(interaction, screen)
 
     @app_commands.command(description="Replay a finished match of this server, move by move.")
     @app_commands.describe(match="The match's number (#N on its board).")
-    @app_commands.guild_only()
+    @playable_anywhere
     async def replay(
         self, interaction: Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID]
     ) -> None:

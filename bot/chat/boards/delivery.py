@@ -20,6 +20,7 @@ import discord
 
 from bot.chat.boards import render
 from bot.chat.boards.live import Boards, InteractionRoute
+from bot.chat.boards.route import WaitingForPress
 from bot.chat.dms.send import DirectMessages
 from bot.chat.failures import FAILED
 from bot.chat.matches.channel_holds import ChannelReach, OutOfReach
@@ -129,7 +130,7 @@ class Delivery:
         if exchange is not None and riding:
             answer = exchange.finish(snap, private_lines, self.boards.board_url(snap))
             await self.guarded(snap, "answer", answer)
-        if publics and on_board and self.threads is not None:
+        if publics and on_board and self.threads is not None and not snap.by_interaction_only:
             interaction = exchange.interaction if exchange is not None else None
             threading = self.threads.after_board(snap, lines, interaction)
             await self.guarded(snap, "thread", threading)
@@ -137,6 +138,8 @@ class Delivery:
         for notice in report.notices:
             if isinstance(notice, Public) or self.dms.is_me(notice.user_id):
                 continue
+            if snap.by_interaction_only:
+                continue  # no DM: each player's side is opened privately from the match's message
             if isinstance(notice, Private) and notice.user_id == acting:
                 continue
             if isinstance(notice, Private) and actor and notice.user_id == actor.user_id:
@@ -170,6 +173,8 @@ class Delivery:
             return True
         except OutOfReach:
             return False  # owed: delivered again once its channel is back
+        except WaitingForPress:
+            return False  # owed: the next press on the match's message shows it
         except discord.HTTPException as error:
             log.warning(
                 "match %s: could not deliver the %s: HTTP %s (code %s)",

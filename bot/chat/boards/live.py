@@ -31,11 +31,22 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.chat.boards import render
+from bot.chat.boards.activity import ChannelActivity
 from bot.chat.boards.lines import said
-from bot.chat.boards.route import BY_TOKEN, POSTING, RIDING, Facts, Plan, Route, plan
+from bot.chat.boards.route import (
+    BY_TOKEN,
+    POSTING,
+    RIDING,
+    Facts,
+    Plan,
+    Route,
+    WaitingForPress,
+    plan,
+)
 from bot.chat.components import Post
 from bot.chat.matches.answers import Exchange
-from bot.chat.readers import in_server_language
+from bot.chat.matches.places import in_match_channel
+from bot.chat.readers import in_board_language
 from bot.chat.sending import (
     UNKNOWN_MESSAGE,
     Interaction,
@@ -43,7 +54,6 @@ from bot.chat.sending import (
     channel_of,
     message_kwargs,
     nonce,
-    on_private_message,
 )
 from bot.i18n import _
 from bot.service.languages import Languages
@@ -95,38 +105,6 @@ class BoardHandle:
             await self.interaction.delete_original_response()
         else:
             await self.interaction.followup.delete_message(self.message_id)
-
-
-class ChannelActivity:
-    """The messages lately posted in each channel, from the gateway's message events (which need
-    no privileged intent: only their ids are read)."""
-
-    KEPT = 50
-
-    def __init__(self) -> None:
-        self._recent: dict[int, deque[int]] = {}
-
-    def saw(self, channel_id: int, message_id: int) -> None:
-        self._recent.setdefault(channel_id, deque(maxlen=self.KEPT)).append(message_id)
-
-    def posted_after(self, channel_id: int, message_id: int) -> int:
-        """How many messages seen in the channel came after ``message_id``."""
-        return sum(1 for seen in self._recent.get(channel_id, ()) if seen > message_id)
-
-    @property
-    def channels(self) -> set[int]:
-        """The channels with messages kept."""
-        return set(self._recent)
-
-    def forget(self, channel_ids: Collection[int], before: int) -> None:
-        """Forget the messages of ``channel_ids`` older than the message id ``before``: no
-        board there needs them (later ones are kept: a board may have come meanwhile)."""
-        for channel_id in channel_ids:
-            kept = [seen for seen in self._recent.get(channel_id, ()) if seen >= before]
-            if kept:
-                self._recent[channel_id] = deque(kept, maxlen=self.KEPT)
-            else:
-                self._recent.pop(channel_id, None)
 
 
 class PostBudget:
@@ -237,11 +215,7 @@ class Boards:
         board = self.board_of(snap)
         handle = self._handles.get(snap.id)
         interaction = exchange.interaction if exchange is not None else None
-        public = (
-            interaction is not None
-            and interaction.channel_id == snap.channel_id
-            and not on_private_message(interaction)
-        )
+        public = interaction is not None and in_match_channel(interaction, snap)
         pressed = interaction.message if interaction is not None else None
         return Facts(
             board=board,
@@ -253,6 +227,7 @@ class Boards:
             and self.activity.posted_after(snap.channel_id, board) >= BURIED_AFTER,
             reposted=snap.id in self._reposted,
             budget=self.budget.allows(snap.channel_id),
+            bot_token=not snap.by_interaction_only,
         )
 
     def board_url(self, snap: MatchSnapshot) -> str:
@@ -277,7 +252,7 @@ class Boards:
         """
         self._forget_expired_tokens()
         decided = route.decide(snap)
-        language = await in_server_language(self.languages, snap.guild_id)
+        language = await in_board_language(self.languages, snap)
         async with self._lock(snap.id):
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
@@ -319,6 +294,12 @@ class Boards:
         try:
             await self._attempt(snap, post, decided.route, board, exchange)
         except discord.HTTPException as error:
+            if decided.route in BY_TOKEN and not decided.bot_token:
+                # Its token failed (expired): nothing else reaches it; the next press will.
+                self._handles.pop(snap.id, None)
+                if decided.rides_on_response:
+                    await self.outbox.owe_board(snap.id, snap.version)
+                raise WaitingForPress(snap.id) from error
             if fallback is None or decided.route not in BY_TOKEN:
                 raise
             # The press's own answer failed, or the token expired (401, code 50027): the board
@@ -367,6 +348,8 @@ class Boards:
             and (handle.message_id == board)
         ):
             await handle.edit(post)
+        elif snap.by_interaction_only:
+            raise WaitingForPress(snap.id)  # the token it was to use is gone meanwhile
         else:
             message = channel_of(self.client, snap).get_partial_message(board)
             await message.edit(**message_kwargs(post, edit=True))
@@ -388,6 +371,8 @@ class Boards:
     ) -> None:
         """Post the board as a new message: as the interaction's public response when there is
         one, else with the bot token; then delete the message it replaces."""
+        if exchange is None and snap.by_interaction_only:
+            raise WaitingForPress(snap.id)
         old = self._handles.pop(snap.id, None)
         kwargs = message_kwargs(post, ping=True)
         if exchange is None:
@@ -429,11 +414,11 @@ class Boards:
         whether it was the match's board (a board left behind by a failed update heals)."""
         interaction = exchange.interaction
         message = interaction.message
-        if message is None or on_private_message(interaction):
+        if message is None or not in_match_channel(interaction, snap):
             return False
         if self.board_of(snap) != message.id or snap.status == "challenged":
             return False
-        with await in_server_language(self.languages, snap.guild_id):
+        with await in_board_language(self.languages, snap):
             post = render.board_post(*as_shown_now(snap))
         kwargs = message_kwargs(post, edit=True)
         async with exchange.turn() as response:

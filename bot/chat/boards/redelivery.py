@@ -9,6 +9,7 @@ import logging
 import discord
 
 from bot.chat.boards.delivery import Delivery
+from bot.chat.boards.route import WaitingForPress
 from bot.chat.dms.send import DirectMessages
 from bot.chat.matches.channel_holds import OutOfReach
 from bot.chat.sending import as_shown_now
@@ -65,6 +66,11 @@ class Redelivery:
             return True
         except OutOfReach:
             return False  # its channel is held: tried again once it is back
+        except WaitingForPress:
+            # Reached only through interactions, and no token of the match is fresh: nothing
+            # this sweep can do will ever show it. The next press on its message shows the
+            # match as it is then (a stale button's press refreshes it), so it is not kept.
+            return True
         except discord.HTTPException as error:
             log.warning(
                 "match %s: redelivering a %s failed: HTTP %s",

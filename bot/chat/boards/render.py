@@ -70,7 +70,7 @@ def mention_channel(channel_id: int) -> str:
 
 def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
     """A link to a message (or to the channel when the message is unknown)."""
-    base = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    base = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
     return f"{base}/{message_id}" if message_id else base
 
 
@@ -144,7 +144,7 @@ def board_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     if snap.status == "challenged" or (snap.over and not snap.players):
         return closed_challenge_post(snap, lines)
     content = _call_to_act(snap) or ""  # once over, the result is in the embed, once
-    layout = rematch_layout(snap) if snap.over else move_layout(snap)
+    layout = rematch_layout(snap) if snap.over else move_layout(snap) or controls.opening(snap)
     ping = () if snap.over else snap.to_act
     return Post(fit(content), board_embed(snap, lines), layout, ping)
 
@@ -277,23 +277,25 @@ def prompt_post(prompt: Prompt, *, server: str, board: str) -> Post:
     """
     snap = prompt.match
     opponent = _opponent(prompt)
-    lines = [
-        _(
+    shown = {"game": games.get(snap.game).title, "id": snap.id, "opponent": mention(opponent)}
+    head = (
+        _("**{game}, match #{id}** against {opponent} ([board]({link}))", link=board, **shown)
+        if snap.by_interaction_only  # a DM or group DM: no server, and nothing typed is read
+        else _(
             "**{game}, match #{id}** against {opponent} in **{server}**, {channel} "
             "([board]({link}))",
-            game=games.get(snap.game).title,
-            id=snap.id,
-            opponent=mention(opponent),
             server=server,
             channel=mention_channel(snap.channel_id),
             link=board,
-        ),
-        asking(prompt),
-    ]
+            **shown,
+        )
+    )
+    lines = [head, asking(prompt)]
     own = private_side(snap.game).own_secrets(prompt.view)
     if own:
         lines.append(own)
-    lines.append(_typed_hint(prompt))
+    if not snap.by_interaction_only:
+        lines.append(_typed_hint(prompt))
     deadline = _deadline_text(snap)
     if deadline:
         lines.append(deadline)

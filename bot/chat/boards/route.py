@@ -40,6 +40,19 @@ class Route(enum.Enum):
     REPOST_BY_BOT = "re-post by bot token"
     """Post the board anew at the bottom with the bot token (within the channel's post budget);
     delete the old one."""
+    WAIT = "wait for a press"
+    """Nothing now: the match is reached only through interactions and none can carry the
+    update; the next press on its message brings it up to date."""
+
+
+class WaitingForPress(Exception):
+    """A board update was not shown: its match is reached only through interactions, and none
+    can carry it now (``Route.WAIT``). It stays owed; the next press on the match's message
+    shows the match as it is then."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(f"match {match_id} waits for a press on its message")
+        self.match_id = match_id
 
 
 RIDING = frozenset({Route.EDIT_IN_RESPONSE, Route.POST_IN_RESPONSE, Route.REPOST_IN_RESPONSE})
@@ -75,6 +88,9 @@ class Facts:
     not, so that a board comes back to the bottom at most every other update."""
     budget: bool = False
     """A bot-token post in the board's channel is allowed now."""
+    bot_token: bool = True
+    """The bot's token reaches the board's channel (a server place); ``False`` where only
+    interactions reach the match's message: no route then uses the bot's token."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +100,8 @@ class Plan:
     route: Route
     board: int | None = None
     """The message edited (an edit) or replaced (a re-post); ``None`` for a first post."""
+    bot_token: bool = True
+    """Whether the bot's token reaches the board (``Facts.bot_token``): no fallback otherwise."""
 
     @property
     def rides_on_response(self) -> bool:
@@ -105,7 +123,10 @@ class Plan:
         """What carries the update with the bot token when this route cannot: its interaction's
         token failed, or the channel's post budget was spent between the plan and its carrying
         out. A buried board is then edited in place, for a later update to re-post; ``None``
-        where nothing else would do better (a bot-token route failed)."""
+        where nothing else would do better (a bot-token route failed), and wherever the bot's
+        token does not reach."""
+        if not self.bot_token:
+            return None
         if self.route is Route.POST_IN_RESPONSE:
             return Plan(Route.POST_BY_BOT)
         if self.route in BY_TOKEN or self.route is Route.REPOST_BY_BOT:
@@ -117,6 +138,8 @@ def plan(facts: Facts) -> Plan:
     """The route of a board update, from ``facts``."""
     riding = facts.public and facts.response_free
     board = facts.board
+    if not facts.bot_token:
+        return _by_interaction(facts, riding)
     if board is None:
         return Plan(Route.POST_IN_RESPONSE if riding else Route.POST_BY_BOT)
     buried = facts.buried and not facts.reposted
@@ -128,3 +151,18 @@ def plan(facts: Facts) -> Plan:
         return Plan(Route.EDIT_IN_RESPONSE, board)
     # Buried with the budget spent: edited in place, and re-posted by a later update.
     return Plan(Route.EDIT_BY_HANDLE if facts.handle else Route.EDIT_BY_BOT, board)
+
+
+def _by_interaction(facts: Facts, riding: bool) -> Plan:
+    """A match reached only through interactions: its message is the challenge's response, and
+    every update rides on a press on it, or on a fresh token of the interaction that last
+    answered with it; otherwise it waits for the next press. Nothing is ever re-posted (the
+    bot cannot delete a message there without a token)."""
+    board = facts.board
+    if board is None:
+        return Plan(Route.POST_IN_RESPONSE if riding else Route.WAIT, bot_token=False)
+    if riding and facts.on_board:
+        return Plan(Route.EDIT_IN_RESPONSE, board, bot_token=False)
+    if facts.handle:
+        return Plan(Route.EDIT_BY_HANDLE, board, bot_token=False)
+    return Plan(Route.WAIT, board, bot_token=False)

@@ -7,13 +7,20 @@ from typing import Literal
 from discord import app_commands
 
 import games
-from bot.chat.matches.game_commands import GameCog, Interaction, Option, challenge_command
+from bot.chat.matches.game_commands import (
+    GameCog,
+    Interaction,
+    Option,
+    challenge_command,
+)
+from bot.chat.matches.places import playable_anywhere
 from bot.i18n import _
 
 Number = app_commands.Range[int, 1, 16]
 Coordinate = app_commands.Range[int, 1, 4]
 
 
+@playable_anywhere
 class Claim(
     GameCog,
     group_name="claim",

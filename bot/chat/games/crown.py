@@ -15,10 +15,12 @@ from bot.chat.matches.game_commands import (
     Option,
     challenge_command,
 )
+from bot.chat.matches.places import playable_anywhere
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 
 
+@playable_anywhere
 class Crown(
     GameCog,
     group_name="crown",

@@ -5,9 +5,15 @@ from __future__ import annotations
 from discord import app_commands
 
 import games
-from bot.chat.matches.game_commands import GameCog, Interaction, challenge_command
+from bot.chat.matches.game_commands import (
+    GameCog,
+    Interaction,
+    challenge_command,
+)
+from bot.chat.matches.places import playable_anywhere
 
 
+@playable_anywhere
 class Crystal(
     GameCog,
     group_name="crystal",

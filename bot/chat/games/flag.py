@@ -8,7 +8,13 @@ import games
 from bot.chat.components import Post, Press, Verb
 from bot.chat.games.private_side import PrivateSide
 from bot.chat.matches.controls import layout
-from bot.chat.matches.game_commands import Coordinate5, GameCog, Interaction, challenge_command
+from bot.chat.matches.game_commands import (
+    Coordinate5,
+    GameCog,
+    Interaction,
+    challenge_command,
+)
+from bot.chat.matches.places import playable_anywhere
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.errors import AlreadyPlayed, InvalidMove
@@ -16,6 +22,7 @@ from bot.service.notices import MatchSnapshot
 from games.flag import GAME, View, own_traps
 
 
+@playable_anywhere
 class Flag(
     GameCog,
     group_name="flag",
@@ -44,6 +51,8 @@ class Flag(
         if not view.traps_left[view.seat]:
             raise InvalidMove(_("You have placed both your traps: move your agent instead."))
         picker = PRIVATE_SIDE.trap_picker(prompt.match, view)
+        if prompt.match.by_interaction_only:
+            return picker  # no DM where the match is reached only through interactions
         if await self.parts.dms.send_dm(interaction.user.id, picker):
             return Post(_("I sent you the trap cell picker by DM."))
         closed = _("I cannot DM you (your DMs are closed), so pick the cell here.")
@@ -89,7 +98,8 @@ class FlagPrivateSide(PrivateSide):
         own_line = self.own_secrets(view)
         if own_line:
             text += f"\n{own_line}"
-        text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
+        if not snap.by_interaction_only:  # no DM is read for a match outside servers
+            text += "\n" + _("In a DM you may also type it, e.g. `TRAP 3 4`.")
         return Post(text, layout=cells)
 
 

@@ -8,13 +8,20 @@ import games
 from bot.chat.components import Press, Verb
 from bot.chat.games.private_side import PrivateSide
 from bot.chat.matches.forms import answer_form, open_form
-from bot.chat.matches.game_commands import GameCog, Interaction, Option, challenge_command
+from bot.chat.matches.game_commands import (
+    GameCog,
+    Interaction,
+    Option,
+    challenge_command,
+)
+from bot.chat.matches.places import playable_anywhere
 from bot.chat.parts import Parts
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
 from games.safe import Options
 
 
+@playable_anywhere
 class Safe(
     GameCog,
     group_name="safe",

@@ -12,8 +12,9 @@ import discord
 
 import games
 from bot.chat.components import Button, Layout, Verb, press
+from bot.i18n import _
 from bot.service.notices import MatchSnapshot
-from games.base import AnyGame
+from games.base import AnyGame, Ask
 from games.controls import Control, Controls
 
 LABEL_MAX = 80
@@ -43,3 +44,19 @@ def _button(snap: MatchSnapshot, engine: AnyGame, control: Control, play: str) -
     if control.opens:
         return Button(label, press(snap, Verb.TRAP), style)
     return Button(label, press(snap, play, control.action), style)
+
+
+def opening(snap: MatchSnapshot) -> Layout:
+    """On the message of a match reached only through interactions (no DM reaches its
+    players): a button that opens the presser's own prompt privately, while a player is to
+    choose a secret or a hint."""
+    if not snap.by_interaction_only or snap.status not in ("setup", "active"):
+        return ()
+    asked = set(snap.asks.values())
+    if Ask.SECRET in asked:
+        label = _("Choose my secret")
+    elif Ask.HINT in asked:
+        label = _("Choose my hint")
+    else:
+        return ()
+    return ((Button(label, press(snap, Verb.ASK), discord.ButtonStyle.primary),),)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.chat.app import Parlor
+from bot.chat.app import NOT_A_MEMBER_TO_CHALLENGE, Parlor
+from bot.chat.matches.places import MatchPlace, not_a_member, place_of
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of
 from bot.i18n import N_, _, n_
@@ -40,7 +41,7 @@ class Option:
 
 
 OPPONENT = Option(
-    discord.Member,
+    discord.User,  # a member in a server; a user in a DM or group DM
     "The member you challenge, or me (the bot); leave it out for an open challenge anyone may "
     "accept.",
 )
@@ -113,9 +114,25 @@ def missing_permissions(interaction: Interaction) -> list[str]:
     return [name for name, granted in needed.items() if not granted]
 
 
-@app_commands.guild_only()
+CogType = TypeVar("CogType", bound="type[GameCog]")
+
+
+def only_privately(interaction: Interaction) -> bool:
+    """Whether a user-installed command may answer only privately here: a server without the
+    bot whose Use External Apps is off for the member (Discord then sends the interaction
+    without Send Messages among the app's permissions, and makes every answer ephemeral)."""
+    return interaction.guild_id is not None and not interaction.app_permissions.send_messages
+
+
+def server_only(cog: CogType) -> CogType:
+    """A game's command group offered in servers only (its whole match does not work
+    elsewhere yet)."""
+    return app_commands.guild_only()(cog)
+
+
 class GameCog(commands.GroupCog):
-    """A game's command group. Subclasses set ``game`` and ``group_name`` to its short name."""
+    """A game's command group. Subclasses set ``game`` and ``group_name`` to its short name,
+    and are decorated ``server_only`` or ``playable_anywhere`` (``bot.chat.matches.places``)."""
 
     game: ClassVar[str]
 
@@ -136,7 +153,21 @@ class GameCog(commands.GroupCog):
         ``options`` are the game's (those left out take the game's defaults); ``common`` are
         the values of ``COMMON_OPTIONS``, for the service.
         """
-        missing = missing_permissions(interaction)
+        place = place_of(interaction)
+        if not_a_member(interaction, opponent) and not (opponent and opponent.bot):
+            await interaction.response.send_message(_(NOT_A_MEMBER_TO_CHALLENGE), ephemeral=True)
+            return
+        if place is MatchPlace.INTERACTION and only_privately(interaction):
+            await interaction.response.send_message(
+                _(
+                    "This server lets apps it did not add answer only privately (Use External "
+                    "Apps is off here), so nobody else could see a match: challenge in a DM or "
+                    "group DM, or ask a server manager to add me to the server."
+                ),
+                ephemeral=True,
+            )
+            return
+        missing = missing_permissions(interaction) if place is MatchPlace.SERVER else []
         if missing:
             await interaction.response.send_message(
                 n_(
@@ -158,7 +189,7 @@ class GameCog(commands.GroupCog):
 
         async def use_case(board: BoardRoute) -> Report:
             return await challenges.challenge(
-                guild_id=interaction.guild_id or 0,  # the group is guild-only: never 0
+                guild_id=interaction.guild_id or 0,  # 0: outside servers
                 channel_id=interaction.channel_id or 0,
                 challenger_id=acting_of(interaction),
                 opponent_id=None if opponent is None else opponent.id,
@@ -166,6 +197,7 @@ class GameCog(commands.GroupCog):
                 options=given,
                 opponent_is_bot=opponent is not None and opponent.bot,
                 board=board,
+                place=place,
                 **extra,
             )
 
@@ -182,10 +214,10 @@ class GameCog(commands.GroupCog):
     ) -> Report:
         """Submit ``text`` to the caller's match of this game here (typed: no version check);
         the match is found in the move's own transaction."""
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             raise WrongStatus(_("Matches are played in a server channel."))
         return await self.parts.matches.play.play_in_channel(
-            interaction.guild_id,
+            interaction.guild_id or 0,
             interaction.channel_id,
             self.game,
             acting_of(interaction),
@@ -196,10 +228,10 @@ class GameCog(commands.GroupCog):
     async def match_of(self, interaction: Interaction) -> int:
         """The caller's unfinished match of this game in this channel (for what is not a move:
         the trap picker)."""
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             raise WrongStatus(_("Matches are played in a server channel."))
         return await self.parts.matches.lookups.find_match(
-            interaction.guild_id, interaction.channel_id, self.game, interaction.user.id
+            interaction.guild_id or 0, interaction.channel_id, self.game, interaction.user.id
         )
 
 

@@ -19,6 +19,7 @@ from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
 from bot.chat.matches.answers import Exchange
+from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
 from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
 from bot.chat.request_watch import InteractionObserver, tell
@@ -99,7 +100,10 @@ class Interactions:
     ) -> None:
         """Answer ``interaction`` privately with the post ``make`` builds (a picker, a prompt).
 
-        A refusal (``REFUSALS``) is answered privately instead, as in ``run``.
+        A refusal (``REFUSALS``) is answered privately instead, as in ``run``. A press on the
+        message of a match reached only through interactions first brings that message up to
+        date in the press's own response (``_keep_board``), so that what the private answer
+        leads to (a secret chosen in the picker) can edit it with this press's fresh token.
         """
         async with self.busy(), self._observed(interaction, stale) as ended:
             with Exchange(interaction, private=True) as exchange:
@@ -113,6 +117,7 @@ class Interactions:
                     log_failure(log, "request of user %s failed", interaction.user.id)
                     await exchange.answer_privately(_(FAILED))
                     return
+                await self._keep_board(exchange, stale)
                 await exchange.answer_privately(post)
                 ended.outcome = OK
 
@@ -144,6 +149,23 @@ class Interactions:
             if interaction.user.id not in (snap.challenger_id, snap.opponent_id):
                 return _(NOT_YOUR_MATCH)
         return say(error)
+
+    async def _keep_board(self, exchange: Exchange, press: Press | None) -> None:
+        """The message pressed is the board of a match no bot-token call reaches: show it as
+        it is now in the press's response, which keeps this press's token for its next edits
+        (after a restart, or 15 minutes after the last press, no other token may be fresh)."""
+        interaction = exchange.interaction
+        message = interaction.message
+        if press is None or message is None or message.flags.ephemeral:
+            return
+        if place_of(interaction) is MatchPlace.SERVER:
+            return  # a server's match: its bot-token calls reach the board
+        try:
+            snap = await self.service.snapshot(press.match_id, guild_id=interaction.guild_id)
+        except REFUSALS:
+            return
+        if snap.by_interaction_only:
+            await self.boards.refresh(exchange, snap)
 
     async def _refresh(self, exchange: Exchange, press: Press | None) -> bool:
         """Bring the board a stale button was pressed on up to date, in the press's answer;

@@ -1,0 +1,528 @@
+"""Matches outside servers: two friends who share no server with the bot play in their group DM
+through a user install. The bot is not in that channel and its token is refused there (50001),
+so the match lives on the challenge command's response, edited by each press on it; no request
+is ever made to that channel with the bot's token."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from bot.chat.components import Press, Verb
+
+from .fake_discord import (
+    EVERYONE_PERMISSIONS,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    InvalidInvocation,
+)
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+@pytest.fixture
+def dora(fake_discord: FakeDiscord) -> FakeUser:
+    """A member who added Parlor to her own account, in no server with the bot."""
+    user = fake_discord.add_user("dora")
+    fake_discord.install_for_user(user)
+    return user
+
+
+@pytest.fixture
+def eli(fake_discord: FakeDiscord) -> FakeUser:
+    """Dora's friend: no install of his own, no server with the bot."""
+    return fake_discord.add_user("eli")
+
+
+@pytest.fixture
+def group_dm(fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser) -> FakeChannel:
+    return fake_discord.add_group_dm(dora, eli, name="friends")
+
+
+@pytest.fixture
+async def group(idle_table: Table, group_dm: FakeChannel) -> AsyncIterator[Table]:
+    """The group DM as the table (its server's members are not in it), the bot running."""
+    idle_table.channel = group_dm
+    async with idle_table.running():
+        yield idle_table
+
+
+async def challenge(
+    group: Table, challenger: FakeUser, opponent: FakeUser, game: str
+) -> FakeMessage:
+    """``/<game> challenge`` in the group DM, and the opponent's Accept: the challenge, the
+    command's public response, becomes the board."""
+    mark = group.checkpoint()
+    answered = await group.slash(challenger, f"{game} challenge", opponent=opponent)
+    (message,) = answered.messages
+    assert not message.ephemeral and "challenges you" in message.content
+    accepted = await group.click(opponent, message, Verb.ACCEPT)
+    await group.fake.wait_for_response(accepted)
+    board = await group.posted("Coin toss", after=mark)
+    assert board.id == message.id and "accepted" in board.text
+    return board
+
+
+def button(message: FakeMessage, verb: str, arg: str) -> str:
+    """The custom_id of the message's button doing ``verb`` with ``arg``."""
+    found = [
+        c for c in message.custom_ids if (p := Press.parse(c)) and (p.verb, p.arg) == (verb, arg)
+    ]
+    assert found, f"no {verb!r} {arg!r} button on the message"
+    return found[0]
+
+
+def assert_no_secret_leaked(
+    group: Table, caplog: pytest.LogCaptureFixture, *secrets: str, typed: tuple[str, ...] = ()
+) -> None:
+    """No secret in the group DM's public messages (every version, button ids too) or logs."""
+    public = group.public_text()
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    for secret in secrets:
+        assert secret not in public, f"{secret!r} is public before the end"
+    for secret in (*secrets, *typed):
+        pattern = rf"(?<!\d){re.escape(secret)}(?!\d)"  # not inside an id
+        assert not re.search(pattern, logged), f"{secret!r} was logged"
+
+
+def assert_no_bot_token_call(group: Table, since: int) -> None:
+    """Since ``since``, no request with the bot's token to the group DM, no DM, no refusal."""
+    refused = [
+        str(r) for r in group.fake.requests[since:] if r.bot_token and (r.status or 0) >= 400
+    ]
+    assert not refused, f"bot-token requests refused: {refused}"
+    calls = group.bot_calls(since)
+    assert not calls.board, f"bot-token calls in the group DM: {calls.board}"
+    assert not calls.dms, f"DMs sent: {calls.dms}"
+
+
+async def test_a_whole_crystal_capture_match_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "9")
+    took = await group.posted("captures crystal 9: 9 points", after=mark)
+    assert took is board and f"<@{eli.id}>, your move." in took.content
+    mark = group.checkpoint()
+    await group.click(eli, board, Verb.PLAY, "1")
+    took = await group.posted("captures crystal 1: 1 point.", after=mark)
+    assert {p.arg for p in group.presses(took)} == {"2", "3", "4", "5", "6"}
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "6")
+    end = await group.posted("wins with exactly 15 points", after=mark)
+    assert end is board
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+    # The match counts on the ladder outside servers: /stats in a DM is one's own record there.
+    dm = group.fake.dm_channel(dora)
+    asked = await group.fake.slash(dora, dm, "stats")
+    record = group.answer(await group.fake.wait_for_response(asked))
+    assert "1 W · 0 L · 0 D" in record
+    assert f"Crystal Capture vs <@{eli.id}>: win" in record
+    asked = await group.fake.slash(dora, group.channel, "stats", user=eli)
+    record = group.answer(await group.fake.wait_for_response(asked))
+    assert "0 W · 1 L · 0 D" in record
+    # /history and /replay there read the matches played outside servers.
+    asked = await group.fake.slash(dora, dm, "history")
+    history = group.answer(await group.fake.wait_for_response(asked))
+    assert "Crystal Capture" in history and f"<@{eli.id}>" in history
+    asked = await group.fake.slash(dora, dm, "replay", match=1)
+    assert "Crystal Capture" in group.answer(await group.fake.wait_for_response(asked))
+
+
+async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora: FakeUser) -> None:
+    for command in ("settings show", "tournament list", "play queue"):
+        with pytest.raises(InvalidInvocation):
+            await group.fake.slash(dora, group.channel, command)
+
+
+async def choose(group: Table, who: FakeUser, board: FakeMessage, verb: str, arg: str) -> None:
+    """Open one's own prompt from the match's message, privately, and press ``arg`` in it."""
+    opened = await group.click(who, board, Verb.ASK)
+    # The answer: the picker, privately (after the message is brought up to date, when no
+    # token of the match is fresh).
+    (picker,) = await group.fake.wait_until(
+        lambda: opened.ephemeral_messages, what="the private picker"
+    )
+    assert picker.ephemeral and "server" not in picker.content
+    chosen = await group.click(who, picker, verb, arg)
+    await group.fake.wait_for_response(chosen)
+    await group.closed(picker)
+
+
+async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crown")
+    assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+
+    # Each opens their own picker from the match's message; nobody else sees it.
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await choose(group, eli, board, Verb.SECRET, "2 3")
+    placed = await group.posted("Both Crowns are placed", after=mark)
+    assert placed is board and f"<@{dora.id}>, your move." in placed.content
+
+    # Dora misses; Eli chooses his hint the same way.
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "2 2")
+    missed = await group.posted("attacks (2,2): Miss", after=mark)
+    assert [b["label"] for b in missed.buttons] == ["Choose my hint"]
+    await choose(group, eli, board, Verb.PLAY, "row")
+    hinted = await group.posted("the Crown's row is equal to 2", after=mark)
+    assert f"<@{eli.id}>, your move." in hinted.content
+
+    # Eli misses; Dora gives her hint, then captures the Crown.
+    mark = group.checkpoint()
+    await group.click(eli, board, Verb.PLAY, "1 1")
+    await group.posted("attacks (1,1): Miss", after=mark)
+    await choose(group, dora, board, Verb.PLAY, "column")
+    await group.posted("the Crown's column is equal to 1", after=mark)
+    assert_no_secret_leaked(group, caplog, "(3,1)", "(2,3)", typed=("3 1", "2 3"))
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "2 3")
+    end = await group.posted("Hit", after=mark)
+    assert end is board
+    assert "Crown was at (3,1)" in end.text and "Crown was at (2,3)" in end.text
+
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def submit_form(
+    group: Table, who: FakeUser, opened_on: FakeMessage, verb: str, text: str
+) -> FakeInteraction:
+    """Press the message's ``verb`` button, which opens a form, and submit ``text`` in it."""
+    opened = await group.click(who, opened_on, verb)
+    await group.fake.wait_for_response(opened)
+    assert opened.modal is not None
+    (field,) = opened.modal_text_inputs
+    submitted = await group.fake.submit_modal(
+        who, opened, opened.modal["custom_id"], {field["custom_id"]: text}
+    )
+    await group.fake.wait_for_response(submitted)
+    return submitted
+
+
+async def test_a_whole_safe_cracker_match_in_a_group_dm_with_codes_set_in_forms(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "safe")
+    mark = group.checkpoint()
+    # "Choose my secret" opens the code form at once; its answer is the match's message.
+    await submit_form(group, dora, board, Verb.ASK, "213")
+    await submit_form(group, eli, board, Verb.ASK, "312")
+    set_ = await group.posted("Both codes are set", after=mark)
+    assert set_ is board and [p.verb for p in group.presses(set_)] == [Verb.GUESS]
+
+    mark = group.checkpoint()
+    await submit_form(group, dora, board, Verb.GUESS, "111")
+    await group.posted("guesses 1-1-1: 1 exact match", after=mark)
+    assert_no_secret_leaked(group, caplog, "2-1-3", "3-1-2", typed=("213", "312"))
+    mark = group.checkpoint()
+    await submit_form(group, eli, board, Verb.GUESS, "213")
+    end = await group.posted("The safe is cracked!", after=mark)
+    assert end is board and "code was 2-1-3" in end.text and "code was 3-1-2" in end.text
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_whole_number_claim_match_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "claim")
+    for turn in range(9):
+        player = (dora, eli)[turn % 2]
+        cell = next(p.arg for p in group.presses(board) if p.verb == Verb.PLAY)
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, cell)
+        await group.posted(f"claims {cell} at", after=mark)
+        if not any(p.verb == Verb.PLAY for p in group.presses(board)):
+            break
+    assert [p.verb for p in group.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def pick_trap(group: Table, who: FakeUser, board: FakeMessage, cell: str) -> None:
+    opened = await group.click(who, board, Verb.TRAP)
+    (picker,) = await group.fake.wait_until(
+        lambda: opened.ephemeral_messages, what="the private picker"
+    )
+    chosen = await group.click(who, picker, Verb.PLAY, cell)
+    await group.fake.wait_for_response(chosen)
+
+
+async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "flag")
+
+    # A trap is a turn: Dora and Eli set theirs from the board's Trap button, privately ...
+    mark = group.checkpoint()
+    await pick_trap(group, dora, board, "TRAP 4 4")
+    await group.posted(f"<@{dora.id}> placed a trap (1 left)", after=mark)
+    mark = group.checkpoint()
+    await pick_trap(group, eli, board, "TRAP 2 2")
+    await group.posted(f"<@{eli.id}> placed a trap (1 left)", after=mark)
+    # ... and Dora (whose install runs the commands) with /flag trap: its answer is the
+    # picker itself, privately (no DM).
+    mark = group.checkpoint()
+    asked = await group.slash(dora, "flag trap")
+    (picker,) = asked.messages
+    assert picker.ephemeral and "pick the cell for a trap" in picker.content
+    assert "In a DM" not in picker.content
+    chosen = await group.click(dora, picker, Verb.PLAY, "TRAP 3 4")
+    await group.fake.wait_for_response(chosen)
+    await group.posted(f"<@{dora.id}> placed a trap (0 left)", after=mark)
+    assert_no_secret_leaked(group, caplog, "(4,4)", "(2,2)", "(3,4)", typed=("3 4",))
+
+    moves = [
+        (eli, "MOVE 4 4", "Trap triggered at (4,4)!"),
+        (dora, "MOVE 2 2", "Trap triggered at (2,2)!"),
+        (eli, "MOVE 4 5", "moves to (4,5)"),
+        (dora, "MOVE 2 2", "moves to (2,2)"),
+        (eli, "MOVE 3 5", "moves to (3,5)"),
+        (dora, "MOVE 3 3", "moves to (3,3)"),
+        (eli, "MOVE 2 5", "moves to (2,5)"),
+        (dora, "MOVE 4 4", "moves to (4,4)"),
+        (eli, "MOVE 1 5", "moves to (1,5)"),
+        (dora, "MOVE 5 5", "captures the flag at (5,5) and wins"),
+    ]
+    for player, move, seen in moves:
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, move)
+        assert await group.posted(seen, after=mark) is board
+    assert "hidden traps: (3,4)" in board.text
+    assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_turn_run_out_shows_at_once_while_a_token_of_the_match_is_fresh(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    mark = group.checkpoint()
+    group.clock.advance(minutes=11)  # Dora's 10 minutes run out; Accept's token is 11 old
+    end = await group.posted("ran out of time", after=mark)
+    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_turn_run_out_after_every_token_expired_shows_at_the_next_press(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    group.fake.advance_clock(16 * 60)  # every token of the match has expired
+    group.clock.advance(minutes=16)
+    await group.fake.wait_until(
+        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
+        what="the expired token to be tried",
+    )
+    assert "ran out of time" not in board.text  # nothing reaches the message meanwhile
+    # Eli presses a button left on it: his press's answer brings it up to date.
+    mark = group.checkpoint()
+    pressed = await group.fake.click(eli, board, button(board, Verb.PLAY, "5"))
+    await group.fake.wait_for_response(pressed)
+    end = await group.posted("ran out of time", after=mark)
+    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_crown_match_in_a_group_dm_goes_on_after_a_restart(
+    idle_table: Table, group_dm: FakeChannel, dora: FakeUser, eli: FakeUser
+) -> None:
+    group = idle_table
+    group.channel = group_dm
+    requests = group.request_mark()
+    async with group.running():
+        board = await challenge(group, dora, eli, "crown")
+        await choose(group, dora, board, Verb.SECRET, "3 1")
+
+    mark = group.checkpoint()
+    async with group.running():
+        # No token of the last process is known: Eli's press on the message lends its own.
+        await choose(group, eli, board, Verb.SECRET, "2 3")
+        placed = await group.posted("Both Crowns are placed", after=mark)
+        assert placed is board
+        mark = group.checkpoint()
+        await group.click(dora, board, Verb.PLAY, "2 3")
+        assert await group.posted("Hit", after=mark) is board
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_crystal_capture_against_the_bot_in_its_dm(
+    idle_table: Table, fake_discord: FakeDiscord, dora: FakeUser
+) -> None:
+    table = idle_table
+    table.channel = fake_discord.dm_channel(dora)
+    requests = table.request_mark()
+    async with table.running():
+        answered = await table.slash(dora, "crystal challenge", opponent=fake_discord.bot)
+        (board,) = answered.messages
+        assert not board.ephemeral and "Coin toss" in board.text
+        for _ in range(9):
+            moves = [p.arg for p in table.presses(board) if p.verb == Verb.PLAY]
+            if not moves:
+                break
+            mark = table.checkpoint()
+            await table.click(dora, board, Verb.PLAY, moves[0])
+            await table.posted(lambda m: m is board, after=mark)
+        assert [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
+        assert f"<@{fake_discord.bot.id}> captures crystal" in table.public_text()
+    assert [m for m in fake_discord.messages(table.channel) if not m.ephemeral] == [board]
+    assert not [
+        r for r in fake_discord.requests[requests:] if r.bot_token and "/channels" in r.path
+    ]
+
+
+USE_EXTERNAL_APPS = 1 << 50
+
+
+@pytest.fixture
+def elsewhere(fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser) -> FakeGuild:
+    """A server that never added Parlor, where Dora and Eli are members."""
+    server = fake_discord.add_guild("Elsewhere", with_app=False)
+    fake_discord.add_member(server, dora)
+    fake_discord.add_member(server, eli)
+    return server
+
+
+async def test_a_match_in_a_server_without_the_app_lives_on_its_own_message(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    elsewhere: FakeGuild,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    table = idle_table
+    table.channel = fake_discord.add_text_channel(elsewhere, "lobby")
+    requests = table.request_mark()
+    async with table.running():
+        board = await challenge(table, dora, eli, "crystal")
+        moves = ((dora, "9", "9 points"), (eli, "1", "1 point."), (dora, "6", "exactly 15"))
+        for player, crystal, seen in moves:
+            mark = table.checkpoint()
+            await table.click(player, board, Verb.PLAY, crystal)
+            assert await table.posted(seen, after=mark) is board
+    assert_no_bot_token_call(table, requests)
+
+
+async def test_where_external_apps_may_answer_only_privately_no_match_starts(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    elsewhere: FakeGuild,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    fake_discord.set_role_permissions(elsewhere.everyone, EVERYONE_PERMISSIONS & ~USE_EXTERNAL_APPS)
+    idle_table.channel = fake_discord.add_text_channel(elsewhere, "lobby")
+    async with idle_table.running():
+        answered = await idle_table.slash(dora, "crystal challenge", opponent=eli)
+        (refusal,) = answered.messages
+        assert refusal.ephemeral and "Use External Apps is off" in refusal.content
+        assert idle_table.app is not None
+        assert await idle_table.app.matches.lookups.unfinished(dora.id, elsewhere.id) == []
+
+
+async def test_the_match_message_speaks_the_challengers_language(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    group_dm: FakeChannel,
+    dora: FakeUser,
+    eli: FakeUser,
+) -> None:
+    fake_discord.set_locale(dora, "de")
+    table = idle_table
+    table.channel = group_dm
+    async with table.running():
+        answered = await table.slash(dora, "crystal challenge", opponent=eli)
+        (board,) = answered.messages
+        assert "fordert dich" in board.content
+        mark = table.checkpoint()
+        await table.click(eli, board, Verb.ACCEPT)  # Eli's app speaks English
+        assert await table.posted("Münzwurf", after=mark) is board
+
+
+async def test_a_rematch_and_a_review_from_the_finished_message(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crystal")
+    for player, crystal in ((dora, "9"), (eli, "1"), (dora, "6")):
+        mark = group.checkpoint()
+        await group.click(player, board, Verb.PLAY, crystal)
+        await group.posted(lambda m: m is board, after=mark)
+    assert "wins with exactly 15 points" in board.text
+
+    reviewed = await group.click(eli, board, Verb.REVIEW)
+    await group.fake.wait_for_response(reviewed)
+    assert "Crystal Capture" in group.answer(reviewed)
+
+    # Eli's rematch is a new challenge, the press's own answer, in the group DM.
+    mark = group.checkpoint()
+    pressed = await group.click(eli, board, Verb.REMATCH)
+    await group.fake.wait_for_response(pressed)
+    rematch = await group.posted("challenges you", after=mark)
+    assert rematch is not board and rematch.content.startswith(f"<@{dora.id}>, <@{eli.id}>")
+    await group.click(dora, rematch, Verb.ACCEPT)
+    assert await group.posted("Coin toss", after=mark) is rematch
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_an_open_challenge_and_a_move_by_command_in_a_group_dm(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    mark = group.checkpoint()
+    answered = await group.slash(dora, "crystal challenge")  # no opponent: anyone here
+    (board,) = answered.messages
+    await group.click(eli, board, Verb.ACCEPT)
+    assert await group.posted("Coin toss", after=mark) is board
+    # Dora (whose install runs the commands) moves by command: Accept's token edits the
+    # message, and her answer links to it.
+    mark = group.checkpoint()
+    moved = await group.slash(dora, "crystal take", crystal=9)
+    assert all(m.ephemeral for m in moved.messages)
+    assert group.answer(moved).endswith(f"/@me/{group.channel.id}/{board.id}")
+    assert await group.posted("captures crystal 9", after=mark) is board
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_crown_against_the_bot_in_a_group_dm(
+    group: Table, dora: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    requests = group.request_mark()
+    mark = group.checkpoint()
+    answered = await group.slash(dora, "crown challenge", opponent=group.fake.bot)
+    (board,) = answered.messages
+    assert not board.ephemeral and "Coin toss" in board.text
+    assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await group.posted("Both Crowns are placed", after=mark)
+    assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
+    assert_no_bot_token_call(group, requests)
