@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0012"
+HEAD = "0013"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -300,10 +300,10 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
         await engine.dispose()
 
 
-async def test_0012_carries_every_match_forward_as_a_server_place(
+async def test_0013_carries_every_match_forward_as_a_server_place(
     empty_database_url: str,
 ) -> None:
-    """A database holding 0011's data: a Crown match in play and a finished one. After the
+    """A database holding 0012's data: a Crown match in play and a finished one. After the
     upgrade both are matches of a server channel, and the one in play ends as before."""
     from datetime import UTC, datetime, timedelta
 
@@ -323,7 +323,7 @@ async def test_0012_carries_every_match_forward_as_a_server_place(
     for seat, cell in ((0, "1 1"), (1, "3 3")):
         state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
     try:
-        await upgrade(engine, "0011")
+        await upgrade(engine, "0012")
         async with engine.begin() as connection:
             tables = await connection.run_sync(
                 lambda sync: {
