@@ -196,10 +196,7 @@ class AfterGame:
                 log_failure(log, "request of user %s failed", interaction.user.id)
                 await self._say(interaction, _(FAILED))
                 return
-            if interaction.response.is_done():
-                await self._show_late(interaction, screen, edit=edit)
-            else:
-                await self._show(interaction, screen, edit=edit)
+            await self._show(interaction, screen, edit=edit)
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -208,37 +205,23 @@ class AfterGame:
             await interaction.response.send_message(text, ephemeral=True)
 
     async def _show(self, interaction: Interaction, screen: Screen, *, edit: bool) -> None:
+        """``screen`` as the interaction's answer: the pressed message edited, or a private
+        message. After a deferral the edit goes through the original response and the message
+        is the first followup, which takes the place of the deferred "thinking" one."""
         none = discord.AllowedMentions.none()
+        late = interaction.response.is_done()
+        send = interaction.followup.send if late else interaction.response.send_message
         if screen.file is not None or screen.embed is None:
-            await interaction.response.send_message(
+            await send(
                 file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
             )
         elif edit:
-            await interaction.response.edit_message(
-                embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
+            change = (
+                interaction.edit_original_response if late else interaction.response.edit_message
             )
+            await change(embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none)
         else:
-            await interaction.response.send_message(
-                embed=screen.embed,
-                view=self.view(screen.buttons),
-                ephemeral=True,
-                allowed_mentions=none,
-            )
-
-    async def _show_late(self, interaction: Interaction, screen: Screen, *, edit: bool) -> None:
-        """The answer after a deferral: the pressed message edited, or the first followup,
-        which takes the place of the deferred "thinking" message."""
-        none = discord.AllowedMentions.none()
-        if screen.file is not None or screen.embed is None:
-            await interaction.followup.send(
-                file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none
-            )
-        elif edit:
-            await interaction.edit_original_response(
-                embed=screen.embed, view=self.view(screen.buttons), allowed_mentions=none
-            )
-        else:
-            await interaction.followup.send(
+            await send(
                 embed=screen.embed,
                 view=self.view(screen.buttons),
                 ephemeral=True,
