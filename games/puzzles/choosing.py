@@ -30,6 +30,9 @@ class Scored:
     value: float
     loss: float
     detail: Any = None
+    tempting: float = 0.0
+    """Among moves that lose alike, the more tempting is offered first (Safe Cracker: a code
+    that agrees with more of the answers)."""
     """What the words need: the game's own parts of the move (hashable)."""
 
 
@@ -83,7 +86,7 @@ def choose(position: Position, played: str) -> Chosen | None:
     order = {move.action: place for place, move in enumerate(moves)}
     others = sorted(
         (move for move in moves if move is not answer),
-        key=lambda move: (move.loss, order[move.action]),
+        key=lambda move: (round(move.loss, DIGITS), -move.tempting, order[move.action]),
     )
     margin = others[0].loss
     if margin < position.margin - TIE:

@@ -21,7 +21,7 @@ from games.review.codes import Possible
 from games.review.judging import MOVES
 from games.review.phrasing import _, decimal
 from games.review.safe import guess_value
-from games.safe import Guess, GuessRecord, Options, SafeState, code_text
+from games.safe import Guess, GuessRecord, Options, SafeState, code_text, exact_matches
 
 MARGIN = 0.5
 """Every other guess needs at least half a guess more on average."""
@@ -33,7 +33,8 @@ def position(game: AnyGame, state: SafeState, seat: Seat, ask: Ask) -> Position 
     digits, length = options.digits, options.length
     if ask is not Ask.ACTION or digits**length > EXACT_CODES:
         return None
-    possible = _possible(options, state.guesses[seat])
+    records = state.guesses[seat]
+    possible = _possible(options, records)
     codes = possible.bits.codes
     values = [guess_value(digits, length, possible.mask, g) for g in range(len(codes))]
     best = best_exact_guesses(digits, length, possible.mask)
@@ -43,7 +44,11 @@ def position(game: AnyGame, state: SafeState, seat: Seat, ask: Ask) -> Position 
         unit=MOVES.unit,
         moves=tuple(
             Scored(
-                str(Guess(code)), values[g], 0.0 if g in best else max(0.0, values[g] - top), code
+                str(Guess(code)),
+                values[g],
+                0.0 if g in best else max(0.0, values[g] - top),
+                code,
+                tempting=sum(exact_matches(r.code, code) == r.exact for r in records),
             )
             for g, code in enumerate(codes)
         ),
