@@ -9,7 +9,7 @@ is here.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
@@ -30,9 +30,6 @@ class Scored:
     value: float
     loss: float
     detail: Any = None
-    tempting: float = 0.0
-    """Among moves that lose alike, the more tempting is offered first (Safe Cracker: a code
-    that agrees with more of the answers)."""
     """What the words need: the game's own parts of the move (hashable)."""
 
 
@@ -53,6 +50,9 @@ class Position:
     margin: float
     """The least loss of every move but the best for the position to be a puzzle."""
     exact: bool = True
+    tempting: Callable[[Scored], float] | None = field(default=None, compare=False)
+    """Among moves that lose alike, the more tempting is offered first (Safe Cracker: a code
+    that agrees with more of the answers); asked only of a puzzle's moves, as it may be slow."""
     knowledge: Hashable = None
     """What the player knew that decides every value (Safe: the codes still possible), when
     it may stay the same over several moves: a match's later positions of the same seat with
@@ -86,11 +86,16 @@ def choose(position: Position, played: str) -> Chosen | None:
     order = {move.action: place for place, move in enumerate(moves)}
     others = sorted(
         (move for move in moves if move is not answer),
-        key=lambda move: (round(move.loss, DIGITS), -move.tempting, order[move.action]),
+        key=lambda move: (move.loss, order[move.action]),
     )
     margin = others[0].loss
     if margin < position.margin - TIE:
         return None
+    tempting = position.tempting
+    if tempting is not None:
+        others.sort(
+            key=lambda move: (round(move.loss, DIGITS), -tempting(move), order[move.action])
+        )
     picked = [answer]
     picked += [move for move in moves if move.action == played and move is not answer]
     for move in others:

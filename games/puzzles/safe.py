@@ -12,7 +12,7 @@ loses at least ``MARGIN``.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from games.base import AnyGame, Ask, Seat
 from games.players.safe import EXACT_CODES, best_exact_guesses
@@ -48,14 +48,19 @@ def position(game: AnyGame, state: SafeState, seat: Seat, ask: Ask) -> Position 
                 values[g],
                 0.0 if g in best else max(0.0, values[g] - top),
                 code,
-                tempting=sum(exact_matches(r.code, code) == r.exact for r in records),
             )
             for g, code in enumerate(codes)
         ),
         words=_words,
         margin=MARGIN,
         knowledge=possible.mask,
+        tempting=partial(_agreeing, records),
     )
+
+
+def _agreeing(records: tuple[GuessRecord, ...], move: Scored) -> float:
+    """How many of the answers the guess's code agrees with: a code close to possible tempts."""
+    return sum(exact_matches(record.code, move.detail) == record.exact for record in records)
 
 
 @lru_cache(maxsize=1024)

@@ -11,6 +11,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from games.crown import CELLS, AttackRecord, cell_text, true_hints
 from games.players.crown import best_attacks
 from games.players.safe import best_exact_guesses
 from games.puzzles import find, finder_for
+from games.puzzles.choosing import choose
 from games.puzzles.claim import MARGIN as CLAIM_MARGIN
 from games.puzzles.crown import MARGIN as CROWN_MARGIN
 from games.puzzles.crystal import MARGIN as CRYSTAL_MARGIN
@@ -296,11 +298,16 @@ def test_a_crown_puzzle_is_the_same_whatever_the_other_crown_it_could_not_see(se
         # own Crown, and of the attacker's no more than its own attacks tell.
         unseen = crowns_possible(state.attacks[seat])
         seen = position(CROWN, state, seat, puzzle.ask)
+        assert seen is not None
+        made = choose(seen, puzzle.played)
+        assert made is not None and (made.why, made.choices) == (puzzle.why, puzzle.choices)
         for crown in unseen:
             crowns = list(state.crowns)
             crowns[hidden] = crown
             moved = dataclasses.replace(state, crowns=tuple(crowns))
-            assert position(CROWN, moved, seat, puzzle.ask) == seen
+            again = position(CROWN, moved, seat, puzzle.ask)
+            assert again == seen and again is not None
+            assert choose(again, puzzle.played) == made
         # The words name the hidden Crown only when the player knew it was there.
         secret = cell_text(state.crowns[hidden])
         words = str(puzzle.why) + str(puzzle.question)
@@ -392,11 +399,16 @@ def test_a_safe_puzzle_is_the_same_whatever_the_code_its_player_could_not_rule_o
         records = state.guesses[seat]
         unseen = [c for c in CODES if all(exact_matches(r.code, c) == r.exact for r in records)]
         seen = position(SAFE, state, seat, puzzle.ask)
+        assert seen is not None
+        made = choose(seen, puzzle.played)
+        assert made is not None and (made.why, made.choices) == (puzzle.why, puzzle.choices)
         for code in unseen:
             codes = list(state.codes)
             codes[other(seat)] = code
             moved = dataclasses.replace(state, codes=tuple(codes))
-            assert position(SAFE, moved, seat, puzzle.ask) == seen
+            again = position(SAFE, moved, seat, puzzle.ask)
+            assert again == seen and again is not None
+            assert choose(again, puzzle.played) == made
         secret = code_text(state.codes[other(seat)])
         assert secret not in str(puzzle.why) or unseen == [state.codes[other(seat)]]
 
@@ -407,3 +419,29 @@ def test_large_safes_and_flag_chase_give_no_puzzles() -> None:
         for seed in range(3):
             log, ended = finished_match(name, options, seed)
             assert find(name, options, seed, log, outcome=ended) == []
+
+
+# --- every game -----------------------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.sampled_from(["crystal", "claim", "crown", "safe"]))
+def test_puzzles_come_best_sources_first_and_alike_with_the_review_given(
+    seed: int, name: str
+) -> None:
+    log, ended = finished_match(name, {}, seed)
+    found = find(name, {}, seed, log, outcome=ended)
+    done = review(name, {}, seed, log, outcome=ended)
+    assert find(name, {}, seed, log, outcome=ended, review=done) == found
+    severity = {"blunder": 3, "mistake": 2, "inaccuracy": 1, "best": 0}
+    order = [(-severity[p.mark.value], -p.margin, p.move_number) for p in found]
+    assert order == sorted(order)
+    assert len({p.key for p in found}) == len(found)
+
+
+def test_an_unknown_game_or_an_unfinished_match_is_refused() -> None:
+    with pytest.raises(KeyError, match="unknown game"):
+        find("chess", {}, 1, [])
+    log, _ = finished_match("crystal", {}, 1)
+    with pytest.raises(ValueError, match="not ended"):
+        find("crystal", {}, 1, log[:3])
