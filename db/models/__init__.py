@@ -1,7 +1,7 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
 settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
-(``dms``), the quick-pair queue (``queue``) and
+(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``) and
 tournaments (``tournaments``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
@@ -23,6 +23,7 @@ from db.models.matches import (
     MatchStatus,
     OutboxEntry,
 )
+from db.models.puzzles import PUBLIC_POOL, DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
 from db.models.queue import QueueBoard, QueueEntry
 from db.models.records import (
     DEFAULT_DEVIATION,
@@ -49,9 +50,11 @@ __all__ = [
     "NAME_LENGTH",
     "NAMING_CONVENTION",
     "OPEN_OPPONENT",
+    "PUBLIC_POOL",
     "UNFINISHED_STATUSES",
     "Base",
     "BotMeta",
+    "DailyPuzzle",
     "DmAnswer",
     "DmPrompt",
     "GuildOrganizers",
@@ -66,6 +69,9 @@ __all__ = [
     "MemberLocale",
     "OutboxEntry",
     "PlayerStats",
+    "Puzzle",
+    "PuzzleAttempt",
+    "PuzzleRating",
     "QueueBoard",
     "QueueEntry",
     "RatingChange",
