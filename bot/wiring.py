@@ -40,6 +40,7 @@ from bot.chat.matches.hold_retries import ReachRetries
 from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
+from bot.chat.puzzles.desk import PuzzleCommands, PuzzleDesk
 from bot.chat.queue.commands import QueueCog
 from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
@@ -60,6 +61,7 @@ from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
 from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
+from bot.service.puzzles import Puzzles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.reviews import FairUse, Reviewer, review_pool
@@ -141,6 +143,8 @@ class App:
             fair_use=FairUse(settings.reviews_per_minute, clock=clock),
         )
         self.after_game = AfterGame(replays, self.histories, client.busy)
+        self.puzzles = Puzzles(sessions, clock=clock)
+        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
         self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
@@ -189,6 +193,7 @@ class App:
             places=self.boards,
             dms=self.dms,
             languages=self.languages,
+            puzzles=self.puzzles,
         )
         self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
         self.typed = TypedAnswers(client, self.parts, self.awaited)
@@ -200,6 +205,7 @@ class App:
             *button_items(self.parts),
             *signup_items(self.desk, client.busy),
             *self.after_game.items(),
+            *self.puzzle_desk.items(),
             self.queue.button_class,
         )
         """Every button's dynamic item class, bound to what it uses."""
@@ -300,7 +306,7 @@ class App:
         """Every slash command on the client's tree, each cog built with what it uses, with the
         translator that words them in each member's client language (read when the tree is
         synced): servers leaving, each game's command group, the shared commands, typed DMs,
-        tournaments, the quick-pair queue, and the history."""
+        tournaments, the quick-pair queue, the history, and puzzles."""
         client, parts = self.client, self.parts
         cogs: list[commands.Cog] = [
             Servers(client, self.matches.organizing, self.languages),
@@ -310,6 +316,7 @@ class App:
             Tournaments(self.desk, client.busy),
             self.queue,
             History(self.after_game),
+            PuzzleCommands(self.puzzle_desk),
         ]
         for cog in cogs:
             await client.add_cog(cog)

@@ -16,6 +16,7 @@ from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
 from bot.service.member_history import HistoryService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
+from bot.service.puzzles import Puzzles
 from bot.service.servers import ServerService
 from bot.service.tournaments.service import TournamentService
 from bot.settings import Settings
@@ -91,3 +92,5 @@ class Parts:
     dms: Messenger
     languages: Languages | None = None
     """Who reads what language: the server's for public posts, a member's for their DMs."""
+    puzzles: Puzzles | None = None
+    """Members' puzzle ratings, for ``/stats``."""

@@ -18,10 +18,12 @@ import games
 from bot.chat.after_game import rating_charts
 from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render
+from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
+from bot.chat.puzzles import texts as puzzle_texts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
@@ -199,7 +201,14 @@ class Common(commands.Cog):
         chart = await rating_charts.member_chart(
             self.parts.histories, guild_id, user.id, game, user.display_name
         )
-        return render.record_embed(record, game=game), chart
+        embed = render.record_embed(record, game=game)
+        if self.parts.puzzles is not None:  # the same in every server (docs/puzzles.md)
+            solved = await self.parts.puzzles.ratings(user.id)
+            solved = [line for line in solved if game is None or line.game == game]
+            if solved:
+                text = fit(puzzle_texts.puzzle_ratings(solved), FIELD_VALUE_MAX)
+                embed.add_field(name=_("Puzzles"), value=text, inline=False)
+        return embed, chart
 
     # ------------------------------------------------------------------ /games
 

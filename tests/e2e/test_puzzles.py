@@ -1,0 +1,84 @@
+"""Puzzles through the fake Discord, as a member meets them: ``/puzzle`` answered privately with
+the position as its player saw it and the choices as buttons, a right and a wrong answer moving
+the member's puzzle rating, a double press counted once, Next puzzle, and ``/stats``."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from db.models import PUBLIC_POOL
+from tests.e2e.test_after_game import press
+from tests.puzzle_values import crown_puzzle, crystal_puzzle
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+    from .fake_discord import FakeMember
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+def rating_of(text: str) -> int:
+    found = re.search(r"Puzzle rating \d+\?? → (\d+)", text)
+    assert found is not None, text
+    return int(found.group(1))
+
+
+async def test_a_puzzle_answered_right_then_wrong_moves_the_rating(
+    table: Table, alice: FakeMember, carol: FakeMember
+) -> None:
+    assert table.app is not None and table.channel.guild_id is not None
+    guild_id = table.channel.guild_id
+    await table.app.puzzles.store(guild_id, None, [crystal_puzzle(1)])
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+
+    asked = await table.slash(alice, "puzzle")
+    [shown] = asked.messages
+    assert shown.ephemeral and "Puzzle · Crystal Capture" in shown.text
+    assert "Your move: which one wins?" in shown.text
+    assert "You: 14 points" in shown.text and "Your opponent: 14 points" in shown.text
+    assert [b.get("label") for b in shown.buttons] == ["take 1", "take 2", "take 3"]
+    assert f"<@{carol.id}>" not in shown.text
+
+    # A double click: both presses reach the bot before either is answered; one counts.
+    take_1 = "parlor:puzzle:1:0:any"
+    presses = [await table.fake.click(alice, shown, take_1) for _twice in range(2)]
+    for pressed in presses:
+        await table.fake.wait_for_response(pressed)
+    assert all(pressed.original is shown for pressed in presses)
+    assert "✅ Right: take 1 is the best move." in shown.text
+    assert "1 wins; every other choice loses." in shown.text
+    assert [b.get("label") for b in shown.buttons] == ["Next puzzle"]
+    assert table.app is not None
+    (counted,) = await table.app.puzzles.ratings(alice.id)
+    assert counted.tries == 1 and counted.solves == 1 and counted.streak == 1
+    first = round(counted.rating.rating)
+    assert first > 1500
+
+    # Next puzzle: the public pool's Crown, as the attacker saw it, without Bob's Crown.
+    await press(table, alice, shown, "Next puzzle")
+    assert "Puzzle · Capture the Crown" in shown.text
+    assert "Your Crown:" in shown.text and "👑" in shown.text
+    assert shown.text.count("👑") == 2  # her own Crown on the board and in its key, no other
+    wrong = await press(table, alice, shown, "take 2 2")
+    assert wrong.original is shown
+    assert "❌ Not take 2 2: the best move is take 3 3." in shown.text
+    # Each game has its own puzzle rating and streak: this one starts at 1500 and falls.
+    assert "Puzzle rating 1500? → " in shown.text and rating_of(shown.text) < 1500
+    assert "Streak 0 · best 0" in shown.text
+
+    stats = await table.slash(carol, "stats", user=alice)
+    assert "Puzzles" in table.answer(stats)
+    assert "Capture the Crown: rating" in table.answer(stats)
+    assert "Crystal Capture: rating" in table.answer(stats)
+
+    left = await table.slash(alice, "puzzle")
+    assert left.messages[0].ephemeral and "No puzzle is left for you here" in table.answer(left)
+
+
+async def test_another_servers_puzzle_is_not_shown_here(table: Table, alice: FakeMember) -> None:
+    assert table.app is not None and table.channel.guild_id is not None
+    await table.app.puzzles.store(table.channel.guild_id + 1, None, [crystal_puzzle(1)])
+
+    asked = await table.slash(alice, "puzzle")
+    assert "No puzzle is left for you here" in table.answer(asked)
