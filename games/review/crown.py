@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache, reduce
 
-from games.base import Ask, other
+from games.base import Ask, Seat, other
 from games.crown import (
     CELLS,
     Attack,
@@ -191,21 +191,11 @@ def _hint(step: Step) -> Judged:
     crown = state.crowns[defender]
     assert crown is not None and isinstance(step.action, HintAction)
     records = state.attacks[attacker]
-    attacked = mask(record.cell for record in records)
     before_hint = consistent_cells(records)
-    strengths: dict[HintAction, tuple[int, float, int]] = {}
-    for hint in true_hints(crown, records[-1].cell):
-        left = consistent_cells((*records[:-1], AttackRecord(records[-1].cell, False, hint)))
-        bits = mask(left)
-        strengths[hint] = (
-            attacks_needed(bits, attacked),
-            expected_attacks(bits, attacked, INDEX[crown]),
-            len(left),
-        )
+    strengths = hint_strengths(state, defender)
+    best, losses = hint_losses(strengths)
     strongest = max(strengths.values())
-    best = [hint for hint, strength in strengths.items() if strength[:2] == strongest[:2]]
     top = strongest[1]
-    losses = {h: 0.0 if h in best else max(0.0, top - s[1]) for h, s in strengths.items()}
     played = strengths[step.action]
     return Judged(
         seat=defender,
@@ -238,6 +228,37 @@ def _hint(step: Step) -> Judged:
         after=played[1],
         exact=True,
     )
+
+
+def hint_strengths(state: CrownState, defender: Seat) -> dict[HintAction, tuple[int, float, int]]:
+    """Each true hint the defender may give for the attacker's last miss, with what it leaves
+    the attacker: attacks needed at most, on average for the defender's Crown, and cells."""
+    crown = state.crowns[defender]
+    assert crown is not None
+    records = state.attacks[other(defender)]
+    attacked = mask(record.cell for record in records)
+    strengths: dict[HintAction, tuple[int, float, int]] = {}
+    for hint in true_hints(crown, records[-1].cell):
+        left = consistent_cells((*records[:-1], AttackRecord(records[-1].cell, False, hint)))
+        bits = mask(left)
+        strengths[hint] = (
+            attacks_needed(bits, attacked),
+            expected_attacks(bits, attacked, INDEX[crown]),
+            len(left),
+        )
+    return strengths
+
+
+def hint_losses(
+    strengths: dict[HintAction, tuple[int, float, int]],
+) -> tuple[list[HintAction], dict[HintAction, float]]:
+    """The best hints (most attacks needed at most, then on average) and each hint's loss:
+    the attacks on average it gives away against the best."""
+    strongest = max(strengths.values())
+    best = [hint for hint, strength in strengths.items() if strength[:2] == strongest[:2]]
+    top = strongest[1]
+    losses = {h: 0.0 if h in best else max(0.0, top - s[1]) for h, s in strengths.items()}
+    return best, losses
 
 
 AXIS_HINTS = {
