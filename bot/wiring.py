@@ -40,7 +40,9 @@ from bot.chat.matches.hold_retries import ReachRetries
 from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
+from bot.chat.puzzles.daily import DailyPoster
 from bot.chat.puzzles.desk import PuzzleCommands, PuzzleDesk
+from bot.chat.puzzles.rounds import PuzzleRounds
 from bot.chat.queue.commands import QueueCog
 from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
@@ -53,6 +55,7 @@ from bot.fleet import Fleet
 from bot.gauges import BotGauges
 from bot.logins import STEADY, Logins, StartLimit
 from bot.metrics import HealthCheck, Metrics, MetricsServer
+from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.dm_answers import AwaitedAnswers
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
@@ -61,6 +64,7 @@ from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
 from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
+from bot.service.puzzle_finding import PublicPool, PuzzleFinder
 from bot.service.puzzles import Puzzles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
@@ -143,7 +147,9 @@ class App:
             fair_use=FairUse(settings.reviews_per_minute, clock=clock),
         )
         self.after_game = AfterGame(replays, self.histories, client.busy)
-        self.puzzles = Puzzles(sessions, clock=clock)
+        public_pool = PublicPool(sessions, clock=clock)
+        self.puzzles = Puzzles(sessions, clock=clock, pool=public_pool)
+        self.daily = DailyPuzzles(sessions, clock=clock, pool=public_pool)
         self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
@@ -194,6 +200,20 @@ class App:
             dms=self.dms,
             languages=self.languages,
             puzzles=self.puzzles,
+            daily=self.daily,
+        )
+        self.puzzle_rounds = PuzzleRounds(
+            client,
+            PuzzleFinder(sessions, clock=clock, executor=self.review_pool),
+            DailyPoster(
+                client,
+                self.daily,
+                self.puzzle_desk,
+                self.boards.budget,
+                self.languages,
+                self.fleet.runs,
+            ),
+            settings.sweep_interval,
         )
         self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
         self.typed = TypedAnswers(client, self.parts, self.awaited)
@@ -263,6 +283,7 @@ class App:
             log.info("Add to my apps: %s", user_install_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+        self.puzzle_rounds.start()
         if self._gets_dms:
             self.catching_up = asyncio.create_task(self._catch_up())
 
@@ -338,6 +359,7 @@ class App:
             left = deadline - asyncio.get_running_loop().time()
             await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
+        await self.puzzle_rounds.stop(deadline)
 
     async def release(self) -> None:
         await self.gateway.stop()

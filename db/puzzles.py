@@ -19,12 +19,16 @@ from db.models import (
     DEFAULT_DEVIATION,
     DEFAULT_RATING,
     DEFAULT_VOLATILITY,
+    PUBLIC_POOL,
     DailyPuzzle,
     GuildSettings,
+    Match,
     MatchPlayer,
+    MatchStatus,
     Puzzle,
     PuzzleAttempt,
     PuzzleRating,
+    PuzzleSource,
 )
 
 
@@ -285,3 +289,32 @@ async def scope_puzzle_ids(session: AsyncSession, scopes: Iterable[int]) -> list
     """Every puzzle id of ``scopes``, in order: what the day's puzzle is drawn from."""
     query = select(Puzzle.id).where(Puzzle.guild_id.in_(list(scopes))).order_by(Puzzle.id)
     return list((await session.execute(query)).scalars())
+
+
+async def unsearched_matches(session: AsyncSession, limit: int) -> list[tuple[int, int]]:
+    """Finished matches between two members in a server, not yet searched for puzzles, oldest
+    first: ``(guild_id, match_id)``. Matches outside servers (guild 0) are left out: their
+    puzzles would belong to no server, and the public pool is the bot's own games."""
+    searched = select(PuzzleSource.match_id)
+    query = (
+        select(Match.guild_id, Match.id)
+        .where(
+            Match.status == MatchStatus.FINISHED,
+            Match.vs_bot.is_(False),
+            Match.guild_id != PUBLIC_POOL,
+            Match.id.not_in(searched),
+        )
+        .order_by(Match.id)
+        .limit(limit)
+    )
+    return [(guild, match) for guild, match in await session.execute(query)]
+
+
+async def mark_searched(session: AsyncSession, match_id: int, found: int, now: datetime) -> None:
+    """Match ``match_id`` was searched for puzzles and gave ``found`` new ones."""
+    statement = (
+        upsert(session, PuzzleSource)
+        .values(match_id=match_id, found=found, at=now)
+        .on_conflict_do_nothing()
+    )
+    await session.execute(statement)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
+from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
 from bot.service.member_history import HistoryService
@@ -94,3 +95,5 @@ class Parts:
     """Who reads what language: the server's for public posts, a member's for their DMs."""
     puzzles: Puzzles | None = None
     """Members' puzzle ratings, for ``/stats``."""
+    daily: DailyPuzzles | None = None
+    """The daily puzzle's channel, for ``/settings``."""

@@ -303,6 +303,8 @@ class Common(commands.Cog):
         language="The language of boards and announcements here (members' own answers stay "
         "in their app's language).",
         threads="on: each match is played in its own thread; off: in the channel.",
+        puzzle_channel="Post a daily puzzle in this channel, the same for everyone.",
+        clear_puzzle_channel="Stop posting the daily puzzle.",
     )
     @app_commands.choices(
         web=[
@@ -331,7 +333,14 @@ class Common(commands.Cog):
         queue_wait: app_commands.Range[str, 1, 20] | None = None,
         language: str | None = None,
         threads: str | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        clear_puzzle_channel: bool = False,
     ) -> None:
+        if puzzle_channel is not None and clear_puzzle_channel:
+            await interaction.response.send_message(
+                _("Set the puzzle channel or clear it, not both."), ephemeral=True
+            )
+            return
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
                 _("Set the organizer role or clear it, not both."), ephemeral=True
@@ -396,9 +405,29 @@ class Common(commands.Cog):
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)
+            text += await self._puzzle_channel(
+                interaction.guild_id or 0, puzzle_channel, clear=clear_puzzle_channel
+            )
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    async def _puzzle_channel(
+        self, guild_id: int, channel: discord.TextChannel | None, *, clear: bool
+    ) -> str:
+        """Set or clear the daily puzzle's channel; the line that shows it."""
+        daily = self.parts.daily
+        if daily is None:
+            return ""
+        if channel is not None or clear:
+            await daily.set_channel(guild_id, None if clear else channel.id if channel else None)
+            log.info("server %s: puzzle channel %s", guild_id, channel.id if channel else None)
+        current = await daily.channel(guild_id)
+        if current is None:
+            return "\n" + _("Daily puzzle: off.")
+        return "\n" + _(
+            "Daily puzzle: posted in {channel} each day (UTC).", channel=f"<#{current}>"
+        )
 
     async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:
         """Set or clear the tournament organizer role; the line that shows it."""

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.errors import NoPuzzle, NoPuzzleLeft, NotAChoice
 from bot.service.match_state import Clock
+from bot.service.puzzle_finding import PublicPool
 from bot.service.ratings import DEFAULT, Rating, rate
 from db import puzzles as stored
 from db.models import PUBLIC_POOL, DailyPuzzle, PuzzleRating, utcnow
@@ -31,6 +32,7 @@ __all__ = [
     "PuzzleShown",
     "Puzzles",
     "scopes_of",
+    "shown_of",
 ]
 
 FIRST_SOLVERS = 5
@@ -87,16 +89,24 @@ class Puzzles:
     """Puzzles' use cases, each one transaction of ``sessions``."""
 
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], *, clock: Clock = utcnow
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Clock = utcnow,
+        pool: PublicPool | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.pool = pool
+        """The public pool, stored before the first puzzle is picked (``None``: never)."""
 
     async def next_puzzle(
         self, guild_id: int | None, user_id: int, game: str | None
     ) -> PuzzleShown:
         """The puzzle nearest the member's puzzle rating (for ``game``, or any game) they never
         had, from no match of theirs; ``NoPuzzleLeft`` when none is."""
+        if self.pool is not None:
+            await self.pool.ensure()
         async with self.sessions() as session:
             rating = DEFAULT.rating
             if game is not None:
@@ -109,7 +119,7 @@ class Puzzles:
             found = await stored.nearest_puzzle(session, scopes_of(guild_id), user_id, game, rating)
             if found is None:
                 raise NoPuzzleLeft(game)
-            return _shown(found)
+            return shown_of(found)
 
     async def puzzle(self, guild_id: int | None, puzzle_id: int) -> PuzzleShown:
         """Puzzle ``puzzle_id``, if it may be seen from ``guild_id``."""
@@ -117,7 +127,7 @@ class Puzzles:
             found = await stored.puzzle_in(session, puzzle_id, scopes_of(guild_id))
             if found is None:
                 raise NoPuzzle(puzzle_id)
-            return _shown(found)
+            return shown_of(found)
 
     async def answer(
         self, guild_id: int | None, user_id: int, puzzle_id: int, action: str
@@ -130,7 +140,7 @@ class Puzzles:
             found = await stored.puzzle_in(session, puzzle_id, scopes_of(guild_id), lock=True)
             if found is None:
                 raise NoPuzzle(puzzle_id)
-            shown = _shown(found)
+            shown = shown_of(found)
             puzzle = shown.puzzle
             actions = tuple(choice.action for choice in puzzle.choices)
             if action not in actions:
@@ -181,7 +191,8 @@ class Puzzles:
             return await stored.count_puzzles(session, guild_id)
 
 
-def _shown(row: PuzzleRow) -> PuzzleShown:
+def shown_of(row: PuzzleRow) -> PuzzleShown:
+    """A stored puzzle as the use cases hand it out."""
     match_id = row.match_id if row.guild_id != PUBLIC_POOL else None
     rating = Rating(row.rating, row.deviation, row.volatility)
     return PuzzleShown(row.id, Puzzle.load(row.data), match_id, rating)

@@ -23,7 +23,14 @@ from db.models.matches import (
     MatchStatus,
     OutboxEntry,
 )
-from db.models.puzzles import PUBLIC_POOL, DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
+from db.models.puzzles import (
+    PUBLIC_POOL,
+    DailyPuzzle,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzleRating,
+    PuzzleSource,
+)
 from db.models.queue import QueueBoard, QueueEntry
 from db.models.records import (
     DEFAULT_DEVIATION,
@@ -72,6 +79,7 @@ __all__ = [
     "Puzzle",
     "PuzzleAttempt",
     "PuzzleRating",
+    "PuzzleSource",
     "QueueBoard",
     "QueueEntry",
     "RatingChange",

@@ -104,3 +104,16 @@ class DailyPuzzle(Base):
     first_solvers: Mapped[list[int]] = mapped_column(JSON_DOCUMENT, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
     shown: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PuzzleSource(Base):
+    """A finished rated match searched for puzzles, and how many were new: each match is
+    searched once, whenever the search could run (after downtime too)."""
+
+    __tablename__ = "puzzle_sources"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    found: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -48,6 +48,7 @@ TABLES = {
     "puzzle_attempts",
     "puzzle_ratings",
     "daily_puzzles",
+    "puzzle_sources",
 }
 
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import games
 from db.models import PUBLIC_POOL
+from tests.e2e.fake_discord.state import MANAGE_GUILD
 from tests.e2e.test_after_game import press
 from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeMember
+    from .fake_discord import FakeDiscord, FakeGuild, FakeMember
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
 
@@ -76,9 +78,72 @@ async def test_a_puzzle_answered_right_then_wrong_moves_the_rating(
     assert left.messages[0].ephemeral and "No puzzle is left for you here" in table.answer(left)
 
 
-async def test_another_servers_puzzle_is_not_shown_here(table: Table, alice: FakeMember) -> None:
+async def test_a_new_server_gets_the_public_pool_and_never_another_servers_puzzle(
+    table: Table, alice: FakeMember
+) -> None:
     assert table.app is not None and table.channel.guild_id is not None
     await table.app.puzzles.store(table.channel.guild_id + 1, None, [crystal_puzzle(1)])
 
+    # The public pool is stored at the first puzzle asked for: several hundred, every game's.
     asked = await table.slash(alice, "puzzle")
-    assert "No puzzle is left for you here" in table.answer(asked)
+    [shown] = asked.messages
+    assert shown.ephemeral and "Puzzle #1 " not in shown.text and "from match" not in shown.text
+    assert await table.app.puzzles.count(PUBLIC_POOL) > 500
+    for game in ("Crystal Capture", "Capture the Crown", "Number Claim", "Safe Cracker"):
+        asked = await table.slash(alice, "puzzle", game=game_name(game))
+        assert f"Puzzle · {game}" in table.answer(asked)
+        assert "Puzzle #1 " not in table.answer(asked)
+
+
+def game_name(title: str) -> str:
+    return next(game.name for game in games.GAMES.values() if game.title == title)
+
+
+async def test_the_daily_puzzle_is_posted_edited_and_answered_the_next_day(
+    table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    assert table.app is not None
+    await table.app.puzzles.store(guild.id, None, [crystal_puzzle(1)])
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+    role = fake_discord.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake_discord.add_member(guild, fake_discord.add_user("mod"), roles=(role,))
+
+    mark = table.checkpoint()
+    saved = await table.slash(mod, "settings", puzzle_channel=table.channel)
+    assert f"Daily puzzle: posted in <#{table.channel.id}> each day (UTC)." in table.answer(saved)
+    day = table.clock().date().isoformat()
+    post = await table.posted(f"Daily puzzle · {day}", after=mark)
+    assert "0 tried · 0 solved" in post.text and "Yesterday" not in post.text
+    assert [b.get("label") for b in post.buttons] == ["Solve"]
+    posted_puzzle = 1 if "Puzzle #1 ·" in post.text else 2
+    right, wrong = ("take 1", "take 2") if posted_puzzle == 1 else ("take 3 3", "take 2 2")
+    assert right not in post.text and "best move" not in post.text
+
+    # Bob answers wrong, Alice right, each privately from the post's Solve.
+    for who, choice in ((bob, wrong), (alice, right)):
+        opened = await press(table, who, post, "Solve")
+        [mine] = opened.messages
+        assert mine.ephemeral and "Your move: which one wins?" in mine.text
+        await press(table, who, mine, choice)
+        assert ("✅" if choice == right else "❌") in mine.text
+    await fake_discord.wait_until(
+        lambda: "2 tried · 1 solved" in post.text, what="the daily post's counts edited"
+    )
+    assert f"First solvers: <@{alice.id}>" in post.text and f"<@{bob.id}>" not in post.text
+    assert "best move" not in post.text and "Yesterday" not in post.text
+    again = await press(table, alice, post, "Solve")
+    await press(table, alice, again.messages[0], right)  # answered already: counted once
+    assert "your first answer counts" in again.messages[0].text
+
+    # The next day's post tells the day before's answer.
+    mark = table.checkpoint()
+    table.clock.advance(days=1)
+    tomorrow = table.clock().date().isoformat()
+    following = await table.posted(f"Daily puzzle · {tomorrow}", after=mark)
+    assert f"Yesterday's answer (puzzle #{posted_puzzle}): {right}." in following.text
+    assert "0 tried · 0 solved" in following.text
+    assert "2 tried · 1 solved" in post.text  # yesterday's post is left as it was

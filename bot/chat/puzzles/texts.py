@@ -91,6 +91,11 @@ def choice_buttons(shown: PuzzleShown, asked: str | None) -> Buttons:
     ]
 
 
+def open_button(shown: PuzzleShown) -> Buttons:
+    """The daily post's Solve: the puzzle, privately."""
+    return [(_("Solve"), f"parlor:puzzle:{shown.id}:open", discord.ButtonStyle.primary)]
+
+
 def next_button(game: str | None) -> Buttons:
     return [
         (_("Next puzzle"), f"parlor:puzzle:next:{game or ANY_GAME}", discord.ButtonStyle.success)

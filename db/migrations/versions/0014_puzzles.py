@@ -3,7 +3,8 @@ puzzle (docs/puzzles.md).
 
 Only new tables and one new setting: ``guild_settings.puzzle_channel`` is empty for every
 existing server (no daily puzzle until a manager sets one), and nothing else changes, so every
-match, record and setting is carried forward as it is.
+match, record and setting is carried forward as it is. ``puzzle_sources`` starts empty: the
+finished rated matches played before are searched for puzzles too, a few at a time.
 
 Revision ID: 0014
 Revises: 0013
@@ -87,6 +88,19 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("user_id", "game", name=op.f("pk_puzzle_ratings")),
     )
     op.create_table(
+        "puzzle_sources",
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("found", sa.Integer(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["match_id"],
+            ["matches.id"],
+            name=op.f("fk_puzzle_sources_match_id_matches"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("match_id", name=op.f("pk_puzzle_sources")),
+    )
+    op.create_table(
         "daily_puzzles",
         sa.Column("guild_id", sa.BigInteger(), nullable=False),
         sa.Column("day", sa.String(length=10), nullable=False),
@@ -110,6 +124,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("daily_puzzles")
+    op.drop_table("puzzle_sources")
     op.drop_table("puzzle_ratings")
     op.drop_index("ix_puzzle_attempts_user", table_name="puzzle_attempts")
     op.drop_table("puzzle_attempts")
