@@ -97,6 +97,13 @@ def test_review_times_every_game_beside_its_replay(tmp_path: Path) -> None:
     assert "replay p99 ms" in out and "Target: p99 at most 50 ms per match." in out
 
 
+def test_puzzle_yield_counts_every_game_beside_its_review(tmp_path: Path) -> None:
+    out = run_bench("puzzle_yield", "--matches", "2", "--flag-matches", "1", cwd=tmp_path)
+    for game in ("crown", "claim", "crystal", "flag", "safe"):
+        assert game in out
+    assert "per 1,000 hard" in out and "review p99 ms" in out
+
+
 def test_review_load_computes_once_beside_the_threads_and_an_idle_loop(tmp_path: Path) -> None:
     out = run_bench(
         "review_load", "--presses", "4", "--rounds", "1", "--workers", "1", cwd=tmp_path

@@ -8,9 +8,10 @@ is here.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import reduce
+from typing import Any
 
 from games.puzzles.model import MAX_CHOICES, Choice
 from games.review.judging import DIGITS
@@ -22,14 +23,22 @@ TIE = 1e-9
 
 @dataclass(frozen=True)
 class Scored:
-    """One legal move of a position: its action text (``str`` of the action), its words, its
-    value and loss in the review's unit, and what it leads to in words, numbers included."""
+    """One legal move of a position: its action text (``str`` of the action), its value and
+    loss in the review's unit, and what its words need (``Position.words``)."""
 
     action: str
-    move: str
     value: float
     loss: float
-    result: str
+    detail: Any = None
+    tempting: float = 0.0
+    """Among moves that lose alike, the more tempting is offered first (Safe Cracker: a code
+    that agrees with more of the answers)."""
+    """What the words need: the game's own parts of the move (hashable)."""
+
+
+Words = Callable[[Scored], tuple[str, str]]
+"""A move in words and what it leads to in words, numbers included (``capture 7``, ``a win
+within 2 captures``): made only for the moves a puzzle shows, as wording is the slow part."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,7 @@ class Position:
     question: str
     unit: str
     moves: tuple[Scored, ...]
+    words: Words
     margin: float
     """The least loss of every move but the best for the position to be a puzzle."""
     exact: bool = True
@@ -76,7 +86,7 @@ def choose(position: Position, played: str) -> Chosen | None:
     order = {move.action: place for place, move in enumerate(moves)}
     others = sorted(
         (move for move in moves if move is not answer),
-        key=lambda move: (move.loss, order[move.action]),
+        key=lambda move: (round(move.loss, DIGITS), -move.tempting, order[move.action]),
     )
     margin = others[0].loss
     if margin < position.margin - TIE:
@@ -89,31 +99,33 @@ def choose(position: Position, played: str) -> Chosen | None:
         if move not in picked:
             picked.append(move)
     shown = sorted(picked, key=lambda move: order[move.action])
+    words = {move.action: position.words(move) for move in picked}
     return Chosen(
         choices=tuple(
-            Choice(move.action, move.move, round(move.value, DIGITS), round(move.loss, DIGITS))
+            Choice(
+                move.action,
+                words[move.action][0],
+                round(move.value, DIGITS),
+                round(move.loss, DIGITS),
+            )
             for move in shown
         ),
         answer=answer.action,
         margin=round(margin, DIGITS),
-        why=_why(answer, [move for move in picked[1:]]),
+        why=_why([(move, *words[move.action]) for move in picked]),
     )
 
 
-def _why(answer: Scored, others: Sequence[Scored]) -> Phrase:
-    """``capture 7 gives a win within 2 captures; capture 4 gives a draw; ...``"""
-    ranked = sorted(others, key=lambda move: move.loss)
-    instead = reduce(_then, (_gives(move) for move in ranked))
+def _why(picked: Sequence[tuple[Scored, str, str]]) -> Phrase:
+    """``capture 7 is best: a win within 2 captures. Instead, capture 4 gives a draw; ...``"""
+    (_best, best, result), *others = picked
+    ranked = sorted(others, key=lambda other: other[0].loss)
+    instead = reduce(
+        _then, (_("{move} gives {result}", move=move, result=gives) for _o, move, gives in ranked)
+    )
     return _(
-        "{best} is best: {result}. Instead, {others}.",
-        best=answer.move,
-        result=answer.result,
-        others=instead,
+        "{best} is best: {result}. Instead, {others}.", best=best, result=result, others=instead
     )
-
-
-def _gives(move: Scored) -> Phrase:
-    return _("{move} gives {result}", move=move.move, result=move.result)
 
 
 def _then(first: str, second: str) -> Phrase:

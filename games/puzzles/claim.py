@@ -52,20 +52,17 @@ def position(game: AnyGame, state: State, seat: Seat, ask: Ask) -> Position | No
         question=question,
         unit=OUTCOME.unit,
         moves=tuple(
-            Scored(
-                action=str(claim),
-                move=_("claim {number}", number=claim.value),
-                value=float(final),
-                loss=margin_loss(top, final),
-                result=_margin_words(final),
-            )
+            Scored(str(claim), float(final), margin_loss(top, final), (claim.value, final))
             for claim, final in finals.items()
         ),
+        words=_words,
         margin=MARGIN,
     )
 
 
-def _margin_words(final: int) -> str:
-    """``a win (by 3)``, ``a draw (level)``: the result and the final margin."""
+def _words(move: Scored) -> tuple[str, str]:
+    """``claim 9`` and ``a win (by 3)``: the claim, the result and the final margin."""
+    number, final = move.detail
     by = _("by {margin}", margin=abs(final)) if final else _("level")
-    return _("{result} ({margin})", result=value_words(value_of(final)), margin=by)
+    result = _("{result} ({margin})", result=value_words(value_of(final)), margin=by)
+    return _("claim {number}", number=number), result

@@ -44,14 +44,14 @@ def position(game: AnyGame, state: CrownState, seat: Seat, ask: Ask) -> Position
         unit=MOVES.unit,
         moves=tuple(
             Scored(
-                action=str(Attack(CELLS[i])),
-                move=_("attack {cell}", cell=cell_text(CELLS[i])),
-                value=values[i],
-                loss=0.0 if i in best else max(0.0, values[i] - top),
-                result=_("{average} attacks on average", average=decimal(values[i], 2)),
+                str(Attack(CELLS[i])),
+                values[i],
+                0.0 if i in best else max(0.0, values[i] - top),
+                cell_text(CELLS[i]),
             )
             for i in legal
         ),
+        words=_attack_words,
         margin=MARGIN,
         knowledge=candidates,
     )
@@ -66,19 +66,25 @@ def _hints(state: CrownState, defender: Seat) -> Position | None:
         question=_("Your hint: which one keeps your Crown hidden longest?"),
         unit=MOVES.unit,
         moves=tuple(
-            Scored(
-                action=str(hint),
-                move=_("hint: {hint}", hint=call(hint_words, hint.axis, hint.relation, hint.value)),
-                value=strength[1],
-                loss=losses[hint],
-                result=n_(
-                    "{n} cell left, {average} attacks on average",
-                    "{n} cells left, {average} attacks on average",
-                    strength[2],
-                    average=decimal(strength[1], 2),
-                ),
-            )
+            Scored(str(hint), strength[1], losses[hint], (hint, strength[2]))
             for hint, strength in sorted(strengths.items(), key=lambda item: item[0].axis)
         ),
+        words=_hint_words,
         margin=MARGIN,
     )
+
+
+def _attack_words(move: Scored) -> tuple[str, str]:
+    average = _("{average} attacks on average", average=decimal(move.value, 2))
+    return _("attack {cell}", cell=move.detail), average
+
+
+def _hint_words(move: Scored) -> tuple[str, str]:
+    hint, left = move.detail
+    result = n_(
+        "{n} cell left, {average} attacks on average",
+        "{n} cells left, {average} attacks on average",
+        left,
+        average=decimal(move.value, 2),
+    )
+    return _("hint: {hint}", hint=call(hint_words, hint.axis, hint.relation, hint.value)), result

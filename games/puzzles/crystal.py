@@ -42,14 +42,14 @@ def position(game: AnyGame, state: State, seat: Seat, ask: Ask) -> Position | No
         question=question,
         unit=OUTCOME.unit,
         moves=tuple(
-            Scored(
-                action=str(capture),
-                move=_("capture {crystal}", crystal=capture.crystal),
-                value=float(score),
-                loss=score_loss(top, score),
-                result=words(value_of(score), score),
-            )
+            Scored(str(capture), float(score), score_loss(top, score), (capture.crystal, score))
             for capture, score in scores.items()
         ),
+        words=_words,
         margin=MARGIN,
     )
+
+
+def _words(move: Scored) -> tuple[str, str]:
+    crystal, score = move.detail
+    return _("capture {crystal}", crystal=crystal), words(value_of(score), score)

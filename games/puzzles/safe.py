@@ -12,6 +12,7 @@ loses at least ``MARGIN``.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from games.base import AnyGame, Ask, Seat
 from games.players.safe import EXACT_CODES, best_exact_guesses
@@ -20,7 +21,7 @@ from games.review.codes import Possible
 from games.review.judging import MOVES
 from games.review.phrasing import _, decimal
 from games.review.safe import guess_value
-from games.safe import Guess, SafeState, code_text
+from games.safe import Guess, GuessRecord, Options, SafeState, code_text, exact_matches
 
 MARGIN = 0.5
 """Every other guess needs at least half a guess more on average."""
@@ -33,10 +34,7 @@ def position(game: AnyGame, state: SafeState, seat: Seat, ask: Ask) -> Position 
     if ask is not Ask.ACTION or digits**length > EXACT_CODES:
         return None
     records = state.guesses[seat]
-    rng = random.Random(0)  # unused: a shape this small is followed code by code
-    possible = Possible.start(options, rng)
-    for count in range(1, len(records) + 1):
-        possible = possible.after(records[:count], rng)
+    possible = _possible(options, records)
     codes = possible.bits.codes
     values = [guess_value(digits, length, possible.mask, g) for g in range(len(codes))]
     best = best_exact_guesses(digits, length, possible.mask)
@@ -46,14 +44,29 @@ def position(game: AnyGame, state: SafeState, seat: Seat, ask: Ask) -> Position 
         unit=MOVES.unit,
         moves=tuple(
             Scored(
-                action=str(Guess(code)),
-                move=_("guess {code}", code=code_text(code)),
-                value=values[g],
-                loss=0.0 if g in best else max(0.0, values[g] - top),
-                result=_("{average} guesses on average", average=decimal(values[g], 2)),
+                str(Guess(code)),
+                values[g],
+                0.0 if g in best else max(0.0, values[g] - top),
+                code,
+                tempting=sum(exact_matches(r.code, code) == r.exact for r in records),
             )
             for g, code in enumerate(codes)
         ),
+        words=_words,
         margin=MARGIN,
         knowledge=possible.mask,
     )
+
+
+@lru_cache(maxsize=1024)
+def _possible(options: Options, records: tuple[GuessRecord, ...]) -> Possible:
+    """The codes ``records`` (a guesser's answers) leave, from those one answer fewer leave."""
+    rng = random.Random(0)  # unused: a shape this small is followed code by code
+    if not records:
+        return Possible.start(options, rng)
+    return _possible(options, records[:-1]).after(records, rng)
+
+
+def _words(move: Scored) -> tuple[str, str]:
+    average = _("{average} guesses on average", average=decimal(move.value, 2))
+    return _("guess {code}", code=code_text(move.detail)), average

@@ -366,6 +366,17 @@ def test_safe_puzzles_agree_with_brute_force_over_every_code(
         check_shape(puzzle, log, done, {a: v - top for a, v in values.items()})
         for choice in puzzle.choices:
             assert math.isclose(choice.value, values[choice.action], abs_tol=1e-4)
+        # Of the guesses that lose alike, those agreeing with more of the answers are offered.
+        records = state.guesses[puzzle.seat]
+        agree = {
+            "".join(map(str, code)): sum(exact_matches(r.code, code) == r.exact for r in records)
+            for code in CODES
+        }
+        offered = {choice.action for choice in puzzle.choices} - {puzzle.answer, puzzle.played}
+        left = set(agree) - {choice.action for choice in puzzle.choices}
+        for shown in offered:
+            same = [agree[a] for a in left if abs(values[a] - values[shown]) < 1e-9]
+            assert all(agree[shown] >= other for other in same)
 
 
 @settings(max_examples=30, deadline=None)
