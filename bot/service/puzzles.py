@@ -130,11 +130,12 @@ class Puzzles:
             return shown_of(found)
 
     async def answer(
-        self, guild_id: int | None, user_id: int, puzzle_id: int, action: str
+        self, guild_id: int | None, user_id: int, puzzle_id: int, action: str | int
     ) -> Answered:
         """Take the member's answer once: rate them and the puzzle, move their streak on, and
         count it on today's daily post when it is that post's puzzle. A second answer changes
-        nothing and answers as the first did."""
+        nothing and answers as the first did. ``action`` is a choice's action, or its index
+        among the choices (what a button carries)."""
         now = self.clock()
         async with self.sessions.begin() as session:
             found = await stored.puzzle_in(session, puzzle_id, scopes_of(guild_id), lock=True)
@@ -143,6 +144,10 @@ class Puzzles:
             shown = shown_of(found)
             puzzle = shown.puzzle
             actions = tuple(choice.action for choice in puzzle.choices)
+            if isinstance(action, int):
+                if not 0 <= action < len(actions):
+                    raise NotAChoice(f"#{action + 1}", actions)
+                action = actions[action]
             if action not in actions:
                 raise NotAChoice(action, actions)
             correct = action == puzzle.answer

@@ -163,3 +163,14 @@ async def test_a_puzzle_from_a_match_the_member_played_is_not_theirs_to_solve(
             await puzzles.next_puzzle(GUILD, player, None)
     shown = await puzzles.next_puzzle(GUILD, CAROL, None)
     assert shown.match_id == match_id
+
+
+async def test_a_button_answers_with_its_choices_index(puzzles: Puzzles) -> None:
+    await puzzles.store(GUILD, None, [crystal_puzzle()])
+    shown = await puzzles.next_puzzle(GUILD, ALICE, None)
+
+    with pytest.raises(NotAChoice):
+        await puzzles.answer(GUILD, ALICE, shown.id, 3)
+    answered = await puzzles.answer(GUILD, ALICE, shown.id, 0)
+
+    assert answered.action == "1" and answered.correct and answered.counted

@@ -84,10 +84,7 @@ class PuzzleDesk:
     async def answer(
         self, guild_id: int | None, user_id: int, puzzle_id: int, choice: int, asked: str | None
     ) -> PuzzleScreen:
-        shown = await self.puzzles.puzzle(guild_id, puzzle_id)
-        choices = shown.puzzle.choices
-        action = choices[choice].action if choice < len(choices) else str(choice)
-        answered = await self.puzzles.answer(guild_id, user_id, puzzle_id, action)
+        answered = await self.puzzles.answer(guild_id, user_id, puzzle_id, choice)
         return PuzzleScreen(texts.answer_embed(answered), texts.next_button(asked))
 
     async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
