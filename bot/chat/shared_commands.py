@@ -420,8 +420,9 @@ class Common(commands.Cog):
         if daily is None:
             return ""
         if channel is not None or clear:
-            await daily.set_channel(guild_id, None if clear else channel.id if channel else None)
-            log.info("server %s: puzzle channel %s", guild_id, channel.id if channel else None)
+            chosen = None if channel is None else channel.id  # clear: no channel
+            await daily.set_channel(guild_id, chosen)
+            log.info("server %s: puzzle channel %s", guild_id, chosen)
         current = await daily.channel(guild_id)
         if current is None:
             return "\n" + _("Daily puzzle: off.")

@@ -106,6 +106,11 @@ class PublicPool:
         self._held = False
         self._lock = asyncio.Lock()
 
+    @property
+    def held(self) -> bool:
+        """Whether this process knows the pool is stored."""
+        return self._held
+
     async def ensure(self) -> int:
         """Store the pool unless some of it is stored: how many puzzles were new."""
         if self._held:

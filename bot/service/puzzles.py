@@ -100,6 +100,11 @@ class Puzzles:
         self.pool = pool
         """The public pool, stored before the first puzzle is picked (``None``: never)."""
 
+    @property
+    def pool_ready(self) -> bool:
+        """Whether picking a puzzle needs no storing of the public pool first."""
+        return self.pool is None or self.pool.held
+
     async def next_puzzle(
         self, guild_id: int | None, user_id: int, game: str | None
     ) -> PuzzleShown:

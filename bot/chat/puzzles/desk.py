@@ -104,27 +104,47 @@ class PuzzleDesk:
         self, interaction: Interaction, making: Awaitable[PuzzleScreen], *, edit: bool = False
     ) -> None:
         """Answer privately with what ``making`` builds: a new message, or (``edit``) the
-        private puzzle pressed, edited in place; a refusal privately, the message unchanged."""
+        private puzzle pressed, edited in place; a refusal privately, the message unchanged.
+
+        While the public pool may still have to be stored (the first puzzle a process serves),
+        the interaction is acknowledged first, within Discord's 3 seconds, and answered after."""
         async with self.busy():
+            late = not self.puzzles.pool_ready
+            if late:
+                await interaction.response.defer(ephemeral=True, thinking=not edit)
             try:
                 screen = await making
             except REFUSALS as error:
-                await interaction.response.send_message(say(error), ephemeral=True)
+                await self._say(interaction, say(error))
                 return
             except Exception:
                 log_failure(log, "puzzle request of user %s failed", interaction.user.id)
-                await interaction.response.send_message(_(FAILED), ephemeral=True)
+                await self._say(interaction, _(FAILED))
                 return
             none = discord.AllowedMentions.none()
-            view = self.view(screen.buttons)
-            if edit:
+            embed, view = screen.embed, self.view(screen.buttons)
+            if edit and late:
+                await interaction.edit_original_response(
+                    embed=embed, view=view, allowed_mentions=none
+                )
+            elif edit:
                 await interaction.response.edit_message(
-                    embed=screen.embed, view=view, allowed_mentions=none
+                    embed=embed, view=view, allowed_mentions=none
+                )
+            elif late:
+                await interaction.followup.send(
+                    embed=embed, view=view, ephemeral=True, allowed_mentions=none
                 )
             else:
                 await interaction.response.send_message(
-                    embed=screen.embed, view=view, ephemeral=True, allowed_mentions=none
+                    embed=embed, view=view, ephemeral=True, allowed_mentions=none
                 )
+
+    async def _say(self, interaction: Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
 
 def _game(named: str) -> str | None:
