@@ -147,3 +147,24 @@ async def test_the_daily_puzzle_is_posted_edited_and_answered_the_next_day(
     assert f"Yesterday's answer (puzzle #{posted_puzzle}): {right}." in following.text
     assert "0 tried · 0 solved" in following.text
     assert "2 tried · 1 solved" in post.text  # yesterday's post is left as it was
+
+
+async def test_outside_servers_only_the_public_pool_is_offered(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    assert table.app is not None
+    await table.app.puzzles.store(guild.id, None, [crystal_puzzle(1)])
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+    dora, eli = fake_discord.add_user("dora"), fake_discord.add_user("eli")
+    fake_discord.install_for_user(dora)
+    friends = fake_discord.add_group_dm(dora, eli, name="friends")
+
+    asked = await fake_discord.wait_for_response(await fake_discord.slash(dora, friends, "puzzle"))
+    [shown] = asked.messages
+    assert shown.ephemeral and "Puzzle · Capture the Crown" in shown.text
+    assert "Puzzle #2 " in shown.text
+    answered = await press(table, dora, shown, "take 3 3")
+    assert answered.original is shown and "✅ Right" in shown.text
+    nothing = await press(table, dora, shown, "Next puzzle")  # not the server's own puzzle
+    assert "No puzzle is left for you here" in table.answer(nothing)
+    assert "Puzzle · Capture the Crown" in shown.text and "✅ Right" in shown.text
