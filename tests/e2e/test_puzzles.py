@@ -10,14 +10,29 @@ from typing import TYPE_CHECKING
 import games
 from db.models import PUBLIC_POOL
 from tests.e2e.fake_discord.state import MANAGE_GUILD
-from tests.e2e.test_after_game import press
 from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
-    from .fake_discord import FakeDiscord, FakeGuild, FakeMember
+    from .fake_discord import (
+        FakeDiscord,
+        FakeGuild,
+        FakeInteraction,
+        FakeMember,
+        FakeMessage,
+        FakeUser,
+    )
 
 pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+async def press(
+    table: Table, who: FakeMember | FakeUser, message: FakeMessage, label: str
+) -> FakeInteraction:
+    """Press the button labelled ``label`` and wait for its answer."""
+    (custom_id,) = [str(b["custom_id"]) for b in message.buttons if b.get("label") == label]
+    interaction = await table.fake.click(who, message, custom_id)
+    return await table.fake.wait_for_response(interaction)
 
 
 def rating_of(text: str) -> int:
