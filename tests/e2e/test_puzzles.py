@@ -4,12 +4,15 @@ the member's puzzle rating, a double press counted once, Next puzzle, and ``/sta
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING
 
 import games
+from bot.chat.components import Verb
 from db.models import PUBLIC_POOL
 from tests.e2e.fake_discord.state import MANAGE_GUILD
+from tests.e2e.test_bot_games import start
 from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 if TYPE_CHECKING:
@@ -183,3 +186,33 @@ async def test_outside_servers_only_the_public_pool_is_offered(
     nothing = await press(table, dora, shown, "Next puzzle")  # not the server's own puzzle
     assert "No puzzle is left for you here" in table.answer(nothing)
     assert "Puzzle · Capture the Crown" in shown.text and "✅ Right" in shown.text
+
+
+async def test_a_rated_match_gives_its_server_puzzles_for_those_who_did_not_play_it(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    assert table.app is not None and table.channel.guild_id is not None
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])  # the pool, held small
+    board = await start(table, alice, bob, "crystal challenge")
+    for move in ("3", "2", "5", "1", "6", "9"):
+        to_act = alice if f"<@{alice.id}>, your move" in board.text else bob
+        mark = table.checkpoint()
+        await table.click(to_act, board, Verb.PLAY, move)
+        board = await table.posted(f"crystal {move}", after=mark)
+    assert next(p.verb for p in table.presses(board)) == Verb.REMATCH  # over
+
+    # Searched in the review pool by the puzzles' own sweep, off the event loop.
+    guild_id = table.channel.guild_id
+    puzzles = table.app.puzzles
+    for _poll in range(1200):  # a minute at most: the pool's first process may be slow to spawn
+        if await puzzles.count(guild_id):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the match's puzzles were never stored")
+    asked = await table.slash(carol, "puzzle", game="crystal")
+    assert "from match #1" in table.answer(asked)
+    assert f"<@{alice.id}>" not in table.answer(asked) and f"<@{bob.id}>" not in table.answer(asked)
+    for player in (alice, bob):  # never one from a match they played
+        mine = await table.slash(player, "puzzle", game="crystal")
+        assert "No Crystal Capture puzzle is left for you here" in table.answer(mine)
