@@ -216,3 +216,28 @@ async def test_a_rated_match_gives_its_server_puzzles_for_those_who_did_not_play
     for player in (alice, bob):  # never one from a match they played
         mine = await table.slash(player, "puzzle", game="crystal")
         assert "No Crystal Capture puzzle is left for you here" in table.answer(mine)
+
+
+async def test_a_restart_neither_loses_nor_doubles_the_days_post(
+    idle_table: Table, fake_discord: FakeDiscord, guild: FakeGuild, alice: FakeMember
+) -> None:
+    role = fake_discord.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake_discord.add_member(guild, fake_discord.add_user("mod"), roles=(role,))
+    day = idle_table.clock().date().isoformat()
+    async with idle_table.running():
+        assert idle_table.app is not None
+        await idle_table.app.puzzles.store(guild.id, None, [crystal_puzzle(1)])
+        await idle_table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+        mark = idle_table.checkpoint()
+        await idle_table.slash(mod, "settings", puzzle_channel=idle_table.channel)
+        post = await idle_table.posted(f"Daily puzzle · {day}", after=mark)
+        opened = await press(idle_table, alice, post, "Solve")
+        await press(idle_table, alice, opened.messages[0], opened.messages[0].buttons[0]["label"])
+    # The answer's edit may not have been made before the stop: the next start makes it.
+    async with idle_table.running():
+        await fake_discord.wait_until(
+            lambda: "1 tried" in post.text, what="the post edited after the restart"
+        )
+        await asyncio.sleep(0.3)  # several sweep rounds
+    posts = [m for m in fake_discord.messages(idle_table.channel) if "Daily puzzle" in m.text]
+    assert posts == [post]

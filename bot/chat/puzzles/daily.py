@@ -5,11 +5,14 @@ The post shows the position, how many tried and solved, the day's first solvers 
 that notify no one) and a Solve button that opens the puzzle privately; the answer is never
 on it. The next day's post tells the day before's answer. A new post spends the channel's post
 budget (``PostBudget``), like a board's; when it is spent the post waits for a later round.
-A channel the bot cannot post in, or one gone, is given up for the day with a log line.
+A channel the bot cannot post in, or one gone, is given up for the day with a log line. A
+post sent again after a crash, before its message id was stored, carries the same nonce, which
+Discord enforces: the day is posted once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 
@@ -83,6 +86,13 @@ class DailyPoster:
             await self.daily.shown(post.guild_id, post.day, post.version)
             return 0
         return 1
+
+
+def daily_nonce(post: DailyPost) -> str:
+    """The post's message nonce: a post sent again after a crash, before its message was
+    recorded, carries the same one, and Discord posts it once."""
+    key = f"daily:{post.guild_id}:{post.day}".encode()
+    return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
 def title(post: DailyPost) -> str:
