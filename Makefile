@@ -58,6 +58,7 @@ bench: $(DEV)
 	$(BIN)/python -m bench.chart
 	$(BIN)/python -m bench.i18n
 	$(BIN)/python -m bench.review
+	$(BIN)/python -m bench.puzzle_press
 	$(BIN)/python -m bench.review_language
 	$(BIN)/python -m bench.puzzle_yield
 	$(BIN)/python -m bench.metrics

@@ -40,6 +40,9 @@ from bot.chat.matches.hold_retries import ReachRetries
 from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
+from bot.chat.puzzles.daily import DailyPoster
+from bot.chat.puzzles.desk import PuzzleCommands, PuzzleDesk
+from bot.chat.puzzles.rounds import PuzzleRounds
 from bot.chat.queue.commands import QueueCog
 from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
@@ -52,6 +55,7 @@ from bot.fleet import Fleet
 from bot.gauges import BotGauges
 from bot.logins import STEADY, Logins, StartLimit
 from bot.metrics import HealthCheck, Metrics, MetricsServer
+from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.dm_answers import AwaitedAnswers
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
@@ -60,6 +64,8 @@ from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
 from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
+from bot.service.puzzle_finding import PublicPool, PuzzleFinder
+from bot.service.puzzles import Puzzles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.reviews import FairUse, Reviewer, review_pool
@@ -141,6 +147,10 @@ class App:
             fair_use=FairUse(settings.reviews_per_minute, clock=clock),
         )
         self.after_game = AfterGame(replays, self.histories, client.busy)
+        public_pool = PublicPool(sessions, clock=clock)
+        self.puzzles = Puzzles(sessions, clock=clock, pool=public_pool)
+        self.daily = DailyPuzzles(sessions, clock=clock, pool=public_pool)
+        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy)
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
         self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
@@ -189,6 +199,21 @@ class App:
             places=self.boards,
             dms=self.dms,
             languages=self.languages,
+            puzzles=self.puzzles,
+            daily=self.daily,
+        )
+        self.puzzle_rounds = PuzzleRounds(
+            client,
+            PuzzleFinder(sessions, clock=clock, executor=self.review_pool),
+            DailyPoster(
+                client,
+                self.daily,
+                self.puzzle_desk,
+                self.boards.budget,
+                self.languages,
+                self.fleet.runs,
+            ),
+            settings.sweep_interval,
         )
         self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
         self.typed = TypedAnswers(client, self.parts, self.awaited)
@@ -200,6 +225,7 @@ class App:
             *button_items(self.parts),
             *signup_items(self.desk, client.busy),
             *self.after_game.items(),
+            *self.puzzle_desk.items(),
             self.queue.button_class,
         )
         """Every button's dynamic item class, bound to what it uses."""
@@ -257,6 +283,7 @@ class App:
             log.info("Add to my apps: %s", user_install_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+        self.puzzle_rounds.start()
         if self._gets_dms:
             self.catching_up = asyncio.create_task(self._catch_up())
 
@@ -300,7 +327,7 @@ class App:
         """Every slash command on the client's tree, each cog built with what it uses, with the
         translator that words them in each member's client language (read when the tree is
         synced): servers leaving, each game's command group, the shared commands, typed DMs,
-        tournaments, the quick-pair queue, and the history."""
+        tournaments, the quick-pair queue, the history, and puzzles."""
         client, parts = self.client, self.parts
         cogs: list[commands.Cog] = [
             Servers(client, self.matches.organizing, self.languages),
@@ -310,6 +337,7 @@ class App:
             Tournaments(self.desk, client.busy),
             self.queue,
             History(self.after_game),
+            PuzzleCommands(self.puzzle_desk),
         ]
         for cog in cogs:
             await client.add_cog(cog)
@@ -331,6 +359,7 @@ class App:
             left = deadline - asyncio.get_running_loop().time()
             await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
+        await self.puzzle_rounds.stop(deadline)
 
     async def release(self) -> None:
         await self.gateway.stop()

@@ -196,3 +196,9 @@ def test_metrics_reads_the_gauges_beside_the_floor(tmp_path: Path) -> None:
     )
     assert "SELECT 1 (floor), ms" in out and "gauges' counts, ms" in out
     assert "Metrics.transaction" in out and "empty method call (floor)" in out
+
+
+def test_puzzle_press_times_an_answer_beside_a_move(tmp_path: Path) -> None:
+    out = run_bench("puzzle_press", "--matches", "2", "--puzzles", "4", cwd=tmp_path)
+    assert re.search(r"Crystal Capture move \(baseline\) \| 12 \|", out), out
+    assert re.search(r"puzzle answer\s+\|  4 \|", out), out

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
+from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
 from bot.service.member_history import HistoryService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
+from bot.service.puzzles import Puzzles
 from bot.service.servers import ServerService
 from bot.service.tournaments.service import TournamentService
 from bot.settings import Settings
@@ -91,3 +93,7 @@ class Parts:
     dms: Messenger
     languages: Languages | None = None
     """Who reads what language: the server's for public posts, a member's for their DMs."""
+    puzzles: Puzzles | None = None
+    """Members' puzzle ratings, for ``/stats``."""
+    daily: DailyPuzzles | None = None
+    """The daily puzzle's channel, for ``/settings``."""

@@ -36,6 +36,9 @@ from bot.service.errors import (
     NoFinishedMatch,
     NoMatch,
     NoMatchHere,
+    NoPuzzle,
+    NoPuzzleLeft,
+    NotAChoice,
     NotAPlayer,
     NotAsked,
     NothingAsked,
@@ -317,6 +320,34 @@ def _not_queued(error: NotQueued) -> str:
 @_word.register
 def _not_found(error: NoFinishedMatch) -> str:
     return _("There is no finished match #{id} in this server.", id=error.match_id)
+
+
+@_word.register
+def _no_puzzle(error: NoPuzzle) -> str:
+    return _("There is no puzzle #{id} here.", id=error.puzzle_id)
+
+
+@_word.register
+def _no_puzzle_left(error: NoPuzzleLeft) -> str:
+    if error.game is not None:
+        return _(
+            "No {game} puzzle is left for you here: you answered each one, or it comes from a "
+            "match you played. Rated matches here bring new ones.",
+            game=_(games.get(error.game).title),
+        )
+    return _(
+        "No puzzle is left for you here: you answered each one, or it comes from a match you "
+        "played. Rated matches here bring new ones."
+    )
+
+
+@_word.register
+def _not_a_choice(error: NotAChoice) -> str:
+    return _(
+        "{action} is not one of this puzzle's choices: press one of its buttons ({choices}).",
+        action=error.action,
+        choices=", ".join(error.choices),
+    )
 
 
 @_word.register

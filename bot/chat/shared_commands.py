@@ -18,10 +18,12 @@ import games
 from bot.chat.after_game import rating_charts
 from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render
+from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
+from bot.chat.puzzles import texts as puzzle_texts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
@@ -199,7 +201,14 @@ class Common(commands.Cog):
         chart = await rating_charts.member_chart(
             self.parts.histories, guild_id, user.id, game, user.display_name
         )
-        return render.record_embed(record, game=game), chart
+        embed = render.record_embed(record, game=game)
+        if self.parts.puzzles is not None:  # the same in every server (docs/puzzles.md)
+            solved = await self.parts.puzzles.ratings(user.id)
+            solved = [line for line in solved if game is None or line.game == game]
+            if solved:
+                text = fit(puzzle_texts.puzzle_ratings(solved), FIELD_VALUE_MAX)
+                embed.add_field(name=_("Puzzles"), value=text, inline=False)
+        return embed, chart
 
     # ------------------------------------------------------------------ /games
 
@@ -294,6 +303,8 @@ class Common(commands.Cog):
         language="The language of boards and announcements here (members' own answers stay "
         "in their app's language).",
         threads="on: each match is played in its own thread; off: in the channel.",
+        puzzle_channel="Post a daily puzzle in this channel, the same for everyone.",
+        clear_puzzle_channel="Stop posting the daily puzzle.",
     )
     @app_commands.choices(
         web=[
@@ -322,7 +333,14 @@ class Common(commands.Cog):
         queue_wait: app_commands.Range[str, 1, 20] | None = None,
         language: str | None = None,
         threads: str | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        clear_puzzle_channel: bool = False,
     ) -> None:
+        if puzzle_channel is not None and clear_puzzle_channel:
+            await interaction.response.send_message(
+                _("Set the puzzle channel or clear it, not both."), ephemeral=True
+            )
+            return
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
                 _("Set the organizer role or clear it, not both."), ephemeral=True
@@ -387,9 +405,30 @@ class Common(commands.Cog):
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)
+            text += await self._puzzle_channel(
+                interaction.guild_id or 0, puzzle_channel, clear=clear_puzzle_channel
+            )
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    async def _puzzle_channel(
+        self, guild_id: int, channel: discord.TextChannel | None, *, clear: bool
+    ) -> str:
+        """Set or clear the daily puzzle's channel; the line that shows it."""
+        daily = self.parts.daily
+        if daily is None:
+            return ""
+        if channel is not None or clear:
+            chosen = None if channel is None else channel.id  # clear: no channel
+            await daily.set_channel(guild_id, chosen)
+            log.info("server %s: puzzle channel %s", guild_id, chosen)
+        current = await daily.channel(guild_id)
+        if current is None:
+            return "\n" + _("Daily puzzle: off.")
+        return "\n" + _(
+            "Daily puzzle: posted in {channel} each day (UTC).", channel=f"<#{current}>"
+        )
 
     async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:
         """Set or clear the tournament organizer role; the line that shows it."""

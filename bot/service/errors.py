@@ -38,6 +38,9 @@ __all__ = [
     "NoFinishedMatch",
     "NoMatch",
     "NoMatchHere",
+    "NoPuzzle",
+    "NoPuzzleLeft",
+    "NotAChoice",
     "NotAPlayer",
     "NotAsked",
     "NotOpen",
@@ -380,3 +383,27 @@ class LevelVsBotOnly(InvalidMove):
 
 REFUSALS = (MatchError, NotYourTurn)
 """What a use case raises to refuse a request."""
+
+
+@refusal
+class NoPuzzle(MatchNotFound):
+    """There is no puzzle ``puzzle_id`` that the member may see here (another server's reads
+    the same)."""
+
+    puzzle_id: int
+
+
+@refusal
+class NoPuzzleLeft(MatchNotFound):
+    """Every puzzle (of ``game``, when given) the member may get here was answered already, or
+    comes from a match they played."""
+
+    game: str | None
+
+
+@refusal
+class NotAChoice(InvalidMove):
+    """``action`` is none of the puzzle's choices, which are ``choices``."""
+
+    action: str
+    choices: tuple[str, ...]

@@ -1,7 +1,7 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
 settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
-(``dms``), the quick-pair queue (``queue``) and
+(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``) and
 tournaments (``tournaments``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
@@ -22,6 +22,14 @@ from db.models.matches import (
     MatchReview,
     MatchStatus,
     OutboxEntry,
+)
+from db.models.puzzles import (
+    PUBLIC_POOL,
+    DailyPuzzle,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzleRating,
+    PuzzleSource,
 )
 from db.models.queue import QueueBoard, QueueEntry
 from db.models.records import (
@@ -49,9 +57,11 @@ __all__ = [
     "NAME_LENGTH",
     "NAMING_CONVENTION",
     "OPEN_OPPONENT",
+    "PUBLIC_POOL",
     "UNFINISHED_STATUSES",
     "Base",
     "BotMeta",
+    "DailyPuzzle",
     "DmAnswer",
     "DmPrompt",
     "GuildOrganizers",
@@ -66,6 +76,10 @@ __all__ = [
     "MemberLocale",
     "OutboxEntry",
     "PlayerStats",
+    "Puzzle",
+    "PuzzleAttempt",
+    "PuzzleRating",
+    "PuzzleSource",
     "QueueBoard",
     "QueueEntry",
     "RatingChange",

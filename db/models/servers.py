@@ -30,6 +30,8 @@ class GuildSettings(Base):
     server's preferred locale)."""
     preferred_locale: Mapped[str | None] = mapped_column(String(16))
     """The server's preferred locale as Discord last reported it (``en-US``, ``fr``, ...)."""
+    puzzle_channel: Mapped[int | None] = mapped_column(BigInteger)
+    """The channel of the daily puzzle (``None``: no daily puzzle)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 

@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0013"
+HEAD = "0014"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -44,6 +44,11 @@ TABLES = {
     "member_locales",
     "dm_prompts",
     "dm_answers",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "daily_puzzles",
+    "puzzle_sources",
 }
 
 
@@ -358,5 +363,81 @@ async def test_0013_carries_every_match_forward_as_a_server_place(
         report = await service.play.submit(7, Acting(ALICE), "3 3")
         assert report.match.status == "finished"
         assert report.match.place == MatchPlace.SERVER
+    finally:
+        await engine.dispose()
+
+
+async def test_0014_keeps_servers_and_matches_and_an_open_match_plays_to_its_end(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0013's data: a server's settings and a Crown match in play. After the
+    upgrade the server keeps its settings with no daily puzzle channel, the match plays to its
+    end, and a puzzle found in it is stored and answered."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.match_parts import match_parts
+    from bot.service.puzzles import Puzzles
+    from db.engine import session_factory
+    from db.models import GuildSettings
+    from tests.puzzle_values import crystal_puzzle
+    from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+
+    engine = create_engine(empty_database_url)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    try:
+        await upgrade(engine, "0013")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "guild_settings")
+                }
+            )
+            await connection.execute(
+                insert(tables["guild_settings"]).values(
+                    guild_id=GUILD, turn_timeout=900, threads=True, language="fr", updated_at=now
+                )
+            )
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="active", version=4, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                    place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+
+        await upgrade(engine)
+
+        sessions = session_factory(engine)
+        async with sessions() as session:
+            settings = await session.get(GuildSettings, GUILD)
+            assert settings is not None
+            assert (settings.turn_timeout, settings.threads, settings.language) == (900, True, "fr")
+            assert settings.puzzle_channel is None
+        clock = Clock()
+        service = match_parts(sessions, clock=clock)
+        report = await service.play.submit(7, Acting(ALICE), "3 3")
+        assert report.match.status == "finished"
+        puzzles = Puzzles(sessions, clock=clock)
+        assert await puzzles.store(GUILD, 7, [crystal_puzzle()]) == 1
+        shown = await puzzles.next_puzzle(GUILD, CAROL, None)
+        assert shown.match_id == 7
+        assert (await puzzles.answer(GUILD, CAROL, shown.id, "1")).correct
     finally:
         await engine.dispose()

@@ -52,7 +52,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert set(registered) == {
         *CHALLENGE_OPTIONS,
         *("stats", "games", "resign", "rules", "settings", "tournament", "play"),
-        *("history", "replay"),
+        *("history", "replay", "puzzle"),
     }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]

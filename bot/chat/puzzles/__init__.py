@@ -1,0 +1,1 @@
+"""Puzzles on Discord: ``/puzzle``, its answers, and the daily puzzle post."""
