@@ -171,6 +171,11 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     requests = group.request_mark()
     board = await challenge(group, dora, eli, "crown")
     assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    # Nobody is sent a DM outside servers: the board names the button that asks them.
+    assert board.content == (
+        f"Waiting for <@{dora.id}> and <@{eli.id}> to choose a secret with **Choose my secret**."
+    )
+    assert "choose your secret with **Choose my secret** below" in board.text
 
     # Each opens their own picker from the match's message; nobody else sees it.
     mark = group.checkpoint()
@@ -184,6 +189,7 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     await group.click(dora, board, Verb.PLAY, "2 2")
     missed = await group.posted("attacks (2,2): Miss", after=mark)
     assert [b["label"] for b in missed.buttons] == ["Choose my hint"]
+    assert missed.content == f"<@{eli.id}>, choose the hint you give with **Choose my hint**."
     await choose(group, eli, board, Verb.PLAY, "row")
     hinted = await group.posted("the Crown's row is equal to 2", after=mark)
     assert f"<@{eli.id}>, your move." in hinted.content
@@ -522,6 +528,8 @@ async def test_crown_against_the_bot_in_a_group_dm(
     (board,) = answered.messages
     assert not board.ephemeral and "Coin toss" in board.text
     assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    assert f"<@{dora.id}>: choose your secret with **Choose my secret** below" in board.text
+    assert "DM" not in board.text
     await choose(group, dora, board, Verb.SECRET, "3 1")
     await group.posted("Both Crowns are placed", after=mark)
     assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
