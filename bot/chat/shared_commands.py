@@ -20,6 +20,7 @@ from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
@@ -125,7 +126,7 @@ async def answer_publicly(
         log_failure(log, "command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
-            await interaction.followup.send(_(FAILED), ephemeral=True)
+            await send_followup(interaction, _(FAILED), ephemeral=True)
         else:
             await interaction.response.send_message(_(FAILED), ephemeral=True)
         return
@@ -134,7 +135,7 @@ async def answer_publicly(
     if file is not None:
         embed.set_image(url=f"attachment://{file.filename}")
     if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, files=files, allowed_mentions=none)
+        await send_followup(interaction, embed=embed, files=files, allowed_mentions=none)
     else:
         await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
 
@@ -208,7 +209,8 @@ class Common(commands.Cog):
     async def games(self, interaction: Interaction) -> None:
         async def listing() -> Post:
             snapshots = await self._unfinished(interaction)
-            return Post(render.games_list(snapshots, interaction.user.id))
+            in_server = interaction.guild_id is not None
+            return Post(render.games_list(snapshots, interaction.user.id, in_server=in_server))
 
         await self.parts.requests.show(interaction, listing)
 
@@ -387,8 +389,8 @@ class Common(commands.Cog):
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)
-            await interaction.followup.send(
-                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            await send_followup(
+                interaction, text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
     async def _organizers(self, guild_id: int, role: discord.Role | None, *, clear: bool) -> str:

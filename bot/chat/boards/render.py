@@ -440,8 +440,9 @@ def _streak(streak: int) -> str:
     return "0"
 
 
-def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
-    """The member's unfinished matches, each with a link to its board."""
+def games_list(snapshots: Iterable[MatchSnapshot], user_id: int, *, in_server: bool = True) -> str:
+    """The member's unfinished matches, each with a link to its board (``in_server``: asked
+    in a server, else in a DM or group DM, which list the matches played outside servers)."""
     lines = []
     for snap in snapshots:
         opponent = snap.opponent_id if snap.challenger_id == user_id else snap.challenger_id
@@ -455,6 +456,8 @@ def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
             state=state,
         )
         lines.append(f"{line} · {link}")
+    if not lines and not in_server:
+        return _("You have no unfinished matches outside servers.")
     if not lines:
         return _("You have no unfinished matches in this server.")
     return fit("\n".join(lines))

@@ -18,6 +18,7 @@ from bot.chat.boards.live import Boards, InteractionRoute
 from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
@@ -79,7 +80,7 @@ class Interactions:
                     ended.outcome = REFUSED
                     text = await self.explain(error, stale, interaction)
                     if isinstance(error, AlreadyPlayed) and await self._refresh(exchange, stale):
-                        await interaction.followup.send(text, ephemeral=True)
+                        await send_followup(interaction, text, ephemeral=True)
                     else:
                         await exchange.answer_privately(text)
                     return None
