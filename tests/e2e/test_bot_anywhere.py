@@ -15,7 +15,6 @@ from bot.chat.components import Verb
 from .anywhere import (
     assert_no_bot_token_call,
     assert_no_secret_leaked,
-    button,
     challenge,
     choose,
     pick_trap,
@@ -214,86 +213,6 @@ async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
     assert "hidden traps: (3,4)" in board.text
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)
-
-
-async def test_a_turn_run_out_shows_at_once_while_a_token_of_the_match_is_fresh(
-    group: Table, dora: FakeUser, eli: FakeUser
-) -> None:
-    requests = group.request_mark()
-    board = await challenge(group, dora, eli, "crystal")
-    mark = group.checkpoint()
-    group.clock.advance(minutes=11)  # Dora's 10 minutes run out; Accept's token is 11 old
-    end = await group.posted("ran out of time", after=mark)
-    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_a_turn_run_out_after_every_token_expired_shows_at_the_next_press(
-    group: Table, dora: FakeUser, eli: FakeUser
-) -> None:
-    requests = group.request_mark()
-    board = await challenge(group, dora, eli, "crystal")
-    group.fake.advance_clock(16 * 60)  # every token of the match has expired
-    group.clock.advance(minutes=16)
-    await group.fake.wait_until(
-        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
-        what="the expired token to be tried",
-    )
-    assert "ran out of time" not in board.text  # nothing reaches the message meanwhile
-    # Eli presses a button left on it: his press's answer brings it up to date.
-    mark = group.checkpoint()
-    pressed = await group.fake.click(eli, board, button(board, Verb.PLAY, "5"))
-    await group.fake.wait_for_response(pressed)
-    end = await group.posted("ran out of time", after=mark)
-    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_a_crown_match_in_a_group_dm_goes_on_after_a_restart(
-    idle_table: Table, group_dm: FakeChannel, dora: FakeUser, eli: FakeUser
-) -> None:
-    group = idle_table
-    group.channel = group_dm
-    requests = group.request_mark()
-    async with group.running():
-        board = await challenge(group, dora, eli, "crown")
-        await choose(group, dora, board, Verb.SECRET, "3 1")
-
-    mark = group.checkpoint()
-    async with group.running():
-        # No token of the last process is known: Eli's press on the message lends its own.
-        await choose(group, eli, board, Verb.SECRET, "2 3")
-        placed = await group.posted("Both Crowns are placed", after=mark)
-        assert placed is board
-        mark = group.checkpoint()
-        await group.click(dora, board, Verb.PLAY, "2 3")
-        assert await group.posted("Hit", after=mark) is board
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_crystal_capture_against_the_bot_in_its_dm(
-    idle_table: Table, fake_discord: FakeDiscord, dora: FakeUser
-) -> None:
-    table = idle_table
-    table.channel = fake_discord.dm_channel(dora)
-    requests = table.request_mark()
-    async with table.running():
-        answered = await table.slash(dora, "crystal challenge", opponent=fake_discord.bot)
-        (board,) = answered.messages
-        assert not board.ephemeral and "Coin toss" in board.text
-        for _ in range(9):
-            moves = [p.arg for p in table.presses(board) if p.verb == Verb.PLAY]
-            if not moves:
-                break
-            mark = table.checkpoint()
-            await table.click(dora, board, Verb.PLAY, moves[0])
-            await table.posted(lambda m: m is board, after=mark)
-        assert [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
-        assert f"<@{fake_discord.bot.id}> captures crystal" in table.public_text()
-    assert [m for m in fake_discord.messages(table.channel) if not m.ephemeral] == [board]
-    assert not [
-        r for r in fake_discord.requests[requests:] if r.bot_token and "/channels" in r.path
-    ]
 
 
 USE_EXTERNAL_APPS = 1 << 50
