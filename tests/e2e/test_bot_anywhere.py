@@ -344,3 +344,26 @@ async def test_crown_against_the_bot_in_a_group_dm(
     await group.posted("Both Crowns are placed", after=mark)
     assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
     assert_no_bot_token_call(group, requests)
+
+
+async def test_a_secret_typed_to_the_bot_plays_nothing_in_a_match_outside_servers(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    board = await challenge(group, dora, eli, "crown")
+    shown = board.text
+    # Dora types her Crown's cell to the bot, as a server's match would take it by DM: no DM
+    # asked for it here (Eli could not be asked by DM at all), so it is refused, and says where.
+    for typed in ("3 1", "#1 3 1"):
+        mark = group.checkpoint()
+        await group.fake.dm(dora, typed)
+        reply = await group.fake.wait_for_message(dora, after=mark)
+        assert (
+            "reads no answer typed to me" in reply.content and "Choose my secret" in reply.content
+        )
+    assert board.text == shown and "placed their Crown" not in group.public_text()
+    assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
+    # The message's own button still takes it.
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    assert await group.posted(f"<@{dora.id}> has placed their Crown", after=mark) is board
