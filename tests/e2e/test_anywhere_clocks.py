@@ -13,7 +13,7 @@ import pytest
 
 from bot.chat.components import Verb
 
-from .anywhere import assert_no_bot_token_call, button, challenge
+from .anywhere import assert_no_bot_token_call, button, challenge, choose
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -106,4 +106,68 @@ async def test_a_deadline_due_while_the_bot_was_down_starts_again_in_a_group_dm(
         moved = await group.posted("captures crystal 9", after=mark)
         assert moved is board and moved.content == f"<@{eli.id}>, your move."
         assert "ran out of time" not in group.public_text()
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_hint_run_out_after_every_token_expired_shows_at_the_press_on_choose_my_hint(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crown")
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await choose(group, eli, board, Verb.SECRET, "2 3")
+    await group.posted("Both Crowns are placed", after=mark)
+    mark = group.checkpoint()
+    await group.click(dora, board, Verb.PLAY, "1 1")
+    missed = await group.posted("attacks (1,1): Miss", after=mark)
+    assert [b["label"] for b in missed.buttons] == ["Choose my hint"]
+    group.fake.advance_clock(16 * 60)  # every token of the match has expired
+    group.clock.advance(minutes=3)  # Eli's 2 minutes for his hint ran out: I chose it
+    await group.fake.wait_until(
+        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
+        what="the expired token to be tried",
+    )
+    assert "chose for them" not in group.public_text()
+    # Eli presses the button left on the message: the message shows the hint given for him
+    # and his turn to attack, and he is told privately it is his move.
+    mark = group.checkpoint()
+    pressed = await group.fake.click(eli, board, button(board, Verb.ASK, ""))
+    shown = await group.posted(lambda m: m.content == f"<@{eli.id}>, your move.", after=mark)
+    assert shown is board and "hint: the Crown's row is greater than 1" in shown.text
+    assert [p.verb for p in group.presses(shown)] == [Verb.PLAY] * 9
+    (told,) = await group.fake.wait_until(
+        lambda: pressed.ephemeral_messages, what="his private answer"
+    )
+    assert "Your move in Capture the Crown" in told.content
+    assert_no_bot_token_call(group, requests)
+
+
+async def test_a_setup_run_out_after_every_token_expired_shows_at_the_next_press(
+    group: Table, dora: FakeUser, eli: FakeUser
+) -> None:
+    requests = group.request_mark()
+    board = await challenge(group, dora, eli, "crown")
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    await group.posted(f"<@{dora.id}> has placed their Crown", after=mark)
+    group.fake.advance_clock(16 * 60)  # every token of the match has expired
+    group.clock.advance(minutes=6)  # Eli's 5 minutes to choose ran out: called off
+    await group.fake.wait_until(
+        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
+        what="the expired token to be tried",
+    )
+    assert await listed(group, eli, "games") == "You have no unfinished matches outside servers."
+    assert "No result" not in group.public_text()
+    # Eli presses the one button left on it: refused, and the message shows what happened,
+    # which is no result (never a draw).
+    mark = group.checkpoint()
+    pressed = await group.fake.click(eli, board, button(board, Verb.ASK, ""))
+    shown = await group.posted("No result: the secrets were not all chosen in time", after=mark)
+    assert shown is board and "Crown was at (3,1)" in shown.text  # revealed once it is over
+    assert "Draw" not in shown.text and [p.verb for p in group.presses(shown)] == [Verb.REMATCH]
+    (told,) = await group.fake.wait_until(
+        lambda: pressed.ephemeral_messages, what="his private answer"
+    )
+    assert told.content == "This match is over."
     assert_no_bot_token_call(group, requests)
