@@ -29,7 +29,8 @@ FOLLOWUP_CAP = 5
 TOKEN_LIFE = timedelta(minutes=15)
 
 _sent: OrderedDict[int, tuple[datetime, int]] = OrderedDict()
-"""Interaction id -> when it was created and the followups created on it, oldest first."""
+"""Capped interaction id -> when it was created and the followups created on it, oldest
+first."""
 
 
 def capped(interaction: Interaction) -> bool:
@@ -38,16 +39,20 @@ def capped(interaction: Interaction) -> bool:
 
 
 def followups_sent(interaction: Interaction) -> int:
-    """The followups this process created on ``interaction`` (or reserved, being sent)."""
+    """The followups this process created on a capped ``interaction`` (or reserved, being
+    sent)."""
     entry = _sent.get(interaction.id)
     return entry[1] if entry is not None else 0
 
 
 def _reserve(interaction: Interaction) -> bool:
-    """Count one more followup on ``interaction`` if the cap allows it; whether it did."""
+    """Count one more followup on ``interaction`` if the cap allows it; whether it did. Only
+    capped interactions are counted: a server's own are kept nowhere."""
+    if not capped(interaction):
+        return True
     _forget_expired(discord.utils.utcnow())
     count = followups_sent(interaction)
-    if capped(interaction) and count >= FOLLOWUP_CAP:
+    if count >= FOLLOWUP_CAP:
         return False
     _sent[interaction.id] = (interaction.created_at, count + 1)
     return True
