@@ -44,6 +44,11 @@ def end_words(data: Mapping[str, JSON], names: tuple[str, str]) -> str:
     """
     reason = Reason(data["reason"])
     winner = data["winner"]
+    if winner is None and reason is Reason.TIMEOUT:
+        # Only a setup runs out without a winner: the match is called off, not drawn.
+        return _("No result: the secrets were not all chosen in time.")
+    if winner is None and reason is Reason.RESIGN:
+        return _("No result: the match was called off.")  # before it started, or stopped
     if winner is None:
         return _("Draw ({reason}).", reason=_(REASONS[reason]))
     loser = names[other(winner)]

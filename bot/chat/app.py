@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.chat.failures import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.readers import hear
 from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, REFUSED, began
@@ -210,7 +211,7 @@ class Parlor(commands.AutoShardedBot):
             text, outcome = _(FAILED), FAILED_OUTCOME
         self.dispatch(COMMAND_ENDED, interaction, outcome)
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await send_followup(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 

@@ -21,6 +21,7 @@ from bot.chat.boards import render
 from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.puzzles import texts as puzzle_texts
@@ -127,7 +128,7 @@ async def answer_publicly(
         log_failure(log, "command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
-            await interaction.followup.send(_(FAILED), ephemeral=True)
+            await send_followup(interaction, _(FAILED), ephemeral=True)
         else:
             await interaction.response.send_message(_(FAILED), ephemeral=True)
         return
@@ -136,7 +137,7 @@ async def answer_publicly(
     if file is not None:
         embed.set_image(url=f"attachment://{file.filename}")
     if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, files=files, allowed_mentions=none)
+        await send_followup(interaction, embed=embed, files=files, allowed_mentions=none)
     else:
         await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
 
@@ -217,7 +218,8 @@ class Common(commands.Cog):
     async def games(self, interaction: Interaction) -> None:
         async def listing() -> Post:
             snapshots = await self._unfinished(interaction)
-            return Post(render.games_list(snapshots, interaction.user.id))
+            in_server = interaction.guild_id is not None
+            return Post(render.games_list(snapshots, interaction.user.id, in_server=in_server))
 
         await self.parts.requests.show(interaction, listing)
 
@@ -408,8 +410,8 @@ class Common(commands.Cog):
             text += await self._puzzle_channel(
                 interaction.guild_id or 0, puzzle_channel, clear=clear_puzzle_channel
             )
-            await interaction.followup.send(
-                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            await send_followup(
+                interaction, text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
     async def _puzzle_channel(

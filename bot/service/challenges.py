@@ -282,11 +282,7 @@ class Challenges:
         lines: list[PublicLine] = [opening, *self.steps.told(loaded, bot_events)]
         notices: list[Notice] = []
         if row.status == MatchStatus.SETUP:
-            lines.append(
-                Saying.of(Say.CHOOSE_SECRET, member=member, time=timeouts.setup)
-                if row.vs_bot
-                else Saying.of(Say.CHOOSE_SECRETS, time=timeouts.setup)
-            )
+            lines.append(choose_secrets(row.place, member if row.vs_bot else None, timeouts.setup))
         notices.insert(0, Public(self.steps.snapshot(loaded), tuple(lines), kind="start"))
         notices.extend(self.steps.new_prompts(loaded, {}))
         return notices
@@ -335,3 +331,13 @@ class Challenges:
         abort(loaded, reason, now)
         loaded.log.append((None, reason, None, {}))
         return [Public(self.steps.snapshot(loaded), (line,), kind="expired")]
+
+
+def choose_secrets(place: str, member: str | None, time: int) -> Saying:
+    """The line asking for the secrets as a match starts (``member``: the one player who has
+    one to choose, against the bot): by DM in a server, from the match's message elsewhere."""
+    here = place == MatchPlace.INTERACTION
+    if member is not None:
+        kind = Say.CHOOSE_SECRET_HERE if here else Say.CHOOSE_SECRET
+        return Saying.of(kind, member=member, time=time)
+    return Saying.of(Say.CHOOSE_SECRETS_HERE if here else Say.CHOOSE_SECRETS, time=time)

@@ -24,6 +24,10 @@ class Say(Enum):
     PLAYS_BOT = "plays_bot"
     CHOOSE_SECRETS = "choose_secrets"
     CHOOSE_SECRET = "choose_secret"
+    CHOOSE_SECRETS_HERE = "choose_secrets_here"
+    """As ``CHOOSE_SECRETS`` for a match reached only through interactions: no DM is sent,
+    each player opens their own prompt from the match's message."""
+    CHOOSE_SECRET_HERE = "choose_secret_here"
     DECLINED = "declined"
     WITHDREW = "withdrew"
     EXPIRED = "expired"

@@ -6,21 +6,25 @@ is ever made to that channel with the bot's token."""
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.chat.components import Press, Verb
+from bot.chat.components import Verb
 
+from .anywhere import (
+    assert_no_bot_token_call,
+    assert_no_secret_leaked,
+    challenge,
+    choose,
+    pick_trap,
+    submit_form,
+)
 from .fake_discord import (
     EVERYONE_PERMISSIONS,
     FakeChannel,
     FakeDiscord,
     FakeGuild,
-    FakeInteraction,
-    FakeMessage,
     FakeUser,
     InvalidInvocation,
 )
@@ -28,83 +32,7 @@ from .fake_discord import (
 if TYPE_CHECKING:
     from .bot_fixtures import Table
 
-pytest_plugins = ("tests.e2e.bot_fixtures",)
-
-
-@pytest.fixture
-def dora(fake_discord: FakeDiscord) -> FakeUser:
-    """A member who added Parlor to her own account, in no server with the bot."""
-    user = fake_discord.add_user("dora")
-    fake_discord.install_for_user(user)
-    return user
-
-
-@pytest.fixture
-def eli(fake_discord: FakeDiscord) -> FakeUser:
-    """Dora's friend: no install of his own, no server with the bot."""
-    return fake_discord.add_user("eli")
-
-
-@pytest.fixture
-def group_dm(fake_discord: FakeDiscord, dora: FakeUser, eli: FakeUser) -> FakeChannel:
-    return fake_discord.add_group_dm(dora, eli, name="friends")
-
-
-@pytest.fixture
-async def group(idle_table: Table, group_dm: FakeChannel) -> AsyncIterator[Table]:
-    """The group DM as the table (its server's members are not in it), the bot running."""
-    idle_table.channel = group_dm
-    async with idle_table.running():
-        yield idle_table
-
-
-async def challenge(
-    group: Table, challenger: FakeUser, opponent: FakeUser, game: str
-) -> FakeMessage:
-    """``/<game> challenge`` in the group DM, and the opponent's Accept: the challenge, the
-    command's public response, becomes the board."""
-    mark = group.checkpoint()
-    answered = await group.slash(challenger, f"{game} challenge", opponent=opponent)
-    (message,) = answered.messages
-    assert not message.ephemeral and "challenges you" in message.content
-    accepted = await group.click(opponent, message, Verb.ACCEPT)
-    await group.fake.wait_for_response(accepted)
-    board = await group.posted("Coin toss", after=mark)
-    assert board.id == message.id and "accepted" in board.text
-    return board
-
-
-def button(message: FakeMessage, verb: str, arg: str) -> str:
-    """The custom_id of the message's button doing ``verb`` with ``arg``."""
-    found = [
-        c for c in message.custom_ids if (p := Press.parse(c)) and (p.verb, p.arg) == (verb, arg)
-    ]
-    assert found, f"no {verb!r} {arg!r} button on the message"
-    return found[0]
-
-
-def assert_no_secret_leaked(
-    group: Table, caplog: pytest.LogCaptureFixture, *secrets: str, typed: tuple[str, ...] = ()
-) -> None:
-    """No secret in the group DM's public messages (every version, button ids too) or logs."""
-    public = group.public_text()
-    logged = "\n".join(record.getMessage() for record in caplog.records)
-    for secret in secrets:
-        assert secret not in public, f"{secret!r} is public before the end"
-    for secret in (*secrets, *typed):
-        pattern = rf"(?<!\d){re.escape(secret)}(?!\d)"  # not inside an id
-        assert not re.search(pattern, logged), f"{secret!r} was logged"
-
-
-def assert_no_bot_token_call(group: Table, since: int) -> None:
-    """Since ``since``, no request with the bot's token to the group DM, no DM, no refusal."""
-    refused = [
-        str(r) for r in group.fake.requests[since:] if r.bot_token and (r.status or 0) >= 400
-    ]
-    assert not refused, f"bot-token requests refused: {refused}"
-    calls = group.bot_calls(since)
-    assert not calls.board, f"bot-token calls in the group DM: {calls.board}"
-    assert not calls.dms, f"DMs sent: {calls.dms}"
+pytest_plugins = ("tests.e2e.bot_fixtures", "tests.e2e.anywhere_fixtures")
 
 
 async def test_a_whole_crystal_capture_match_in_a_group_dm(
@@ -150,20 +78,6 @@ async def test_server_commands_are_not_offered_in_a_group_dm(group: Table, dora:
             await group.fake.slash(dora, group.channel, command)
 
 
-async def choose(group: Table, who: FakeUser, board: FakeMessage, verb: str, arg: str) -> None:
-    """Open one's own prompt from the match's message, privately, and press ``arg`` in it."""
-    opened = await group.click(who, board, Verb.ASK)
-    # The answer: the picker, privately (after the message is brought up to date, when no
-    # token of the match is fresh).
-    (picker,) = await group.fake.wait_until(
-        lambda: opened.ephemeral_messages, what="the private picker"
-    )
-    assert picker.ephemeral and "server" not in picker.content
-    chosen = await group.click(who, picker, verb, arg)
-    await group.fake.wait_for_response(chosen)
-    await group.closed(picker)
-
-
 async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -171,6 +85,11 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     requests = group.request_mark()
     board = await challenge(group, dora, eli, "crown")
     assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    # Nobody is sent a DM outside servers: the board names the button that asks them.
+    assert board.content == (
+        f"Waiting for <@{dora.id}> and <@{eli.id}> to choose a secret with **Choose my secret**."
+    )
+    assert "choose your secret with **Choose my secret** below" in board.text
 
     # Each opens their own picker from the match's message; nobody else sees it.
     mark = group.checkpoint()
@@ -184,6 +103,7 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
     await group.click(dora, board, Verb.PLAY, "2 2")
     missed = await group.posted("attacks (2,2): Miss", after=mark)
     assert [b["label"] for b in missed.buttons] == ["Choose my hint"]
+    assert missed.content == f"<@{eli.id}>, choose the hint you give with **Choose my hint**."
     await choose(group, eli, board, Verb.PLAY, "row")
     hinted = await group.posted("the Crown's row is equal to 2", after=mark)
     assert f"<@{eli.id}>, your move." in hinted.content
@@ -203,21 +123,6 @@ async def test_a_whole_crown_match_in_a_group_dm_with_secrets_chosen_privately(
 
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)
-
-
-async def submit_form(
-    group: Table, who: FakeUser, opened_on: FakeMessage, verb: str, text: str
-) -> FakeInteraction:
-    """Press the message's ``verb`` button, which opens a form, and submit ``text`` in it."""
-    opened = await group.click(who, opened_on, verb)
-    await group.fake.wait_for_response(opened)
-    assert opened.modal is not None
-    (field,) = opened.modal_text_inputs
-    submitted = await group.fake.submit_modal(
-        who, opened, opened.modal["custom_id"], {field["custom_id"]: text}
-    )
-    await group.fake.wait_for_response(submitted)
-    return submitted
 
 
 async def test_a_whole_safe_cracker_match_in_a_group_dm_with_codes_set_in_forms(
@@ -261,15 +166,6 @@ async def test_a_whole_number_claim_match_in_a_group_dm(
     assert [p.verb for p in group.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)
-
-
-async def pick_trap(group: Table, who: FakeUser, board: FakeMessage, cell: str) -> None:
-    opened = await group.click(who, board, Verb.TRAP)
-    (picker,) = await group.fake.wait_until(
-        lambda: opened.ephemeral_messages, what="the private picker"
-    )
-    chosen = await group.click(who, picker, Verb.PLAY, cell)
-    await group.fake.wait_for_response(chosen)
 
 
 async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
@@ -317,86 +213,6 @@ async def test_a_whole_flag_chase_match_in_a_group_dm_with_traps_set_privately(
     assert "hidden traps: (3,4)" in board.text
     assert [m for m in group.fake.messages(group.channel) if not m.ephemeral] == [board]
     assert_no_bot_token_call(group, requests)
-
-
-async def test_a_turn_run_out_shows_at_once_while_a_token_of_the_match_is_fresh(
-    group: Table, dora: FakeUser, eli: FakeUser
-) -> None:
-    requests = group.request_mark()
-    board = await challenge(group, dora, eli, "crystal")
-    mark = group.checkpoint()
-    group.clock.advance(minutes=11)  # Dora's 10 minutes run out; Accept's token is 11 old
-    end = await group.posted("ran out of time", after=mark)
-    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_a_turn_run_out_after_every_token_expired_shows_at_the_next_press(
-    group: Table, dora: FakeUser, eli: FakeUser
-) -> None:
-    requests = group.request_mark()
-    board = await challenge(group, dora, eli, "crystal")
-    group.fake.advance_clock(16 * 60)  # every token of the match has expired
-    group.clock.advance(minutes=16)
-    await group.fake.wait_until(
-        lambda: any(r.status == 401 for r in group.fake.requests[requests:]),
-        what="the expired token to be tried",
-    )
-    assert "ran out of time" not in board.text  # nothing reaches the message meanwhile
-    # Eli presses a button left on it: his press's answer brings it up to date.
-    mark = group.checkpoint()
-    pressed = await group.fake.click(eli, board, button(board, Verb.PLAY, "5"))
-    await group.fake.wait_for_response(pressed)
-    end = await group.posted("ran out of time", after=mark)
-    assert end is board and [p.verb for p in group.presses(end)] == [Verb.REMATCH, Verb.REVIEW]
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_a_crown_match_in_a_group_dm_goes_on_after_a_restart(
-    idle_table: Table, group_dm: FakeChannel, dora: FakeUser, eli: FakeUser
-) -> None:
-    group = idle_table
-    group.channel = group_dm
-    requests = group.request_mark()
-    async with group.running():
-        board = await challenge(group, dora, eli, "crown")
-        await choose(group, dora, board, Verb.SECRET, "3 1")
-
-    mark = group.checkpoint()
-    async with group.running():
-        # No token of the last process is known: Eli's press on the message lends its own.
-        await choose(group, eli, board, Verb.SECRET, "2 3")
-        placed = await group.posted("Both Crowns are placed", after=mark)
-        assert placed is board
-        mark = group.checkpoint()
-        await group.click(dora, board, Verb.PLAY, "2 3")
-        assert await group.posted("Hit", after=mark) is board
-    assert_no_bot_token_call(group, requests)
-
-
-async def test_crystal_capture_against_the_bot_in_its_dm(
-    idle_table: Table, fake_discord: FakeDiscord, dora: FakeUser
-) -> None:
-    table = idle_table
-    table.channel = fake_discord.dm_channel(dora)
-    requests = table.request_mark()
-    async with table.running():
-        answered = await table.slash(dora, "crystal challenge", opponent=fake_discord.bot)
-        (board,) = answered.messages
-        assert not board.ephemeral and "Coin toss" in board.text
-        for _ in range(9):
-            moves = [p.arg for p in table.presses(board) if p.verb == Verb.PLAY]
-            if not moves:
-                break
-            mark = table.checkpoint()
-            await table.click(dora, board, Verb.PLAY, moves[0])
-            await table.posted(lambda m: m is board, after=mark)
-        assert [p.verb for p in table.presses(board)] == [Verb.REMATCH, Verb.REVIEW]
-        assert f"<@{fake_discord.bot.id}> captures crystal" in table.public_text()
-    assert [m for m in fake_discord.messages(table.channel) if not m.ephemeral] == [board]
-    assert not [
-        r for r in fake_discord.requests[requests:] if r.bot_token and "/channels" in r.path
-    ]
 
 
 USE_EXTERNAL_APPS = 1 << 50
@@ -522,7 +338,32 @@ async def test_crown_against_the_bot_in_a_group_dm(
     (board,) = answered.messages
     assert not board.ephemeral and "Coin toss" in board.text
     assert [b["label"] for b in board.buttons] == ["Choose my secret"]
+    assert f"<@{dora.id}>: choose your secret with **Choose my secret** below" in board.text
+    assert "DM" not in board.text
     await choose(group, dora, board, Verb.SECRET, "3 1")
     await group.posted("Both Crowns are placed", after=mark)
     assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
     assert_no_bot_token_call(group, requests)
+
+
+async def test_a_secret_typed_to_the_bot_plays_nothing_in_a_match_outside_servers(
+    group: Table, dora: FakeUser, eli: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    board = await challenge(group, dora, eli, "crown")
+    shown = board.text
+    # Dora types her Crown's cell to the bot, as a server's match would take it by DM: no DM
+    # asked for it here (Eli could not be asked by DM at all), so it is refused, and says where.
+    for typed in ("3 1", "#1 3 1"):
+        mark = group.checkpoint()
+        await group.fake.dm(dora, typed)
+        reply = await group.fake.wait_for_message(dora, after=mark)
+        assert (
+            "reads no answer typed to me" in reply.content and "Choose my secret" in reply.content
+        )
+    assert board.text == shown and "placed their Crown" not in group.public_text()
+    assert_no_secret_leaked(group, caplog, "(3,1)", typed=("3 1",))
+    # The message's own button still takes it.
+    mark = group.checkpoint()
+    await choose(group, dora, board, Verb.SECRET, "3 1")
+    assert await group.posted(f"<@{dora.id}> has placed their Crown", after=mark) is board

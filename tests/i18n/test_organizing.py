@@ -284,6 +284,7 @@ class Shown:
             texts += embed_texts(embed)
         texts.append(render.games_list(self.unfinished, ALICE))
         texts.append(render.games_list([], ALICE))
+        texts.append(render.games_list([], ALICE, in_server=False))
         texts.append(render.settings_text(asdict(Timeouts()), changed=False))
         texts.append(render.settings_text(asdict(Timeouts()), changed=True))
         record = record_text(self.replay, self.review.review).splitlines()

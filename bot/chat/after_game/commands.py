@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import discord
@@ -28,6 +29,7 @@ from bot.chat.after_game import records
 from bot.chat.after_game import review as review_texts
 from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.readers import hear
 from bot.chat.refusals import say
@@ -200,7 +202,7 @@ class AfterGame:
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await send_followup(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
@@ -210,7 +212,7 @@ class AfterGame:
         is the first followup, which takes the place of the deferred "thinking" one."""
         none = discord.AllowedMentions.none()
         late = interaction.response.is_done()
-        send = interaction.followup.send if late else interaction.response.send_message
+        send = partial(send_followup, interaction) if late else interaction.response.send_message
         if screen.file is not None or screen.embed is None:
             await send(
                 file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none

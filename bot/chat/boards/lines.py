@@ -24,6 +24,14 @@ SAYINGS: dict[Say, str] = {
         "Both players: choose your secret. I have sent you a DM ({time} to answer)."
     ),
     Say.CHOOSE_SECRET: N_("{member}: choose your secret. I have sent you a DM ({time} to answer)."),
+    Say.CHOOSE_SECRETS_HERE: N_(
+        "Both players: choose your secret with **Choose my secret** below, which only you see "
+        "({time} to answer)."
+    ),
+    Say.CHOOSE_SECRET_HERE: N_(
+        "{member}: choose your secret with **Choose my secret** below, which only you see "
+        "({time} to answer)."
+    ),
     Say.DECLINED: N_("{member} declined the challenge."),
     Say.WITHDREW: N_("{member} withdrew the challenge."),
     Say.EXPIRED: N_("The challenge from {challenger} to {opponent} expired without an answer."),

@@ -19,6 +19,8 @@ import discord
 
 import games
 from bot.chat.boards import emoji as boards
+from bot.chat.boards.calls import call_to_act
+from bot.chat.boards.calls import mention as mention
 from bot.chat.boards.lines import said
 from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, press
 from bot.chat.games import private_side
@@ -45,10 +47,6 @@ RESULTS = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
 """A match's result for a member, as ``/stats`` lists it."""
 
 # ---------------------------------------------------------------------- names and small texts
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
 
 
 def fit(text: str, limit: int = CONTENT_MAX) -> str:
@@ -143,7 +141,7 @@ def board_post(snap: MatchSnapshot, lines: Sequence[PublicLine]) -> Post:
     """
     if snap.status == "challenged" or (snap.over and not snap.players):
         return closed_challenge_post(snap, lines)
-    content = _call_to_act(snap) or ""  # once over, the result is in the embed, once
+    content = call_to_act(snap) or ""  # once over, the result is in the embed, once
     layout = rematch_layout(snap) if snap.over else move_layout(snap) or controls.opening(snap)
     ping = () if snap.over else snap.to_act
     return Post(fit(content), board_embed(snap, lines), layout, ping)
@@ -223,25 +221,6 @@ def _option_value(value: Any) -> str:
     if isinstance(value, str) and value in OPTION_VALUES:
         return _(OPTION_VALUES[value])
     return str(value)
-
-
-def _call_to_act(snap: MatchSnapshot) -> str | None:
-    """Whom the match waits for, mentioning them."""
-    if snap.over or not snap.to_act:
-        return None
-    asks = {uid: snap.asks.get(uid) for uid in snap.to_act}
-    if all(ask is Ask.SECRET for ask in asks.values()):
-        if len(snap.to_act) == 2:
-            return _(
-                "Waiting for {first} and {second} to choose a secret (by DM).",
-                first=mention(snap.to_act[0]),
-                second=mention(snap.to_act[1]),
-            )
-        return _("Waiting for {member} to choose a secret (by DM).", member=mention(snap.to_act[0]))
-    (uid,) = snap.to_act[:1]
-    if asks[uid] is Ask.HINT:
-        return _("{member}, choose the hint you give (by DM).", member=mention(uid))
-    return _("{member}, your move.", member=mention(uid))
 
 
 def rematch_layout(snap: MatchSnapshot) -> Layout:
@@ -461,8 +440,9 @@ def _streak(streak: int) -> str:
     return "0"
 
 
-def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
-    """The member's unfinished matches, each with a link to its board."""
+def games_list(snapshots: Iterable[MatchSnapshot], user_id: int, *, in_server: bool = True) -> str:
+    """The member's unfinished matches, each with a link to its board (``in_server``: asked
+    in a server, else in a DM or group DM, which list the matches played outside servers)."""
     lines = []
     for snap in snapshots:
         opponent = snap.opponent_id if snap.challenger_id == user_id else snap.challenger_id
@@ -476,6 +456,8 @@ def games_list(snapshots: Iterable[MatchSnapshot], user_id: int) -> str:
             state=state,
         )
         lines.append(f"{line} · {link}")
+    if not lines and not in_server:
+        return _("You have no unfinished matches outside servers.")
     if not lines:
         return _("You have no unfinished matches in this server.")
     return fit("\n".join(lines))

@@ -32,6 +32,15 @@ RESTARTING = N_(
     "Parlor is restarting: it will read your answer to its question when it is back, in a moment."
 )
 
+ANSWERED_ON_THE_MESSAGE = N_(
+    "A match outside servers reads no answer typed to me: answer from the match's own "
+    "message, with its **Choose my secret** or **Choose my hint** button (a Flag Chase trap: "
+    "**Trap**); only you will see it."
+)
+"""A typed DM for a match reached only through interactions: no DM asked for it (the bot
+cannot DM every player there), so, as every input answers only what it was made for, it
+plays nothing."""
+
 log = logging.getLogger(__name__)
 
 _NUMBERED = re.compile(r"#\s*(?P<match>\d{1,20})\s+(?P<answer>.+)", re.DOTALL)
@@ -92,8 +101,11 @@ class TypedAnswers(commands.Cog):
         try:
             if match_id is None:
                 match_id = await self._waiting_match(user_id)
+            snap = await self.matches.lookups.snapshot(match_id)
+            if snap.by_interaction_only:
+                raise MatchNotFound(_(ANSWERED_ON_THE_MESSAGE))
             log.info("match %s: typed DM answer from user %s", match_id, user_id)
-            game = (await self.matches.lookups.snapshot(match_id)).game
+            game = snap.game
             report = await self.matches.play.submit(
                 match_id, user_id, answer, answering=private_asks(game, answer)
             )
@@ -118,9 +130,12 @@ class TypedAnswers(commands.Cog):
 
     async def _waiting_match(self, user_id: int) -> int:
         """The one match waiting for the user's answer; refused when there are none or several."""
-        waiting = await self.matches.lookups.waiting_for(user_id)
+        found = await self.matches.lookups.waiting_for(user_id)
+        waiting = [s for s in found if not s.by_interaction_only]  # no DM asked for those
         if len(waiting) == 1:
             return waiting[0].id
+        if not waiting and found:
+            raise MatchNotFound(_(ANSWERED_ON_THE_MESSAGE))
         if not waiting:
             raise MatchNotFound(
                 _("None of your matches is waiting for an answer from you right now.")

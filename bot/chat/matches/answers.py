@@ -18,6 +18,7 @@ import discord
 
 from bot.chat.boards import render
 from bot.chat.components import Post
+from bot.chat.followups import send_followup
 from bot.chat.sending import Interaction, message_kwargs, on_private_message
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
@@ -85,7 +86,7 @@ class Exchange:
         kwargs = message_kwargs(post)
         async with self.turn() as response:
             if response.is_done():
-                await self.interaction.followup.send(ephemeral=True, **kwargs)
+                await send_followup(self.interaction, ephemeral=True, **kwargs)
             else:
                 await response.send_message(ephemeral=True, **kwargs)
 
@@ -96,7 +97,7 @@ class Exchange:
         async with self.turn() as response:
             if response.is_done():
                 if text:
-                    await interaction.followup.send(render.fit(text), ephemeral=True)
+                    await send_followup(interaction, render.fit(text), ephemeral=True)
                 elif response.type is discord.InteractionResponseType.deferred_channel_message:
                     # Deferred while the move was slow: the "thinking" answer must say it is done.
                     await interaction.edit_original_response(content=done_text(snap, board_url))

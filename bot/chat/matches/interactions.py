@@ -18,6 +18,7 @@ from bot.chat.boards.live import Boards, InteractionRoute
 from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
@@ -25,7 +26,7 @@ from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
 from bot.chat.request_watch import InteractionObserver, tell
 from bot.chat.sending import Interaction
 from bot.i18n import _
-from bot.service.errors import REFUSALS, AlreadyPlayed
+from bot.service.errors import REFUSALS, AlreadyPlayed, MatchOver
 from bot.service.failures import log_failure
 from bot.service.lookups import Lookups
 from bot.service.notices import Report
@@ -77,11 +78,7 @@ class Interactions:
                     report = await use_case(route)
                 except REFUSALS as error:
                     ended.outcome = REFUSED
-                    text = await self.explain(error, stale, interaction)
-                    if isinstance(error, AlreadyPlayed) and await self._refresh(exchange, stale):
-                        await interaction.followup.send(text, ephemeral=True)
-                    else:
-                        await exchange.answer_privately(text)
+                    await self._refuse(exchange, error, stale)
                     return None
                 except Exception:
                     log_failure(log, "request of user %s failed", interaction.user.id)
@@ -111,7 +108,7 @@ class Interactions:
                     post = await make()
                 except REFUSALS as error:
                     ended.outcome = REFUSED
-                    await exchange.answer_privately(await self.explain(error, stale, interaction))
+                    await self._refuse(exchange, error, stale)
                     return
                 except Exception:
                     log_failure(log, "request of user %s failed", interaction.user.id)
@@ -120,6 +117,19 @@ class Interactions:
                 await self._keep_board(exchange, stale)
                 await exchange.answer_privately(post)
                 ended.outcome = OK
+
+    async def _refuse(self, exchange: Exchange, error: Exception, press: Press | None) -> None:
+        """Answer a refused request privately. A button left stale on the match's message
+        (already played, or over: a deadline or another member moved the match on) first
+        brings the message up to date in the press's own response: outside servers, once every
+        token of the match expired, nothing else may."""
+        interaction = exchange.interaction
+        text = await self.explain(error, press, interaction)
+        stale = isinstance(error, (AlreadyPlayed, MatchOver))
+        if stale and await self._refresh(exchange, press):
+            await send_followup(interaction, text, ephemeral=True)
+        else:
+            await exchange.answer_privately(text)
 
     @asynccontextmanager
     async def _observed(

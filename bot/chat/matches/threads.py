@@ -29,6 +29,7 @@ from bot.chat.boards import render
 from bot.chat.boards.live import Boards
 from bot.chat.components import Post
 from bot.chat.dms.send import DirectMessages
+from bot.chat.followups import send_followup
 from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
 from bot.service.lines import PublicLine
@@ -196,7 +197,7 @@ class ThreadMaker:
         (a queue pairing), its players by DM."""
         if interaction is not None:
             try:
-                await interaction.followup.send(text(), ephemeral=True, allowed_mentions=SILENT)
+                await send_followup(interaction, text(), ephemeral=True, allowed_mentions=SILENT)
             except discord.HTTPException as error:
                 log.info("match %s: the thread notice failed: HTTP %s", snap.id, error.status)
             return

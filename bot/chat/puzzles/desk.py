@@ -22,6 +22,7 @@ from discord.ext import commands
 
 import games
 from bot.chat.boards.delivery import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
 from bot.chat.readers import hear
@@ -135,8 +136,8 @@ class PuzzleDesk:
                     embed=embed, view=view, allowed_mentions=none
                 )
             elif late:
-                await interaction.followup.send(
-                    embed=embed, view=view, ephemeral=True, allowed_mentions=none
+                await send_followup(
+                    interaction, embed=embed, view=view, ephemeral=True, allowed_mentions=none
                 )
             else:
                 await interaction.response.send_message(
@@ -145,7 +146,7 @@ class PuzzleDesk:
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await send_followup(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 

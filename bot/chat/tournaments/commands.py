@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.chat.boards.delivery import FAILED
+from bot.chat.followups import send_followup
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.chat.tournaments import posts
@@ -258,7 +259,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 )
             else:
                 said = _("Tournament #{id} is cancelled.", id=view.id)
-            await interaction.followup.send(said, ephemeral=True)
+            await send_followup(interaction, said, ephemeral=True)
             await self.desk.announce_cancelled(view, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
@@ -313,6 +314,6 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
 async def _answer(interaction: Interaction, text: str) -> None:
     """Answer privately, after a deferral as before any."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await send_followup(interaction, text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
