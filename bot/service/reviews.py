@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -43,9 +45,32 @@ def review_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """The process pool reviews are computed in: ``workers`` processes, or one per CPU.
 
     Its workers are spawned, not forked: the bot's process runs threads (the database driver's)
-    that a fork would copy mid-step."""
+    that a fork would copy mid-step. Each worker ends when the bot's process does, however it
+    ended (``end_with_parent``)."""
     count = workers or os.cpu_count() or 1
-    return ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=end_with_parent,
+    )
+
+
+def end_with_parent() -> None:
+    """In a pool worker: exit as soon as the process that started it is gone.
+
+    A pool's workers wait for work on a pipe that a killed parent (``kill -9``, the OOM killer)
+    never closes for them, so they would otherwise outlive it, holding its stdout and stderr
+    open for whatever supervises the bot."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class FairUse:
