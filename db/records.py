@@ -8,9 +8,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.elements import ColumnElement
 
 from db.connection import Db, core_connection
 from db.models import (
@@ -45,6 +47,12 @@ class StatsRow:
     volatility: float
     games_played: int
     updated_at: datetime
+    rated_at: datetime | None
+    """The end of the last rated match (``None``: none yet, or against the bot)."""
+    deviation_at: datetime | None
+    """The moment ``deviation`` holds for; it grows from there."""
+    ranked_until: datetime | None
+    """When the member stops being ranked unless they play again."""
 
     @property
     def key(self) -> StatsKey:
@@ -63,6 +71,9 @@ _NEW_RECORD = {
     "deviation": DEFAULT_DEVIATION,
     "volatility": DEFAULT_VOLATILITY,
     "games_played": 0,
+    "rated_at": None,
+    "deviation_at": None,
+    "ranked_until": None,
 }
 
 
@@ -139,25 +150,81 @@ _SAVE_RECORD = (
 )
 
 
-async def leaderboards(
-    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
-) -> dict[str, list[PlayerStats]]:
-    """Each game's best players against people in this server, by rating, then wins, then user
-    id, at most ``limit`` a game: one indexed statement a game."""
-    tables: dict[str, list[PlayerStats]] = {}
-    for game in games:
-        rows = await session.scalars(
-            select(PlayerStats)
-            .where(
-                PlayerStats.guild_id == guild_id,
-                PlayerStats.game == game,
-                PlayerStats.vs_bot.is_(False),
+SECTIONS = ("ranked", "provisional", "inactive")
+"""A leaderboard's sections, each in the leaderboard's order (rating, then wins, then member):
+members ranked now (``ranked_until`` ahead), members rated since ``active_since`` but not ranked
+(provisional), and members not rated since (inactive)."""
+
+
+WINDOW = 1000
+"""Rows of the leaderboard's own order a section is first looked for in (``leaderboard_rows``)."""
+
+
+async def leaderboard_rows(
+    session: AsyncSession,
+    guild_id: int,
+    game: str,
+    section: str,
+    *,
+    now: datetime,
+    active_since: datetime,
+    offset: int = 0,
+    limit: int,
+) -> list[PlayerStats]:
+    """Rows ``offset`` to ``offset + limit`` of one section of the game's leaderboard against
+    people in this server, in the leaderboard's order (rating, then wins, then member).
+
+    Which rows belong to a section depends on the time, so no index holds a section in its
+    order. A first page is looked for among the best ``WINDOW`` rows of the whole board, read
+    lazily in the order of ``ix_player_stats_ranking`` and filtered: it stops at the page's
+    last row, no sort. If the page is not all there the section is rare at the top: the ranked
+    are then read from their range of ``ix_player_stats_ranked`` and sorted; the others from
+    the whole board in its order. Deeper pages (the web's) are read the second way."""
+    if section not in SECTIONS:
+        raise ValueError(f"a leaderboard section is one of {SECTIONS}, not {section!r}")
+    board = (
+        PlayerStats.guild_id == guild_id,
+        PlayerStats.game == game,
+        PlayerStats.vs_bot.is_(False),
+    )
+    order = (PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+    if offset + limit <= WINDOW // 10:
+        # No ORDER BY outside: the window is read as a co-routine in its own order and the
+        # filter stops at the page's last row; ordering it again would read all of it.
+        top = select(PlayerStats).where(*board).order_by(*order).limit(WINDOW).subquery("best")
+        best = aliased(PlayerStats, top)
+        rows = list(
+            await session.scalars(
+                select(best)
+                .where(*_on(best, section, now, active_since))
+                .offset(offset)
+                .limit(limit)
             )
-            .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
-            .limit(limit)
         )
-        tables[game] = list(rows)
-    return tables
+        if len(rows) == limit:
+            return sorted(rows, key=lambda r: (-r.rating, -r.wins, r.user_id))
+    chosen = _on(PlayerStats, section, now, active_since)
+    if section == "ranked":
+        # ``+ 0``: sorted after the range is read, not walked in the rating index's order.
+        order = ((PlayerStats.rating + 0).desc(), *order[1:])
+    found = await session.scalars(
+        select(PlayerStats).where(*board, *chosen).order_by(*order).offset(offset).limit(limit)
+    )
+    return list(found)
+
+
+def _on(
+    rows: type[PlayerStats], section: str, now: datetime, active_since: datetime
+) -> tuple[ColumnElement[bool], ...]:
+    """What puts a row in ``section``."""
+    if section == "ranked":
+        return (rows.ranked_until > now,)
+    if section == "provisional":
+        return (
+            rows.rated_at > active_since,
+            or_(rows.ranked_until <= now, rows.ranked_until.is_(None)),
+        )
+    return (rows.rated_at <= active_since,)
 
 
 async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:

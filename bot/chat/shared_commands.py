@@ -17,7 +17,7 @@ from discord.ext import commands
 import games
 from bot.chat.after_game import rating_charts
 from bot.chat.app import NOT_A_MEMBER, Parlor
-from bot.chat.boards import render
+from bot.chat.boards import render, standings
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
 from bot.chat.matches.places import not_a_member, playable_anywhere
@@ -190,7 +190,7 @@ class Common(commands.Cog):
         chart = (
             await rating_charts.top_chart(self.parts.histories, guild_id, game) if game else None
         )
-        return render.leaderboard_embed(tables, compact=game is None), chart
+        return standings.leaderboard_embed(tables, compact=game is None), chart
 
     async def _record(self, guild_id: int, user: discord.abc.User, game: str | None) -> Shown:
         """The member's record, with who won each of their recent matches, and a chart of
@@ -199,7 +199,7 @@ class Common(commands.Cog):
         chart = await rating_charts.member_chart(
             self.parts.histories, guild_id, user.id, game, user.display_name
         )
-        return render.record_embed(record, game=game), chart
+        return standings.record_embed(record, game=game), chart
 
     # ------------------------------------------------------------------ /games
 

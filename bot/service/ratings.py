@@ -112,6 +112,8 @@ def grown(rating: Rating, periods: float) -> Rating:
     """The rating after ``periods`` rating periods without games: Glicko-2's
     ``phi' = sqrt(phi^2 + n * sigma^2)``, capped at ``MAX_DEVIATION``; rating and volatility
     stay."""
+    if periods <= 0.0:
+        return rating
     phi = rating.deviation / SCALE
     phi_now = math.sqrt(phi**2 + max(periods, 0.0) * rating.volatility**2)
     return Rating(rating.rating, min(SCALE * phi_now, MAX_DEVIATION), rating.volatility)
