@@ -10,6 +10,12 @@ Carried forward: ``rated_at`` is the latest point of the member's rating history
 latest finished match against a person there, else the record's last change. ``deviation_at``
 is the upgrade itself: the deviation grows from the later of the last rated match and the
 upgrade, so no rating shown, and no ``?``, changes at the moment of the upgrade.
+
+``tournament_entrants`` gains ``provisional``: whether an entrant's seeding rating was
+provisional, so it is seeded after the settled ones. Entrants of events already started were
+seeded by rating alone, and are carried forward as settled, so their seeds stay as they were.
+``queue_entries`` gains ``deviation`` (as it stood when the member joined, so a provisional one is
+paired as such); members already waiting have none and are paired as before.
 ``ranked_until`` is worked out with the rules as they stand at this revision (below).
 
 Revision ID: 0015
@@ -78,6 +84,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("deviation_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("ranked_until", sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("queue_entries") as batch:
+        batch.add_column(sa.Column("deviation", sa.Float(), nullable=True))
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.add_column(
+            sa.Column("provisional", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
     op.create_index(
         "ix_player_stats_ranked",
         "player_stats",
@@ -157,6 +169,10 @@ def _ranked_until(
 
 def downgrade() -> None:
     op.drop_index("ix_player_stats_ranked", table_name="player_stats")
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.drop_column("provisional")
+    with op.batch_alter_table("queue_entries") as batch:
+        batch.drop_column("deviation")
     with op.batch_alter_table("player_stats") as batch:
         batch.drop_column("ranked_until")
         batch.drop_column("deviation_at")
