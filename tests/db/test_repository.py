@@ -500,6 +500,42 @@ async def test_leaderboard_sections_rank_by_rating_then_wins_then_user(
         await section("best")
 
 
+async def test_a_section_rare_at_the_top_is_read_from_its_own_range(
+    sessions: Sessions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thirty provisional members rate above three ranked ones: with a window of 20 rows the
+    ranked are not among the best, and are read from ``ranked_until``'s range, in order."""
+    monkeypatch.setattr("db.records.WINDOW", 20)
+    day = timedelta(days=1)
+    async with sessions.begin() as session:
+        for n in range(30):
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=100 + n, rating=2000.0 + n,
+                    rated_at=NOW, deviation_at=NOW, ranked_until=NOW,
+                )
+            )  # fmt: skip
+        for user, rating in ((1, 1500.0), (2, 1700.0), (3, 1600.0)):
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=user, rating=rating,
+                    rated_at=NOW, deviation_at=NOW, ranked_until=NOW + day,
+                )
+            )  # fmt: skip
+
+    async def section(name: str, limit: int) -> list[int]:
+        async with sessions() as session:
+            found = await leaderboard_rows(
+                session, GUILD, "crown", name, now=NOW, active_since=NOW - 30 * day, limit=limit
+            )
+        return [r.user_id for r in found]
+
+    assert await section("ranked", 2) == [2, 3]  # looked for in the window first: none there
+    assert await section("ranked", 10) == [2, 3, 1]
+    assert await section("provisional", 2) == [129, 128]
+    assert await section("inactive", 2) == []
+
+
 async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sessions) -> None:
     async with sessions.begin() as session:
         session.add_all(
