@@ -132,3 +132,22 @@ def test_a_settled_rating_turns_provisional_only_after_long_absence() -> None:
     assert ranked_until(near_the_line, T0, T0) == turn
     assert ranked_until(Rating(1600, 50, 0.06), T0, T0) == T0 + INACTIVE_AFTER
     assert provisional_from(Rating(1600, 200, 0.09), T0) == T0
+
+
+def test_a_records_line_grows_its_deviation_once() -> None:
+    from bot.service.stats import to_line
+    from db.models import PlayerStats
+
+    # 105 grows to about 107.7 in 25 days: still ranked. Grown twice it would pass 110.
+    row = PlayerStats(
+        guild_id=1, game="crown", user_id=2, vs_bot=False, wins=1, losses=0, draws=0, streak=1,
+        best_streak=1, rating=1700.0, deviation=105.0, volatility=0.06, rated_at=T0,
+        deviation_at=T0,
+    )  # fmt: skip
+    moment = T0 + timedelta(days=25)
+    line = to_line(row, moment)
+
+    assert line.deviation == pytest.approx(as_of(Rating(1700, 105, 0.06), T0, moment).deviation)
+    assert 107 < line.deviation < 108.5
+    assert line.rating == "1700"
+    assert line.listing is Listing.RANKED

@@ -186,7 +186,8 @@ class MemberRecord:
 
 def to_line(row: PlayerStats, moment: datetime) -> Line:
     """A record as it stands at ``moment``: the rating's deviation grown since it was set."""
-    rating = standing_rating(row, moment)
+    stored = Rating(row.rating, row.deviation, row.volatility)
+    rating = as_of(stored, row.deviation_at, moment)
     return Line(
         game=row.game,
         vs_bot=bool(row.vs_bot),
@@ -198,7 +199,7 @@ def to_line(row: PlayerStats, moment: datetime) -> Line:
         rating="-" if row.vs_bot else display(rating),
         rating_value=rating.rating,
         deviation=rating.deviation,
-        listing=listing_of(rating, row.deviation_at, row.rated_at, moment),
+        listing=listing_of(stored, row.deviation_at, row.rated_at, moment),
     )
 
 
