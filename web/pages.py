@@ -123,9 +123,12 @@ async def leaderboard(
     rows: int = PAGE_ROWS,
     section: str = "ranked",
     now: datetime | None = None,
+    *,
+    links: bool = True,
 ) -> Leaderboard:
     """Page ``page`` (from 1) of one section of the game's leaderboard, ratings as they stand
-    ``now``; one row more is read to know of a next."""
+    ``now``; one row more is read to know of a next. On the first page, ``links`` looks for
+    the other sections' members (one row each) to link to."""
     moment = now or utcnow()
     offset = (page - 1) * rows
     found = await stats.board(
@@ -134,7 +137,7 @@ async def leaderboard(
     shown = found[:rows]
     people = People(site, await display_names(session, site.guild_id, (r.user_id for r in shown)))
     apart: list[str] = []
-    if page == 1:
+    if page == 1 and links:
         for other in SECTIONS:
             if other != section and await stats.board(
                 session, site.guild_id, game, moment, section=other, limit=1
@@ -185,7 +188,7 @@ async def home(session: AsyncSession, site: Site, now: datetime | None = None) -
         if not (ranked.rows or ranked.apart):
             continue
         provisional = await leaderboard(
-            session, site, name, 1, HOME_ROWS, section="provisional", now=now
+            session, site, name, 1, HOME_ROWS, section="provisional", now=now, links=False
         )
         tops.append(GameTop(name, ranked.title, ranked, provisional, ranked.apart))
     return tops
