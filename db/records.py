@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, bindparam, or_, select, update
+from sqlalchemy import Integer, Select, Table, bindparam, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -20,6 +20,7 @@ from db.models import (
     DEFAULT_RATING,
     DEFAULT_VOLATILITY,
     PlayerStats,
+    UTCDateTime,
 )
 
 _STATS = cast(Table, PlayerStats.__table__)
@@ -182,41 +183,26 @@ async def leaderboard_rows(
     the whole board in its order. Deeper pages (the web's) are read the second way."""
     if section not in SECTIONS:
         raise ValueError(f"a leaderboard section is one of {SECTIONS}, not {section!r}")
-    board = (
-        PlayerStats.guild_id == guild_id,
-        PlayerStats.game == game,
-        PlayerStats.vs_bot.is_(False),
-    )
-    order = (PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+    values = {
+        "guild_id": guild_id,
+        "game": game,
+        "now": now,
+        "active_since": active_since,
+        "offset": offset,
+        "limit": limit,
+        "window": WINDOW,
+    }
     if offset + limit <= WINDOW // 10:
-        # No ORDER BY outside: the window is read as a co-routine in its own order and the
-        # filter stops at the page's last row; ordering it again would read all of it.
-        top = select(PlayerStats).where(*board).order_by(*order).limit(WINDOW).subquery("best")
-        best = aliased(PlayerStats, top)
-        rows = list(
-            await session.scalars(
-                select(best)
-                .where(*_on(best, section, now, active_since))
-                .offset(offset)
-                .limit(limit)
-            )
-        )
+        rows = list(await session.scalars(_IN_WINDOW[section], values))
         if len(rows) == limit:
             return sorted(rows, key=lambda r: (-r.rating, -r.wins, r.user_id))
-    chosen = _on(PlayerStats, section, now, active_since)
-    if section == "ranked":
-        # ``+ 0``: sorted after the range is read, not walked in the rating index's order.
-        order = ((PlayerStats.rating + 0).desc(), *order[1:])
-    found = await session.scalars(
-        select(PlayerStats).where(*board, *chosen).order_by(*order).offset(offset).limit(limit)
-    )
-    return list(found)
+    return list(await session.scalars(_IN_RANGE[section], values))
 
 
-def _on(
-    rows: type[PlayerStats], section: str, now: datetime, active_since: datetime
-) -> tuple[ColumnElement[bool], ...]:
-    """What puts a row in ``section``."""
+def _on(rows: type[PlayerStats], section: str) -> tuple[ColumnElement[bool], ...]:
+    """What puts a row in ``section``, at ``:now`` and with ``:active_since``."""
+    now = bindparam("now", type_=UTCDateTime())
+    active_since = bindparam("active_since", type_=UTCDateTime())
     if section == "ranked":
         return (rows.ranked_until > now,)
     if section == "provisional":
@@ -225,6 +211,44 @@ def _on(
             or_(rows.ranked_until <= now, rows.ranked_until.is_(None)),
         )
     return (rows.rated_at <= active_since,)
+
+
+Sections = dict[str, Select[PlayerStats]]
+
+
+def _sections() -> tuple[Sections, Sections]:
+    """Each section's two statements, built once: looked for in the window, and read from its
+    range (see ``leaderboard_rows``)."""
+    board = (
+        PlayerStats.guild_id == bindparam("guild_id"),
+        PlayerStats.game == bindparam("game"),
+        PlayerStats.vs_bot.is_(False),
+    )
+    order = (PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+    window = bindparam("window", type_=Integer())
+    top = select(PlayerStats).where(*board).order_by(*order).limit(window).subquery("best")
+    best = aliased(PlayerStats, top)
+    page = (bindparam("offset", type_=Integer()), bindparam("limit", type_=Integer()))
+    in_window: Sections = {}
+    in_range: Sections = {}
+    for section in SECTIONS:
+        # No ORDER BY outside: the window is read as a co-routine in its own order and the
+        # filter stops at the page's last row; ordering it again would read all of it.
+        in_window[section] = select(best).where(*_on(best, section)).offset(page[0]).limit(page[1])
+        # The ranked: ``+ 0`` sorts them after their range is read, rather than walking the
+        # rating index's order (which would read every unranked member rated above them).
+        first = (PlayerStats.rating + 0).desc() if section == "ranked" else order[0]
+        in_range[section] = (
+            select(PlayerStats)
+            .where(*board, *_on(PlayerStats, section))
+            .order_by(first, *order[1:])
+            .offset(page[0])
+            .limit(page[1])
+        )
+    return in_window, in_range
+
+
+_IN_WINDOW, _IN_RANGE = _sections()
 
 
 async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:

@@ -29,7 +29,9 @@ from web import ids, replay
 PAGE_ROWS = 50
 """Leaderboard rows a page."""
 HOME_ROWS = 5
-"""Each game's top rows on a server's first page."""
+"""Each game's top ranked rows on a server's first page."""
+HOME_PROVISIONAL = 5
+"""Each game's top provisional rows there, when nobody is ranked in it."""
 RECENT = 20
 """Finished matches a player page lists."""
 OPPONENTS = 5
@@ -139,9 +141,7 @@ async def leaderboard(
     apart: list[str] = []
     if page == 1 and links:
         for other in SECTIONS:
-            if other != section and await stats.board(
-                session, site.guild_id, game, moment, section=other, limit=1
-            ):
+            if other != section and await _first(session, site, game, other, moment):
                 apart.append(other)
     return Leaderboard(
         game,
@@ -169,28 +169,46 @@ def _row(standing: stats.Standing, person: Person, *, ranked: bool) -> Row:
 
 @dataclass(frozen=True)
 class GameTop:
-    """One game on the server's first page: its top ranked players, and apart from them its
-    top provisional ones; ``apart`` names the sections with more to see."""
+    """One game on the server's first page: its top ranked players, or while nobody is ranked
+    its top provisional ones, apart; ``apart`` names the other lists with members to see."""
 
     game: str
     title: str
     ranked: Leaderboard
-    provisional: Leaderboard
+    provisional: Leaderboard | None
     apart: tuple[str, ...]
+
+
+async def _first(
+    session: AsyncSession, site: Site, game: str, section: str, now: datetime
+) -> list[stats.Standing]:
+    """The section's first member, if it has any: whether to link to it."""
+    return await stats.board(session, site.guild_id, game, now, section=section, limit=1)
 
 
 async def home(session: AsyncSession, site: Site, now: datetime | None = None) -> list[GameTop]:
     """Each game's top ranked and top provisional rows, for the server's first page, with
     links to the whole lists; games nobody played are left out."""
+    moment = now or utcnow()
     tops = []
     for name in games.GAMES:
-        ranked = await leaderboard(session, site, name, 1, HOME_ROWS, now=now)
-        if not (ranked.rows or ranked.apart):
-            continue
-        provisional = await leaderboard(
-            session, site, name, 1, HOME_ROWS, section="provisional", now=now, links=False
+        ranked = await leaderboard(session, site, name, 1, HOME_ROWS, now=moment, links=False)
+        provisional = None
+        if ranked.rows:
+            has_provisional = bool(await _first(session, site, name, "provisional", moment))
+        else:
+            provisional = await leaderboard(
+                session, site, name, 1, HOME_PROVISIONAL, "provisional", moment, links=False
+            )
+            has_provisional = bool(provisional.rows)
+        has_inactive = bool(await _first(session, site, name, "inactive", moment))
+        apart = tuple(
+            section
+            for section, found in (("provisional", has_provisional), ("inactive", has_inactive))
+            if found
         )
-        tops.append(GameTop(name, ranked.title, ranked, provisional, ranked.apart))
+        if ranked.rows or apart:
+            tops.append(GameTop(name, ranked.title, ranked, provisional, apart))
     return tops
 
 
