@@ -2,12 +2,15 @@
 
 One guild gets ``--matches`` finished matches between ``--players`` members (both seats in
 ``match_players``, a ``player_stats`` row per member and game, counted from those matches), plus
-one open match per hundred finished. Rows go in through the raw driver in batches (``executemany``
-on SQLite, ``COPY`` on PostgreSQL, indexes built after the rows). Each query then runs ``--calls``
-times for random members (or as many as ``--budget`` seconds allow), one session per call as a
-command handler would; the leaderboard also runs as plain SQL on the driver. SQLite is measured as
-the bot leaves the file (no planner statistics) and again after ``ANALYZE``; PostgreSQL after
-``VACUUM ANALYZE``, as autovacuum would leave it.
+one open match per hundred finished. A record's deviation falls with its matches, so members
+with five or more matches of a game who played it lately are ranked, those with fewer are
+provisional, and those who have not played it for 30 days inactive: each leaderboard section has
+its crowd. Rows go in through the raw driver in batches (``executemany`` on SQLite, ``COPY`` on
+PostgreSQL, indexes built after the rows). Each query then runs ``--calls`` times for random
+members (or as many as ``--budget`` seconds allow), one session per call as a command handler
+would; the leaderboard also runs as plain SQL on the driver. SQLite is measured as the bot leaves
+the file (no planner statistics) and again after ``ANALYZE``; PostgreSQL after ``VACUUM
+ANALYZE``, as autovacuum would leave it.
 
     python -m bench.queries [--database-url URL] [--matches N] [--players N] [--keep PATH]
 """
@@ -49,6 +52,7 @@ from bench._common import (
     sqlite_file,
 )
 from bot.service import stats
+from bot.service.ratings import Rating, ranked_until
 from db.engine import SQLITE_PRAGMAS, create_engine, session_factory
 from db.matches import unfinished_matches
 from db.migrate import upgrade
@@ -108,6 +112,9 @@ STATS_COLUMNS = (
     "volatility",
     "games_played",
     "updated_at",
+    "rated_at",
+    "deviation_at",
+    "ranked_until",
 )
 
 META_COLUMNS = ("key", "value", "updated_at")
@@ -137,6 +144,9 @@ class Plan:
     matches: int
     players: int
     seed: int
+    layout: int = 2
+    """What the generated rows hold: 2 since records carry their last rated time and settle
+    after five matches; a kept file of an older layout is generated again."""
 
     @property
     def unfinished(self) -> int:
@@ -162,6 +172,8 @@ class Record:
     draws: int = 0
     streak: int = 0
     best_streak: int = 0
+    last: datetime | None = None
+    """When the last of these matches finished (naive UTC)."""
 
     def add(self, score: float) -> None:
         if score == 1.0:
@@ -249,7 +261,8 @@ class Generator:
             end = rng.choice(self.ends[name])
             seats = self.pair()
             created = self.start + step * match_id
-            done = stamp(created + timedelta(seconds=rng.randrange(60, 1800)))
+            ended = created + timedelta(seconds=rng.randrange(60, 1800))
+            done = stamp(ended)
             challenger, opponent = seats if rng.random() < 0.5 else seats[::-1]
             matches.append(
                 (match_id, GUILD, GUILD + 1 + match_id % CHANNELS, name, end.options,
@@ -258,13 +271,17 @@ class Generator:
                  stamp(created), done, done)
             )  # fmt: skip
             players += [(match_id, 0, seats[0]), (match_id, 1, seats[1])]
-            self.count(name, seats, end.winner)
+            self.count(name, seats, end.winner, ended)
         return matches, players
 
-    def count(self, name: str, seats: tuple[int, int], winner: Seat | None) -> None:
+    def count(
+        self, name: str, seats: tuple[int, int], winner: Seat | None, ended: datetime
+    ) -> None:
         for seat, user in enumerate(seats):
             score = 0.5 if winner is None else float(winner == seat)
-            self.records.setdefault((user, name), Record()).add(score)
+            record = self.records.setdefault((user, name), Record())
+            record.add(score)
+            record.last = ended
 
     def unfinished(self, first: int, last: int) -> tuple[list[Row], list[Row]]:
         """Matches still open (challenged, in setup or active) at the end of the history."""
@@ -294,10 +311,14 @@ class Generator:
         for (user, name), r in self.records.items():
             played = r.wins + r.losses + r.draws
             rating = 1500 + 12 * (r.wins - r.losses) + self.rng.gauss(0, 60)
-            deviation = max(60.0, 350 / math.sqrt(1 + played / 2))
+            deviation = max(45.0, 350 / math.sqrt(1 + 2 * played))  # under 110 from 5 on
+            assert r.last is not None
+            last = r.last.replace(tzinfo=UTC)
+            until = ranked_until(Rating(rating, deviation, DEFAULT_VOLATILITY), last, last)
+            rated, until_stamp = self.stamp(r.last), self.stamp(until.replace(tzinfo=None))
             rows.append(
                 (GUILD, name, user, False, r.wins, r.losses, r.draws, r.streak, r.best_streak,
-                 rating, deviation, DEFAULT_VOLATILITY, played, now)
+                 rating, deviation, DEFAULT_VOLATILITY, played, now, rated, rated, until_stamp)
             )  # fmt: skip
         return rows
 
@@ -390,7 +411,7 @@ def kept_plan(path: Path) -> Plan | None:
         connection.close()
     if found is None:
         raise SystemExit(f"{path} exists and is not a file this benchmark kept: not touching it")
-    return Plan(**json.loads(found[0]))
+    return Plan(**{"layout": 1, **json.loads(found[0])})
 
 
 async def generate(url: URL, plan: Plan) -> None:
@@ -466,11 +487,12 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
     engine = create_engine(url.render_as_string(hide_password=False))
     sessions = session_factory(engine)
     rng = random.Random(plan.seed + 1)
+    now = datetime.now(UTC)
     users = [FIRST_USER + rng.randrange(plan.players) for _ in range(limits.calls + WARM_UP)]
 
     async def record(i: int) -> int:
         async with sessions() as session:
-            found = await stats.member_record(session, GUILD, users[i])
+            found = await stats.member_record(session, GUILD, users[i], now)
             return len(found.lines) + len(found.recent)
 
     async def unfinished(i: int) -> int:
@@ -483,8 +505,8 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
 
             async def board(_: int, name: str = name) -> int:
                 async with sessions() as session:
-                    tables = await stats.leaderboards(session, GUILD, [name], 10)
-                    return len(tables[name])
+                    board = (await stats.leaderboards(session, GUILD, [name], 10, now))[name]
+                    return len(board.ranked) + len(board.provisional) + len(board.inactive)
 
             label = f"stats.leaderboards ({name}){suffix}"
             results.append(await timed_calls(label, limits, board))

@@ -32,7 +32,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, upsert
 from db.models import (
-    DEFAULT_RATING,
     GuildSettings,
     Match,
     MatchOrigin,
@@ -65,24 +64,36 @@ class Entry:
     last_opponent_id: int | None
     joined_at: datetime
     offered: bool
+    deviation: float | None = None
+    """As it stood when they joined; ``None`` (an entry older than the column): settled."""
 
 
 def _entry(row: QueueEntry) -> Entry:
     spot = Spot(row.guild_id, row.channel_id, row.game)
-    return Entry(row.user_id, spot, row.rating, row.last_opponent_id, row.joined_at, row.offered)
+    return Entry(
+        row.user_id,
+        spot,
+        row.rating,
+        row.last_opponent_id,
+        row.joined_at,
+        row.offered,
+        row.deviation,
+    )
 
 
-async def rating_of(session: AsyncSession, guild_id: int, game: str, user_id: int) -> float:
-    """The member's rating against people in the server's game, or a newcomer's."""
-    rating = await session.scalar(
-        select(PlayerStats.rating).where(
+async def record_of(
+    session: AsyncSession, guild_id: int, game: str, user_id: int
+) -> PlayerStats | None:
+    """The member's record against people in the server's game (None: a newcomer's)."""
+    found: PlayerStats | None = await session.scalar(
+        select(PlayerStats).where(
             PlayerStats.guild_id == guild_id,
             PlayerStats.game == game,
             PlayerStats.user_id == user_id,
             PlayerStats.vs_bot.is_(False),
         )
     )
-    return DEFAULT_RATING if rating is None else float(rating)
+    return found
 
 
 async def last_queue_opponent(
@@ -126,6 +137,7 @@ async def put(
     rating: float,
     last_opponent_id: int | None,
     now: datetime,
+    deviation: float | None = None,
 ) -> None:
     """Queue the member at ``spot`` from ``now``, replacing any place they had."""
     values = {
@@ -133,6 +145,7 @@ async def put(
         "channel_id": spot.channel_id,
         "game": spot.game,
         "rating": rating,
+        "deviation": deviation,
         "last_opponent_id": last_opponent_id,
         "joined_at": now,
         "offered": False,

@@ -8,9 +8,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Integer, Select, Table, bindparam, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.elements import ColumnElement
 
 from db.connection import Db, core_connection
 from db.models import (
@@ -18,6 +20,7 @@ from db.models import (
     DEFAULT_RATING,
     DEFAULT_VOLATILITY,
     PlayerStats,
+    UTCDateTime,
 )
 
 _STATS = cast(Table, PlayerStats.__table__)
@@ -45,6 +48,12 @@ class StatsRow:
     volatility: float
     games_played: int
     updated_at: datetime
+    rated_at: datetime | None
+    """The end of the last rated match (``None``: none yet, or against the bot)."""
+    deviation_at: datetime | None
+    """The moment ``deviation`` holds for; it grows from there."""
+    ranked_until: datetime | None
+    """When the member stops being ranked unless they play again."""
 
     @property
     def key(self) -> StatsKey:
@@ -63,6 +72,9 @@ _NEW_RECORD = {
     "deviation": DEFAULT_DEVIATION,
     "volatility": DEFAULT_VOLATILITY,
     "games_played": 0,
+    "rated_at": None,
+    "deviation_at": None,
+    "ranked_until": None,
 }
 
 
@@ -139,25 +151,104 @@ _SAVE_RECORD = (
 )
 
 
-async def leaderboards(
-    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
-) -> dict[str, list[PlayerStats]]:
-    """Each game's best players against people in this server, by rating, then wins, then user
-    id, at most ``limit`` a game: one indexed statement a game."""
-    tables: dict[str, list[PlayerStats]] = {}
-    for game in games:
-        rows = await session.scalars(
-            select(PlayerStats)
-            .where(
-                PlayerStats.guild_id == guild_id,
-                PlayerStats.game == game,
-                PlayerStats.vs_bot.is_(False),
-            )
-            .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
-            .limit(limit)
+SECTIONS = ("ranked", "provisional", "inactive")
+"""A leaderboard's sections, each in the leaderboard's order (rating, then wins, then member):
+members ranked now (``ranked_until`` ahead), members rated since ``active_since`` but not ranked
+(provisional), and members not rated since (inactive)."""
+
+
+WINDOW = 1000
+"""Rows of the leaderboard's own order a section is first looked for in (``leaderboard_rows``)."""
+
+
+async def leaderboard_rows(
+    session: AsyncSession,
+    guild_id: int,
+    game: str,
+    section: str,
+    *,
+    now: datetime,
+    active_since: datetime,
+    offset: int = 0,
+    limit: int,
+) -> list[PlayerStats]:
+    """Rows ``offset`` to ``offset + limit`` of one section of the game's leaderboard against
+    people in this server, in the leaderboard's order (rating, then wins, then member).
+
+    Which rows belong to a section depends on the time, so no index holds a section in its
+    order. A first page is looked for among the best ``WINDOW`` rows of the whole board, read
+    lazily in the order of ``ix_player_stats_ranking`` and filtered: it stops at the page's
+    last row, no sort. If the page is not all there the section is rare at the top: the ranked
+    are then read from their range of ``ix_player_stats_ranked`` and sorted; the others from
+    the whole board in its order. Deeper pages (the web's) are read the second way."""
+    if section not in SECTIONS:
+        raise ValueError(f"a leaderboard section is one of {SECTIONS}, not {section!r}")
+    values = {
+        "guild_id": guild_id,
+        "game": game,
+        "now": now,
+        "active_since": active_since,
+        "offset": offset,
+        "limit": limit,
+        "window": WINDOW,
+    }
+    if offset + limit <= WINDOW // 10:
+        rows = list(await session.scalars(_IN_WINDOW[section], values))
+        if len(rows) == limit:
+            return sorted(rows, key=lambda r: (-r.rating, -r.wins, r.user_id))
+    return list(await session.scalars(_IN_RANGE[section], values))
+
+
+def _on(rows: type[PlayerStats], section: str) -> tuple[ColumnElement[bool], ...]:
+    """What puts a row in ``section``, at ``:now`` and with ``:active_since``."""
+    now = bindparam("now", type_=UTCDateTime())
+    active_since = bindparam("active_since", type_=UTCDateTime())
+    if section == "ranked":
+        return (rows.ranked_until > now,)
+    if section == "provisional":
+        return (
+            rows.rated_at > active_since,
+            or_(rows.ranked_until <= now, rows.ranked_until.is_(None)),
         )
-        tables[game] = list(rows)
-    return tables
+    return (rows.rated_at <= active_since,)
+
+
+Sections = dict[str, Select[PlayerStats]]
+
+
+def _sections() -> tuple[Sections, Sections]:
+    """Each section's two statements, built once: looked for in the window, and read from its
+    range (see ``leaderboard_rows``)."""
+    board = (
+        PlayerStats.guild_id == bindparam("guild_id"),
+        PlayerStats.game == bindparam("game"),
+        PlayerStats.vs_bot.is_(False),
+    )
+    order = (PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
+    window = bindparam("window", type_=Integer())
+    top = select(PlayerStats).where(*board).order_by(*order).limit(window).subquery("best")
+    best = aliased(PlayerStats, top)
+    page = (bindparam("offset", type_=Integer()), bindparam("limit", type_=Integer()))
+    in_window: Sections = {}
+    in_range: Sections = {}
+    for section in SECTIONS:
+        # No ORDER BY outside: the window is read as a co-routine in its own order and the
+        # filter stops at the page's last row; ordering it again would read all of it.
+        in_window[section] = select(best).where(*_on(best, section)).offset(page[0]).limit(page[1])
+        # The ranked: ``+ 0`` sorts them after their range is read, rather than walking the
+        # rating index's order (which would read every unranked member rated above them).
+        first = (PlayerStats.rating + 0).desc() if section == "ranked" else order[0]
+        in_range[section] = (
+            select(PlayerStats)
+            .where(*board, *_on(PlayerStats, section))
+            .order_by(first, *order[1:])
+            .offset(page[0])
+            .limit(page[1])
+        )
+    return in_window, in_range
+
+
+_IN_WINDOW, _IN_RANGE = _sections()
 
 
 async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:

@@ -71,25 +71,6 @@ async def close_site(session: AsyncSession, guild_id: int) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
-async def leaderboard_page(
-    session: AsyncSession, guild_id: int, game: str, offset: int, limit: int
-) -> list[PlayerStats]:
-    """Rows ``offset`` to ``offset + limit`` of the game's leaderboard against people, in the
-    order ``/stats`` gives (rating, then wins, then user id)."""
-    rows = await session.scalars(
-        select(PlayerStats)
-        .where(
-            PlayerStats.guild_id == guild_id,
-            PlayerStats.game == game,
-            PlayerStats.vs_bot.is_(False),
-        )
-        .order_by(PlayerStats.rating.desc(), PlayerStats.wins.desc(), PlayerStats.user_id)
-        .offset(offset)
-        .limit(limit)
-    )
-    return list(rows)
-
-
 async def member_records(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:
     """The member's records in the server, every game, in no order: sorting here would let
     SQLite walk the server's leaderboard index instead of the member's own rows."""

@@ -12,6 +12,7 @@ import hashlib
 import mimetypes
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.i18n import current_locale, speaking
 from bot.i18n import server_language as language_of
+from bot.service.ratings import INACTIVE_AFTER
 from db import site as queries
 from db.languages import server_language
+from db.models import utcnow
+from db.records import SECTIONS
 from db.site import Site
 from web import boards, controls, ids, pages, replay, security, texts
 from web.charts import ChartFiles, RatingHistory, chart_name, chart_version
@@ -57,6 +61,8 @@ class Shared:
     statics: dict[str, Static]
     charts: ChartFiles
     history: RatingHistory | None
+    clock: Callable[[], datetime] = utcnow
+    """What time it is: ratings are shown as they stand then."""
     pending: set[asyncio.Task[Any]] = field(default_factory=set)
 
 
@@ -80,9 +86,10 @@ def make_app(
     requests_per_minute: int = 120,
     trusted_proxies: str = "",
     history: RatingHistory | None = None,
+    clock: Callable[[], datetime] = utcnow,
 ) -> web.Application:
     """The site's application over ``sessions``; ``history`` gives rating points for charts
-    (None: no charts)."""
+    (None: no charts); ``clock`` the time ratings are shown at."""
     statics = load_statics()
     templates = jinja2.Environment(
         loader=jinja2.PackageLoader("web", "templates"),
@@ -104,7 +111,7 @@ def make_app(
     app = web.Application(
         middlewares=[security.guard(limit, security.trusted_networks(trusted_proxies))]
     )
-    app[SITE] = Shared(sessions, templates, statics, ChartFiles(chart_folder), history)
+    app[SITE] = Shared(sessions, templates, statics, ChartFiles(chart_folder), history, clock)
     app.router.add_get("/", front)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/s/{token:[A-Za-z0-9_-]{1,64}}", to_home)
@@ -208,7 +215,7 @@ async def to_home(request: web.Request) -> web.Response:
 
 @_on_site
 async def home(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
-    boards = await pages.home(session, site)
+    boards = await pages.home(session, site, request.app[SITE].clock())
     return _page(request, "home.html", PAGE_CACHE, boards=boards)
 
 
@@ -218,12 +225,16 @@ async def leaderboard(
 ) -> web.StreamResponse:
     game = request.match_info["game"]
     page = _number(request.query.get("page"), 1)
-    if game not in games.GAMES or not page:
+    section = request.query.get("list", "ranked")
+    if game not in games.GAMES or not page or section not in SECTIONS:
         return security.not_found()
-    board = await pages.leaderboard(session, site, game, page)
+    now = request.app[SITE].clock()
+    board = await pages.leaderboard(session, site, game, page, section=section, now=now)
     if not board.rows and page > 1:
         return security.not_found()
-    return _page(request, "leaderboard.html", PAGE_CACHE, board=board)
+    return _page(
+        request, "leaderboard.html", PAGE_CACHE, board=board, inactive_days=INACTIVE_AFTER.days
+    )
 
 
 @_on_site
@@ -233,7 +244,8 @@ async def player(request: web.Request, session: AsyncSession, site: Site) -> web
         return security.not_found()
     shared = request.app[SITE]
     points = {} if shared.history is None else await shared.history(session, site.guild_id, user_id)
-    found = await pages.player(session, site, user_id, [g for g, p in points.items() if p])
+    charted = [g for g, p in points.items() if p]
+    found = await pages.player(session, site, user_id, charted, shared.clock())
     if found is None:
         return security.not_found()
     for game in found.charted:  # drawn while the page travels, ready when the image is asked

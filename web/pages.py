@@ -16,18 +16,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import games
 from bot.i18n import _
 from bot.i18n.names import reason_name
+from bot.service import stats
 from bot.service.ratings import Rating, display
 from db import after_match as history
 from db import site as queries
 from db.member_matches import MemberMatch, member_matches
-from db.models import PlayerStats
+from db.models import PlayerStats, utcnow
+from db.records import SECTIONS
 from db.site import Site
 from web import ids, replay
 
 PAGE_ROWS = 50
 """Leaderboard rows a page."""
 HOME_ROWS = 5
-"""Each game's top rows on a server's first page."""
+"""Each game's top ranked rows on a server's first page."""
+HOME_PROVISIONAL = 5
+"""Each game's top provisional rows there, when nobody is ranked in it."""
 RECENT = 20
 """Finished matches a player page lists."""
 OPPONENTS = 5
@@ -89,7 +93,8 @@ def game_title(name: str) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    rank: int
+    rank: int | None
+    """None in the provisional and inactive lists: they are not ranked."""
     person: Person
     rating: str
     wins: int
@@ -106,41 +111,105 @@ class Leaderboard:
     rows: list[Row]
     more: bool
     """A further page exists."""
+    section: str = "ranked"
+    """``ranked``, ``provisional`` or ``inactive`` (``db.records.SECTIONS``)."""
+    apart: tuple[str, ...] = ()
+    """On the first page: the other sections that have members (to link to)."""
 
 
 async def leaderboard(
-    session: AsyncSession, site: Site, game: str, page: int, rows: int = PAGE_ROWS
+    session: AsyncSession,
+    site: Site,
+    game: str,
+    page: int,
+    rows: int = PAGE_ROWS,
+    section: str = "ranked",
+    now: datetime | None = None,
+    *,
+    links: bool = True,
 ) -> Leaderboard:
-    """Page ``page`` (from 1) of the game's leaderboard; one row more is read to know of a next."""
+    """Page ``page`` (from 1) of one section of the game's leaderboard, ratings as they stand
+    ``now``; one row more is read to know of a next. On the first page, ``links`` looks for
+    the other sections' members (one row each) to link to."""
+    moment = now or utcnow()
     offset = (page - 1) * rows
-    found = await queries.leaderboard_page(session, site.guild_id, game, offset, rows + 1)
+    found = await stats.board(
+        session, site.guild_id, game, moment, section=section, offset=offset, limit=rows + 1
+    )
     shown = found[:rows]
     people = People(site, await display_names(session, site.guild_id, (r.user_id for r in shown)))
+    apart: list[str] = []
+    if page == 1 and links:
+        for other in SECTIONS:
+            if other != section and await _first(session, site, game, other, moment):
+                apart.append(other)
     return Leaderboard(
         game,
         game_title(game),
         page,
-        [_row(offset + i + 1, people(r.user_id), r) for i, r in enumerate(shown)],
+        [_row(s, people(s.user_id), ranked=section == "ranked") for s in shown],
         len(found) > rows,
+        section,
+        tuple(apart),
     )
 
 
-def _row(rank: int, person: Person, stats: PlayerStats) -> Row:
+def _row(standing: stats.Standing, person: Person, *, ranked: bool) -> Row:
+    line = standing.line
     return Row(
-        rank,
+        standing.rank if ranked else None,
         person,
-        rating_text(stats.rating, stats.deviation, stats.volatility),
-        stats.wins,
-        stats.losses,
-        stats.draws,
-        stats.streak,
+        f"{line.rating} ± {round(line.deviation)}",
+        line.wins,
+        line.losses,
+        line.draws,
+        line.streak,
     )
 
 
-async def home(session: AsyncSession, site: Site) -> list[Leaderboard]:
-    """Each game's top rows, for the server's first page; games nobody played are left out."""
-    boards = [await leaderboard(session, site, name, 1, HOME_ROWS) for name in games.GAMES]
-    return [board for board in boards if board.rows]
+@dataclass(frozen=True)
+class GameTop:
+    """One game on the server's first page: its top ranked players, or while nobody is ranked
+    its top provisional ones, apart; ``apart`` names the other lists with members to see."""
+
+    game: str
+    title: str
+    ranked: Leaderboard
+    provisional: Leaderboard | None
+    apart: tuple[str, ...]
+
+
+async def _first(
+    session: AsyncSession, site: Site, game: str, section: str, now: datetime
+) -> list[stats.Standing]:
+    """The section's first member, if it has any: whether to link to it."""
+    return await stats.board(session, site.guild_id, game, now, section=section, limit=1)
+
+
+async def home(session: AsyncSession, site: Site, now: datetime | None = None) -> list[GameTop]:
+    """Each game's top ranked and top provisional rows, for the server's first page, with
+    links to the whole lists; games nobody played are left out."""
+    moment = now or utcnow()
+    tops = []
+    for name in games.GAMES:
+        ranked = await leaderboard(session, site, name, 1, HOME_ROWS, now=moment, links=False)
+        provisional = None
+        if ranked.rows:
+            has_provisional = bool(await _first(session, site, name, "provisional", moment))
+        else:
+            provisional = await leaderboard(
+                session, site, name, 1, HOME_PROVISIONAL, "provisional", moment, links=False
+            )
+            has_provisional = bool(provisional.rows)
+        has_inactive = bool(await _first(session, site, name, "inactive", moment))
+        apart = tuple(
+            section
+            for section, found in (("provisional", has_provisional), ("inactive", has_inactive))
+            if found
+        )
+        if ranked.rows or apart:
+            tops.append(GameTop(name, ranked.title, ranked, provisional, apart))
+    return tops
 
 
 # ---------------------------------------------------------------------- a player
@@ -194,9 +263,15 @@ class Player:
 
 
 async def player(
-    session: AsyncSession, site: Site, user_id: int, charted: Sequence[str] = ()
+    session: AsyncSession,
+    site: Site,
+    user_id: int,
+    charted: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> Player | None:
-    """The member's page, or None when they have no record in the server."""
+    """The member's page, or None when they have no record in the server; ratings as they
+    stand ``now``."""
+    moment = now or utcnow()
     stats = await queries.member_records(session, site.guild_id, user_id)
     if not stats:
         return None
@@ -212,7 +287,7 @@ async def player(
             s.game,
             game_title(s.game),
             bool(s.vs_bot),
-            "" if s.vs_bot else rating_text(s.rating, s.deviation, s.volatility),
+            "" if s.vs_bot else _rating_now(s, moment),
             s.wins,
             s.losses,
             s.draws,
@@ -231,6 +306,11 @@ async def player(
         ],
         [line.game for line in lines if not line.vs_bot and line.game in charted],
     )
+
+
+def _rating_now(row: PlayerStats, moment: datetime) -> str:
+    rating = stats.standing_rating(row, moment)
+    return rating_text(rating.rating, rating.deviation, rating.volatility)
 
 
 def head_to_head(

@@ -17,7 +17,7 @@ from discord.ext import commands
 import games
 from bot.chat.after_game import rating_charts
 from bot.chat.app import NOT_A_MEMBER, Parlor
-from bot.chat.boards import render
+from bot.chat.boards import render, standings
 from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
 from bot.chat.failures import FAILED
@@ -193,7 +193,7 @@ class Common(commands.Cog):
         chart = (
             await rating_charts.top_chart(self.parts.histories, guild_id, game) if game else None
         )
-        return render.leaderboard_embed(tables, compact=game is None), chart
+        return standings.leaderboard_embed(tables, compact=game is None), chart
 
     async def _record(self, guild_id: int, user: discord.abc.User, game: str | None) -> Shown:
         """The member's record, with who won each of their recent matches, and a chart of
@@ -202,7 +202,7 @@ class Common(commands.Cog):
         chart = await rating_charts.member_chart(
             self.parts.histories, guild_id, user.id, game, user.display_name
         )
-        embed = render.record_embed(record, game=game)
+        embed = standings.record_embed(record, game=game)
         if self.parts.puzzles is not None:  # the same in every server (docs/puzzles.md)
             solved = await self.parts.puzzles.ratings(user.id)
             solved = [line for line in solved if game is None or line.game == game]

@@ -6,19 +6,18 @@ shown, whoever asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import games
 from bot.service.charts import RatingPoint
 from bot.service.match_state import Clock
-from bot.service.stats import Standing, to_line
+from bot.service.stats import Standing, board
 from db import after_match as history
 from db.member_matches import MemberMatch as MemberMatch  # the Discord side reads it here
 from db.member_matches import member_matches
 from db.models import utcnow
-from db.records import leaderboards
 
 PAGE_SIZE = 10
 """Matches a page of ``/history`` lists."""
@@ -76,15 +75,19 @@ class HistoryService:
             return await series(session, guild_id, user_id, game)
 
     async def top_ratings(self, guild_id: int, game: str) -> list[Standing]:
-        """The game's top ``TOP`` against people, in the leaderboard's order, each named as
-        stored at the end of their latest match (``""`` if never)."""
+        """The game's top ``TOP`` in the leaderboard's order: the ranked members, then as many
+        provisional ones as there is room for (their ``?`` and wide range shown as such; the
+        inactive are left out), each named as stored at the end of their latest match (``""``
+        if never)."""
+        now = self.clock()
         async with self.sessions() as session:
-            rows = (await leaderboards(session, guild_id, [game], TOP))[game]
+            rows = await board(session, guild_id, game, now, section="ranked", limit=TOP)
+            if len(rows) < TOP:
+                rows += await board(
+                    session, guild_id, game, now, section="provisional", limit=TOP - len(rows)
+                )
             names = await history.latest_names(session, guild_id, (r.user_id for r in rows))
-        return [
-            Standing(rank, row.user_id, to_line(row), names.get(row.user_id, ""))
-            for rank, row in enumerate(rows, 1)
-        ]
+        return [replace(row, name=names.get(row.user_id, "")) for row in rows]
 
 
 async def series(

@@ -3,6 +3,8 @@
 A wave sorts the waiting members by rating and pairs rating neighbours. Two neighbours may be
 paired when their ratings are at most ``allowed_gap`` apart for the one of them who has waited
 longer: the gap starts at ``GAP_START`` and widens by ``GAP_PER_SECOND`` for every second waited.
+A provisional rating (deviation 110 or more, grown while the member was away) is known only to
+about its deviation, so the gap widens by that deviation for a pair with a provisional member.
 The same two members are not paired twice in a row unless they are the only two waiting.
 
 Of every way to pair neighbours within their gaps, the wave takes the cheapest, counting
@@ -26,6 +28,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.service.ratings import PROVISIONAL_DEVIATION
+
 GAP_START = 100.0
 """The rating gap allowed to a member who has just joined."""
 GAP_PER_SECOND = 60.0
@@ -48,6 +52,13 @@ class Waiting:
     waited: float
     """Seconds since they joined."""
     last_opponent: int | None = None
+    deviation: float = 0.0
+    """Their rating's deviation as it stood when they joined (0: taken as settled)."""
+
+    @property
+    def uncertainty(self) -> float:
+        """How far beyond the gap a provisional member may be paired: their deviation."""
+        return self.deviation if self.deviation >= PROVISIONAL_DEVIATION else 0.0
 
 
 def allowed_gap(waited: float) -> float:
@@ -126,4 +137,5 @@ def _may_pair(low: Waiting, high: Waiting, alone: bool) -> bool:
     other's last opponent while anyone else waits."""
     if not alone and (low.last_opponent == high.user_id or high.last_opponent == low.user_id):
         return False
-    return high.rating - low.rating <= allowed_gap(max(low.waited, high.waited))
+    widened = max(low.uncertainty, high.uncertainty)
+    return high.rating - low.rating <= allowed_gap(max(low.waited, high.waited)) + widened

@@ -22,7 +22,9 @@ from bot.service.lines import Say, Saying
 from bot.service.notices import BoardRoute, Report
 from bot.service.organizing import MatchToStart, Organizing
 from bot.service.queue_pairing import Waiting, bot_level, pair_wave
+from bot.service.ratings import DEFAULT
 from bot.service.runner import MatchRunner
+from bot.service.stats import standing_rating
 from db import queue
 from db.member_load import member_load
 from db.models import MatchOrigin
@@ -95,9 +97,10 @@ class QuickPair:
             before = await queue.entry_of(session, user_id, for_update=True)
             if before is not None and before.spot == spot:
                 return Joined(spot, await queue.count(session, spot), None, wave_now=False)
-            rating = await queue.rating_of(session, guild_id, game, user_id)
+            record = await queue.record_of(session, guild_id, game, user_id)
+            rating = DEFAULT if record is None else standing_rating(record, now)
             last = await queue.last_queue_opponent(session, guild_id, game, user_id)
-            await queue.put(session, user_id, spot, rating, last, now)
+            await queue.put(session, user_id, spot, rating.rating, last, now, rating.deviation)
             waiting = await queue.count(session, spot)
         moved = before.spot if before is not None else None
         return Joined(spot, waiting, moved, wave_now=waiting >= WAVE_AT)
@@ -143,6 +146,7 @@ class QuickPair:
                     e.rating,
                     (now - e.joined_at).total_seconds(),
                     e.last_opponent_id,
+                    e.deviation or 0.0,
                 )
                 for e in entries
             ]

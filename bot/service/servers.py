@@ -41,18 +41,19 @@ class ServerService:
 
     async def leaderboards(
         self, guild_id: int, game: str | None, limit: int
-    ) -> dict[str, list[stats.Standing]]:
-        """Each game's (or ``game``'s) best players in the server against people."""
+    ) -> dict[str, stats.Ladder]:
+        """Each game's (or ``game``'s) best players in the server against people, ranked first,
+        then the provisional and the inactive apart."""
         names = [game] if game else list(games.GAMES)
         async with self.sessions() as session:
-            return await stats.leaderboards(session, guild_id, names, limit)
+            return await stats.leaderboards(session, guild_id, names, limit, self.clock())
 
     async def member_record(
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> stats.MemberRecord:
         """A member's record in the server, per game, with their last finished matches."""
         async with self.sessions() as session:
-            return await stats.member_record(session, guild_id, user_id, game)
+            return await stats.member_record(session, guild_id, user_id, self.clock(), game)
 
     async def server_timeouts(self, guild_id: int) -> Timeouts:
         """The timeouts in force in the server: its own where set, the host's elsewhere."""

@@ -8,7 +8,16 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.service.ratings import Rating, display, rate_match
+from bot.service.ratings import (
+    INACTIVE_AFTER,
+    Listing,
+    Rating,
+    as_of,
+    display,
+    listing_of,
+    ranked_until,
+    rate_match,
+)
 from db import after_match as history
 from db import records
 from db.connection import Db
@@ -51,22 +60,23 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
     """Add a finished match to both players' records (and ratings, unless against the bot).
 
     The records are read locked, so two matches ending together for one player both count.
+    Each player is rated from their rating as it stands now: the deviation grown for the time
+    since it was last set (``ratings.as_of``), which is also the "before" the history keeps.
     """
     rows = await lock_records(db, result.records(), now)
     results = result.results
     if not result.vs_bot:
         a, b = (rows[key] for key in result.records())
-        new_a, new_b = rate_match(
-            Rating(a.rating, a.deviation, a.volatility),
-            Rating(b.rating, b.deviation, b.volatility),
-            POINTS[results[0]],
-        )
+        before_a, before_b = (standing_rating(row, now) for row in (a, b))
+        new_a, new_b = rate_match(before_a, before_b, POINTS[results[0]])
         moves = [
-            history.RatingMove(row.user_id, row.rating, row.deviation, new.rating, new.deviation)
-            for row, new in ((a, new_a), (b, new_b))
+            history.RatingMove(row.user_id, old.rating, old.deviation, new.rating, new.deviation)
+            for row, old, new in ((a, before_a, new_a), (b, before_b, new_b))
         ]
         for row, new in ((a, new_a), (b, new_b)):
             row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+            row.rated_at = row.deviation_at = now
+            row.ranked_until = ranked_until(new, now, now)
         await history.add_rating_changes(
             db, result.match_id, result.guild_id, result.game, moves, now
         )
@@ -76,6 +86,11 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
     for row in rows.values():
         row.updated_at = now
     await save_records(db, list(rows.values()))
+
+
+def standing_rating(row: StatsRow | PlayerStats, moment: datetime) -> Rating:
+    """A record's rating as it stands at ``moment``: its deviation grown since it was set."""
+    return as_of(Rating(row.rating, row.deviation, row.volatility), row.deviation_at, moment)
 
 
 def _count(row: StatsRow, result: MatchResult) -> None:
@@ -104,15 +119,20 @@ class Line:
     streak: int
     best_streak: int
     rating: str
-    """Displayed rating, ``"1500?"`` while provisional."""
+    """Displayed rating as it stands (deviation grown since the last rated match), ``"1500?"``
+    while provisional."""
     rating_value: float
     deviation: float
+    """As it stands, grown since the last rated match."""
+    listing: Listing = Listing.RANKED
+    """Where the member is listed on the game's leaderboard (against people)."""
 
 
 @dataclass(frozen=True)
 class Standing:
-    """A leaderboard row: the member's rank and record in the game, and the name a chart shows
-    them by (kept at the end of their latest match; ``""`` where none was asked for or kept)."""
+    """A leaderboard row: the member's place in their section (ranked, provisional or
+    inactive) and record in the game, and the name a chart shows them by (kept at the end of
+    their latest match; ``""`` where none was asked for or kept)."""
 
     rank: int
     user_id: int
@@ -126,6 +146,24 @@ class Standing:
     @property
     def deviation(self) -> float:
         return self.line.deviation
+
+    @property
+    def listing(self) -> Listing:
+        return self.line.listing
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """One game's leaderboard: the ranked members first, numbered; the provisional and the
+    inactive apart, never mixed into the ranking."""
+
+    ranked: list[Standing]
+    provisional: list[Standing]
+    inactive: list[Standing]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.ranked or self.provisional or self.inactive)
 
 
 @dataclass(frozen=True)
@@ -146,8 +184,10 @@ class MemberRecord:
         )
 
 
-def to_line(row: PlayerStats) -> Line:
-    rating = Rating(row.rating, row.deviation, row.volatility)
+def to_line(row: PlayerStats, moment: datetime) -> Line:
+    """A record as it stands at ``moment``: the rating's deviation grown since it was set."""
+    stored = Rating(row.rating, row.deviation, row.volatility)
+    rating = as_of(stored, row.deviation_at, moment)
     return Line(
         game=row.game,
         vs_bot=bool(row.vs_bot),
@@ -157,27 +197,66 @@ def to_line(row: PlayerStats) -> Line:
         streak=row.streak,
         best_streak=row.best_streak,
         rating="-" if row.vs_bot else display(rating),
-        rating_value=row.rating,
-        deviation=row.deviation,
+        rating_value=rating.rating,
+        deviation=rating.deviation,
+        listing=listing_of(stored, row.deviation_at, row.rated_at, moment),
     )
 
 
+APART = 5
+"""Provisional and inactive members a leaderboard lists, each, after the ranked ones."""
+
+
+async def board(
+    session: AsyncSession,
+    guild_id: int,
+    game: str,
+    now: datetime,
+    *,
+    section: str,
+    offset: int = 0,
+    limit: int,
+) -> list[Standing]:
+    """Rows of one section of the game's leaderboard at ``now``, numbered from ``offset + 1``."""
+    rows = await records.leaderboard_rows(
+        session,
+        guild_id,
+        game,
+        section,
+        now=now,
+        active_since=now - INACTIVE_AFTER,
+        offset=offset,
+        limit=limit,
+    )
+    return [Standing(offset + i + 1, r.user_id, to_line(r, now)) for i, r in enumerate(rows)]
+
+
 async def leaderboards(
-    session: AsyncSession, guild_id: int, games: Sequence[str], limit: int
-) -> dict[str, list[Standing]]:
-    """Each game's top players in the server by rating (matches against the bot never count)."""
-    tables = await records.leaderboards(session, guild_id, games, limit)
-    return {
-        game: [Standing(i + 1, r.user_id, to_line(r)) for i, r in enumerate(rows)]
-        for game, rows in tables.items()
-    }
+    session: AsyncSession,
+    guild_id: int,
+    games: Sequence[str],
+    limit: int,
+    now: datetime,
+    apart: int = APART,
+) -> dict[str, Ladder]:
+    """Each game's top ranked players in the server by rating, then up to ``apart`` provisional
+    and ``apart`` inactive ones (matches against the bot never count)."""
+    tables: dict[str, Ladder] = {}
+    for game in games:
+        sections = [
+            await board(session, guild_id, game, now, section=section, limit=size)
+            for section, size in (("ranked", limit), ("provisional", apart), ("inactive", apart))
+        ]
+        tables[game] = Ladder(*sections)
+    return tables
 
 
 async def member_record(
-    session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
+    session: AsyncSession, guild_id: int, user_id: int, now: datetime, game: str | None = None
 ) -> MemberRecord:
-    """A member's lines per game (and ``vs bot``), and their last 10 finished matches."""
+    """A member's lines per game (and ``vs bot``) as they stand at ``now``, and their last 10
+    finished matches."""
     rows: Sequence[PlayerStats] = await records.record(session, guild_id, user_id)
-    lines = [to_line(r) for r in rows if game is None or r.game == game]
+    lines = [to_line(r, now) for r in rows if game is None or r.game == game]
     recent = await member_matches(session, guild_id, user_id, game=game, limit=10, by_finish=True)
     return MemberRecord(user_id, sorted(lines, key=lambda x: (x.game, x.vs_bot)), recent)

@@ -13,8 +13,10 @@ from db.models.base import Base, UTCDateTime, utcnow
 class QueueEntry(Base):
     """A member waiting in a channel's quick-pair queue for one game; one queue at a time.
 
-    ``rating`` is read when they join, ``last_opponent_id`` is whom the queue paired them with
-    last (not again while others wait). The interaction a fallback offer is sent through is
+    ``rating`` and ``deviation`` are read when they join (the deviation grown to that moment;
+    ``None`` for an entry made before deviations were kept, read as settled);
+    ``last_opponent_id`` is whom the queue paired them with last (not again while others
+    wait). The interaction a fallback offer is sent through is
     never stored: its token stays in the memory of the process that got it.
     """
 
@@ -28,6 +30,7 @@ class QueueEntry(Base):
     channel_id: Mapped[int] = mapped_column(BigInteger)
     game: Mapped[str] = mapped_column(String(16))
     rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float | None] = mapped_column(Float, default=None)
     last_opponent_id: Mapped[int | None] = mapped_column(BigInteger)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
     offered: Mapped[bool] = mapped_column(Boolean, default=False)

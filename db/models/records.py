@@ -19,6 +19,11 @@ class PlayerStats(Base):
     """A member's record and Glicko-2 rating for one game in one guild, against people or the bot.
 
     ``streak`` is +n after n wins in a row, -n after n losses in a row, and 0 after a draw.
+    ``rated_at`` is the end of the member's last rated match of the game (``None``: none yet, or
+    a record against the bot); the stored deviation is the one reached at ``deviation_at`` and
+    grows from there (docs/rules.md, "Ratings"). ``ranked_until`` is when the member stops being
+    ranked unless they play again (their deviation grown to provisional, or inactive), so a
+    leaderboard asks ``ranked_until > now`` of an index.
     """
 
     __tablename__ = "player_stats"
@@ -38,6 +43,9 @@ class PlayerStats(Base):
     volatility: Mapped[float] = mapped_column(Float, default=DEFAULT_VOLATILITY)
     games_played: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    rated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    deviation_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    ranked_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
     def __repr__(self) -> str:
         return (
@@ -57,6 +65,16 @@ Index(
 )
 """A leaderboard in its own order (rating, then wins, then member): a page is read straight from
 the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
+
+Index(
+    "ix_player_stats_ranked",
+    PlayerStats.guild_id,
+    PlayerStats.game,
+    PlayerStats.vs_bot,
+    PlayerStats.ranked_until,
+)
+"""The members ranked now (``ranked_until`` still ahead): a range of this index, however many
+provisional or inactive members rate above them."""
 
 
 class RatingChange(Base):

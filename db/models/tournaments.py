@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -92,6 +93,8 @@ class TournamentEntrant(Base):
     rating: Mapped[float | None] = mapped_column(Float)
     withdrawn: Mapped[str | None] = mapped_column(String(16))
     """Why the entrant is paired no more (``left``, ``timeouts``), or ``None``."""
+    provisional: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the seeding rating was provisional when read: seeded after the settled ones."""
 
 
 class TournamentRound(Base):

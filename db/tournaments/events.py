@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from db.models import DEFAULT_RATING
+from db.models import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY
 from db.tournaments.rows import (
     ENTRANT_COLUMNS,
     ENTRANTS,
@@ -140,14 +141,14 @@ async def remove_entrant(session: AsyncSession, tournament_id: int, user_id: int
 
 
 async def set_ratings(
-    session: AsyncSession, tournament_id: int, ratings: Mapping[int, float]
+    session: AsyncSession, tournament_id: int, ratings: Mapping[int, tuple[float, bool]]
 ) -> None:
-    """Fix each entrant's seeding rating."""
-    for user_id, rating in ratings.items():
+    """Fix each entrant's seeding rating, and whether it was provisional."""
+    for user_id, (rating, provisional) in ratings.items():
         await session.execute(
             update(ENTRANTS)
             .where(ENTRANTS.c.tournament_id == tournament_id, ENTRANTS.c.user_id == user_id)
-            .values(rating=rating)
+            .values(rating=rating, provisional=provisional)
         )
 
 
@@ -163,21 +164,39 @@ async def withdraw(
         )
 
 
+@dataclass(frozen=True)
+class StoredRating:
+    """A member's rating as stored: the deviation holds for ``deviation_at`` (None: never
+    rated, the starting values)."""
+
+    rating: float
+    deviation: float
+    volatility: float
+    deviation_at: datetime | None
+
+
 async def ratings(
     session: AsyncSession, guild_id: int, game: str, user_ids: Sequence[int]
-) -> dict[int, float]:
+) -> dict[int, StoredRating]:
     """The members' ratings in ``game`` against people in the server (the starting rating for
     a member without a record)."""
     rows = await session.execute(
-        select(STATS.c.user_id, STATS.c.rating).where(
+        select(
+            STATS.c.user_id,
+            STATS.c.rating,
+            STATS.c.deviation,
+            STATS.c.volatility,
+            STATS.c.deviation_at,
+        ).where(
             STATS.c.guild_id == guild_id,
             STATS.c.game == game,
             STATS.c.vs_bot.is_(False),
             STATS.c.user_id.in_(list(user_ids)),
         )
     )
-    found = {user_id: rating for user_id, rating in rows}
-    return {user_id: float(found.get(user_id, DEFAULT_RATING)) for user_id in user_ids}
+    found = {row.user_id: StoredRating(*row[1:]) for row in rows}
+    fresh = StoredRating(DEFAULT_RATING, DEFAULT_DEVIATION, DEFAULT_VOLATILITY, None)
+    return {user_id: found.get(user_id, fresh) for user_id in user_ids}
 
 
 # ---------------------------------------------------------------------- rounds and games

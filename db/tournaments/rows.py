@@ -62,6 +62,7 @@ class EntrantRow:
     joined_at: datetime
     rating: float | None
     withdrawn: str | None
+    provisional: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0014"
+HEAD = "0015"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -439,5 +439,155 @@ async def test_0014_keeps_servers_and_matches_and_an_open_match_plays_to_its_end
         shown = await puzzles.next_puzzle(GUILD, CAROL, None)
         assert shown.match_id == 7
         assert (await puzzles.answer(GUILD, CAROL, shown.id, "1")).correct
+    finally:
+        await engine.dispose()
+
+
+async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_ends(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0013's data: rated records, their history, an old record whose
+    history is only 0010's point, a record against the bot, and a Crown match in play. After
+    the upgrade each record knows its last rated match, its deviation grows only from the
+    upgrade (so nothing shown changes then), and the match plays to its end, rating both."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.match_parts import match_parts
+    from bot.service.ratings import INACTIVE_AFTER, Listing, Rating, display
+    from bot.service.stats import standing_rating, to_line
+    from db.engine import session_factory
+    from db.models import PlayerStats, RatingChange
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    carol, dave = ALICE + 7, BOB + 7
+    engine = create_engine(empty_database_url)
+    clock = Clock()
+    clock.now = now = datetime.now(UTC)  # the upgrade dates itself by the real clock
+    played, long_ago = now - timedelta(days=3), now - timedelta(days=200)
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+
+    def stats(user: int, rating: float, deviation: float, at: datetime, **more: object) -> dict:  # type: ignore[type-arg]
+        return {
+            "guild_id": GUILD, "game": "crown", "user_id": user, "vs_bot": False, "wins": 5,
+            "losses": 3, "draws": 0, "streak": 1, "best_streak": 2, "rating": rating,
+            "deviation": deviation, "volatility": 0.06, "games_played": 8, "updated_at": at,
+            **more,
+        }  # fmt: skip
+
+    try:
+        await upgrade(engine, "0013")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "player_stats", "rating_history")
+                }
+            )
+            await connection.execute(
+                insert(tables["player_stats"]),
+                [
+                    stats(ALICE, 1650.0, 70.0, played),
+                    stats(BOB, 1742.0, 290.0, played),
+                    stats(carol, 1800.0, 60.0, long_ago),  # only 0010's point in history
+                    stats(dave, 1500.0, 500.0, played, vs_bot=True, games_played=4),
+                ],
+            )
+            history = {
+                "guild_id": GUILD, "game": "crown", "rating_before": 1500.0,
+                "deviation_before": 80.0, "rating_after": 1650.0, "deviation_after": 70.0,
+            }  # fmt: skip
+            await connection.execute(
+                insert(tables["rating_history"]),
+                [
+                    {**history, "match_id": None, "user_id": ALICE, "at": long_ago},
+                    {**history, "match_id": None, "user_id": carol, "at": long_ago},
+                    {**history, "match_id": None, "user_id": BOB, "at": long_ago},
+                ],
+            )
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="active", version=4, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                    place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+            # Alice's last rated match is in the matches table, newer than her history point.
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=6, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="finished", version=9, challenger_id=ALICE, opponent_id=BOB,
+                    vs_bot=False, message_id=554, created_at=played, updated_at=played,
+                    finished_at=played, winner_seat=0, origin="named", place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["rating_history"]),
+                [{**history, "match_id": 6, "user_id": ALICE, "at": played},
+                 {**history, "match_id": 6, "user_id": BOB, "at": played}],
+            )  # fmt: skip
+
+        before = datetime.now(UTC)
+        await upgrade(engine)
+        after = datetime.now(UTC)
+
+        sessions = session_factory(engine)
+        async with sessions() as session:
+            rows = {
+                row.user_id: row
+                for row in await session.scalars(
+                    select(PlayerStats).where(PlayerStats.guild_id == GUILD)
+                )
+            }
+        alice, bob, old, bot_record = rows[ALICE], rows[BOB], rows[carol], rows[dave]
+        assert alice.rated_at == bob.rated_at == played
+        assert old.rated_at == long_ago
+        assert bot_record.rated_at is None and bot_record.deviation_at is None
+        for row in (alice, bob, old):
+            assert row.deviation_at is not None and before <= row.deviation_at <= after
+            upgraded = row.deviation_at
+            # Nothing shown changes at the moment of the upgrade.
+            assert standing_rating(row, upgraded).deviation == row.deviation
+            assert to_line(row, upgraded).rating == display(
+                Rating(row.rating, row.deviation, row.volatility)
+            )
+        assert to_line(alice, after).listing is Listing.RANKED
+        assert alice.ranked_until is not None and alice.ranked_until > after
+        assert to_line(bob, after).listing is Listing.PROVISIONAL
+        assert to_line(old, after).listing is Listing.INACTIVE
+        assert old.ranked_until == long_ago + INACTIVE_AFTER
+
+        clock.now = after + timedelta(hours=1)
+        service = match_parts(sessions, clock=clock)
+        report = await service.play.submit(7, Acting(ALICE), "3 3")
+        assert report.match.status == "finished"
+        async with sessions() as session:
+            winner = await session.get(PlayerStats, (GUILD, "crown", ALICE, False))
+            assert winner is not None and winner.wins == 6 and winner.rating > 1650.0
+            assert winner.rated_at == winner.deviation_at == clock.now
+            change = await session.scalar(
+                select(RatingChange).where(
+                    RatingChange.match_id == 7, RatingChange.user_id == ALICE
+                )
+            )
+            assert change is not None and change.deviation_before == pytest.approx(
+                standing_rating(alice, clock.now).deviation
+            )
+            assert change.deviation_before > 70.0, "the deviation grew for the hour since"
     finally:
         await engine.dispose()

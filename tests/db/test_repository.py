@@ -27,7 +27,7 @@ from db.matches import (
 from db.member_load import MemberLoad, member_load
 from db.member_matches import member_matches
 from db.models import Match, MatchPlayer, MatchStatus, PlayerStats
-from db.records import leaderboards, lock_records, record, save_records
+from db.records import leaderboard_rows, lock_records, record, save_records
 from db.server_timeouts import server_timeouts, set_server_timeouts
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -443,37 +443,97 @@ async def test_results_added_concurrently_all_count(sessions: Sessions) -> None:
     assert (stats.wins, stats.games_played) == (10, 10)
 
 
-async def test_leaderboards_rank_by_rating_then_wins_then_user(sessions: Sessions) -> None:
-    rows = [
-        (10, 1500.0, 3),
-        (11, 1700.0, 1),
-        (12, 1500.0, 7),
-        (13, 1500.0, 3),
-        (14, 1650.0, 0),
+async def test_leaderboard_sections_rank_by_rating_then_wins_then_user(
+    sessions: Sessions,
+) -> None:
+    """Ranked: ``ranked_until`` still ahead; provisional: rated since the cut but not ranked;
+    inactive: not rated since the cut. Each section in the leaderboard's order."""
+    day = timedelta(days=1)
+    ranked, lapsed, old = NOW + day, NOW - day, NOW - 40 * day
+    rows = [  # user, rating, wins, rated_at, ranked_until
+        (10, 1500.0, 3, NOW, ranked),
+        (11, 1700.0, 1, NOW, ranked),
+        (12, 1500.0, 7, NOW, ranked),
+        (13, 1500.0, 3, NOW, ranked),
+        (14, 1650.0, 0, NOW, ranked),
+        (15, 1742.0, 1, NOW, NOW),  # one win: provisional at once
+        (16, 1600.0, 9, NOW - 2 * day, lapsed),  # grew provisional while away
+        (17, 1800.0, 30, old, old + 30 * day),  # gone for 40 days
     ]
     async with sessions.begin() as session:
-        for user, rating, wins in rows:
+        for user, rating, wins, rated_at, until in rows:
             session.add(
-                PlayerStats(guild_id=GUILD, game="crown", user_id=user, rating=rating, wins=wins)
-            )
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=user, rating=rating, wins=wins,
+                    rated_at=rated_at, deviation_at=rated_at, ranked_until=until,
+                )
+            )  # fmt: skip
         session.add_all(
             [
                 PlayerStats(guild_id=GUILD, game="crown", user_id=20, vs_bot=True, rating=2900.0),
-                PlayerStats(guild_id=GUILD, game="safe", user_id=21, rating=2800.0),
-                PlayerStats(guild_id=OTHER_GUILD, game="crown", user_id=22, rating=2700.0),
+                PlayerStats(
+                    guild_id=GUILD, game="safe", user_id=21, rating=2800.0,
+                    rated_at=NOW, ranked_until=ranked,
+                ),
+                PlayerStats(
+                    guild_id=OTHER_GUILD, game="crown", user_id=22, rating=2700.0,
+                    rated_at=NOW, ranked_until=ranked,
+                ),
             ]
-        )
+        )  # fmt: skip
 
-    async with sessions() as session:
-        board = await leaderboards(session, GUILD, ["crown"], 10)
-        top_two = await leaderboards(session, GUILD, ["crown", "safe", "flag"], 2)
+    async def section(name: str, game: str = "crown", **page: int) -> list[int]:
+        async with sessions() as session:
+            found = await leaderboard_rows(
+                session, GUILD, game, name, now=NOW, active_since=NOW - 30 * day,
+                limit=page.get("limit", 10), offset=page.get("offset", 0),
+            )  # fmt: skip
+        return [r.user_id for r in found]
 
-    assert [s.user_id for s in board["crown"]] == [11, 14, 12, 10, 13]
-    assert {game: [s.user_id for s in rows] for game, rows in top_two.items()} == {
-        "crown": [11, 14],
-        "safe": [21],
-        "flag": [],
-    }
+    assert await section("ranked") == [11, 14, 12, 10, 13]
+    assert await section("ranked", limit=2, offset=1) == [14, 12]
+    assert await section("provisional") == [15, 16]
+    assert await section("inactive") == [17]
+    assert await section("ranked", "safe") == [21]
+    assert await section("ranked", "flag") == []
+    with pytest.raises(ValueError, match="ranked"):
+        await section("best")
+
+
+async def test_a_section_rare_at_the_top_is_read_from_its_own_range(
+    sessions: Sessions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thirty provisional members rate above three ranked ones: with a window of 20 rows the
+    ranked are not among the best, and are read from ``ranked_until``'s range, in order."""
+    monkeypatch.setattr("db.records.WINDOW", 20)
+    day = timedelta(days=1)
+    async with sessions.begin() as session:
+        for n in range(30):
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=100 + n, rating=2000.0 + n,
+                    rated_at=NOW, deviation_at=NOW, ranked_until=NOW,
+                )
+            )  # fmt: skip
+        for user, rating in ((1, 1500.0), (2, 1700.0), (3, 1600.0)):
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=user, rating=rating,
+                    rated_at=NOW, deviation_at=NOW, ranked_until=NOW + day,
+                )
+            )  # fmt: skip
+
+    async def section(name: str, limit: int) -> list[int]:
+        async with sessions() as session:
+            found = await leaderboard_rows(
+                session, GUILD, "crown", name, now=NOW, active_since=NOW - 30 * day, limit=limit
+            )
+        return [r.user_id for r in found]
+
+    assert await section("ranked", 2) == [2, 3]  # looked for in the window first: none there
+    assert await section("ranked", 10) == [2, 3, 1]
+    assert await section("provisional", 2) == [129, 128]
+    assert await section("inactive", 2) == []
 
 
 async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sessions) -> None:

@@ -49,7 +49,7 @@ async def test_six_members_are_paired_by_rating_and_one_plays_the_bot(
         for name, rating in RATINGS.items():
             session.add(
                 PlayerStats(guild_id=table.channel.guild_id, game="crystal",
-                            user_id=six[name].id, rating=float(rating))
+                            user_id=six[name].id, rating=float(rating), deviation=60.0)
             )  # fmt: skip
     role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
     mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
@@ -191,7 +191,7 @@ async def test_a_queue_whose_channel_is_deleted_is_closed(
     async with app.matches.runner.sessions.begin() as session:
         for member, rating in ((ann, 1200.0), (ben, 2400.0)):  # too far apart to be paired
             session.add(PlayerStats(guild_id=guild.id, game="crystal", user_id=member.id,
-                                    rating=rating))  # fmt: skip
+                                    rating=rating, deviation=60.0))  # fmt: skip
     app.queue.waves.change_interval(seconds=0.1)  # quicker rounds; the same rounds
     for member in (ann, ben):
         await fake.wait_for_response(await fake.slash(member, lobby, "play", game="crystal"))

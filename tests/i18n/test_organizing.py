@@ -22,7 +22,7 @@ import games
 from bot.chat.after_game import pages as history_texts
 from bot.chat.after_game import rating_charts, review
 from bot.chat.after_game.records import record_text
-from bot.chat.boards import render
+from bot.chat.boards import render, standings
 from bot.chat.queue.commands import gone_text, offer_text, queue_button, queue_text
 from bot.chat.refusals import say
 from bot.chat.tournaments import posts as tournament_posts
@@ -274,12 +274,12 @@ class Shown:
             texts += [embed.title] + [field.name for field in embed.fields]
             texts.append(embed.fields[-1].value)
         for board, compact in ((self.boards, True), (self.board, False)):
-            embed = render.leaderboard_embed(board, compact=compact)
+            embed = standings.leaderboard_embed(board, compact=compact)
             assert_embed_fits(embed)
             texts += [embed.title, embed.footer.text]
             texts += [field.value for field in embed.fields]
         for game in (None, "crown"):
-            embed = render.record_embed(self.record, game=game)
+            embed = standings.record_embed(self.record, game=game)
             assert_embed_fits(embed)
             texts += embed_texts(embed)
         texts.append(render.games_list(self.unfinished, ALICE))
@@ -331,7 +331,7 @@ async def test_a_french_review_and_history_read_french(shown: Shown) -> None:
         summary = review.summary_embed(shown.review)
         page = history_texts.history_embed(shown.page, GUILD)
         labels = shown.labels()
-        record = render.record_embed(shown.record, game=None)
+        record = standings.record_embed(shown.record, game=None)
         title = _(shown.review.title)
     assert summary.title == f"Analyse · {title} · partie #{shown.match_id}"
     assert summary.description == f"<@{ALICE}> a gagné (capture)."

@@ -63,4 +63,7 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await histories.top_ratings(GUILD, "crown")
         await replays.review(GUILD, latest.id)
         await replays.replay(GUILD, latest.id)
-    assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)
+    # ``best`` is no table: it is a leaderboard's best ``records.WINDOW`` rows, read in the
+    # order of its index and stopped at the page's last row.
+    scans = [(line, statement) for line, statement in plans.scans if line != "SCAN best"]
+    assert not scans, "\n".join(f"{line}: {statement}" for line, statement in scans)

@@ -96,3 +96,12 @@ def test_a_wave_pairs_neighbours_within_their_gap_once_each(
 def test_when_every_gap_covers_the_spread_all_but_one_are_paired(ratings: list[int]) -> None:
     waiting = [Waiting(i, float(r), 30.0) for i, r in enumerate(ratings)]
     assert len(pair_wave(waiting)) == len(ratings) // 2
+
+
+def test_a_provisional_member_is_paired_across_their_deviation() -> None:
+    settled = [Waiting(1, 1500, 0, deviation=60), Waiting(2, 1800, 0, deviation=60)]
+    newcomer = [Waiting(1, 1500, 0, deviation=60), Waiting(2, 1800, 0, deviation=250)]
+
+    assert pair_wave(settled) == []  # 300 apart: the gap of 100 holds them
+    assert pair_wave(newcomer) == [(1, 2)]  # 1800 ± 250 might well be 1500
+    assert pair_wave([Waiting(1, 1500, 0), Waiting(2, 2200, 0, deviation=500)]) == []

@@ -38,10 +38,18 @@ def queue(parts: MatchParts) -> QuickPair:
     return parts.queue
 
 
+SETTLED = 60.0
+"""A deviation well under provisional: these members are paired by the gap alone."""
+
+
 async def rate(queue: QuickPair, ratings: Mapping[int, float], game: str = "crystal") -> None:
     async with queue.runner.sessions.begin() as session:
         for user, rating in ratings.items():
-            session.add(PlayerStats(guild_id=GUILD, game=game, user_id=user, rating=rating))
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game=game, user_id=user, rating=rating, deviation=SETTLED
+                )
+            )
 
 
 async def join_all(queue: QuickPair, users: list[int], spot: Spot = SPOT) -> None:
@@ -79,6 +87,16 @@ async def test_members_far_apart_wait_for_their_gap_to_widen(
     await join_all(queue, [1, 2])
     assert (await queue.wave(SPOT)).reports == []
     clock.advance(seconds=5)
+    assert pairs_of((await queue.wave(SPOT)).reports) == {frozenset({1, 2})}
+
+
+async def test_a_provisional_member_is_paired_across_their_uncertainty(
+    queue: QuickPair, clock: Clock
+) -> None:
+    await rate(queue, {1: 1300})
+    await join_all(queue, [1, 2])  # 2 has never played: 1500 ± 500
+    entry = await queue.place(2)
+    assert entry is not None and entry.deviation == 500.0
     assert pairs_of((await queue.wave(SPOT)).reports) == {frozenset({1, 2})}
 
 

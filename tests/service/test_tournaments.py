@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Awaitable
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import delete, func, select, update
@@ -326,6 +327,34 @@ async def test_a_drawn_knockout_match_is_replayed_with_seats_swapped_then_goes_b
     view = await tournaments.view(view.id, guild_id=GUILD)
     assert (view.status, view.winner_id) == ("finished", high)
     assert not await post_rounds(tournaments, view.id)
+
+
+async def test_provisional_players_are_seeded_after_the_settled_ones(
+    tournaments: TournamentService, sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> None:
+    settled, newcomer, away, steady = PLAYERS[:4]
+    now = clock()
+    async with sessions.begin() as session:
+        for user, rating, deviation, since in (
+            (settled, 1600.0, 60.0, now),
+            (newcomer, 1800.0, 200.0, now),  # rated highest, but uncertain
+            (away, 1700.0, 90.0, now - timedelta(days=3 * 365)),  # uncertain again by now
+            (steady, 1500.0, 70.0, now),
+        ):
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crystal", user_id=user, rating=rating,
+                    deviation=deviation, rated_at=since, deviation_at=since,
+                )
+            )  # fmt: skip
+    view = await started(tournaments, [newcomer, away, steady, settled], format="knockout")
+    # Seeds 1 to 4: settled, steady, then newcomer and away by rating; 1 v 4 and 2 v 3.
+    assert view.round_info[1].bracket == (settled, away, steady, newcomer)
+    seeded = {e.user_id: e for e in view.entrants}
+    assert [seeded[u].provisional for u in (settled, newcomer, away, steady)] == [
+        False, True, True, False,
+    ]  # fmt: skip
+    assert seeded[away].rating == 1700.0
 
 
 async def test_a_round_robin_of_five_meets_everyone_once(

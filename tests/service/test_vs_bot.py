@@ -83,7 +83,7 @@ async def test_bot_matches_count_apart_and_never_move_ratings(
     assert report.match.over
     record = await servers_for(service).member_record(GUILD, ALICE)
     assert [(line.game, line.vs_bot) for line in record.lines] == [("crystal", True)]
-    assert await servers_for(service).leaderboards(GUILD, "crystal", 10) == {"crystal": []}
+    assert (await servers_for(service).leaderboards(GUILD, "crystal", 10))["crystal"].empty
     async with sessions() as session:
         row = await session.get(PlayerStats, (GUILD, "crystal", ALICE, True))
         assert row is not None and row.rating == 1500 and row.deviation == 500

@@ -107,9 +107,12 @@ def history() -> RatingHistory | None:
 
 @pytest.fixture
 def app(
-    sessions: async_sessionmaker[AsyncSession], tmp_path: Path, history: RatingHistory | None
+    sessions: async_sessionmaker[AsyncSession],
+    tmp_path: Path,
+    history: RatingHistory | None,
+    clock: Clock,
 ) -> web.Application:
-    return make_app(sessions, chart_folder=tmp_path / "charts", history=history)
+    return make_app(sessions, chart_folder=tmp_path / "charts", history=history, clock=clock)
 
 
 async def player_key(sessions: async_sessionmaker[AsyncSession], token: str) -> bytes:

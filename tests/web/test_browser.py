@@ -90,7 +90,7 @@ async def test_each_page_type_loads_and_is_saved_as_a_screenshot(
     key = ids.player_id(await player_key(sessions, server.token), ALICE)
     pages = {
         "home": f"{site}/",
-        "leaderboard": f"{site}/g/crown",
+        "leaderboard": f"{site}/g/crown?list=provisional",
         "player": f"{site}/p/{key}",
         "match": f"{site}/m/{server.finished[0]}?step=3",
     }

@@ -56,7 +56,10 @@ async def test_the_server_page_shows_each_game_played(
     text = await page(client, f"{base}/")
     for title in ("Capture the Crown", "Number Claim", "Crystal Capture", "Flag Chase"):
         assert f">{title}</h2>" in text
-    assert "<caption>Top " in text
+    assert (
+        "<caption>Capture the Crown: provisional players by rating (not ranked)</caption>" in text
+    )
+    assert "Nobody is ranked in Capture the Crown yet." in text, "two matches each: provisional"
 
 
 async def test_a_bad_or_old_token_gets_a_plain_404(
@@ -67,7 +70,8 @@ async def test_a_bad_or_old_token_gets_a_plain_404(
     assert wrong.content_type == "text/plain"
     unknown = await client.get(f"{base}/no-such-page")
     assert (await unknown.text()) == (await wrong.text()) == "Not found.\n"
-    player = links(await page(client, f"{base}/g/crown"), rf"{base}/p/[a-z2-7]+")[0]
+    crown = await page(client, f"{base}/g/crown?list=provisional")
+    player = links(crown, rf"{base}/p/[a-z2-7]+")[0]
 
     servers = servers_for_sessions(sessions)
     new_token = await servers.open_site(GUILD)
@@ -85,33 +89,53 @@ def servers_for_sessions(sessions: async_sessionmaker[AsyncSession]):  # type: i
     return ServerService(sessions, clock=Clock())
 
 
-async def test_a_leaderboard_ranks_players_with_rating_record_and_streak(
-    client: Client, server: Server, base: str
+async def test_provisional_players_are_listed_apart_unranked(
+    client: Client, server: Server, base: str, clock: Clock
 ) -> None:
     text = await page(client, f"{base}/g/crown")
-    assert "<caption>Capture the Crown by rating: ranks 1 to " in text
-    rows = re.findall(r"<tr>\s*<td class=\"num\">(\d+)</td>", text)
-    assert rows == [str(n) for n in range(1, len(rows) + 1)] and len(rows) >= 2
-    assert re.search(r"\d{3,4}\?? ± \d+", text)
+    assert "Nobody is ranked in Capture the Crown yet." in text
+    assert f'href="{base}/g/crown?list=provisional"' in text
+    text = await page(client, f"{base}/g/crown?list=provisional")
+    assert "<caption>Capture the Crown: provisional players by rating (not ranked)" in text
+    rows = re.findall(r"<tr>\s*<td class=\"num\">([^<]*)</td>", text)
+    assert rows and set(rows) == {"\u2013"}, "provisional players are not numbered"
+    assert re.search(r"\d{3,4}\? ± \d+", text)
     assert "Member " in text, "names never stored show as a placeholder"
-    assert (await client.get(f"{base}/g/crown?page=2")).status == 404
+    assert (await client.get(f"{base}/g/crown?list=provisional&page=2")).status == 404
+    assert (await client.get(f"{base}/g/crown?list=best")).status == 404
     assert (await client.get(f"{base}/g/chess")).status == 404
     assert (await client.get(f"{base}/g/crown?page=x")).status == 404
 
+    clock.advance(days=31)
+    assert "Nobody is listed here" in await page(client, f"{base}/g/crown?list=provisional")
+    text = await page(client, f"{base}/g/crown?list=inactive")
+    assert "<caption>Capture the Crown: inactive players by rating (not ranked)" in text
 
-async def test_a_leaderboard_pages_at_fifty_rows(
+
+async def test_a_leaderboard_ranks_players_and_pages_at_fifty_rows(
     aiohttp_client: MakeClient, sessions: async_sessionmaker[AsyncSession], tmp_path: object
 ) -> None:
     from db.models import PlayerStats
 
+    clock = Clock()
+    now = clock()
     async with sessions.begin() as session:
         for n in range(120):
             session.add(
-                PlayerStats(guild_id=GUILD, game="safe", user_id=10**17 + n, rating=1000.0 + n)
-            )
+                PlayerStats(
+                    guild_id=GUILD, game="safe", user_id=10**17 + n, rating=1000.0 + n,
+                    deviation=60.0, wins=n % 7, rated_at=now, deviation_at=now,
+                    ranked_until=now + timedelta(days=30),
+                )
+            )  # fmt: skip
     token = await servers_for_sessions(sessions).open_site(GUILD)
-    client = await aiohttp_client(make_app(sessions, chart_folder=tmp_path))  # type: ignore[arg-type]
+    app = make_app(sessions, chart_folder=tmp_path, clock=clock)  # type: ignore[arg-type]
+    client = await aiohttp_client(app)
     first = await page(client, f"/s/{token}/g/safe")
+    assert "<caption>Safe Cracker by rating: ranks 1 to 50" in first
+    rows = re.findall(r"<tr>\s*<td class=\"num\">(\d+)</td>", first)
+    assert rows == [str(n) for n in range(1, 51)]
+    assert re.search(r"1119 ± 60</td>\s*<td class=\"num\">0</td>", first)
     assert 'rel="next"' in first and 'rel="prev"' not in first
     third = await page(client, f"/s/{token}/g/safe?page=3")
     assert "ranks 101 to 120" in third and 'rel="next"' not in third

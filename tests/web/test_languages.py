@@ -61,8 +61,8 @@ async def test_a_french_server_reads_its_pages_in_french(
     assert f"Tout le classement de {crown}" in home
     assert "Leaderboard" not in home
 
-    board = await page(client, f"{base}/g/crown")
-    assert f"<h1>Classement {crown}</h1>" in board
+    board = await page(client, f"{base}/g/crown?list=provisional")
+    assert f"<h1>{crown} : joueurs à cote provisoire</h1>" in board
     assert '<th scope="col" class="num">Place</th>' in board
     assert '<abbr title="victoires">V</abbr>' in board
 

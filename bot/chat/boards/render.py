@@ -12,8 +12,7 @@ posts (DM prompts, ephemeral pickers) use the member's own view.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -26,16 +25,13 @@ from bot.chat.components import NOT_YOUR_MATCH, Button, Layout, Post, Verb, pres
 from bot.chat.games import private_side
 from bot.chat.matches import controls
 from bot.i18n import N_, _
-from bot.i18n.names import human, kind_name, reason_name
+from bot.i18n.names import human, kind_name
 from bot.service.lines import PublicLine
 from bot.service.notices import MatchSnapshot, Private, Prompt
 from games.base import Ask
 
 __all__ = ["NOT_YOUR_MATCH"]
 
-if TYPE_CHECKING:
-    from bot.service.member_history import MemberMatch
-    from bot.service.stats import MemberRecord, Standing
 
 CONTENT_MAX = 2000
 EMBED_DESCRIPTION_MAX = 4096
@@ -342,102 +338,7 @@ def private_text(notice: Private) -> str:
     return fit(_("Match #{id}: {text}", id=notice.match.id, text=text))
 
 
-# ---------------------------------------------------------------------- stats and lists
-
-
-def leaderboard_embed(tables: dict[str, list[Standing]], *, compact: bool) -> discord.Embed:
-    """The server's leaderboard: one game in full, or every game's top players compactly."""
-    embed = discord.Embed(title=_("Leaderboard"), colour=COLOUR)
-    for game, standings in tables.items():
-        name = _(games.get(game).title)
-        if not standings:
-            value = _("No finished matches yet.")
-        elif compact:
-            value = "\n".join(
-                f"{s.rank}. {mention(s.user_id)} {s.line.rating} "
-                f"({s.line.wins}-{s.line.losses}-{s.line.draws})"
-                for s in standings
-            )
-        else:
-            value = "\n".join(
-                _(
-                    "**{rank}.** {member} · rating {rating} · {record} · streak {streak}",
-                    rank=s.rank,
-                    member=mention(s.user_id),
-                    rating=s.line.rating,
-                    record=_record(s.line.wins, s.line.losses, s.line.draws, " "),
-                    streak=_streak(s.line.streak),
-                )
-                for s in standings
-            )
-        embed.add_field(name=name, value=fit(value, FIELD_VALUE_MAX), inline=False)
-    embed.set_footer(text=_("Ratings are Glicko-2; a ? marks a provisional rating."))
-    return embed
-
-
-def record_embed(record: MemberRecord, *, game: str | None) -> discord.Embed:
-    """A member's record: per game and overall, rating, streak, and their last 10 matches."""
-    title = _("Record in {game}", game=_(games.get(game).title)) if game else _("Record")
-    embed = discord.Embed(title=title, colour=COLOUR)
-    embed.description = mention(record.user_id)
-    if not record.lines:
-        embed.description += "\n" + _("No finished matches yet.")
-    for line in record.lines:
-        name = _(games.get(line.game).title)
-        if line.vs_bot:
-            name = _("{game} (vs the bot)", game=name)
-        value = (
-            _record(line.wins, line.losses, line.draws, " · ")
-            + "\n"
-            + _(
-                "Rating {rating} · streak {streak} · best {best}",
-                rating=line.rating,
-                streak=_streak(line.streak),
-                best=line.best_streak,
-            )
-        )
-        embed.add_field(name=name, value=value, inline=True)
-    if record.lines and game is None:
-        wins, losses, draws = record.total
-        embed.add_field(name=_("Overall"), value=_record(wins, losses, draws, " · "), inline=False)
-    if record.recent:
-        recent = "\n".join(_recent_line(match) for match in record.recent)
-        embed.add_field(name=_("Last matches"), value=fit(recent, FIELD_VALUE_MAX), inline=False)
-    return embed
-
-
-def _record(wins: int, losses: int, draws: int, between: str) -> str:
-    """``3 W · 1 L · 0 D`` in the reader's letters."""
-    return between.join(
-        [
-            _("{n} W", n=wins),
-            _("{n} L", n=losses),
-            _("{n} D", n=draws),
-        ]
-    )
-
-
-def _recent_line(match: MemberMatch) -> str:
-    line = _(
-        "{date} {game} vs {opponent}: {result}",
-        date=_date(match.finished_at),
-        game=_(games.get(match.game).title),
-        opponent=mention(match.opponent_id),
-        result=_(RESULTS[match.result]),
-    )
-    return f"{line} ({reason_name(match.end_reason)})" if match.end_reason else line
-
-
-def _date(moment: datetime | None) -> str:
-    return f"<t:{int(moment.timestamp())}:d>" if moment else ""
-
-
-def _streak(streak: int) -> str:
-    if streak > 0:
-        return _("{n} W", n=streak)
-    if streak < 0:
-        return _("{n} L", n=-streak)
-    return "0"
+# ---------------------------------------------------------------------- lists
 
 
 def games_list(snapshots: Iterable[MatchSnapshot], user_id: int, *, in_server: bool = True) -> str:

@@ -188,8 +188,8 @@ def _bracket_lines(view: TournamentView) -> list[str]:
     """The first round's bracket, pair by pair, each entrant with its seed."""
     info = view.round_info.get(1)
     slots = info.bracket if info else ()
-    rating = view.ratings()
-    placed = sorted((p for p in slots if p is not None), key=lambda p: (-rating[p], p))
+    seeding = view.seeding()
+    placed = sorted((p for p in slots if p is not None), key=lambda p: (*seeding[p], p))
     seeds = {player: seed for seed, player in enumerate(placed, start=1)}
 
     def named(slot: int | None) -> str:

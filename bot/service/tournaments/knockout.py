@@ -22,7 +22,7 @@ def knockout_bracket(players: Sequence[Entrant]) -> tuple[int | None, ...]:
     two of slots, seed ``s`` meeting seed ``size + 1 - s`` in the first round, so the missing
     seeds at the bottom make the byes of the top seeds.
     """
-    seeded = sorted((p for p in players if p.active), key=lambda p: (-p.rating, p.user_id))
+    seeded = sorted((p for p in players if p.active), key=lambda p: (*p.seeding, p.user_id))
     if len(seeded) < 2:
         raise ValueError("a knockout needs at least two players")
     size = 1 << (len(seeded) - 1).bit_length()
@@ -75,8 +75,8 @@ def knockout_winner(
             return game.seat0 if game.score0 == 1.0 else game.seat1
         draws += 1
         if draws == KNOCKOUT_DRAWS_BEFORE_RATING:
-            ratings = {player.user_id: player.rating for player in players}
-            return min(seats, key=lambda p: (-ratings[p], p))
+            seeding = {player.user_id: player.seeding for player in players}
+            return min(seats, key=lambda p: (*seeding[p], p))
     return None
 
 

@@ -46,11 +46,19 @@ SCORES = (0.0, 0.5, 1.0)
 @dataclass(frozen=True)
 class Entrant:
     """A member in the event and the rating it is seeded by. ``withdrawn`` says why it is paired
-    no more, if it is not; a withdrawn entrant keeps the results it has."""
+    no more, if it is not; a withdrawn entrant keeps the results it has. A ``provisional``
+    entrant (its rating still uncertain when the event started) is seeded after every settled
+    one, whatever its rating."""
 
     user_id: int
     rating: float
     withdrawn: str | None = None
+    provisional: bool = False
+
+    @property
+    def seeding(self) -> tuple[bool, float]:
+        """Sorts entrants from the first seed: settled ratings first, each part by rating."""
+        return (self.provisional, -self.rating)
 
     @property
     def active(self) -> bool:
@@ -160,7 +168,7 @@ def points(players: Sequence[Entrant], history: Iterable[Pairing]) -> dict[int, 
 
 
 def _ranked(players: Iterable[Entrant], records: Mapping[int, Record]) -> list[Entrant]:
-    return sorted(players, key=lambda p: (-records[p.user_id].halves, -p.rating, p.user_id))
+    return sorted(players, key=lambda p: (-records[p.user_id].halves, *p.seeding, p.user_id))
 
 
 def seated(higher: int, lower: int, records: Mapping[int, Record], board: int) -> Seats:
@@ -371,7 +379,7 @@ def round_robin_schedule(players: Sequence[Entrant]) -> list[list[Pairing]]:
     """
     if len(players) < 2:
         return []
-    entrants: list[Entrant | None] = [*sorted(players, key=lambda p: (-p.rating, p.user_id))]
+    entrants: list[Entrant | None] = [*sorted(players, key=lambda p: (*p.seeding, p.user_id))]
     if len(entrants) % 2:
         entrants.append(None)
     withdrawn = {player.user_id for player in players if not player.active}

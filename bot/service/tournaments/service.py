@@ -19,6 +19,7 @@ from bot.service.errors import GameRefused, WrongStatus
 from bot.service.lines import Say, Saying
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
+from bot.service.ratings import Rating, as_of
 from bot.service.tournaments.pairing import Entrant
 from bot.service.tournaments.progress import (
     CANCELLED,
@@ -213,9 +214,19 @@ class TournamentService:
             found = await q.entrants(session, row.id)
             if len(found) < 2:
                 raise TooFewPlayers(row.id)
-            rating = await q.ratings(session, row.guild_id, row.game, [e.user_id for e in found])
-            await q.set_ratings(session, row.id, rating)
-            entrants = [Entrant(e.user_id, rating[e.user_id]) for e in found]
+            stored = await q.ratings(session, row.guild_id, row.game, [e.user_id for e in found])
+            now = self.clock()
+            rating = {
+                user_id: as_of(Rating(s.rating, s.deviation, s.volatility), s.deviation_at, now)
+                for user_id, s in stored.items()
+            }
+            await q.set_ratings(
+                session, row.id, {u: (r.rating, r.provisional) for u, r in rating.items()}
+            )
+            entrants = [
+                Entrant(e.user_id, rating[e.user_id].rating, None, rating[e.user_id].provisional)
+                for e in found
+            ]
             total = round_count(cast(Format, row.format), entrants, row.rounds)
             progress = advance(cast(Format, row.format), total, entrants, [], 0, {})
             await self.progress.write(session, row, progress)

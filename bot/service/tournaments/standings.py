@@ -75,7 +75,7 @@ def standings(
         players,
         key=lambda p: (
             (-score[p.user_id], *(-t for t in tiebreaks(p.user_id))),
-            -p.rating,
+            *p.seeding,
             p.user_id,
         ),
     )

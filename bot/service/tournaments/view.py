@@ -65,8 +65,9 @@ class TournamentView:
         last = self.round if through is None else through
         return table_of(self.format, self.entrants, [p for p in self.pairings if p.round <= last])
 
-    def ratings(self) -> dict[int, float]:
-        return {e.user_id: e.rating for e in self.entrants}
+    def seeding(self) -> dict[int, tuple[bool, float]]:
+        """Each entrant's place in the seeding order (``Entrant.seeding``)."""
+        return {e.user_id: e.seeding for e in self.entrants}
 
 
 # ---------------------------------------------------------------------- rows to values
@@ -74,7 +75,12 @@ class TournamentView:
 
 def entrants_of(rows: Sequence[q.EntrantRow]) -> list[Entrant]:
     return [
-        Entrant(r.user_id, DEFAULT_RATING if r.rating is None else r.rating, r.withdrawn)
+        Entrant(
+            r.user_id,
+            DEFAULT_RATING if r.rating is None else r.rating,
+            r.withdrawn,
+            bool(r.provisional),
+        )
         for r in rows
     ]
 

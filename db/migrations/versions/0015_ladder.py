@@ -1,0 +1,179 @@
+"""Honest leaderboards: when each member was last rated in each game, and until when they rank.
+
+``player_stats`` gains ``rated_at`` (the end of the member's last rated match of the game),
+``deviation_at`` (the moment the stored deviation holds for; it grows from there) and
+``ranked_until`` (when the member stops being ranked unless they play again), with an index the
+ranked members are read from when they are rare at the top of a leaderboard.
+
+Carried forward: ``rated_at`` is the latest point of the member's rating history in that game
+(each rated match's change, or the point 0010 dated when the record last changed), else their
+latest finished match against a person there, else the record's last change. ``deviation_at``
+is the upgrade itself: the deviation grows from the later of the last rated match and the
+upgrade, so no rating shown, and no ``?``, changes at the moment of the upgrade.
+
+``tournament_entrants`` gains ``provisional``: whether an entrant's seeding rating was
+provisional, so it is seeded after the settled ones. Entrants of events already started were
+seeded by rating alone, and are carried forward as settled, so their seeds stay as they were.
+``queue_entries`` gains ``deviation`` (as it stood when the member joined, so a provisional one is
+paired as such); members already waiting have none and are paired as before.
+``ranked_until`` is worked out with the rules as they stand at this revision (below).
+
+Revision ID: 0015
+Revises: 0014
+Create Date: 2026-11-28
+"""
+
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+from alembic import op
+
+from db.models.base import UTCDateTime
+
+revision: str = "0015"
+down_revision: str | Sequence[str] | None = "0014"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+# The rules at this revision (bot/service/ratings.py), kept here so the upgrade stays as written.
+SCALE = 173.7178
+PROVISIONAL_DEVIATION = 110.0
+RATING_PERIODS_PER_DAY = 0.21436
+INACTIVE_AFTER = timedelta(days=30)
+
+_STATS = sa.table(
+    "player_stats",
+    sa.column("guild_id", sa.BigInteger()),
+    sa.column("game", sa.String()),
+    sa.column("user_id", sa.BigInteger()),
+    sa.column("vs_bot", sa.Boolean()),
+    sa.column("deviation", sa.Float()),
+    sa.column("volatility", sa.Float()),
+    sa.column("games_played", sa.Integer()),
+    sa.column("updated_at", UTCDateTime()),
+    sa.column("rated_at", UTCDateTime()),
+    sa.column("deviation_at", UTCDateTime()),
+    sa.column("ranked_until", UTCDateTime()),
+)
+_HISTORY = sa.table(
+    "rating_history",
+    sa.column("guild_id", sa.BigInteger()),
+    sa.column("game", sa.String()),
+    sa.column("user_id", sa.BigInteger()),
+    sa.column("at", UTCDateTime()),
+)
+_MATCHES = sa.table(
+    "matches",
+    sa.column("id", sa.Integer()),
+    sa.column("guild_id", sa.BigInteger()),
+    sa.column("game", sa.String()),
+    sa.column("status", sa.String()),
+    sa.column("vs_bot", sa.Boolean()),
+    sa.column("finished_at", UTCDateTime()),
+)
+_PLAYERS = sa.table(
+    "match_players", sa.column("match_id", sa.Integer()), sa.column("user_id", sa.BigInteger())
+)
+_KEY = ("guild_id", "game", "user_id", "vs_bot")
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("player_stats") as batch:
+        batch.add_column(sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("deviation_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("ranked_until", sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("queue_entries") as batch:
+        batch.add_column(sa.Column("deviation", sa.Float(), nullable=True))
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.add_column(
+            sa.Column("provisional", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
+    op.create_index(
+        "ix_player_stats_ranked",
+        "player_stats",
+        ["guild_id", "game", "vs_bot", "ranked_until"],
+    )
+
+    bind = op.get_bind()
+    rated = sa.and_(_STATS.c.vs_bot == sa.false(), _STATS.c.games_played > 0)
+    from_history = (
+        sa.select(sa.func.max(_HISTORY.c.at))
+        .where(
+            _HISTORY.c.guild_id == _STATS.c.guild_id,
+            _HISTORY.c.game == _STATS.c.game,
+            _HISTORY.c.user_id == _STATS.c.user_id,
+        )
+        .scalar_subquery()
+    )
+    from_matches = (
+        sa.select(sa.func.max(_MATCHES.c.finished_at))
+        .select_from(_MATCHES.join(_PLAYERS, _PLAYERS.c.match_id == _MATCHES.c.id))
+        .where(
+            _MATCHES.c.guild_id == _STATS.c.guild_id,
+            _MATCHES.c.game == _STATS.c.game,
+            _PLAYERS.c.user_id == _STATS.c.user_id,
+            _MATCHES.c.status == "finished",
+            _MATCHES.c.vs_bot == sa.false(),
+        )
+        .scalar_subquery()
+    )
+    bind.execute(sa.update(_STATS).where(rated).values(rated_at=from_history))
+    missing = sa.and_(rated, _STATS.c.rated_at.is_(None))
+    bind.execute(sa.update(_STATS).where(missing).values(rated_at=from_matches))
+    bind.execute(sa.update(_STATS).where(missing).values(rated_at=_STATS.c.updated_at))
+
+    upgraded = datetime.now(UTC)
+    rows = bind.execute(
+        sa.select(
+            *(_STATS.c[name] for name in _KEY),
+            _STATS.c.deviation,
+            _STATS.c.volatility,
+            _STATS.c.rated_at,
+        ).where(_STATS.c.rated_at.is_not(None))
+    ).all()
+    if rows:
+        bind.execute(
+            sa.update(_STATS)
+            .where(*(_STATS.c[name] == sa.bindparam(f"k_{name}") for name in _KEY))
+            .values(deviation_at=upgraded, ranked_until=sa.bindparam("k_until")),
+            [
+                {
+                    **{f"k_{name}": getattr(row, name) for name in _KEY},
+                    "k_until": _ranked_until(
+                        row.deviation, row.volatility, min(row.rated_at, upgraded), upgraded
+                    ),
+                }
+                for row in rows
+            ],
+        )
+
+
+def _ranked_until(
+    deviation: float, volatility: float, rated_at: datetime, since: datetime
+) -> datetime:
+    """When the deviation, growing from ``since``, turns provisional, or the member turns
+    inactive, whichever is first."""
+    inactive = rated_at + INACTIVE_AFTER
+    if deviation >= PROVISIONAL_DEVIATION:
+        return min(since, inactive)
+    if volatility <= 0.0:
+        return inactive
+    gap = (PROVISIONAL_DEVIATION / SCALE) ** 2 - (deviation / SCALE) ** 2
+    days = gap / volatility**2 / RATING_PERIODS_PER_DAY
+    if not math.isfinite(days) or days > INACTIVE_AFTER.days:
+        return inactive
+    return min(since + timedelta(days=days), inactive)
+
+
+def downgrade() -> None:
+    op.drop_index("ix_player_stats_ranked", table_name="player_stats")
+    with op.batch_alter_table("tournament_entrants") as batch:
+        batch.drop_column("provisional")
+    with op.batch_alter_table("queue_entries") as batch:
+        batch.drop_column("deviation")
+    with op.batch_alter_table("player_stats") as batch:
+        batch.drop_column("ranked_until")
+        batch.drop_column("deviation_at")
+        batch.drop_column("rated_at")
