@@ -1,0 +1,290 @@
+"""Seasons: a server's standings per season and game, its season settings, and a season's end
+(closed by the sweeper, its podium owed to the server's channel, the next season opened, every
+deviation widened).
+
+A season's standings are written with each rated match's result (``season_results``); this
+module reads them and ends seasons. Every view is of the server it was asked from: another
+server's season is answered as if it did not exist.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import games
+from bot.service.errors import NoSeason
+from bot.service.match_state import Clock
+from bot.service.ratings import PROVISIONAL_DEVIATION, Rating, display
+from bot.service.season_periods import length_of, next_season, score_of, widened
+from db import seasons
+from db.models import SeasonLength, SeasonScore, utcnow
+from db.seasons import PodiumDue, SeasonRow
+
+log = logging.getLogger(__name__)
+
+PODIUM = 3
+"""Players on a season's podium, per game."""
+CLAIM = timedelta(minutes=1)
+"""How long a podium claimed by one process is kept from the others."""
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A member's season in one game, with their place (``0`` among provisional players)."""
+
+    rank: int
+    user_id: int
+    points: float
+    wins: int
+    losses: int
+    draws: int
+    rating_value: float
+    deviation: float
+
+    @property
+    def rating(self) -> str:
+        """Their rating after their last match of the season, ``1500?`` while provisional."""
+        return display(Rating(self.rating_value, self.deviation, 0.0))
+
+
+@dataclass(frozen=True)
+class GameSeason:
+    """One game's standings in a season: ranked players, and provisional ones listed apart."""
+
+    game: str
+    ranked: list[SeasonLine]
+    provisional: list[SeasonLine]
+
+
+@dataclass(frozen=True)
+class SeasonBoard:
+    """A season as a server sees it."""
+
+    guild_id: int
+    number: int
+    starts_at: datetime
+    ends_at: datetime
+    open: bool
+    score: SeasonScore
+    games: list[GameSeason]
+    latest: int
+    """The server's newest season's number."""
+
+
+@dataclass(frozen=True)
+class SeasonOptions:
+    length: SeasonLength
+    score: SeasonScore
+    channel_id: int | None
+
+
+class Seasons:
+    """The season use cases, each one transaction."""
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], *, clock: Clock = utcnow
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+
+    # ------------------------------------------------------------------ reading
+
+    async def board(
+        self, guild_id: int, number: int | None, game: str | None, limit: int, offset: int = 0
+    ) -> SeasonBoard:
+        """Season ``number`` of the server (``None``: its newest), each game's (or ``game``'s)
+        standings from ``offset``, at most ``limit`` ranked and ``limit`` provisional a game."""
+        async with self.sessions() as session:
+            latest = await seasons.latest_season(session, guild_id)
+            if latest is None:
+                raise NoSeason(number, None)
+            season = (
+                latest
+                if number is None or number == latest.number
+                else await seasons.season_by_number(session, guild_id, number)
+            )
+            if season is None:
+                raise NoSeason(number, latest.number)
+            score = season.score
+            if season.open:
+                score = score_of((await seasons.season_settings(session, guild_id)).score)
+            names = [game] if game else list(games.GAMES)
+            return SeasonBoard(
+                guild_id=guild_id,
+                number=season.number,
+                starts_at=season.starts_at,
+                ends_at=season.ends_at,
+                open=season.open,
+                score=SeasonScore(score),
+                games=[
+                    await _game_season(session, season, name, SeasonScore(score), limit, offset)
+                    for name in names
+                ],
+                latest=latest.number,
+            )
+
+    async def numbers(self, guild_id: int) -> list[int]:
+        """The server's seasons' numbers, newest first."""
+        async with self.sessions() as session:
+            return [s.number for s in await seasons.seasons_of(session, guild_id)]
+
+    # ------------------------------------------------------------------ settings
+
+    async def options(self, guild_id: int) -> SeasonOptions:
+        async with self.sessions() as session:
+            stored = await seasons.season_settings(session, guild_id)
+        return SeasonOptions(length_of(stored.length), score_of(stored.score), stored.channel_id)
+
+    async def set_options(
+        self,
+        guild_id: int,
+        *,
+        length: SeasonLength | None = None,
+        score: SeasonScore | None = None,
+        channel_id: int | None = None,
+        clear_channel: bool = False,
+    ) -> SeasonOptions:
+        """Set some of the server's season settings; those now in force.
+
+        A new length applies from the next season; ``off`` ends the running season now (the
+        sweeper closes it and posts its podium) and opens no other."""
+        values: dict[str, object] = {}
+        if length is not None:
+            values["season_length"] = length.value
+        if score is not None:
+            values["season_score"] = score.value
+        if channel_id is not None:
+            values["season_channel"] = channel_id
+        if clear_channel:
+            values["season_channel"] = None
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            if values:
+                await seasons.set_season_settings(session, guild_id, now, **values)
+            if length == SeasonLength.OFF:
+                latest = await seasons.latest_season(session, guild_id)
+                if latest is not None and latest.open:
+                    await seasons.end_season_now(session, latest.id, now)
+            stored = await seasons.season_settings(session, guild_id)
+        return SeasonOptions(length_of(stored.length), score_of(stored.score), stored.channel_id)
+
+    # ------------------------------------------------------------------ a season's end
+
+    async def close_due(self, limit: int = 20) -> list[int]:
+        """Close every season whose end has passed, each in its own transaction: its standings
+        kept as they are, its podium owed to the server's season channel (if it has one),
+        every rating of the server's members given a wider deviation, and the next season
+        opened unless seasons are off. The ids of the seasons closed here."""
+        now = self.clock()
+        async with self.sessions() as session:
+            due = await seasons.due_seasons(session, now, limit)
+        closed: list[int] = []
+        for season_id in due:
+            if await self._close(season_id, now):
+                closed.append(season_id)
+        return closed
+
+    async def _close(self, season_id: int, now: datetime) -> bool:
+        async with self.sessions.begin() as session:
+            season = await seasons.season_by_id(session, season_id, lock=True)
+            if season is None or not season.open or season.ends_at > now:
+                return False  # another process closed it first
+            stored = await seasons.season_settings(session, season.guild_id)
+            await seasons.close_season(session, season.id, score_of(stored.score).value, now)
+            widened_count = await seasons.widen_deviations(session, season.guild_id, widened)
+            if stored.channel_id is not None:
+                await seasons.add_podium(
+                    session, season.id, season.guild_id, stored.channel_id, now
+                )
+            length = length_of(stored.length)
+            latest = await seasons.latest_season(session, season.guild_id)
+            if length != SeasonLength.OFF and latest is not None and latest.id == season.id:
+                start, end = next_season(length, now, season.ends_at)
+                await seasons.open_season(
+                    session, season.guild_id, start, end, score_of(stored.score).value
+                )
+        log.info(
+            "server %s: season %s closed, %s ratings widened",
+            season.guild_id,
+            season.number,
+            widened_count,
+        )
+        return True
+
+    async def due_podiums(self, limit: int = 10) -> list[PodiumDue]:
+        """Podiums owed and not shown, claimed for a minute so that no other process takes
+        them meanwhile (one that fails is tried again when its claim runs out)."""
+        now = self.clock()
+        async with self.sessions.begin() as session:
+            return await seasons.claim_podiums(session, now, now + CLAIM, limit)
+
+    async def podium(self, season_id: int) -> SeasonBoard:
+        """The podium of an ended season: each game's top ranked players."""
+        async with self.sessions() as session:
+            season = await seasons.season_by_id(session, season_id)
+            if season is None:
+                raise NoSeason(None, None)
+            latest = await seasons.latest_season(session, season.guild_id)
+            score = SeasonScore(season.score)
+            return SeasonBoard(
+                guild_id=season.guild_id,
+                number=season.number,
+                starts_at=season.starts_at,
+                ends_at=season.ends_at,
+                open=season.open,
+                score=score,
+                games=[
+                    await _game_season(session, season, name, score, PODIUM, 0)
+                    for name in games.GAMES
+                ],
+                latest=season.number if latest is None else latest.number,
+            )
+
+    async def podium_message(self, season_id: int, message_id: int) -> None:
+        """The podium's post is the message ``message_id``: recorded the moment it exists, so
+        any later attempt edits it in place."""
+        async with self.sessions.begin() as session:
+            await seasons.podium_message(session, season_id, message_id)
+
+    async def podium_shown(self, season_id: int) -> None:
+        """The podium's message shows it: nothing is owed any more."""
+        async with self.sessions.begin() as session:
+            await seasons.podium_shown(session, season_id)
+
+
+async def _game_season(
+    session: AsyncSession,
+    season: SeasonRow,
+    game: str,
+    score: SeasonScore,
+    limit: int,
+    offset: int,
+) -> GameSeason:
+    found = {
+        provisional: await seasons.standings(
+            session,
+            season.id,
+            game,
+            score,
+            provisional=provisional,
+            below=PROVISIONAL_DEVIATION,
+            limit=limit,
+            offset=offset,
+        )
+        for provisional in (False, True)
+    }
+    return GameSeason(
+        game,
+        [_line(offset + i + 1, row) for i, row in enumerate(found[False])],
+        [_line(0, row) for row in found[True]],
+    )
+
+
+def _line(rank: int, row: seasons.StandingRow) -> SeasonLine:
+    return SeasonLine(
+        rank, row.user_id, row.points, row.wins, row.losses, row.draws, row.rating, row.deviation
+    )

@@ -1,0 +1,411 @@
+"""Seasons' queries: finding and opening a server's season, its standings (written with each
+rated match's result), closing it, and its podium's post."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from db.connection import Db, core_connection, dialect_of, upsert
+from db.models import (
+    GuildSettings,
+    PlayerStats,
+    Season,
+    SeasonPodium,
+    SeasonScore,
+    SeasonStanding,
+    SeasonState,
+)
+
+_SEASONS = cast(Table, Season.__table__)
+_STANDINGS = cast(Table, SeasonStanding.__table__)
+_PODIUMS = cast(Table, SeasonPodium.__table__)
+_STATS = cast(Table, PlayerStats.__table__)
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    id: int
+    guild_id: int
+    number: int
+    starts_at: datetime
+    ends_at: datetime
+    state: str
+    score: str
+    closed_at: datetime | None
+
+    @property
+    def open(self) -> bool:
+        return self.state == SeasonState.OPEN
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    user_id: int
+    points: float
+    wins: int
+    losses: int
+    draws: int
+    rating: float
+    deviation: float
+
+
+@dataclass(frozen=True)
+class SeasonResult:
+    """One player's part of a rated match, as their season standing counts it."""
+
+    user_id: int
+    points: float
+    wins: int
+    losses: int
+    draws: int
+    rating: float
+    """Their rating and deviation after the match."""
+    deviation: float
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    length: str | None
+    """``None``: the default."""
+    score: str | None
+    channel_id: int | None
+
+
+@dataclass(frozen=True)
+class PodiumDue:
+    """A podium to post, or to show in the message an earlier attempt made."""
+
+    season_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    attempts: int
+
+
+_SEASON_COLUMNS = tuple(_SEASONS.c[name] for name in SeasonRow.__dataclass_fields__)
+_LATEST = (
+    select(*_SEASON_COLUMNS)
+    .where(_SEASONS.c.guild_id == bindparam("guild_id"))
+    .order_by(_SEASONS.c.number.desc())
+    .limit(1)
+)
+_LATEST_SHARED = _LATEST.with_for_update(read=True)
+
+
+async def latest_season(db: Db, guild_id: int, *, shared: bool = False) -> SeasonRow | None:
+    """The server's newest season; ``shared`` holds it against a close until the transaction
+    ends (PostgreSQL), so a result recorded in it is never left out of its podium."""
+    connection = await core_connection(db)
+    row = (
+        await connection.execute(_LATEST_SHARED if shared else _LATEST, {"guild_id": guild_id})
+    ).first()
+    return None if row is None else SeasonRow(*row)
+
+
+async def season_by_number(session: AsyncSession, guild_id: int, number: int) -> SeasonRow | None:
+    row = (
+        await session.execute(
+            select(*_SEASON_COLUMNS).where(
+                _SEASONS.c.guild_id == guild_id, _SEASONS.c.number == number
+            )
+        )
+    ).first()
+    return None if row is None else SeasonRow(*row)
+
+
+async def season_by_id(db: Db, season_id: int, *, lock: bool = False) -> SeasonRow | None:
+    statement = select(*_SEASON_COLUMNS).where(_SEASONS.c.id == season_id)
+    if lock:
+        statement = statement.with_for_update()
+    row = (await (await core_connection(db)).execute(statement)).first()
+    return None if row is None else SeasonRow(*row)
+
+
+async def open_season(
+    db: Db, guild_id: int, starts_at: datetime, ends_at: datetime, score: str
+) -> SeasonRow:
+    """The server's season starting at ``starts_at``, opened as its next number if it is new
+    (two transactions opening it at once make one)."""
+    connection = await core_connection(db)
+    number = (
+        select(func.coalesce(func.max(_SEASONS.c.number), 0) + 1)
+        .where(_SEASONS.c.guild_id == guild_id)
+        .scalar_subquery()
+    )
+    statement = upsert(db, Season).values(
+        guild_id=guild_id,
+        number=number,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        state=SeasonState.OPEN.value,
+        score=score,
+    )
+    await connection.execute(
+        statement.on_conflict_do_nothing(index_elements=["guild_id", "starts_at"])
+    )
+    row = (
+        await connection.execute(
+            select(*_SEASON_COLUMNS).where(
+                _SEASONS.c.guild_id == guild_id, _SEASONS.c.starts_at == starts_at
+            )
+        )
+    ).one()
+    return SeasonRow(*row)
+
+
+def _add_standings(db: Db) -> Any:
+    statement = upsert(db, SeasonStanding)
+    excluded = statement.excluded
+    return statement.on_conflict_do_update(
+        index_elements=["season_id", "game", "user_id"],
+        set_={
+            "points": _STANDINGS.c.points + excluded.points,
+            "wins": _STANDINGS.c.wins + excluded.wins,
+            "losses": _STANDINGS.c.losses + excluded.losses,
+            "draws": _STANDINGS.c.draws + excluded.draws,
+            "rating": excluded.rating,
+            "deviation": excluded.deviation,
+            "updated_at": excluded.updated_at,
+        },
+    )
+
+
+async def add_standings(
+    db: Db, season_id: int, game: str, results: Sequence[SeasonResult], now: datetime
+) -> None:
+    """Count a rated match in its players' season standings: one statement for both."""
+    if not results:
+        return
+    connection = await core_connection(db)
+    await connection.execute(
+        _add_standings(db),
+        [
+            {
+                "season_id": season_id,
+                "game": game,
+                "user_id": r.user_id,
+                "points": r.points,
+                "wins": r.wins,
+                "losses": r.losses,
+                "draws": r.draws,
+                "rating": r.rating,
+                "deviation": r.deviation,
+                "updated_at": now,
+            }
+            for r in results
+        ],
+    )
+
+
+async def season_settings(db: Db, guild_id: int) -> SeasonSettings:
+    connection = await core_connection(db)
+    settings = cast(Table, GuildSettings.__table__)
+    row = (
+        await connection.execute(
+            select(
+                settings.c.season_length, settings.c.season_score, settings.c.season_channel
+            ).where(settings.c.guild_id == guild_id)
+        )
+    ).first()
+    return SeasonSettings(None, None, None) if row is None else SeasonSettings(*row)
+
+
+async def set_season_settings(db: Db, guild_id: int, now: datetime, **values: Any) -> None:
+    """Set some of ``season_length``, ``season_score`` and ``season_channel``."""
+    statement = upsert(db, GuildSettings).values(guild_id=guild_id, updated_at=now, **values)
+    await db.execute(
+        statement.on_conflict_do_update(
+            index_elements=[GuildSettings.guild_id], set_={**values, "updated_at": now}
+        )
+    )
+
+
+async def end_season_now(db: Db, season_id: int, now: datetime) -> None:
+    """Bring an open season's end forward to ``now`` (the sweeper then closes it)."""
+    await db.execute(
+        update(_SEASONS)
+        .where(
+            _SEASONS.c.id == season_id,
+            _SEASONS.c.state == SeasonState.OPEN.value,
+            _SEASONS.c.ends_at > now,
+        )
+        .values(ends_at=now)
+    )
+
+
+async def due_seasons(session: AsyncSession, now: datetime, limit: int) -> list[int]:
+    """Open seasons whose end has passed, oldest first."""
+    rows = await session.scalars(
+        select(_SEASONS.c.id)
+        .where(_SEASONS.c.state == SeasonState.OPEN.value, _SEASONS.c.ends_at <= now)
+        .order_by(_SEASONS.c.ends_at, _SEASONS.c.id)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def close_season(db: Db, season_id: int, score: str, now: datetime) -> bool:
+    """Close an open season, its standings ranked by ``score`` from now on; whether it was open."""
+    result = await db.execute(
+        update(_SEASONS)
+        .where(_SEASONS.c.id == season_id, _SEASONS.c.state == SeasonState.OPEN.value)
+        .values(state=SeasonState.CLOSED.value, score=score, closed_at=now)
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def widen_deviations(db: Db, guild_id: int, widen: Callable[[float], float]) -> int:
+    """Every rating of the server's members (against people) given a wider deviation by
+    ``widen(deviation)``, their ratings kept; how many."""
+    connection = await core_connection(db)
+    rows = (
+        await connection.execute(
+            select(_STATS.c.game, _STATS.c.user_id, _STATS.c.deviation)
+            .where(_STATS.c.guild_id == guild_id, _STATS.c.vs_bot.is_(False))
+            .order_by(_STATS.c.game, _STATS.c.user_id)
+            .with_for_update()
+        )
+    ).all()
+    if not rows:
+        return 0
+    await connection.execute(
+        update(_STATS)
+        .where(
+            _STATS.c.guild_id == guild_id,
+            _STATS.c.game == bindparam("b_game"),
+            _STATS.c.user_id == bindparam("b_user"),
+            _STATS.c.vs_bot.is_(False),
+        )
+        .values(deviation=bindparam("b_deviation")),
+        [
+            {"b_game": game, "b_user": user_id, "b_deviation": widen(deviation)}
+            for game, user_id, deviation in rows
+        ],
+    )
+    return len(rows)
+
+
+async def add_podium(db: Db, season_id: int, guild_id: int, channel_id: int, due: datetime) -> None:
+    await db.execute(
+        upsert(db, SeasonPodium)
+        .values(
+            season_id=season_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            posted=False,
+            due_at=due,
+            attempts=0,
+        )
+        .on_conflict_do_nothing(index_elements=["season_id"])
+    )
+
+
+async def claim_podiums(
+    session: AsyncSession, now: datetime, retry_at: datetime, limit: int
+) -> list[PodiumDue]:
+    """Podiums not yet shown and due, each pushed back to ``retry_at`` so that no other process
+    takes it meanwhile (rows another transaction holds are skipped)."""
+    statement = (
+        select(
+            _PODIUMS.c.season_id,
+            _PODIUMS.c.guild_id,
+            _PODIUMS.c.channel_id,
+            _PODIUMS.c.message_id,
+            _PODIUMS.c.attempts,
+        )
+        .where(_PODIUMS.c.posted.is_(False), _PODIUMS.c.due_at <= now)
+        .order_by(_PODIUMS.c.due_at, _PODIUMS.c.season_id)
+        .limit(limit)
+    )
+    if dialect_of(session) == "postgresql":
+        statement = statement.with_for_update(skip_locked=True)
+    found = [PodiumDue(*row) for row in (await session.execute(statement)).all()]
+    if found:
+        await session.execute(
+            update(_PODIUMS)
+            .where(_PODIUMS.c.season_id.in_([p.season_id for p in found]))
+            .values(due_at=retry_at, attempts=_PODIUMS.c.attempts + 1)
+        )
+    return found
+
+
+async def podium_message(session: AsyncSession, season_id: int, message_id: int) -> None:
+    """The podium's message, recorded the moment it exists: any later attempt edits it."""
+    await session.execute(
+        update(_PODIUMS).where(_PODIUMS.c.season_id == season_id).values(message_id=message_id)
+    )
+
+
+async def podium_shown(session: AsyncSession, season_id: int) -> None:
+    await session.execute(
+        update(_PODIUMS).where(_PODIUMS.c.season_id == season_id).values(posted=True)
+    )
+
+
+async def podium_of(session: AsyncSession, season_id: int) -> PodiumDue | None:
+    row = (
+        await session.execute(
+            select(
+                _PODIUMS.c.season_id,
+                _PODIUMS.c.guild_id,
+                _PODIUMS.c.channel_id,
+                _PODIUMS.c.message_id,
+                _PODIUMS.c.attempts,
+            ).where(_PODIUMS.c.season_id == season_id)
+        )
+    ).first()
+    return None if row is None else PodiumDue(*row)
+
+
+_STANDING_COLUMNS = tuple(_STANDINGS.c[name] for name in StandingRow.__dataclass_fields__)
+
+
+def standing_order(score: str) -> tuple[Any, ...]:
+    """A season's standings in the order of their index for ``score``."""
+    if score == SeasonScore.POINTS:
+        return (_STANDINGS.c.points.desc(), _STANDINGS.c.wins.desc(), _STANDINGS.c.user_id)
+    return (_STANDINGS.c.rating.desc(), _STANDINGS.c.user_id)
+
+
+async def standings(
+    session: AsyncSession,
+    season_id: int,
+    game: str,
+    score: str,
+    *,
+    provisional: bool,
+    below: float,
+    limit: int,
+    offset: int = 0,
+) -> list[StandingRow]:
+    """A season's standings in a game, ranked by ``score``: the players whose deviation is under
+    ``below`` (``provisional`` false), or the others."""
+    deviation = _STANDINGS.c.deviation
+    rows = await session.execute(
+        select(*_STANDING_COLUMNS)
+        .where(
+            _STANDINGS.c.season_id == season_id,
+            _STANDINGS.c.game == game,
+            deviation >= below if provisional else deviation < below,
+        )
+        .order_by(*standing_order(score))
+        .limit(limit)
+        .offset(offset)
+    )
+    return [StandingRow(*row) for row in rows.all()]
+
+
+async def seasons_of(session: AsyncSession, guild_id: int) -> list[SeasonRow]:
+    """The server's seasons, newest first."""
+    rows = await session.execute(
+        select(*_SEASON_COLUMNS)
+        .where(_SEASONS.c.guild_id == guild_id)
+        .order_by(_SEASONS.c.number.desc())
+    )
+    return [SeasonRow(*row) for row in rows.all()]
