@@ -36,6 +36,7 @@ from bot.service.errors import (
     NoFinishedMatch,
     NoMatch,
     NoMatchHere,
+    NoSeason,
     NotAPlayer,
     NotAsked,
     NothingAsked,
@@ -385,6 +386,25 @@ def _limit(error: LimitReached) -> str:
                 "them, or try again in a moment.",
                 n=n,
             )
+
+
+# --- seasons -----------------------------------------------------------------------------
+
+
+@_word.register
+def _no_season(error: NoSeason) -> str:
+    if error.latest is None:
+        return _(
+            "No season has started in this server yet: the first starts with its first rated "
+            "match, unless seasons are off ({command}).",
+            command=command("settings season_length:"),
+        )
+    return _(
+        "There is no season {number} in this server: write current, or a number from 1 to "
+        "{latest}.",
+        number=error.number,
+        latest=error.latest,
+    )
 
 
 # --- settings ----------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
+from bot.chat.seasons import commands as seasons
+from bot.chat.seasons.texts import season_embed
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.i18n.formats import command
 from bot.i18n.names import human
@@ -158,6 +160,7 @@ class Common(commands.Cog):
     @app_commands.describe(
         game="Only this game (default: every game).",
         user="Show this member's record instead of the leaderboard.",
+        season="A season's standings: current, or its number (1, 2, ...).",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @playable_anywhere
@@ -166,7 +169,11 @@ class Common(commands.Cog):
         interaction: Interaction,
         game: str | None = None,
         user: discord.User | None = None,
+        season: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
+        if season is not None:
+            await self._season(interaction, season, game, user)
+            return
         if not_a_member(interaction, user):
             await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
             return
@@ -180,6 +187,27 @@ class Common(commands.Cog):
             query = self._record(guild_id, whose, game)
         async with self.bot.busy():
             await answer_publicly(interaction, query, self.parts.languages)
+
+    async def _season(
+        self,
+        interaction: Interaction,
+        text: str,
+        game: str | None,
+        user: discord.User | None,
+    ) -> None:
+        async with self.bot.busy():  # the standings in public, a refusal privately
+            try:
+                board = await seasons.season_asked(
+                    self.parts.seasons, interaction.guild_id, text, game, user is not None
+                )
+            except seasons.SeasonRefused as refused:
+                await interaction.response.send_message(str(refused), ephemeral=True)
+                return
+
+            async def shown() -> Shown:
+                return season_embed(board), None
+
+            await answer_publicly(interaction, shown(), self.parts.languages)
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> Shown:
         """One game's top 10 with a chart of their ratings, or every game's top players.
@@ -294,6 +322,10 @@ class Common(commands.Cog):
         language="The language of boards and announcements here (members' own answers stay "
         "in their app's language).",
         threads="on: each match is played in its own thread; off: in the channel.",
+        season_length="How long a season lasts (calendar periods, UTC); off: no seasons.",
+        season_score="What ranks a season's standings: rating, or points (1 a win, ½ a draw).",
+        season_channel="Where I post a season's podium when it ends.",
+        clear_season_channel="Post no podiums (seasons go on; /stats season: shows them).",
     )
     @app_commands.choices(
         web=[
@@ -305,6 +337,8 @@ class Common(commands.Cog):
             app_commands.Choice(name="on", value="on"),
             app_commands.Choice(name="off", value="off"),
         ],
+        season_length=seasons.SEASON_LENGTH_CHOICES,
+        season_score=seasons.SEASON_SCORE_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -322,11 +356,19 @@ class Common(commands.Cog):
         queue_wait: app_commands.Range[str, 1, 20] | None = None,
         language: str | None = None,
         threads: str | None = None,
+        season_length: str | None = None,
+        season_score: str | None = None,
+        season_channel: discord.TextChannel | None = None,
+        clear_season_channel: bool = False,
     ) -> None:
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
                 _("Set the organizer role or clear it, not both."), ephemeral=True
             )
+            return
+        refused = seasons.season_channel_refusal(season_channel, clear=clear_season_channel)
+        if refused is not None:
+            await interaction.response.send_message(refused, ephemeral=True)
             return
         given = {
             kind: text
@@ -387,6 +429,11 @@ class Common(commands.Cog):
             text += await self._language(interaction.guild_id or 0, language)
             if language is not None:
                 log.info("server %s: language set to %s", interaction.guild_id, language)
+            text += await seasons.season_settings(
+                self.parts.seasons,
+                interaction.guild_id or 0,
+                (season_length, season_score, season_channel, clear_season_channel),
+            )
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -12,6 +12,19 @@ from datetime import UTC, datetime
 from bot.service.ratings import MAX_DEVIATION
 from db.models import SeasonLength, SeasonScore
 
+__all__ = [
+    "DEFAULT_LENGTH",
+    "DEFAULT_SCORE",
+    "SOFT_RESET",
+    "SeasonLength",
+    "SeasonScore",
+    "length_of",
+    "next_season",
+    "period",
+    "score_of",
+    "widened",
+]
+
 DEFAULT_LENGTH = SeasonLength.QUARTER
 DEFAULT_SCORE = SeasonScore.RATING
 """Standings are ranked by rating unless a server chooses points (docs/rules.md says why)."""

@@ -24,6 +24,8 @@ from db import seasons
 from db.models import SeasonLength, SeasonScore, utcnow
 from db.seasons import PodiumDue, SeasonRow
 
+__all__ = ["PodiumDue", "SeasonBoard", "SeasonLine", "SeasonOptions", "Seasons"]
+
 log = logging.getLogger(__name__)
 
 PODIUM = 3

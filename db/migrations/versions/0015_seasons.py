@@ -1,5 +1,5 @@
-"""Seasons (docs/seasons.md): each server's seasons, their standings per game and member, the
-podium posted when one ends, and the server's season settings.
+"""Seasons (docs/rules.md, "Seasons"): each server's seasons, their standings per game and
+member, the podium posted when one ends, and the server's season settings.
 
 A server's first season opens with the first rated match after the upgrade (the calendar
 quarter it falls in, by default); no match played before counts in a season. ``guild_settings``
