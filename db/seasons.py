@@ -53,6 +53,7 @@ class StandingRow:
     draws: int
     rating: float
     deviation: float
+    ranked_until: datetime
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class SeasonResult:
     rating: float
     """Their rating and deviation after the match."""
     deviation: float
+    ranked_until: datetime
+    """When that rating, its deviation growing, turns provisional."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ def _add_standings(db: Db) -> Any:
             "draws": _STANDINGS.c.draws + excluded.draws,
             "rating": excluded.rating,
             "deviation": excluded.deviation,
+            "ranked_until": excluded.ranked_until,
             "updated_at": excluded.updated_at,
         },
     )
@@ -196,6 +200,7 @@ async def add_standings(
                 "draws": r.draws,
                 "rating": r.rating,
                 "deviation": r.deviation,
+                "ranked_until": r.ranked_until,
                 "updated_at": now,
             }
             for r in results
@@ -380,19 +385,19 @@ async def standings(
     score: str,
     *,
     provisional: bool,
-    below: float,
+    moment: datetime,
     limit: int,
     offset: int = 0,
 ) -> list[StandingRow]:
-    """A season's standings in a game, ranked by ``score``: the players whose deviation is under
-    ``below`` (``provisional`` false), or the others."""
-    deviation = _STANDINGS.c.deviation
+    """A season's standings in a game, ranked by ``score``: the players ranked at ``moment``
+    (``provisional`` false), or the others."""
+    until = _STANDINGS.c.ranked_until
     rows = await session.execute(
         select(*_STANDING_COLUMNS)
         .where(
             _STANDINGS.c.season_id == season_id,
             _STANDINGS.c.game == game,
-            deviation >= below if provisional else deviation < below,
+            until <= moment if provisional else until > moment,
         )
         .order_by(*standing_order(score))
         .limit(limit)

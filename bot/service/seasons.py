@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.service.errors import NoSeason
 from bot.service.match_state import Clock
-from bot.service.ratings import PROVISIONAL_DEVIATION, Rating, display
+from bot.service.ratings import Rating, display
 from bot.service.season_periods import length_of, next_season, score_of, widened
 from db import seasons
 from db.models import SeasonLength, SeasonScore, utcnow
@@ -49,8 +49,9 @@ class SeasonLine:
 
     @property
     def rating(self) -> str:
-        """Their rating after their last match of the season, ``1500?`` while provisional."""
-        return display(Rating(self.rating_value, self.deviation, 0.0))
+        """Their rating after their last match of the season, ``1500?`` when listed apart."""
+        shown = display(Rating(self.rating_value, self.deviation, 0.0))
+        return shown if self.rank or shown.endswith("?") else f"{shown}?"
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class Seasons:
             if season is None:
                 raise NoSeason(number, latest.number)
             score = season.score
+            moment = _moment(season, self.clock())
             if season.open:
                 score = score_of((await seasons.season_settings(session, guild_id)).score)
             names = [game] if game else list(games.GAMES)
@@ -123,7 +125,9 @@ class Seasons:
                 open=season.open,
                 score=SeasonScore(score),
                 games=[
-                    await _game_season(session, season, name, SeasonScore(score), limit, offset)
+                    await _game_season(
+                        session, season, name, SeasonScore(score), moment, limit, offset
+                    )
                     for name in names
                 ],
                 latest=latest.number,
@@ -240,7 +244,9 @@ class Seasons:
                 open=season.open,
                 score=score,
                 games=[
-                    await _game_season(session, season, name, score, PODIUM, 0)
+                    await _game_season(
+                        session, season, name, score, _moment(season, self.clock()), PODIUM, 0
+                    )
                     for name in games.GAMES
                 ],
                 latest=season.number if latest is None else latest.number,
@@ -263,6 +269,7 @@ async def _game_season(
     season: SeasonRow,
     game: str,
     score: SeasonScore,
+    moment: datetime,
     limit: int,
     offset: int,
 ) -> GameSeason:
@@ -273,7 +280,7 @@ async def _game_season(
             game,
             score,
             provisional=provisional,
-            below=PROVISIONAL_DEVIATION,
+            moment=moment,
             limit=limit,
             offset=offset,
         )
@@ -284,6 +291,13 @@ async def _game_season(
         [_line(offset + i + 1, row) for i, row in enumerate(found[False])],
         [_line(0, row) for row in found[True]],
     )
+
+
+def _moment(season: SeasonRow, now: datetime) -> datetime:
+    """The moment a season's players are classed at: now while it runs, its end once ended
+    (so an ended season's standings never change), as every leaderboard classes them
+    (``ratings.listing_of``): ranked, or provisional once the deviation has grown to 110."""
+    return min(now, season.ends_at)
 
 
 def _line(rank: int, row: seasons.StandingRow) -> SeasonLine:

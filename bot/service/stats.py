@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.service.ratings import Rating, display, rate_match
+from bot.service.ratings import Rating, display, provisional_from, rate_match
 from bot.service.season_results import count_in_season
 from db import after_match as history
 from db import records
@@ -85,6 +85,7 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
                     int(won == "draw"),
                     new.rating,
                     new.deviation,
+                    provisional_from(new, now),
                 )
                 for uid, won, new in zip(result.players, results, (new_a, new_b), strict=True)
             ],

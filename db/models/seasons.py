@@ -82,6 +82,9 @@ class SeasonStanding(Base):
     draws: Mapped[int] = mapped_column(Integer, default=0)
     rating: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float] = mapped_column(Float)
+    ranked_until: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When the rating after their last match, its deviation growing with time, turns
+    provisional: the member is ranked in the season at a moment before it, listed apart after."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

@@ -240,3 +240,24 @@ async def test_matches_against_the_bot_and_outside_servers_count_in_no_season(
     await service.play.resign(report.match.id, CAROL)
     with pytest.raises(NoSeason):
         await seasons.board(0, None, None, 10)
+
+
+async def test_a_ranked_player_who_stops_playing_is_listed_apart_as_the_deviation_grows(
+    service: MatchParts,
+    seasons: Seasons,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    await beaten(service)
+    await settle(sessions, ALICE, 95.0)
+    await settle(sessions, BOB, 95.0)
+    await beaten(service)
+    clock.advance(days=1)
+    crystal = (await seasons.board(GUILD, None, "crystal", 10)).games[0]
+    assert [x.user_id for x in crystal.ranked] == [ALICE, BOB]
+
+    clock.now = datetime(2026, 3, 25, tzinfo=UTC)  # nearly three months without a match
+    crystal = (await seasons.board(GUILD, None, "crystal", 10)).games[0]
+    assert crystal.ranked == []
+    assert [x.user_id for x in crystal.provisional] == [ALICE, BOB]
+    assert all(x.rating.endswith("?") for x in crystal.provisional)

@@ -53,6 +53,7 @@ def upgrade() -> None:
         sa.Column("draws", sa.Integer(), nullable=False),
         sa.Column("rating", sa.Float(), nullable=False),
         sa.Column("deviation", sa.Float(), nullable=False),
+        sa.Column("ranked_until", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["season_id"],
