@@ -101,36 +101,10 @@ class Seasons:
     ) -> SeasonBoard:
         """Season ``number`` of the server (``None``: its newest), each game's (or ``game``'s)
         standings from ``offset``, at most ``limit`` ranked and ``limit`` provisional a game."""
+        names = [game] if game else list(games.GAMES)
         async with self.sessions() as session:
-            latest = await seasons.latest_season(session, guild_id)
-            if latest is None:
-                raise NoSeason(number, None)
-            season = (
-                latest
-                if number is None or number == latest.number
-                else await seasons.season_by_number(session, guild_id, number)
-            )
-            if season is None:
-                raise NoSeason(number, latest.number)
-            score = season.score
-            moment = _moment(season, self.clock())
-            if season.open:
-                score = score_of((await seasons.season_settings(session, guild_id)).score)
-            names = [game] if game else list(games.GAMES)
-            return SeasonBoard(
-                guild_id=guild_id,
-                number=season.number,
-                starts_at=season.starts_at,
-                ends_at=season.ends_at,
-                open=season.open,
-                score=SeasonScore(score),
-                games=[
-                    await _game_season(
-                        session, season, name, SeasonScore(score), moment, limit, offset
-                    )
-                    for name in names
-                ],
-                latest=latest.number,
+            return await season_board(
+                session, guild_id, number, names, limit, self.clock(), offset=offset
             )
 
     async def numbers(self, guild_id: int) -> list[int]:
@@ -262,6 +236,47 @@ class Seasons:
         """The podium's message shows it: nothing is owed any more."""
         async with self.sessions.begin() as session:
             await seasons.podium_shown(session, season_id)
+
+
+async def season_board(
+    session: AsyncSession,
+    guild_id: int,
+    number: int | None,
+    names: list[str],
+    limit: int,
+    now: datetime,
+    *,
+    offset: int = 0,
+) -> SeasonBoard:
+    """Season ``number`` of the server (``None``: its newest) with the standings of the games
+    ``names``, read in the caller's session; ``NoSeason`` for one the server does not have."""
+    latest = await seasons.latest_season(session, guild_id)
+    if latest is None:
+        raise NoSeason(number, None)
+    season = (
+        latest
+        if number is None or number == latest.number
+        else await seasons.season_by_number(session, guild_id, number)
+    )
+    if season is None:
+        raise NoSeason(number, latest.number)
+    score = SeasonScore(season.score)
+    if season.open:
+        score = score_of((await seasons.season_settings(session, guild_id)).score)
+    moment = _moment(season, now)
+    return SeasonBoard(
+        guild_id=guild_id,
+        number=season.number,
+        starts_at=season.starts_at,
+        ends_at=season.ends_at,
+        open=season.open,
+        score=score,
+        games=[
+            await _game_season(session, season, name, score, moment, limit, offset)
+            for name in names
+        ],
+        latest=latest.number,
+    )
 
 
 async def _game_season(
