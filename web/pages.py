@@ -295,7 +295,7 @@ SEASON_ROWS = 20
 
 
 @dataclass(frozen=True)
-class SeasonRow:
+class SeasonEntry:
     rank: int
     person: Person
     score: str
@@ -309,8 +309,8 @@ class SeasonRow:
 class SeasonGame:
     game: str
     title: str
-    ranked: list[SeasonRow]
-    provisional: list[SeasonRow]
+    ranked: list[SeasonEntry]
+    provisional: list[SeasonEntry]
 
 
 @dataclass(frozen=True)
@@ -339,9 +339,11 @@ async def season(
     people = People(site, await display_names(session, site.guild_id, {x.user_id for x in shown}))
     by_points = board.score == SeasonScore.POINTS
 
-    def row(line: SeasonLine) -> SeasonRow:
+    def row(line: SeasonLine) -> SeasonEntry:
         score = decimal(line.points) if by_points else line.rating
-        return SeasonRow(line.rank, people(line.user_id), score, line.wins, line.losses, line.draws)
+        return SeasonEntry(
+            line.rank, people(line.user_id), score, line.wins, line.losses, line.draws
+        )
 
     return SeasonPage(
         board.number,
