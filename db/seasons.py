@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import Table, bindparam, func, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection, dialect_of, upsert
@@ -70,6 +70,8 @@ class SeasonResult:
     deviation: float
     ranked_until: datetime
     """When that rating, its deviation growing, turns provisional."""
+    provisional: bool
+    """Whether it is provisional already."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,7 @@ def _add_standings(db: Db) -> Any:
             "rating": excluded.rating,
             "deviation": excluded.deviation,
             "ranked_until": excluded.ranked_until,
+            "provisional": excluded.provisional,
             "updated_at": excluded.updated_at,
         },
     )
@@ -201,6 +204,7 @@ async def add_standings(
                 "rating": r.rating,
                 "deviation": r.deviation,
                 "ranked_until": r.ranked_until,
+                "provisional": r.provisional,
                 "updated_at": now,
             }
             for r in results
@@ -381,29 +385,84 @@ def standing_order(score: str) -> tuple[Any, ...]:
 async def standings(
     session: AsyncSession,
     season_id: int,
-    game: str,
+    games: Sequence[str],
     score: str,
     *,
-    provisional: bool,
     moment: datetime,
     limit: int,
     offset: int = 0,
-) -> list[StandingRow]:
-    """A season's standings in a game, ranked by ``score``: the players ranked at ``moment``
-    (``provisional`` false), or the others."""
-    until = _STANDINGS.c.ranked_until
-    rows = await session.execute(
-        select(*_STANDING_COLUMNS)
-        .where(
-            _STANDINGS.c.season_id == season_id,
-            _STANDINGS.c.game == game,
-            until <= moment if provisional else until > moment,
+) -> dict[tuple[str, bool], list[StandingRow]]:
+    """A season's standings in each of ``games``, ranked by ``score``: ``(game, False)`` the
+    players ranked at ``moment`` from ``offset``, ``(game, True)`` the first of the others, at
+    most ``limit`` of each. One statement: each list from its index (the rows still marked
+    ranked whose moment passed are read apart, by when it passed, and merged in)."""
+    if not games:
+        return {}
+    until, provisional = _STANDINGS.c.ranked_until, _STANDINGS.c.provisional
+    lists: list[tuple[str, str]] = []
+    parts = []
+    for game in games:
+        in_game = (_STANDINGS.c.season_id == season_id, _STANDINGS.c.game == game)
+        ordered = {
+            # coalesce: the ranked list is read in its order's index, never by ranked_until
+            "ranked": (provisional.is_(False), func.coalesce(until, until) > moment),
+            "provisional": (provisional.is_(True),),
+        }
+        for kind, where in ordered.items():
+            parts.append(
+                select(literal(len(lists)).label("list"), *_STANDING_COLUMNS)
+                .where(*in_game, *where)
+                .order_by(*standing_order(score))
+                .limit(limit)
+                .offset(offset if kind == "ranked" else 0)
+                .subquery()
+                .select()
+            )
+            lists.append((game, kind))
+        parts.append(
+            select(literal(len(lists)).label("list"), *_STANDING_COLUMNS)
+            .where(*in_game, provisional.is_(False), until <= moment)
+            .subquery()
+            .select()
         )
-        .order_by(*standing_order(score))
-        .limit(limit)
-        .offset(offset)
-    )
-    return [StandingRow(*row) for row in rows.all()]
+        lists.append((game, "turned"))
+    rows: dict[tuple[str, str], list[StandingRow]] = {key: [] for key in lists}
+    for row in (await session.execute(union_all(*parts))).all():
+        rows[lists[row[0]]].append(StandingRow(*row[1:]))
+    key = _sort_key(score)
+    found: dict[tuple[str, bool], list[StandingRow]] = {}
+    for game in games:
+        found[(game, False)] = rows[(game, "ranked")]
+        apart = sorted(rows[(game, "provisional")] + rows[(game, "turned")], key=key)
+        found[(game, True)] = apart[:limit]
+    return found
+
+
+def _sort_key(score: str) -> Callable[[StandingRow], tuple[float, ...]]:
+    """``standing_order`` in Python, for rows merged from two reads."""
+    if score == SeasonScore.POINTS:
+        return lambda r: (-r.points, -r.wins, r.user_id)
+    return lambda r: (-r.rating, r.user_id)
+
+
+_STILL_RANKED = select(_SEASONS.c.id).where(_SEASONS.c.state == SeasonState.OPEN.value)
+
+
+async def mark_turned(db: Db, now: datetime, *, season_id: int | None = None) -> None:
+    """Mark provisional the rows still marked ranked whose rating has turned provisional: by
+    ``now`` in every running season, or in ``season_id`` alone (at its end)."""
+    until = _STANDINGS.c.ranked_until
+    where = [_STANDINGS.c.provisional.is_(False), until <= now]
+    if season_id is None:
+        ends = (
+            select(_SEASONS.c.ends_at)
+            .where(_SEASONS.c.id == _STANDINGS.c.season_id)
+            .scalar_subquery()
+        )
+        where += [_STANDINGS.c.season_id.in_(_STILL_RANKED), until <= ends]
+    else:
+        where.append(_STANDINGS.c.season_id == season_id)
+    await db.execute(update(_STANDINGS).where(*where).values(provisional=True))
 
 
 async def seasons_of(session: AsyncSession, guild_id: int) -> list[SeasonRow]:

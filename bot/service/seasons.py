@@ -155,12 +155,15 @@ class Seasons:
     # ------------------------------------------------------------------ a season's end
 
     async def close_due(self, limit: int = 20) -> list[int]:
-        """Close every season whose end has passed, each in its own transaction: its standings
+        """Mark provisional, in the running seasons, the ratings that turned so since they were
+        written (so that each list reads from its index); then close every season whose end has
+        passed, each in its own transaction: its standings
         kept as they are, its podium owed to the server's season channel (if it has one),
         every rating of the server's members given a wider deviation, and the next season
         opened unless seasons are off. The ids of the seasons closed here."""
         now = self.clock()
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
+            await seasons.mark_turned(session, now)
             due = await seasons.due_seasons(session, now, limit)
         closed: list[int] = []
         for season_id in due:
@@ -175,6 +178,7 @@ class Seasons:
                 return False  # another process closed it first
             stored = await seasons.season_settings(session, season.guild_id)
             await seasons.close_season(session, season.id, score_of(stored.score).value, now)
+            await seasons.mark_turned(session, season.ends_at, season_id=season.id)
             widened_count = await seasons.widen_deviations(session, season.guild_id, widened)
             if stored.channel_id is not None:
                 await seasons.add_podium(
@@ -217,12 +221,15 @@ class Seasons:
                 ends_at=season.ends_at,
                 open=season.open,
                 score=score,
-                games=[
-                    await _game_season(
-                        session, season, name, score, _moment(season, self.clock()), PODIUM, 0
-                    )
-                    for name in games.GAMES
-                ],
+                games=await _game_seasons(
+                    session,
+                    season,
+                    list(games.GAMES),
+                    score,
+                    _moment(season, self.clock()),
+                    PODIUM,
+                    0,
+                ),
                 latest=season.number if latest is None else latest.number,
             )
 
@@ -271,41 +278,39 @@ async def season_board(
         ends_at=season.ends_at,
         open=season.open,
         score=score,
-        games=[
-            await _game_season(session, season, name, score, moment, limit, offset)
-            for name in names
-        ],
+        games=await _game_seasons(session, season, names, score, moment, limit, offset),
         latest=latest.number,
     )
 
 
-async def _game_season(
+async def _game_seasons(
     session: AsyncSession,
     season: SeasonRow,
-    game: str,
+    names: list[str],
     score: SeasonScore,
     moment: datetime,
     limit: int,
     offset: int,
-) -> GameSeason:
-    found = {
-        provisional: await seasons.standings(
-            session,
-            season.id,
-            game,
-            score,
-            provisional=provisional,
-            moment=moment,
-            limit=limit,
-            offset=offset,
-        )
-        for provisional in (False, True)
-    }
-    return GameSeason(
-        game,
-        [_line(offset + i + 1, row) for i, row in enumerate(found[False])],
-        [_line(0, row) for row in found[True]],
+) -> list[GameSeason]:
+    """Each game's standings in the season: ranked players from ``offset``, and provisional
+    ones apart (one statement for all)."""
+    found = await seasons.standings(
+        session,
+        season.id,
+        names,
+        score,
+        moment=moment,
+        limit=limit,
+        offset=offset,
     )
+    return [
+        GameSeason(
+            name,
+            [_line(offset + i + 1, row) for i, row in enumerate(found[(name, False)])],
+            [_line(0, row) for row in found[(name, True)]],
+        )
+        for name in names
+    ]
 
 
 def _moment(season: SeasonRow, now: datetime) -> datetime:

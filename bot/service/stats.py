@@ -86,6 +86,7 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
                     new.rating,
                     new.deviation,
                     provisional_from(new, now),
+                    new.provisional,
                 )
                 for uid, won, new in zip(result.players, results, (new_a, new_b), strict=True)
             ],

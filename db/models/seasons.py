@@ -85,6 +85,10 @@ class SeasonStanding(Base):
     ranked_until: Mapped[datetime] = mapped_column(UTCDateTime)
     """When the rating after their last match, its deviation growing with time, turns
     provisional: the member is ranked in the season at a moment before it, listed apart after."""
+    provisional: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether ``ranked_until`` has passed, as last written: at the match, by the sweeper for
+    a running season, and at the season's end. A season's lists are read by it, from their
+    indexes; the few rows whose moment passed since are found by ``ranked_until``."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -92,6 +96,7 @@ Index(
     "ix_season_standings_points",
     SeasonStanding.season_id,
     SeasonStanding.game,
+    SeasonStanding.provisional,
     SeasonStanding.points.desc(),
     SeasonStanding.wins.desc(),
     SeasonStanding.user_id,
@@ -100,10 +105,21 @@ Index(
     "ix_season_standings_rating",
     SeasonStanding.season_id,
     SeasonStanding.game,
+    SeasonStanding.provisional,
     SeasonStanding.rating.desc(),
     SeasonStanding.user_id,
 )
-"""Each order a season's standings are read in, straight from its index."""
+"""Each order a season's lists (ranked, provisional) are read in, straight from its index."""
+Index(
+    "ix_season_standings_turning",
+    SeasonStanding.season_id,
+    SeasonStanding.game,
+    SeasonStanding.provisional,
+    SeasonStanding.ranked_until,
+)
+"""A season's rows still marked ranked whose rating has turned provisional since."""
+Index("ix_season_standings_turned", SeasonStanding.provisional, SeasonStanding.ranked_until)
+"""Those of every season, for the sweeper to mark."""
 
 
 class SeasonPodium(Base):

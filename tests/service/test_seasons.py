@@ -17,7 +17,14 @@ from bot.service.match_parts import MatchParts
 from bot.service.season_periods import SOFT_RESET, next_season, period
 from bot.service.seasons import Seasons
 from bot.service.sweeper import Sweeper
-from db.models import PlayerStats, Season, SeasonLength, SeasonPodium, SeasonScore
+from db.models import (
+    PlayerStats,
+    Season,
+    SeasonLength,
+    SeasonPodium,
+    SeasonScore,
+    SeasonStanding,
+)
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
 from tests.service.test_matches import start
 
@@ -261,3 +268,12 @@ async def test_a_ranked_player_who_stops_playing_is_listed_apart_as_the_deviatio
     assert crystal.ranked == []
     assert [x.user_id for x in crystal.provisional] == [ALICE, BOB]
     assert all(x.rating.endswith("?") for x in crystal.provisional)
+    # The sweeper marks them, so each list is read from its index again: the same lists.
+    assert await seasons.close_due() == []
+    async with sessions() as session:
+        marked = await session.scalars(
+            select(SeasonStanding.provisional).where(SeasonStanding.game == "crystal")
+        )
+        assert list(marked) == [True, True]
+    again = (await seasons.board(GUILD, None, "crystal", 10)).games[0]
+    assert again == crystal

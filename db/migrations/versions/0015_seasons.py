@@ -54,6 +54,7 @@ def upgrade() -> None:
         sa.Column("rating", sa.Float(), nullable=False),
         sa.Column("deviation", sa.Float(), nullable=False),
         sa.Column("ranked_until", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("provisional", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["season_id"],
@@ -66,12 +67,27 @@ def upgrade() -> None:
     op.create_index(
         "ix_season_standings_points",
         "season_standings",
-        ["season_id", "game", sa.text("points DESC"), sa.text("wins DESC"), "user_id"],
+        [
+            "season_id",
+            "game",
+            "provisional",
+            sa.text("points DESC"),
+            sa.text("wins DESC"),
+            "user_id",
+        ],
     )
     op.create_index(
         "ix_season_standings_rating",
         "season_standings",
-        ["season_id", "game", sa.text("rating DESC"), "user_id"],
+        ["season_id", "game", "provisional", sa.text("rating DESC"), "user_id"],
+    )
+    op.create_index(
+        "ix_season_standings_turning",
+        "season_standings",
+        ["season_id", "game", "provisional", "ranked_until"],
+    )
+    op.create_index(
+        "ix_season_standings_turned", "season_standings", ["provisional", "ranked_until"]
     )
     op.create_table(
         "season_podiums",
