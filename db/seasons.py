@@ -316,10 +316,11 @@ async def add_podium(db: Db, season_id: int, guild_id: int, channel_id: int, due
 
 
 async def claim_podiums(
-    session: AsyncSession, now: datetime, retry_at: datetime, limit: int
+    session: AsyncSession, now: datetime, retry_at: datetime, limit: int, attempts: int
 ) -> list[PodiumDue]:
-    """Podiums not yet shown and due, each pushed back to ``retry_at`` so that no other process
-    takes it meanwhile (rows another transaction holds are skipped)."""
+    """Podiums not yet shown and due, tried fewer than ``attempts`` times, each pushed back to
+    ``retry_at`` so that no other process takes it meanwhile (rows another transaction holds
+    are skipped)."""
     statement = (
         select(
             _PODIUMS.c.season_id,
@@ -328,7 +329,11 @@ async def claim_podiums(
             _PODIUMS.c.message_id,
             _PODIUMS.c.attempts,
         )
-        .where(_PODIUMS.c.posted.is_(False), _PODIUMS.c.due_at <= now)
+        .where(
+            _PODIUMS.c.posted.is_(False),
+            _PODIUMS.c.due_at <= now,
+            _PODIUMS.c.attempts < attempts,
+        )
         .order_by(_PODIUMS.c.due_at, _PODIUMS.c.season_id)
         .limit(limit)
     )

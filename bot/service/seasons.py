@@ -31,7 +31,11 @@ log = logging.getLogger(__name__)
 PODIUM = 3
 """Players on a season's podium, per game."""
 CLAIM = timedelta(minutes=1)
-"""How long a podium claimed by one process is kept from the others."""
+"""How long a podium claimed by one process is kept from the others: a failed post is tried
+again when its claim runs out."""
+PODIUM_ATTEMPTS = 30
+"""Posts of a podium tried before it is given up (its channel deleted, the bot's permission
+there taken away for half an hour): it stays viewable with ``/stats season:``."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,7 @@ class Seasons:
         them meanwhile (one that fails is tried again when its claim runs out)."""
         now = self.clock()
         async with self.sessions.begin() as session:
-            return await seasons.claim_podiums(session, now, now + CLAIM, limit)
+            return await seasons.claim_podiums(session, now, now + CLAIM, limit, PODIUM_ATTEMPTS)
 
     async def podium(self, season_id: int) -> SeasonBoard:
         """The podium of an ended season: each game's top ranked players."""

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.service.errors import NoSeason
 from bot.service.match_parts import MatchParts
 from bot.service.season_periods import SOFT_RESET, next_season, period
-from bot.service.seasons import Seasons
+from bot.service.seasons import PODIUM_ATTEMPTS, Seasons
 from bot.service.sweeper import Sweeper
 from db.models import (
     PlayerStats,
@@ -277,3 +277,18 @@ async def test_a_ranked_player_who_stops_playing_is_listed_apart_as_the_deviatio
         assert list(marked) == [True, True]
     again = (await seasons.board(GUILD, None, "crystal", 10)).games[0]
     assert again == crystal
+
+
+async def test_a_podium_discord_keeps_refusing_is_given_up_after_its_attempts(
+    service: MatchParts, seasons: Seasons, clock: Clock
+) -> None:
+    await seasons.set_options(GUILD, channel_id=PODIUM_CHANNEL)
+    await beaten(service)
+    clock.now = datetime(2026, 4, 1, 0, 1, tzinfo=UTC)
+    await seasons.close_due()
+    tries = 0
+    while await seasons.due_podiums():
+        tries += 1
+        clock.advance(minutes=1, seconds=1)  # each post failed: tried again when its claim ends
+    assert tries == PODIUM_ATTEMPTS
+    assert (await seasons.board(GUILD, 1, None, 10)).number == 1  # still kept
