@@ -113,6 +113,27 @@ async def latest_season(db: Db, guild_id: int, *, shared: bool = False) -> Seaso
     return None if row is None else SeasonRow(*row)
 
 
+_SETTINGS = cast(Table, GuildSettings.__table__)
+_LATEST_WITH_SCORE = (
+    select(*_SEASON_COLUMNS, _SETTINGS.c.season_score)
+    .select_from(_SEASONS.outerjoin(_SETTINGS, _SETTINGS.c.guild_id == _SEASONS.c.guild_id))
+    .where(_SEASONS.c.guild_id == bindparam("guild_id"))
+    .order_by(_SEASONS.c.number.desc())
+    .limit(1)
+)
+
+
+async def latest_with_score(
+    session: AsyncSession, guild_id: int
+) -> tuple[SeasonRow | None, str | None]:
+    """The server's newest season, and the ranking its settings choose (``None``: the
+    default), in one statement."""
+    row = (await session.execute(_LATEST_WITH_SCORE, {"guild_id": guild_id})).first()
+    if row is None:
+        return None, None
+    return SeasonRow(*row[:-1]), row[-1]
+
+
 async def season_by_number(session: AsyncSession, guild_id: int, number: int) -> SeasonRow | None:
     row = (
         await session.execute(

@@ -261,7 +261,7 @@ async def season_board(
 ) -> SeasonBoard:
     """Season ``number`` of the server (``None``: its newest) with the standings of the games
     ``names``, read in the caller's session; ``NoSeason`` for one the server does not have."""
-    latest = await seasons.latest_season(session, guild_id)
+    latest, chosen = await seasons.latest_with_score(session, guild_id)
     if latest is None:
         raise NoSeason(number, None)
     season = (
@@ -271,9 +271,7 @@ async def season_board(
     )
     if season is None:
         raise NoSeason(number, latest.number)
-    score = SeasonScore(season.score)
-    if season.open:
-        score = score_of((await seasons.season_settings(session, guild_id)).score)
+    score = score_of(chosen) if season.open else SeasonScore(season.score)
     moment = _moment(season, now)
     return SeasonBoard(
         guild_id=guild_id,
