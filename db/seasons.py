@@ -1,5 +1,5 @@
 """Seasons' queries: finding and opening a server's season, its standings (written with each
-rated match's result), closing it, and its podium's post."""
+rated match's result), and closing it (its podium's post: ``db.season_podiums``)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, func, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from db.connection import Db, core_connection, dialect_of, upsert
+from db.connection import Db, core_connection, upsert
 from db.models import (
     GuildSettings,
     PlayerStats,
     Season,
-    SeasonPodium,
     SeasonScore,
     SeasonStanding,
     SeasonState,
@@ -24,7 +23,6 @@ from db.models import (
 
 _SEASONS = cast(Table, Season.__table__)
 _STANDINGS = cast(Table, SeasonStanding.__table__)
-_PODIUMS = cast(Table, SeasonPodium.__table__)
 _STATS = cast(Table, PlayerStats.__table__)
 
 
@@ -80,17 +78,6 @@ class SeasonSettings:
     """``None``: the default."""
     score: str | None
     channel_id: int | None
-
-
-@dataclass(frozen=True)
-class PodiumDue:
-    """A podium to post, or to show in the message an earlier attempt made."""
-
-    season_id: int
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    attempts: int
 
 
 _SEASON_COLUMNS = tuple(_SEASONS.c[name] for name in SeasonRow.__dataclass_fields__)
@@ -319,83 +306,6 @@ async def widen_deviations(db: Db, guild_id: int, widen: Callable[[float], float
         ],
     )
     return len(rows)
-
-
-async def add_podium(db: Db, season_id: int, guild_id: int, channel_id: int, due: datetime) -> None:
-    await db.execute(
-        upsert(db, SeasonPodium)
-        .values(
-            season_id=season_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            posted=False,
-            due_at=due,
-            attempts=0,
-        )
-        .on_conflict_do_nothing(index_elements=["season_id"])
-    )
-
-
-async def claim_podiums(
-    session: AsyncSession, now: datetime, retry_at: datetime, limit: int, attempts: int
-) -> list[PodiumDue]:
-    """Podiums not yet shown and due, tried fewer than ``attempts`` times, each pushed back to
-    ``retry_at`` so that no other process takes it meanwhile (rows another transaction holds
-    are skipped)."""
-    statement = (
-        select(
-            _PODIUMS.c.season_id,
-            _PODIUMS.c.guild_id,
-            _PODIUMS.c.channel_id,
-            _PODIUMS.c.message_id,
-            _PODIUMS.c.attempts,
-        )
-        .where(
-            _PODIUMS.c.posted.is_(False),
-            _PODIUMS.c.due_at <= now,
-            _PODIUMS.c.attempts < attempts,
-        )
-        .order_by(_PODIUMS.c.due_at, _PODIUMS.c.season_id)
-        .limit(limit)
-    )
-    if dialect_of(session) == "postgresql":
-        statement = statement.with_for_update(skip_locked=True)
-    found = [PodiumDue(*row) for row in (await session.execute(statement)).all()]
-    if found:
-        await session.execute(
-            update(_PODIUMS)
-            .where(_PODIUMS.c.season_id.in_([p.season_id for p in found]))
-            .values(due_at=retry_at, attempts=_PODIUMS.c.attempts + 1)
-        )
-    return found
-
-
-async def podium_message(session: AsyncSession, season_id: int, message_id: int) -> None:
-    """The podium's message, recorded the moment it exists: any later attempt edits it."""
-    await session.execute(
-        update(_PODIUMS).where(_PODIUMS.c.season_id == season_id).values(message_id=message_id)
-    )
-
-
-async def podium_shown(session: AsyncSession, season_id: int) -> None:
-    await session.execute(
-        update(_PODIUMS).where(_PODIUMS.c.season_id == season_id).values(posted=True)
-    )
-
-
-async def podium_of(session: AsyncSession, season_id: int) -> PodiumDue | None:
-    row = (
-        await session.execute(
-            select(
-                _PODIUMS.c.season_id,
-                _PODIUMS.c.guild_id,
-                _PODIUMS.c.channel_id,
-                _PODIUMS.c.message_id,
-                _PODIUMS.c.attempts,
-            ).where(_PODIUMS.c.season_id == season_id)
-        )
-    ).first()
-    return None if row is None else PodiumDue(*row)
 
 
 _STANDING_COLUMNS = tuple(_STANDINGS.c[name] for name in StandingRow.__dataclass_fields__)

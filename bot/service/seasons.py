@@ -20,9 +20,10 @@ from bot.service.errors import NoSeason
 from bot.service.match_state import Clock
 from bot.service.ratings import Rating, display
 from bot.service.season_periods import length_of, next_season, score_of, widened
-from db import seasons
+from db import season_podiums, seasons
 from db.models import SeasonLength, SeasonScore, utcnow
-from db.seasons import PodiumDue, SeasonRow
+from db.season_podiums import PodiumDue
+from db.seasons import SeasonRow
 
 __all__ = ["PodiumDue", "SeasonBoard", "SeasonLine", "SeasonOptions", "Seasons"]
 
@@ -185,7 +186,7 @@ class Seasons:
             await seasons.mark_turned(session, season.ends_at, season_id=season.id)
             widened_count = await seasons.widen_deviations(session, season.guild_id, widened)
             if stored.channel_id is not None:
-                await seasons.add_podium(
+                await season_podiums.add_podium(
                     session, season.id, season.guild_id, stored.channel_id, now
                 )
             length = length_of(stored.length)
@@ -208,7 +209,9 @@ class Seasons:
         them meanwhile (one that fails is tried again when its claim runs out)."""
         now = self.clock()
         async with self.sessions.begin() as session:
-            return await seasons.claim_podiums(session, now, now + CLAIM, limit, PODIUM_ATTEMPTS)
+            return await season_podiums.claim_podiums(
+                session, now, now + CLAIM, limit, PODIUM_ATTEMPTS
+            )
 
     async def podium(self, season_id: int) -> SeasonBoard:
         """The podium of an ended season: each game's top ranked players."""
@@ -241,12 +244,12 @@ class Seasons:
         """The podium's post is the message ``message_id``: recorded the moment it exists, so
         any later attempt edits it in place."""
         async with self.sessions.begin() as session:
-            await seasons.podium_message(session, season_id, message_id)
+            await season_podiums.podium_message(session, season_id, message_id)
 
     async def podium_shown(self, season_id: int) -> None:
         """The podium's message shows it: nothing is owed any more."""
         async with self.sessions.begin() as session:
-            await seasons.podium_shown(session, season_id)
+            await season_podiums.podium_shown(session, season_id)
 
 
 async def season_board(
