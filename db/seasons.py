@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, func, literal, select, union_all, update
@@ -381,12 +381,15 @@ def _sort_key(score: str) -> Callable[[StandingRow], tuple[float, ...]]:
     return lambda r: (-r.rating, r.user_id)
 
 
+RANKED_FOR_GOOD = datetime(9999, 12, 31, tzinfo=UTC)
+"""``ranked_until`` of a member ranked at their season's end: out of the sweeper's way for good."""
 _STILL_RANKED = select(_SEASONS.c.id).where(_SEASONS.c.state == SeasonState.OPEN.value)
 
 
 async def mark_turned(db: Db, now: datetime, *, season_id: int | None = None) -> None:
     """Mark provisional the rows still marked ranked whose rating has turned provisional: by
-    ``now`` in every running season, or in ``season_id`` alone (at its end)."""
+    ``now`` in every running season, or in ``season_id`` alone (at its end, ``now``), whose
+    ranked rows are then ranked for good."""
     until = _STANDINGS.c.ranked_until
     where = [_STANDINGS.c.provisional.is_(False), until <= now]
     if season_id is None:
@@ -399,6 +402,12 @@ async def mark_turned(db: Db, now: datetime, *, season_id: int | None = None) ->
     else:
         where.append(_STANDINGS.c.season_id == season_id)
     await db.execute(update(_STANDINGS).where(*where).values(provisional=True))
+    if season_id is not None:  # ended: those ranked at its end stay so, and need no marking
+        await db.execute(
+            update(_STANDINGS)
+            .where(_STANDINGS.c.season_id == season_id, _STANDINGS.c.provisional.is_(False))
+            .values(ranked_until=RANKED_FOR_GOOD)
+        )
 
 
 async def seasons_of(session: AsyncSession, guild_id: int) -> list[SeasonRow]:

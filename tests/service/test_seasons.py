@@ -292,3 +292,26 @@ async def test_a_podium_discord_keeps_refusing_is_given_up_after_its_attempts(
         clock.advance(minutes=1, seconds=1)  # each post failed: tried again when its claim ends
     assert tries == PODIUM_ATTEMPTS
     assert (await seasons.board(GUILD, 1, None, 10)).number == 1  # still kept
+
+
+async def test_an_ended_season_keeps_its_ranked_players_ranked_for_good(
+    service: MatchParts,
+    seasons: Seasons,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    await beaten(service)
+    await settle(sessions, ALICE, 60.0)
+    await settle(sessions, BOB, 60.0)
+    await beaten(service)
+    clock.now = datetime(2026, 4, 1, 0, 1, tzinfo=UTC)
+    await seasons.close_due()
+    clock.now = datetime(2027, 4, 1, tzinfo=UTC)  # long after: their ratings would have turned
+    await seasons.close_due()
+    ended = (await seasons.board(GUILD, 1, "crystal", 10)).games[0]
+    assert [x.user_id for x in ended.ranked] == [ALICE, BOB] and ended.provisional == []
+    async with sessions() as session:
+        flags = await session.scalars(
+            select(SeasonStanding.provisional).where(SeasonStanding.season_id == 1)
+        )
+        assert list(flags) == [False, False]
