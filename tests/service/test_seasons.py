@@ -5,6 +5,7 @@ only its own seasons."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from datetime import UTC, datetime
 
@@ -315,3 +316,18 @@ async def test_an_ended_season_keeps_its_ranked_players_ranked_for_good(
             select(SeasonStanding.provisional).where(SeasonStanding.season_id == 1)
         )
         assert list(flags) == [False, False]
+
+
+async def test_two_sweepers_at_once_close_a_season_and_widen_deviations_once(
+    service: MatchParts, sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> None:
+    await beaten(service)
+    await settle(sessions, ALICE, 50.0)
+    clock.now = datetime(2026, 4, 1, 0, 1, tzinfo=UTC)
+    first, second = Seasons(sessions, clock=clock), Seasons(sessions, clock=clock)
+    closed = await asyncio.gather(first.close_due(), second.close_due())
+    assert sorted(len(each) for each in closed) == [0, 1]
+    async with sessions() as session:
+        alice = await session.get(PlayerStats, (GUILD, "crystal", ALICE, False))
+        assert alice is not None and alice.deviation == pytest.approx(math.hypot(50.0, SOFT_RESET))
+    assert await first.numbers(GUILD) == [2, 1]
