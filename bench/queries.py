@@ -1,16 +1,19 @@
-"""The stats queries on a large server: leaderboards, a member's record, unfinished matches.
+"""The stats queries on a large server: leaderboards, a member's record, unfinished matches, and
+the season views.
 
 One guild gets ``--matches`` finished matches between ``--players`` members (both seats in
 ``match_players``, a ``player_stats`` row per member and game, counted from those matches), plus
-one open match per hundred finished. A record's deviation falls with its matches, so members
-with five or more matches of a game who played it lately are ranked, those with fewer are
-provisional, and those who have not played it for 30 days inactive: each leaderboard section has
-its crowd. Rows go in through the raw driver in batches (``executemany`` on SQLite, ``COPY`` on
-PostgreSQL, indexes built after the rows). Each query then runs ``--calls`` times for random
-members (or as many as ``--budget`` seconds allow), one session per call as a command handler
-would; the leaderboard also runs as plain SQL on the driver. SQLite is measured as the bot leaves
-the file (no planner statistics) and again after ``ANALYZE``; PostgreSQL after ``VACUUM
-ANALYZE``, as autovacuum would leave it.
+one open match per hundred finished. A record's deviation falls with its matches, so members with
+five or more matches of a game who played it lately are ranked, those with fewer are provisional,
+and those who have not played it for 30 days inactive: each leaderboard section has its crowd. The
+year of history is cut into calendar quarters, the server's default seasons, each with the
+``season_standings`` its matches add up to (the newest season running, the others ended), as the
+match transactions would have written them. Rows go in through the raw driver in batches
+(``executemany`` on SQLite, ``COPY`` on PostgreSQL, indexes built after the rows). Each query then
+runs ``--calls`` times for random members (or as many as ``--budget`` seconds allow), one session
+per call as a command handler would; the leaderboard also runs as plain SQL on the driver. SQLite
+is measured as the bot leaves the file (no planner statistics) and again after ``ANALYZE``;
+PostgreSQL after ``VACUUM ANALYZE``, as autovacuum would leave it.
 
     python -m bench.queries [--database-url URL] [--matches N] [--players N] [--keep PATH]
 """
@@ -37,6 +40,7 @@ from sqlalchemy import Index
 from sqlalchemy.dialects.postgresql.base import PGDialect
 from sqlalchemy.dialects.sqlite.base import SQLiteDialect
 from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.schema import CreateIndex
 
 import games
@@ -52,7 +56,9 @@ from bench._common import (
     sqlite_file,
 )
 from bot.service import stats
-from bot.service.ratings import Rating, ranked_until
+from bot.service.ratings import Rating, provisional_from, ranked_until
+from bot.service.season_periods import SeasonLength, period
+from bot.service.seasons import season_board
 from db.engine import SQLITE_PRAGMAS, create_engine, session_factory
 from db.matches import unfinished_matches
 from db.migrate import upgrade
@@ -118,7 +124,27 @@ STATS_COLUMNS = (
 )
 
 META_COLUMNS = ("key", "value", "updated_at")
-LOADED = ("matches", "match_players", "player_stats")
+SEASON_COLUMNS = ("id", "guild_id", "number", "starts_at", "ends_at", "state", "score", "closed_at")
+STANDING_COLUMNS = (
+    "season_id",
+    "game",
+    "user_id",
+    "points",
+    "wins",
+    "losses",
+    "draws",
+    "rating",
+    "deviation",
+    "ranked_until",
+    "provisional",
+    "updated_at",
+)
+LOADED = ("matches", "match_players", "player_stats", "season_standings")
+_BITS = 25
+_MASK = (1 << _BITS) - 1
+"""A season standing being counted is packed into one int of 25-bit fields (a dict of a million
+tuples would take a good part of a gigabyte): wins, losses, draws, the member's games of the
+game so far, their wins minus losses so far (offset), and their last match's second."""
 SQLITE_LOADING = (
     "PRAGMA journal_mode=OFF",
     "PRAGMA synchronous=OFF",
@@ -244,6 +270,20 @@ class Generator:
     start: datetime = field(
         default_factory=lambda: datetime.now(UTC).replace(tzinfo=None) - HISTORY
     )
+    seasons: list[tuple[datetime, datetime]] = field(default_factory=list)
+    """The calendar quarters the history spans, oldest first."""
+    standings: dict[tuple[int, str, int], int] = field(default_factory=dict)
+    """(season index, game, member) -> the packed standing (``_BITS``)."""
+
+    def __post_init__(self) -> None:
+        moment = self.start
+        while moment < self.start + HISTORY:
+            begins, ends = period(SeasonLength.QUARTER, moment.replace(tzinfo=UTC))
+            self.seasons.append((begins.replace(tzinfo=None), ends.replace(tzinfo=None)))
+            moment = ends.replace(tzinfo=None)
+
+    def season_of(self, moment: datetime) -> int:
+        return next(i for i, (_, ends) in enumerate(self.seasons) if moment < ends)
 
     def pair(self) -> tuple[int, int]:
         """Two different members."""
@@ -272,7 +312,26 @@ class Generator:
             )  # fmt: skip
             players += [(match_id, 0, seats[0]), (match_id, 1, seats[1])]
             self.count(name, seats, end.winner, ended)
+            self.count_season(created, name, seats, end.winner)
         return matches, players
+
+    def count_season(
+        self, moment: datetime, name: str, seats: tuple[int, int], winner: Seat | None
+    ) -> None:
+        season = self.season_of(moment)
+        second = int((moment - self.start).total_seconds())
+        for seat, user in enumerate(seats):
+            record = self.records[(user, name)]
+            played = record.wins + record.losses + record.draws
+            key = (season, name, user)
+            packed = self.standings.get(key, 0)
+            result = 2 if winner is None else (0 if winner == seat else 1)
+            field_ = 1 << (result * _BITS)  # wins, losses or draws, counted by one
+            counts = (packed & ((1 << (3 * _BITS)) - 1)) + field_
+            diff = record.wins - record.losses + (1 << (_BITS - 1))
+            self.standings[key] = (
+                counts | played << (3 * _BITS) | diff << (4 * _BITS) | second << (5 * _BITS)
+            )
 
     def count(
         self, name: str, seats: tuple[int, int], winner: Seat | None, ended: datetime
@@ -322,6 +381,35 @@ class Generator:
             )  # fmt: skip
         return rows
 
+    def season_rows(self) -> list[Row]:
+        """The quarters as seasons 1, 2, ...: the newest running, the others ended."""
+        last = len(self.seasons) - 1
+        return [
+            (i + 1, GUILD, i + 1, self.stamp(begins), self.stamp(ends),
+             "open" if i == last else "closed", "rating",
+             None if i == last else self.stamp(ends))
+            for i, (begins, ends) in enumerate(self.seasons)
+        ]  # fmt: skip
+
+    def standing_rows(self) -> Iterator[Row]:
+        """Each season's standings, with a rating and deviation like the records' own at the
+        member's last match of the season, and when that rating turns provisional."""
+        for (season, name, user), packed in self.standings.items():
+            wins, losses, draws, played, diff, second = (
+                packed >> (i * _BITS) & _MASK for i in range(6)
+            )
+            rating = 1500 + 12 * (diff - (1 << (_BITS - 1))) + self.rng.gauss(0, 60)
+            deviation = max(60.0, 350 / math.sqrt(1 + played / 2))
+            last = self.start + timedelta(seconds=second)
+            until = provisional_from(
+                Rating(rating, deviation, DEFAULT_VOLATILITY), last.replace(tzinfo=UTC)
+            ).replace(tzinfo=None)
+            turned = until <= min(self.seasons[season][1], self.start + HISTORY)
+            yield (
+                season + 1, name, user, wins + draws / 2, wins, losses, draws, rating, deviation,
+                self.stamp(until), turned, self.stamp(last),
+            )  # fmt: skip
+
     def batches(self) -> Iterator[tuple[list[Row], list[Row]]]:
         """Every match in batches of ``BATCH``: the finished ones, then the open ones."""
         total = self.plan.matches
@@ -362,6 +450,10 @@ def load_sqlite(path: str, generator: Generator) -> None:
             connection.executemany(insert_sql("matches", MATCH_COLUMNS), matches)
             connection.executemany(insert_sql("match_players", PLAYER_COLUMNS), players)
         connection.executemany(insert_sql("player_stats", STATS_COLUMNS), generator.stats())
+        connection.executemany(insert_sql("seasons", SEASON_COLUMNS), generator.season_rows())
+        connection.executemany(
+            insert_sql("season_standings", STANDING_COLUMNS), generator.standing_rows()
+        )
         for index in indexes:
             connection.execute(str(CreateIndex(index).compile(dialect=SQLITE)))
         connection.execute(insert_sql("bot_meta", META_COLUMNS), generator.marker())
@@ -384,6 +476,9 @@ async def load_postgresql(url: URL, generator: Generator) -> None:
                 await copy(connection, "matches", MATCH_COLUMNS, matches)
                 await copy(connection, "match_players", PLAYER_COLUMNS, players)
             await copy(connection, "player_stats", STATS_COLUMNS, generator.stats())
+            await copy(connection, "seasons", SEASON_COLUMNS, generator.season_rows())
+            standings = list(generator.standing_rows())
+            await copy(connection, "season_standings", STANDING_COLUMNS, standings)
             for index in indexes:
                 await connection.execute(str(CreateIndex(index).compile(dialect=POSTGRESQL)))
             await connection.execute(NEXT_MATCH_ID)
@@ -428,7 +523,8 @@ async def generate(url: URL, plan: Plan) -> None:
     print(
         f"generated {plan.matches:,} finished and {plan.unfinished:,} open matches, "
         f"{2 * plan.matches:,}+ match_players rows and {len(generator.records):,} player_stats "
-        f"rows in {time.perf_counter() - started:.1f} s"
+        f"rows, {len(generator.seasons)} seasons with {len(generator.standings):,} "
+        f"season_standings rows in {time.perf_counter() - started:.1f} s"
     )
 
 
@@ -511,10 +607,40 @@ async def measure_app(url: URL, plan: Plan, limits: Limits, suffix: str = "") ->
             label = f"stats.leaderboards ({name}){suffix}"
             results.append(await timed_calls(label, limits, board))
         results.append(await timed_calls(f"stats.member_record{suffix}", limits, record))
+        results += await measure_seasons(sessions, limits, suffix)
         label = f"matches.unfinished_matches{suffix}"
         results.append(await timed_calls(label, limits, unfinished))
     finally:
         await engine.dispose()
+    return results
+
+
+async def measure_seasons(
+    sessions: async_sessionmaker[AsyncSession], limits: Limits, suffix: str
+) -> list[Measured]:
+    """A season's standings in each game (10 ranked and 10 provisional, as ``/stats season:``
+    asks), of the running season and of the first one, ended; and the web's season page (20 and
+    20 in every game)."""
+    results = []
+    now = datetime.now(UTC)
+    for number, which in ((None, "running"), (1, "season 1")):
+        for name in sorted(games.GAMES):
+
+            async def board(_: int, name: str = name, number: int | None = number) -> int:
+                async with sessions() as session:
+                    found = await season_board(session, GUILD, number, [name], 10, now)
+                    return sum(len(g.ranked) + len(g.provisional) for g in found.games)
+
+            label = f"seasons.season_board ({which}, {name}){suffix}"
+            results.append(await timed_calls(label, limits, board))
+
+    async def every_game(_: int) -> int:
+        async with sessions() as session:
+            found = await season_board(session, GUILD, None, list(games.GAMES), 20, now)
+            return sum(len(g.ranked) + len(g.provisional) for g in found.games)
+
+    label = f"seasons.season_board (running, every game, 20 rows){suffix}"
+    results.append(await timed_calls(label, limits, every_game))
     return results
 
 

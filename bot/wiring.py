@@ -45,6 +45,7 @@ from bot.chat.puzzles.desk import PuzzleCommands, PuzzleDesk
 from bot.chat.puzzles.rounds import PuzzleRounds
 from bot.chat.queue.commands import QueueCog
 from bot.chat.request_watch import CommandWatch
+from bot.chat.seasons.podiums import PodiumDesk
 from bot.chat.servers import Servers
 from bot.chat.shared_commands import Common
 from bot.chat.sweeps import Sweeps
@@ -69,6 +70,7 @@ from bot.service.puzzles import Puzzles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.reviews import FairUse, Reviewer, review_pool
+from bot.service.seasons import Seasons
 from bot.service.servers import ServerService
 from bot.service.sweeper import Sweeper
 from bot.service.tournaments.service import tournament_service
@@ -137,6 +139,8 @@ class App:
         matches = self.matches
         self.servers = ServerService(sessions, clock=clock, timeouts=timeouts)
         self.outbox = Outbox(sessions, clock=clock)
+        self.seasons = Seasons(sessions, clock=clock)
+        self.podiums = PodiumDesk(self.seasons, client, languages=self.languages)
         self.histories = HistoryService(sessions, clock=clock)
         self.review_pool = review_pool(settings.review_workers)
         """The processes reviews are computed in, started as the first is asked for."""
@@ -180,18 +184,22 @@ class App:
         self.sweeps = Sweeps(
             client,
             self.fleet,
-            Sweeper(matches.deadlines, settings.sweep_interval, reach=self.reach),
+            Sweeper(
+                matches.deadlines, settings.sweep_interval, reach=self.reach, seasons=self.seasons
+            ),
             self.delivery,
             self.redelivery,
             self.retries,
             self.desk.sweep,
             settings.sweep_interval,
             upkeep=lambda: self.boards.forget_ended(matches.lookups.in_play),
+            podiums=self.podiums.sweep,
         )
         self.parts = Parts(
             settings=settings,
             matches=matches,
             servers=self.servers,
+            seasons=self.seasons,
             histories=self.histories,
             tournaments=self.desk.service,
             requests=self.requests,

@@ -120,6 +120,8 @@ def make_app(
     app.router.add_get("/s/{token}/p/{player}", player)
     app.router.add_get("/s/{token}/p/{player}/{game}.png", chart)
     app.router.add_get("/s/{token}/m/{match:[0-9]{1,18}}", match)
+    app.router.add_get("/s/{token}/season", season)
+    app.router.add_get("/s/{token}/season/{number:[0-9]{1,6}}", season)
     app.on_cleanup.append(_finish_charts)
     return app
 
@@ -283,6 +285,17 @@ async def chart(request: web.Request) -> web.StreamResponse:
     if png is None:
         return security.not_found()
     return web.Response(body=png, content_type="image/png", headers=headers)
+
+
+@_on_site
+async def season(request: web.Request, session: AsyncSession, site: Site) -> web.StreamResponse:
+    """The server's running season (its newest), or an earlier one by number; a page that
+    says so when none has started."""
+    asked = request.match_info.get("number")
+    found = await pages.season(session, site, None if asked is None else int(asked), utcnow())
+    if found is None and asked is not None:
+        return security.not_found()
+    return _page(request, "season.html", PAGE_CACHE, season=found)
 
 
 @_on_site

@@ -18,6 +18,7 @@ from bot.service.match_parts import MatchParts
 from bot.service.member_history import HistoryService
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.puzzles import Puzzles
+from bot.service.seasons import Seasons
 from bot.service.servers import ServerService
 from bot.service.tournaments.service import TournamentService
 from bot.settings import Settings
@@ -85,6 +86,7 @@ class Parts:
     settings: Settings
     matches: MatchParts
     servers: ServerService
+    seasons: Seasons
     histories: HistoryService
     tournaments: TournamentService
     requests: Requests

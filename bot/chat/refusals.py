@@ -38,6 +38,7 @@ from bot.service.errors import (
     NoMatchHere,
     NoPuzzle,
     NoPuzzleLeft,
+    NoSeason,
     NotAChoice,
     NotAPlayer,
     NotAsked,
@@ -416,6 +417,25 @@ def _limit(error: LimitReached) -> str:
                 "them, or try again in a moment.",
                 n=n,
             )
+
+
+# --- seasons -----------------------------------------------------------------------------
+
+
+@_word.register
+def _no_season(error: NoSeason) -> str:
+    if error.latest is None:
+        return _(
+            "No season has started in this server yet: the first starts with its first rated "
+            "match, unless seasons are off ({command}).",
+            command=command("settings season_length:"),
+        )
+    return _(
+        "There is no season {number} in this server: write current, or a number from 1 to "
+        "{latest}.",
+        number=error.number,
+        latest=error.latest,
+    )
 
 
 # --- settings ----------------------------------------------------------------------------

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Awaitable
-from contextlib import AbstractContextManager
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -20,19 +17,19 @@ from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render, standings
 from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
-from bot.chat.failures import FAILED
 from bot.chat.followups import send_followup
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
+from bot.chat.public_answers import Shown, answer_publicly
 from bot.chat.puzzles import texts as puzzle_texts
-from bot.chat.readers import acting_of, in_server_language
+from bot.chat.readers import acting_of
 from bot.chat.refusals import say
+from bot.chat.seasons import commands as seasons
+from bot.chat.seasons.texts import season_embed
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
 from bot.i18n.formats import command
 from bot.i18n.names import human
 from bot.service.errors import MatchNotFound, TimeoutOutOfBounds
-from bot.service.failures import log_failure
-from bot.service.languages import Languages
 from bot.service.notices import BoardRoute, MatchSnapshot, Report
 from bot.service.quick_pair import FALLBACK_DEFAULT
 from bot.service.servers import FALLBACK_MAX
@@ -53,8 +50,6 @@ LANGUAGE_CHOICES = [
 back to the server's own."""
 COMPACT_TOP = 3
 """Players per game on the leaderboard when no game is given."""
-ANSWER_WITHIN = 2.0
-"""Seconds an answer is awaited before the interaction is deferred (Discord allows 3)."""
 
 _DURATION = re.compile(
     r"(?P<amount>\d{1,7})\s*(?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hours?|d|days?)?",
@@ -100,54 +95,6 @@ def rules_text(game: str, commands_: list[Any]) -> str:
     return f"{games.get(game).rules}\n{commands_line}\n\n{shared}"
 
 
-Shown = tuple[discord.Embed, discord.File | None]
-"""A public answer: its embed, and a file the embed shows as its image (a chart), if any."""
-
-
-async def answer_publicly(
-    interaction: Interaction,
-    making: Awaitable[Shown],
-    languages: Languages | None = None,
-) -> None:
-    """Answer with the embed (and file) ``making`` builds, for the channel to see; a failure
-    privately.
-
-    A deferral cannot be private for a failure and public for a success, so the answer is
-    awaited first: a failure then goes to the member alone. Only when it takes longer than
-    ``ANSWER_WITHIN`` is the interaction deferred publicly ("thinking"); a failure after that
-    deletes the placeholder and is told to the member alone all the same.
-    """
-    public = await in_server_language(languages, interaction.guild_id or 0)
-    work = asyncio.ensure_future(_made_in(public, making))
-    done, _pending = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
-    if not done:
-        await interaction.response.defer(thinking=True)
-    try:
-        embed, file = await work
-    except Exception:
-        log_failure(log, "command of user %s failed", interaction.user.id)
-        if interaction.response.is_done():
-            await interaction.delete_original_response()
-            await send_followup(interaction, _(FAILED), ephemeral=True)
-        else:
-            await interaction.response.send_message(_(FAILED), ephemeral=True)
-        return
-    none = discord.AllowedMentions.none()
-    files = [] if file is None else [file]
-    if file is not None:
-        embed.set_image(url=f"attachment://{file.filename}")
-    if interaction.response.is_done():
-        await send_followup(interaction, embed=embed, files=files, allowed_mentions=none)
-    else:
-        await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
-
-
-async def _made_in(language: AbstractContextManager[None], making: Awaitable[Shown]) -> Shown:
-    """What ``making`` builds, written in ``language``."""
-    with language:
-        return await making
-
-
 class Common(commands.Cog):
     def __init__(self, bot: Parlor, parts: Parts) -> None:
         self.bot = bot
@@ -161,6 +108,7 @@ class Common(commands.Cog):
     @app_commands.describe(
         game="Only this game (default: every game).",
         user="Show this member's record instead of the leaderboard.",
+        season="A season's standings: current, or its number (1, 2, ...).",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @playable_anywhere
@@ -169,7 +117,11 @@ class Common(commands.Cog):
         interaction: Interaction,
         game: str | None = None,
         user: discord.User | None = None,
+        season: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
+        if season is not None:
+            await self._season(interaction, season, game, user)
+            return
         if not_a_member(interaction, user):
             await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
             return
@@ -183,6 +135,27 @@ class Common(commands.Cog):
             query = self._record(guild_id, whose, game)
         async with self.bot.busy():
             await answer_publicly(interaction, query, self.parts.languages)
+
+    async def _season(
+        self,
+        interaction: Interaction,
+        text: str,
+        game: str | None,
+        user: discord.User | None,
+    ) -> None:
+        async with self.bot.busy():  # the standings in public, a refusal privately
+            try:
+                board = await seasons.season_asked(
+                    self.parts.seasons, interaction.guild_id, text, game, user is not None
+                )
+            except seasons.SeasonRefused as refused:
+                await interaction.response.send_message(str(refused), ephemeral=True)
+                return
+
+            async def shown() -> Shown:
+                return season_embed(board), None
+
+            await answer_publicly(interaction, shown(), self.parts.languages)
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> Shown:
         """One game's top 10 with a chart of their ratings, or every game's top players.
@@ -307,6 +280,10 @@ class Common(commands.Cog):
         threads="on: each match is played in its own thread; off: in the channel.",
         puzzle_channel="Post a daily puzzle in this channel, the same for everyone.",
         clear_puzzle_channel="Stop posting the daily puzzle.",
+        season_length="How long a season lasts (calendar periods, UTC); off: no seasons.",
+        season_score="What ranks a season's standings: rating, or points (1 a win, ½ a draw).",
+        season_channel="Where I post a season's podium when it ends.",
+        clear_season_channel="Post no podiums (seasons go on; /stats season: shows them).",
     )
     @app_commands.choices(
         web=[
@@ -318,6 +295,8 @@ class Common(commands.Cog):
             app_commands.Choice(name="on", value="on"),
             app_commands.Choice(name="off", value="off"),
         ],
+        season_length=seasons.SEASON_LENGTH_CHOICES,
+        season_score=seasons.SEASON_SCORE_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -337,6 +316,10 @@ class Common(commands.Cog):
         threads: str | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         clear_puzzle_channel: bool = False,
+        season_length: str | None = None,
+        season_score: str | None = None,
+        season_channel: discord.TextChannel | None = None,
+        clear_season_channel: bool = False,
     ) -> None:
         if puzzle_channel is not None and clear_puzzle_channel:
             await interaction.response.send_message(
@@ -347,6 +330,10 @@ class Common(commands.Cog):
             await interaction.response.send_message(
                 _("Set the organizer role or clear it, not both."), ephemeral=True
             )
+            return
+        refused = seasons.season_channel_refusal(season_channel, clear=clear_season_channel)
+        if refused is not None:
+            await interaction.response.send_message(refused, ephemeral=True)
             return
         given = {
             kind: text
@@ -409,6 +396,11 @@ class Common(commands.Cog):
                 log.info("server %s: language set to %s", interaction.guild_id, language)
             text += await self._puzzle_channel(
                 interaction.guild_id or 0, puzzle_channel, clear=clear_puzzle_channel
+            )
+            text += await seasons.season_settings(
+                self.parts.seasons,
+                interaction.guild_id or 0,
+                (season_length, season_score, season_channel, clear_season_channel),
             )
             await send_followup(
                 interaction, text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -1,6 +1,7 @@
-"""The sweep loop of one bot process: passed deadlines, the outbox's overdue deliveries, and the
-tournaments with something left to do, every ``sweep_interval`` seconds once the bot is ready;
-about once a minute, the memory kept of matches no longer in play is let go (``upkeep``).
+"""The sweep loop of one bot process: passed deadlines and ended seasons, the outbox's overdue
+deliveries, the tournaments with something left to do and the podiums of ended seasons, every
+``sweep_interval`` seconds once the bot is ready; about once a minute, the memory kept of
+matches no longer in play is let go (``upkeep``).
 
 Before each round the process checks it still holds its shards (``bot.fleet``); when another
 process took them while this one was cut off, the bot stops itself. The heartbeat that says this
@@ -50,6 +51,7 @@ class Sweeps:
         interval: float,
         *,
         upkeep: Callable[[], Awaitable[None]] = _nothing,
+        podiums: Callable[[], Awaitable[None]] = _nothing,
     ) -> None:
         self.client = client
         self.fleet = fleet
@@ -59,6 +61,8 @@ class Sweeps:
         self.retries = retries
         self.tournaments = tournaments
         self.upkeep = upkeep
+        self.podiums = podiums
+        """Posts the podiums of the seasons that ended (the deadlines' round closes them)."""
         self._upkeep_every = max(1, math.ceil(UPKEEP_EVERY / interval))
         """Rounds between two upkeeps (counted in rounds: the loop's own clock)."""
         self._rounds = 0
@@ -100,14 +104,15 @@ class Sweeps:
     async def once(self) -> int:
         """Act on every passed deadline and post what happened, try again the channels out of
         reach (calling off what stayed so for a whole turn), deliver what the outbox holds that
-        nobody confirmed, and move on the tournaments with something left to do; how many
-        matches it touched."""
+        nobody confirmed, move on the tournaments with something left to do, and post the
+        podiums of seasons that ended; how many matches it touched."""
         reports = await self.deadlines.round()
         for report in reports:
             await self.delivery.deliver(report)
         await self.retries.sweep()
         await self.redelivery.sweep()
         await self.tournaments()
+        await self.podiums()
         self._rounds += 1
         if self._rounds % self._upkeep_every == 0:
             try:

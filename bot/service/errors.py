@@ -40,6 +40,7 @@ __all__ = [
     "NoMatchHere",
     "NoPuzzle",
     "NoPuzzleLeft",
+    "NoSeason",
     "NotAChoice",
     "NotAPlayer",
     "NotAsked",
@@ -204,6 +205,15 @@ class TimeoutOutOfBounds(InvalidMove):
     low: int
     high: int
     got: int
+
+
+@refusal
+class NoSeason(MatchError):
+    """The server has no season ``number`` (``None``: none has started yet, or seasons are
+    off); ``latest`` is its newest season's number, if any."""
+
+    number: int | None
+    latest: int | None
 
 
 # --- which match -------------------------------------------------------------------------

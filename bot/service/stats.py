@@ -15,9 +15,11 @@ from bot.service.ratings import (
     as_of,
     display,
     listing_of,
+    provisional_from,
     ranked_until,
     rate_match,
 )
+from bot.service.season_results import count_in_season
 from db import after_match as history
 from db import records
 from db.connection import Db
@@ -25,6 +27,7 @@ from db.member_matches import POINTS, MemberMatch, member_matches, result_for
 from db.member_matches import Result as MatchResult
 from db.models import PlayerStats
 from db.records import StatsKey, StatsRow, lock_records, save_records
+from db.seasons import SeasonResult
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,26 @@ async def add_result(db: Db, result: Result, now: datetime) -> None:
             row.ranked_until = ranked_until(new, now, now)
         await history.add_rating_changes(
             db, result.match_id, result.guild_id, result.game, moves, now
+        )
+        await count_in_season(
+            db,
+            result.guild_id,
+            result.game,
+            [
+                SeasonResult(
+                    uid,
+                    POINTS[won],
+                    int(won == "win"),
+                    int(won == "loss"),
+                    int(won == "draw"),
+                    new.rating,
+                    new.deviation,
+                    provisional_from(new, now),
+                    new.provisional,
+                )
+                for uid, won, new in zip(result.players, results, (new_a, new_b), strict=True)
+            ],
+            now,
         )
     for uid, won in zip(result.players, results, strict=True):
         if uid != result.bot_id:

@@ -15,13 +15,18 @@ process down, restarting, or just back and still giving back the time it was awa
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service.deadlines import Deadlines
+from bot.service.failures import log_failure
 from bot.service.notices import Report
 from bot.service.reach import Reach
+from bot.service.seasons import Seasons
+
+log = logging.getLogger(__name__)
 
 AWAY_MARGIN = timedelta(seconds=10)
 """Beyond two heartbeat intervals, how late a heartbeat may be before a shard counts as away."""
@@ -46,8 +51,11 @@ class Sweeper:
         *,
         monotonic: Callable[[], float] = time.monotonic,
         reach: Reach | None = None,
+        seasons: Seasons | None = None,
     ) -> None:
         self.service = service
+        self.seasons = seasons
+        """The seasons whose end has passed are closed by each round."""
         self.reach = reach
         """The channels out of the bot's reach, whose deadlines wait."""
         self.away_after = away_after(sweep_interval)
@@ -76,7 +84,12 @@ class Sweeper:
 
     async def round(self) -> list[Report]:
         """Act on what is due, holding the deadlines of shards not heard since they passed and
-        of channels out of the bot's reach."""
+        of channels out of the bot's reach; close the seasons whose end has passed."""
+        if self.seasons is not None:
+            try:
+                await self.seasons.close_due()
+            except Exception:  # the deadlines go on; the next round tries again
+                log_failure(log, "closing the seasons that ended failed")
         heard = await self.service.heard()
         unreachable = set(await self.reach.held()) if self.reach is not None else set()
         return await self.service.sweep(heard=heard, unreachable=unreachable)

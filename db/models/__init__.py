@@ -1,8 +1,8 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
 settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
-(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``) and
-tournaments (``tournaments``).
+(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``),
+tournaments (``tournaments``) and seasons (``seasons``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
 the migrations with) holds every table, and ``from db.models import Match`` finds any of them.
@@ -38,6 +38,14 @@ from db.models.records import (
     DEFAULT_VOLATILITY,
     PlayerStats,
     RatingChange,
+)
+from db.models.seasons import (
+    Season,
+    SeasonLength,
+    SeasonPodium,
+    SeasonScore,
+    SeasonStanding,
+    SeasonState,
 )
 from db.models.servers import BotMeta, GuildSettings, MemberLocale, WebSite
 from db.models.tournaments import (
@@ -83,6 +91,12 @@ __all__ = [
     "QueueBoard",
     "QueueEntry",
     "RatingChange",
+    "Season",
+    "SeasonLength",
+    "SeasonPodium",
+    "SeasonScore",
+    "SeasonStanding",
+    "SeasonState",
     "Tournament",
     "TournamentEntrant",
     "TournamentGame",

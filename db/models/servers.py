@@ -32,6 +32,12 @@ class GuildSettings(Base):
     """The server's preferred locale as Discord last reported it (``en-US``, ``fr``, ...)."""
     puzzle_channel: Mapped[int | None] = mapped_column(BigInteger)
     """The channel of the daily puzzle (``None``: no daily puzzle)."""
+    season_length: Mapped[str | None] = mapped_column(String(12))
+    """``month``, ``quarter``, ``half-year`` or ``off`` (``None``: quarters)."""
+    season_score: Mapped[str | None] = mapped_column(String(8))
+    """``rating`` or ``points`` (``None``: rating)."""
+    season_channel: Mapped[int | None] = mapped_column(BigInteger)
+    """Where an ended season's podium is posted (``None``: nowhere)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 

@@ -49,6 +49,9 @@ TABLES = {
     "puzzle_ratings",
     "daily_puzzles",
     "puzzle_sources",
+    "seasons",
+    "season_standings",
+    "season_podiums",
 }
 
 
@@ -589,5 +592,103 @@ async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_end
                 standing_rating(alice, clock.now).deviation
             )
             assert change.deviation_before > 70.0, "the deviation grew for the hour since"
+    finally:
+        await engine.dispose()
+
+
+async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_first_season(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0013's data: a server's settings, both players' records and a Crystal
+    match in play. After the upgrade the settings, records and ratings are as they were, the
+    server has no season yet and reads the defaults, and the match plays to its end: its
+    result opens the server's first season and counts in it."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.match_parts import match_parts
+    from bot.service.seasons import Seasons
+    from db.engine import session_factory
+    from db.models import GuildSettings, PlayerStats, SeasonLength, SeasonScore
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    engine = create_engine(empty_database_url)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    crystal = games.get("crystal")
+    state = crystal.new({}, 1)
+    # Alice 9 then 5 (14), Bob 8 and 2: Alice takes 1 next and reaches exactly 15.
+    for seat, text in ((0, "9"), (1, "8"), (0, "5"), (1, "2")):
+        state, _events = crystal.apply(state, seat, crystal.parse(state, seat, text))
+    record = {
+        "guild_id": GUILD, "game": "crystal", "vs_bot": False, "wins": 3, "losses": 1,
+        "draws": 0, "streak": 1, "best_streak": 2, "deviation": 80.0, "volatility": 0.09,
+        "games_played": 4, "updated_at": now,
+    }  # fmt: skip
+    try:
+        await upgrade(engine, "0013")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "guild_settings", "player_stats")
+                }
+            )
+            await connection.execute(
+                insert(tables["guild_settings"]).values(
+                    guild_id=GUILD, turn_timeout=900, threads=True, language="fr", updated_at=now
+                )
+            )
+            await connection.execute(
+                insert(tables["player_stats"]),
+                [{**record, "user_id": ALICE, "rating": 1620.0},
+                 {**record, "user_id": BOB, "rating": 1580.0}],
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crystal",
+                    options=crystal.options(state), seed=1, state=crystal.dump(state),
+                    status="active", version=6, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                    place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+
+        await upgrade(engine)
+
+        sessions = session_factory(engine)
+        async with sessions() as session:
+            settings = await session.get(GuildSettings, GUILD)
+            assert settings is not None
+            assert (settings.turn_timeout, settings.threads, settings.language) == (900, True, "fr")
+            alice = await session.get(PlayerStats, (GUILD, "crystal", ALICE, False))
+            assert alice is not None and (alice.rating, alice.deviation) == (1620.0, 80.0)
+        clock = Clock()
+        seasons = Seasons(sessions, clock=clock)
+        options = await seasons.options(GUILD)
+        assert (options.length, options.score, options.channel_id) == (
+            SeasonLength.QUARTER,
+            SeasonScore.RATING,
+            None,
+        )
+        assert await seasons.numbers(GUILD) == []
+
+        service = match_parts(sessions, clock=clock)
+        report = await service.play.submit(7, Acting(ALICE), "1")
+        assert report.match.status == "finished" and report.match.winner_id == ALICE
+        board = await seasons.board(GUILD, None, "crystal", 10)
+        assert board.number == 1 and board.open
+        assert [(x.rank, x.user_id, x.wins, x.losses) for x in board.games[0].ranked] == [
+            (1, ALICE, 1, 0),
+            (2, BOB, 0, 1),
+        ]
     finally:
         await engine.dispose()

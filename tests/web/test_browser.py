@@ -93,6 +93,7 @@ async def test_each_page_type_loads_and_is_saved_as_a_screenshot(
         "leaderboard": f"{site}/g/crown?list=provisional",
         "player": f"{site}/p/{key}",
         "match": f"{site}/m/{server.finished[0]}?step=3",
+        "season": f"{site}/season",
     }
     for scheme in ("light", "dark"):
         context = await browser.new_context(
@@ -114,7 +115,12 @@ async def test_each_page_type_loads_and_is_saved_as_a_screenshot(
         assert width <= 390, f"{name} scrolls sideways on a phone ({width} px)"
         await page.screenshot(path=tmp_path / f"{name}-phone.png", full_page=True)
     await phone.close()
-    assert len([n for n in os.listdir(tmp_path) if n.endswith(".png")]) == 12
+    assert len([n for n in os.listdir(tmp_path) if n.endswith(".png")]) == 15
+    kept = os.environ.get("PARLOR_SCREENSHOTS")
+    if kept:  # to look at what is drawn
+        for name in os.listdir(tmp_path):
+            if name.endswith(".png"):
+                shutil.copy(tmp_path / name, Path(kept) / name)
 
 
 async def test_a_replay_steps_with_the_keyboard(

@@ -1,0 +1,1 @@
+"""Seasons on Discord: ``/stats season:``, the season settings, and the podium posts."""
