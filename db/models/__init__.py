@@ -1,7 +1,7 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
 settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
-(``dms``), the quick-pair queue (``queue``) and
+(``dms``), the quick-pair queue (``queue``), rank roles (``ranks``) and
 tournaments (``tournaments``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
@@ -24,6 +24,7 @@ from db.models.matches import (
     OutboxEntry,
 )
 from db.models.queue import QueueBoard, QueueEntry
+from db.models.ranks import BEST, RankGrant, RankRole, RankUpdate
 from db.models.records import (
     DEFAULT_DEVIATION,
     DEFAULT_RATING,
@@ -42,6 +43,7 @@ from db.models.tournaments import (
 )
 
 __all__ = [
+    "BEST",
     "DEFAULT_DEVIATION",
     "DEFAULT_RATING",
     "DEFAULT_VOLATILITY",
@@ -68,6 +70,9 @@ __all__ = [
     "PlayerStats",
     "QueueBoard",
     "QueueEntry",
+    "RankGrant",
+    "RankRole",
+    "RankUpdate",
     "RatingChange",
     "Tournament",
     "TournamentEntrant",
