@@ -41,6 +41,8 @@ from bot.chat.matches.interactions import Interactions
 from bot.chat.matches.threads import ThreadMaker
 from bot.chat.parts import Parts
 from bot.chat.queue.commands import QueueCog
+from bot.chat.ranks.commands import Ranks
+from bot.chat.ranks.keeper import RankKeeper
 from bot.chat.request_watch import CommandWatch
 from bot.chat.servers import Servers
 from bot.chat.shared_commands import Common
@@ -60,6 +62,7 @@ from bot.service.match_state import Clock
 from bot.service.match_threads import ThreadPlaces
 from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
+from bot.service.ranks import RankRoles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.reviews import FairUse, Reviewer, review_pool
@@ -178,6 +181,9 @@ class App:
             settings.sweep_interval,
             upkeep=lambda: self.boards.forget_ended(matches.lookups.in_play),
         )
+        self.ranks = RankRoles(sessions, clock=clock)
+        """A server's rank roles; a season's end owes their update (``owe_season_update``)."""
+        self.rank_keeper = RankKeeper(client, self.ranks, settings.sweep_interval)
         self.parts = Parts(
             settings=settings,
             matches=matches,
@@ -257,6 +263,7 @@ class App:
             log.info("Add to my apps: %s", user_install_url(client.application_id))
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
+        self.rank_keeper.start()
         if self._gets_dms:
             self.catching_up = asyncio.create_task(self._catch_up())
 
@@ -300,7 +307,7 @@ class App:
         """Every slash command on the client's tree, each cog built with what it uses, with the
         translator that words them in each member's client language (read when the tree is
         synced): servers leaving, each game's command group, the shared commands, typed DMs,
-        tournaments, the quick-pair queue, and the history."""
+        tournaments, the quick-pair queue, the history, and rank roles."""
         client, parts = self.client, self.parts
         cogs: list[commands.Cog] = [
             Servers(client, self.matches.organizing, self.languages),
@@ -310,6 +317,7 @@ class App:
             Tournaments(self.desk, client.busy),
             self.queue,
             History(self.after_game),
+            Ranks(self.ranks),
         ]
         for cog in cogs:
             await client.add_cog(cog)
@@ -331,6 +339,7 @@ class App:
             left = deadline - asyncio.get_running_loop().time()
             await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
+        await self.rank_keeper.stop(deadline)
 
     async def release(self) -> None:
         await self.gateway.stop()

@@ -236,13 +236,19 @@ class RankRoles:
             owed.guild_id, owed.user_id, frozenset(wanted - given), frozenset(given - wanted)
         )
 
-    async def applied(self, owed: Owed, given: Iterable[int], taken: Iterable[int]) -> None:
-        """Parlor gave the member ``given`` and took ``taken`` away: the update is done."""
+    async def applied(
+        self, owed: Owed, given: Iterable[int], taken: Iterable[int], *, done: bool = True
+    ) -> None:
+        """Parlor gave the member ``given`` and took ``taken`` away: the update is done, or
+        (``done`` false: Discord failed) the rest is tried again later, sooner at first."""
         async with self.sessions.begin() as session:
             await stored.record_grants(
                 session, owed.guild_id, owed.user_id, given, taken, self.clock()
             )
-            await stored.forget_update(session, owed.guild_id, owed.user_id, owed.claimed_until)
+            if done:
+                await stored.forget_update(session, owed.guild_id, owed.user_id, owed.claimed_until)
+            else:
+                await self._delay(session, owed)
 
     async def left(self, owed: Owed) -> None:
         """The member is no longer in the server: nothing of theirs is Parlor's to take."""
@@ -252,8 +258,11 @@ class RankRoles:
 
     async def retry_later(self, owed: Owed) -> None:
         """The update failed (Discord is down): try again later, sooner at first."""
-        backoff = timedelta(seconds=min(5 * 2**owed.attempts, 600))
         async with self.sessions.begin() as session:
-            await stored.delay_update(
-                session, owed.guild_id, owed.user_id, owed.claimed_until, self.clock() + backoff
-            )
+            await self._delay(session, owed)
+
+    async def _delay(self, session: AsyncSession, owed: Owed) -> None:
+        backoff = timedelta(seconds=min(5 * 2**owed.attempts, 600))
+        await stored.delay_update(
+            session, owed.guild_id, owed.user_id, owed.claimed_until, self.clock() + backoff
+        )

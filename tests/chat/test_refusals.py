@@ -51,6 +51,7 @@ from bot.service.errors import (
     WrongStatus,
 )
 from bot.service.quick_pair import NotQueued
+from bot.service.ranks import NoSuchRank, RankTaken, TooManyRanks
 from bot.service.tournaments.refusals import (
     AlreadyEntered,
     NoSuchFormat,
@@ -135,6 +136,11 @@ SAMPLES: list[MatchError | NotYourTurn] = [
     OpenTournamentsLimit((2, 1), mine=True),
     OpenTournamentsLimit((3, 2, 1), mine=False),
     TournamentBusy(),
+    RankTaken("crown", 1600, 5),
+    TooManyRanks(25),
+    NoSuchRank("crown", None),
+    NoSuchRank(None, 7),
+    NoSuchRank(None, None),
 ]
 
 

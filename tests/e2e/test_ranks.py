@@ -1,0 +1,150 @@
+"""Rank roles end to end: a manager sets ranks, rated matches give and take the roles, and the
+bot says plainly what stands in the way when Discord would refuse it the role."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from db.engine import session_factory
+from db.models import PlayerStats
+
+from .fake_discord.permissions import BOT_PERMISSIONS, MANAGE_GUILD, MANAGE_ROLES
+from .test_bot_games import play_crystal, start
+
+if TYPE_CHECKING:
+    from .bot_fixtures import Table
+    from .fake_discord import FakeDiscord, FakeGuild, FakeMember
+
+pytest_plugins = ("tests.e2e.bot_fixtures",)
+
+
+async def rated(table: Table, guild: FakeGuild, member: FakeMember, rating: float) -> None:
+    """The member's Crystal Capture rating, as many rated matches would have left it."""
+    assert table.app is not None
+    async with session_factory(table.app.engine).begin() as session:
+        session.add(
+            PlayerStats(
+                guild_id=guild.id, game="crystal", user_id=member.id, vs_bot=False,
+                wins=20, losses=20, draws=0, streak=0, best_streak=3, rating=rating,
+                deviation=60.0, volatility=0.06, games_played=40,
+            )
+        )  # fmt: skip
+
+
+def seen(table: Table, guild: FakeGuild) -> discord.Guild | None:
+    """The server as the running bot last heard of it."""
+    return None if table.bot is None else table.bot.get_guild(guild.id)
+
+
+async def test_rated_matches_promote_a_member_and_move_them_up_a_rank(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    fake = fake_discord
+    fake.set_role_permissions(fake.bot_role(guild), BOT_PERMISSIONS | MANAGE_ROLES)
+    silver = fake.add_role(guild, "Silver", position=1)
+    gold = fake.add_role(guild, "Gold", position=1)
+    champion = fake.add_role(guild, "Champion", position=1)
+    artists = fake.add_role(guild, "Artists", position=1)
+    managers = fake.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(managers,))
+    fake.set_member_roles(guild, alice, [artists])
+    fake.set_member_roles(guild, bob, [silver])  # given by hand: not Parlor's to take
+    async with idle_table.running():
+        table = idle_table
+        await rated(table, guild, alice, 1595.0)
+        await rated(table, guild, bob, 1605.0)
+
+        refused = table.answer(
+            await table.slash(bob, "ranks set", game="crystal", rating=1600, role=silver)
+        )
+        assert "You need the Manage Server permission" in refused
+        said = table.answer(
+            await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+        )
+        assert f"Crystal Capture rating reaches 1600 get {silver.mention}" in said
+        await table.slash(mod, "ranks set", game="crystal", rating=1610, role=gold)
+        await table.slash(mod, "ranks set", game="best", rating=1612, role=champion, season=True)
+        listed = table.answer(await table.slash(bob, "ranks list"))  # anyone may read them
+        assert f"{silver.mention}: Crystal Capture rating 1600 or more" in listed
+        assert f"{champion.mention}: Best rating over every game rating 1612 or more" in listed
+
+        await start(table, alice, bob, "crystal challenge")
+        await play_crystal(table, alice, bob)  # Alice 1595 → 1605, Bob 1605 → 1595
+        await fake.wait_until(lambda: silver in alice.roles, what="Alice made Silver")
+        assert set(alice.roles) == {artists, silver}
+        assert bob.roles == [silver]
+
+        await start(table, alice, bob, "crystal challenge")
+        await play_crystal(table, alice, bob)  # Alice 1605 → 1615, Bob 1595 → 1585
+        await fake.wait_until(lambda: gold in alice.roles, what="Alice made Gold")
+        await fake.wait_until(lambda: silver not in alice.roles, what="Silver taken from Alice")
+        assert set(alice.roles) == {artists, gold, champion}
+        assert bob.roles == [silver]  # below 1600 now, but Parlor never gave it
+
+        cleared = table.answer(await table.slash(mod, "ranks clear", game="crystal"))
+        assert silver.mention in cleared and gold.mention in cleared
+        assert set(alice.roles) == {artists, gold, champion}  # members keep what they have
+    role_calls = [r for r in fake.requests if "/roles/" in r.path]
+    assert [(r.method, r.status) for r in role_calls] == [
+        ("PUT", 204),
+        ("PUT", 204),
+        ("PUT", 204),
+        ("DELETE", 204),
+    ]
+    assert fake.rate_limit_hits == []
+
+
+async def test_a_rank_the_bot_could_not_give_is_refused_saying_why(
+    table: Table, fake_discord: FakeDiscord, guild: FakeGuild, bob: FakeMember
+) -> None:
+    fake = fake_discord
+    managers = fake.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(managers,))
+    silver = fake.add_role(guild, "Silver", position=1)
+    bronze = fake.add_role(guild, "Bronze", position=1)
+    above = fake.add_role(guild, "Above")
+    await fake.wait_until(
+        lambda: (server := seen(table, guild)) and server.get_role(above.id),
+        what="the bot to hear of the roles",
+    )
+
+    said = table.answer(
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+    )
+    assert "I need the Manage Roles permission to give" in said
+    fake.set_role_permissions(fake.bot_role(guild), BOT_PERMISSIONS | MANAGE_ROLES)
+    await fake.wait_until(
+        lambda: (server := seen(table, guild)) and server.me.guild_permissions.manage_roles,
+        what="the bot to hear of its new permission",
+    )
+    said = table.answer(
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=above)
+    )
+    assert f"{above.mention} is not below my highest role" in said
+    said = table.answer(
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=fake.bot_role(guild))
+    )
+    assert "managed by Discord or by an app" in said
+    listed = table.answer(await table.slash(mod, "ranks list"))
+    assert "This server has no rank" in listed
+
+    said = table.answer(
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+    )
+    assert f"get {silver.mention}" in said
+    taken = table.answer(
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=bronze)
+    )
+    assert f"Crystal Capture already has a rank at rating 1600: {silver.mention}" in taken
+    both = table.answer(await table.slash(mod, "ranks clear", role=silver, game="crystal"))
+    assert "Name one rank role to clear, or one game" in both
+    unknown = table.answer(await table.slash(mod, "ranks clear", role=bronze))
+    assert f"{bronze.mention} is not a rank here" in unknown
+    listed = table.answer(await table.slash(mod, "ranks list"))
+    assert silver.mention in listed and bronze.mention not in listed
