@@ -2,7 +2,10 @@
 
 Follows Glickman's "Example of the Glicko-2 system" (2013), with the Illinois algorithm for the
 new volatility. Each match is one rating period: both players are rated against each other's
-rating from before the game.
+rating from before the game. Between matches the deviation grows as Glicko-2's periods without
+games make it grow, in fractional periods of time as Lichess counts them
+(``RATING_PERIODS_PER_DAY``): ``as_of`` gives a rating at a moment, ``listing_of`` classes it
+for a leaderboard.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
 
 SCALE = 173.7178
 """Glicko-2's conversion factor between the displayed scale and its internal one (400 / ln 10)."""
@@ -23,6 +28,15 @@ TAU = 0.75
 """How much the volatility may change in one period."""
 
 CONVERGENCE = 1e-6
+
+RATING_PERIODS_PER_DAY = 0.21436
+"""Glicko-2 rating periods per day away, as Lichess counts them (lila's ``ratingPeriodsPerDay``,
+chosen there so a typical deviation grows from 60 to 110 in a year without games)."""
+
+INACTIVE_AFTER = timedelta(days=30)
+"""A member without a rated match of a game for this long is listed apart as inactive."""
+
+_DAY_SECONDS = 86_400.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +99,76 @@ def display(r: Rating) -> str:
     """The rating as shown to members: ``"1500?"`` while provisional, else ``"1623"``."""
     shown = str(round(r.rating))
     return f"{shown}?" if r.provisional else shown
+
+
+def periods_between(since: datetime, moment: datetime) -> float:
+    """The rating periods (fractional) from ``since`` to ``moment``; none when ``moment`` is
+    not later."""
+    seconds = (moment - since).total_seconds()
+    return max(seconds, 0.0) / _DAY_SECONDS * RATING_PERIODS_PER_DAY
+
+
+def grown(rating: Rating, periods: float) -> Rating:
+    """The rating after ``periods`` rating periods without games: Glicko-2's
+    ``phi' = sqrt(phi^2 + n * sigma^2)``, capped at ``MAX_DEVIATION``; rating and volatility
+    stay."""
+    phi = rating.deviation / SCALE
+    phi_now = math.sqrt(phi**2 + max(periods, 0.0) * rating.volatility**2)
+    return Rating(rating.rating, min(SCALE * phi_now, MAX_DEVIATION), rating.volatility)
+
+
+def as_of(rating: Rating, since: datetime | None, moment: datetime) -> Rating:
+    """A stored rating as it stands at ``moment``, its deviation grown since ``since`` (the
+    moment the stored deviation was reached; ``None`` for a rating never stored, which stays)."""
+    if since is None:
+        return rating
+    return grown(rating, periods_between(since, moment))
+
+
+def provisional_from(rating: Rating, since: datetime) -> datetime:
+    """The moment the stored rating, growing from ``since``, becomes provisional (``since``
+    itself when it already is; a far future moment when its volatility is zero)."""
+    if rating.provisional:
+        return since
+    gap = (PROVISIONAL_DEVIATION / SCALE) ** 2 - (rating.deviation / SCALE) ** 2
+    per_period = rating.volatility**2
+    if per_period <= 0.0:
+        return datetime.max.replace(tzinfo=since.tzinfo)
+    days = gap / per_period / RATING_PERIODS_PER_DAY
+    try:
+        return since + timedelta(days=days)
+    except OverflowError:
+        return datetime.max.replace(tzinfo=since.tzinfo)
+
+
+class Listing(StrEnum):
+    """Where a member is listed on a leaderboard."""
+
+    RANKED = "ranked"
+    PROVISIONAL = "provisional"
+    """Active, but the deviation (as grown) is ``PROVISIONAL_DEVIATION`` or more."""
+    INACTIVE = "inactive"
+    """No rated match of the game for ``INACTIVE_AFTER``."""
+
+
+def ranked_until(rating: Rating, since: datetime, rated_at: datetime) -> datetime:
+    """The moment a member stops being ranked, unless they play again: their deviation growing
+    from ``since`` turns provisional, or ``INACTIVE_AFTER`` passes since ``rated_at``, whichever
+    comes first. Kept on the record, so a leaderboard asks only ``ranked_until > now``."""
+    return min(provisional_from(rating, since), rated_at + INACTIVE_AFTER)
+
+
+def listing_of(
+    rating: Rating, since: datetime | None, rated_at: datetime | None, moment: datetime
+) -> Listing:
+    """How a member's rating is listed at ``moment``: inactive without a rated match for
+    ``INACTIVE_AFTER`` (or ever), else provisional while the grown deviation is 110 or more,
+    else ranked."""
+    if rated_at is None or moment - rated_at >= INACTIVE_AFTER:
+        return Listing.INACTIVE
+    if as_of(rating, since, moment).provisional:
+        return Listing.PROVISIONAL
+    return Listing.RANKED
 
 
 def _g(phi: float) -> float:
