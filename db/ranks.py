@@ -34,6 +34,9 @@ class RatingRow:
     game: str
     rating: float
     deviation: float
+    volatility: float
+    since: datetime
+    """When the rating and deviation were last changed (the record's last update)."""
 
 
 async def ranks(session: AsyncSession, guild_id: int) -> list[RankRow]:
@@ -166,7 +169,13 @@ async def delay_update(
 async def member_ratings(session: AsyncSession, guild_id: int, user_id: int) -> list[RatingRow]:
     """The member's ratings against people in the server, one a game played."""
     rows = await session.execute(
-        select(PlayerStats.game, PlayerStats.rating, PlayerStats.deviation).where(
+        select(
+            PlayerStats.game,
+            PlayerStats.rating,
+            PlayerStats.deviation,
+            PlayerStats.volatility,
+            PlayerStats.updated_at,
+        ).where(
             PlayerStats.guild_id == guild_id,
             PlayerStats.user_id == user_id,
             PlayerStats.vs_bot.is_(False),

@@ -2,7 +2,8 @@
 
 A server sets ranks (``/ranks set``): a game (or ``best``, a member's best rating over every
 game), the rating it takes, and the role. Within one game, a member holds the highest rank their
-rating reaches; a provisional rating (``Rating.provisional``) reaches none. After each rated
+rating reaches; a rating provisional at the update, its deviation grown since it last changed
+(``ratings.as_of``), reaches none. After each rated
 match the players are owed an update (``owe_after_match``, in the match's own transaction), and
 when a season ends the holders of the ranks tied to it (``owe_season_update``); the Discord side
 takes what is owed (``due``), asks what must change (``change``), gives and takes the roles,
@@ -20,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.service.errors import MatchError, refusal
 from bot.service.match_state import Clock
-from bot.service.ratings import Rating
+from bot.service.ratings import Rating, as_of
 from db import ranks as stored
 from db.connection import Db
 from db.models import BEST, utcnow
@@ -108,12 +109,15 @@ class RoleChange:
         return not self.give and not self.take
 
 
-def ranked(rows: Iterable[RatingRow]) -> dict[str, float]:
-    """The member's ratings that may earn a rank, by game: the provisional ones earn none."""
+def ranked(rows: Iterable[RatingRow], moment: datetime) -> dict[str, float]:
+    """The member's ratings that may earn a rank at ``moment``, by game: a rating provisional
+    then, its deviation grown since it last changed (``ratings.as_of``), earns none."""
     return {
         row.game: row.rating
         for row in rows
-        if not Rating(row.rating, row.deviation, 0.0).provisional
+        if not as_of(
+            Rating(row.rating, row.deviation, row.volatility), row.since, moment
+        ).provisional
     }
 
 
@@ -229,7 +233,8 @@ class RankRoles:
         not given them, and those it gave that they reach no more."""
         async with self.sessions() as session:
             found = [_rank(row) for row in await stored.ranks(session, owed.guild_id)]
-            ratings = ranked(await stored.member_ratings(session, owed.guild_id, owed.user_id))
+            rows = await stored.member_ratings(session, owed.guild_id, owed.user_id)
+            ratings = ranked(rows, self.clock())
             given = await stored.grants(session, owed.guild_id, owed.user_id)
         wanted = wanted_roles(found, ratings)
         return RoleChange(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -38,8 +40,9 @@ async def rate(
     game: str,
     rating: float,
     deviation: float = 60.0,
+    at: datetime | None = None,
 ) -> None:
-    """The member's rating in ``game``, as rated matches would have left it."""
+    """The member's rating in ``game``, as rated matches would have left it (last at ``at``)."""
     async with sessions.begin() as session:
         row = await session.get(PlayerStats, (GUILD, game, user, False))
         if row is None:
@@ -47,7 +50,9 @@ async def rate(
             await session.flush()
             row = await session.get(PlayerStats, (GUILD, game, user, False))
         assert row is not None
-        row.rating, row.deviation = rating, deviation
+        row.rating, row.deviation, row.volatility = rating, deviation, 0.06
+        if at is not None:
+            row.updated_at = at
 
 
 async def owed(sessions: async_sessionmaker[AsyncSession]) -> list[tuple[int, int]]:
@@ -149,6 +154,21 @@ async def test_an_update_gives_the_rank_reached_and_takes_those_parlor_gave(
     await ranks.refresh(GUILD, [ALICE])
     [update] = await ranks.due()
     assert (await ranks.change(update)).take == {GOLD}
+
+
+async def test_a_rating_left_alone_grows_uncertain_and_loses_its_rank(
+    ranks: RankRoles, sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> None:
+    await ranks.set(GUILD, Rank(SILVER, "crown", 1600))
+    await rate(sessions, ALICE, "crown", 1650, at=clock())
+    await ranks.refresh(GUILD, [ALICE])
+    [update] = await ranks.due()
+    await ranks.applied(update, [SILVER], [])
+
+    clock.advance(days=400)  # Glicko-2's periods without games: 60 grows past 110 in a year
+    await ranks.refresh(GUILD, [ALICE])
+    [update] = await ranks.due()
+    assert await ranks.change(update) == RoleChange(GUILD, ALICE, frozenset(), frozenset({SILVER}))
 
 
 async def test_an_update_owed_again_while_one_runs_is_kept(
