@@ -38,7 +38,7 @@ def seen(table: Table, guild: FakeGuild) -> discord.Guild | None:
     return None if table.bot is None else table.bot.get_guild(guild.id)
 
 
-async def test_rated_matches_promote_a_member_and_move_them_up_a_rank(
+async def test_rated_matches_promote_a_member_move_them_up_and_down(
     idle_table: Table,
     fake_discord: FakeDiscord,
     guild: FakeGuild,
@@ -87,16 +87,25 @@ async def test_rated_matches_promote_a_member_and_move_them_up_a_rank(
         assert set(alice.roles) == {artists, gold, champion}
         assert bob.roles == [silver]  # below 1600 now, but Parlor never gave it
 
+        await start(table, bob, alice, "crystal challenge")
+        await play_crystal(table, bob, alice)  # Bob wins: Alice 1615 → 1604
+        await fake.wait_until(lambda: gold not in alice.roles, what="Gold taken from Alice")
+        await fake.wait_until(
+            lambda: set(alice.roles) == {artists, silver}, what="Alice back to Silver"
+        )  # her best is under 1612 too
+
         cleared = table.answer(await table.slash(mod, "ranks clear", game="crystal"))
         assert silver.mention in cleared and gold.mention in cleared
-        assert set(alice.roles) == {artists, gold, champion}  # members keep what they have
-    role_calls = [r for r in fake.requests if "/roles/" in r.path]
-    assert [(r.method, r.status) for r in role_calls] == [
-        ("PUT", 204),
-        ("PUT", 204),
-        ("PUT", 204),
-        ("DELETE", 204),
+        assert set(alice.roles) == {artists, silver}  # members keep what they have
+    role_calls = [
+        (r.method, r.path.rsplit("/", 1)[1]) for r in fake.requests if "/roles/" in r.path
     ]
+    promoted, moved_up, moved_down = role_calls[:1], role_calls[1:4], role_calls[4:]
+    assert promoted == [("PUT", str(silver.id))]
+    gave = [("PUT", str(champion.id)), ("PUT", str(gold.id))]
+    assert sorted(moved_up) == sorted([*gave, ("DELETE", str(silver.id))])
+    took = [("DELETE", str(champion.id)), ("DELETE", str(gold.id))]
+    assert sorted(moved_down) == sorted([("PUT", str(silver.id)), *took])
     assert fake.rate_limit_hits == []
 
 
@@ -148,3 +157,38 @@ async def test_a_rank_the_bot_could_not_give_is_refused_saying_why(
     assert f"{bronze.mention} is not a rank here" in unknown
     listed = table.answer(await table.slash(mod, "ranks list"))
     assert silver.mention in listed and bronze.mention not in listed
+
+
+async def test_roles_owed_while_discord_is_down_are_given_after_a_restart(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    fake = fake_discord
+    fake.set_role_permissions(fake.bot_role(guild), BOT_PERMISSIONS | MANAGE_ROLES)
+    silver = fake.add_role(guild, "Silver", position=1)
+    managers = fake.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(managers,))
+    table = idle_table
+    async with table.running():
+        await rated(table, guild, alice, 1595.0)
+        await rated(table, guild, bob, 1605.0)
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+        await start(table, alice, bob, "crystal challenge")
+        fake.outage(1000, bot_token=True)  # the moves' answers ride on their interactions
+        await play_crystal(table, alice, bob)
+        await fake.wait_until(
+            lambda: any(r.route.endswith("/members/{user_id}") and r.status == 503
+                        for r in fake.requests),
+            what="the keeper to meet the outage",
+        )  # fmt: skip
+    fake.outage(0)
+    assert silver not in alice.roles
+
+    table.clock.advance(seconds=10)  # past the update's backoff
+    async with table.running():
+        await fake.wait_until(lambda: silver in alice.roles, what="Alice made Silver")
+    puts = [r for r in fake.requests if r.method == "PUT" and "/roles/" in r.path]
+    assert [r.status for r in puts] == [204]
