@@ -3,9 +3,11 @@ bot says plainly what stands in the way when Discord would refuse it the role.""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
+import pytest
 
 from db.engine import session_factory
 from db.models import PlayerStats
@@ -192,3 +194,36 @@ async def test_roles_owed_while_discord_is_down_are_given_after_a_restart(
         await fake.wait_until(lambda: silver in alice.roles, what="Alice made Silver")
     puts = [r for r in fake.requests if r.method == "PUT" and "/roles/" in r.path]
     assert [r.status for r in puts] == [204]
+
+
+async def test_manage_roles_taken_away_later_leaves_the_roles_alone_and_says_so(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = fake_discord
+    bot_role = fake.bot_role(guild)
+    fake.set_role_permissions(bot_role, BOT_PERMISSIONS | MANAGE_ROLES)
+    silver = fake.add_role(guild, "Silver", position=1)
+    managers = fake.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(managers,))
+    table = idle_table
+    async with table.running():
+        await rated(table, guild, alice, 1595.0)
+        await rated(table, guild, bob, 1605.0)
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+        fake.set_role_permissions(bot_role, BOT_PERMISSIONS)  # a manager takes it away
+        await start(table, alice, bob, "crystal challenge")
+        await play_crystal(table, alice, bob)
+        refused = await fake.wait_until(
+            lambda: [r for r in fake.requests if "/roles/" in r.path and r.status == 403],
+            what="Discord to refuse the role",
+        )
+        table.clock.advance(minutes=10)
+        await asyncio.sleep(0.5)  # several keeper rounds
+    assert len(refused) == 1 and silver not in alice.roles
+    assert [r for r in fake.requests if "/roles/" in r.path] == refused  # not tried again
+    assert any("cannot give or take rank roles" in r.getMessage() for r in caplog.records)

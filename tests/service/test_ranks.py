@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.match_parts import MatchParts
 from bot.service.ranks import (
@@ -22,6 +22,7 @@ from bot.service.ranks import (
     wanted_roles,
 )
 from db.models import PlayerStats, RankUpdate
+from tests.db.plans import plans_recorded
 from tests.service.conftest import ALICE, BOB, CAROL, GUILD, Clock
 from tests.service.test_matches import crown_started
 
@@ -209,3 +210,29 @@ async def test_a_seasons_end_owes_the_holders_of_its_ranks(
     async with sessions.begin() as session:
         await owe_season_update(session, GUILD, clock())
     assert await owed(sessions) == [(GUILD, ALICE), (GUILD, CAROL)]
+
+
+async def test_no_statement_of_rank_roles_scans_a_table(
+    engine: AsyncEngine,
+    service: MatchParts,
+    ranks: RankRoles,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("query plans are SQLite's (a file)")
+    with plans_recorded(engine) as plans:
+        await ranks.set(GUILD, Rank(SILVER, "crown", 1600, season=True))
+        match_id = await crown_started(service, "1 1", "3 3")
+        await service.play.submit(match_id, ALICE, "3 3")
+        for update in await ranks.due():
+            change = await ranks.change(update)
+            await ranks.applied(update, change.give | {SILVER}, change.take)
+        async with sessions.begin() as session:
+            await owe_season_update(session, GUILD, clock())
+        [update, _bob] = await ranks.due()
+        await ranks.retry_later(update)
+        await ranks.left(_bob)
+        await ranks.ranks(GUILD)
+        await ranks.clear(GUILD, game="crown")
+    assert not plans.scans, "\n".join(f"{line}: {statement}" for line, statement in plans.scans)
