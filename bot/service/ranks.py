@@ -169,11 +169,13 @@ class RankRoles:
         """Set ``rank`` (the role's earlier rank, if any, is replaced); the server's ranks.
 
         Refused when another role has the game's rank at that rating, or the server has
-        ``MOST_RANKS`` already."""
+        ``MOST_RANKS`` already. A game that is not one, or a rating outside ``RATING_LOW`` to
+        ``RATING_HIGH``, is a caller's mistake (``ValueError``): Discord's choices and range
+        keep members from sending them."""
         if rank.game != BEST and rank.game not in games.GAMES:
-            raise NoSuchRank(rank.game, None)
-        rating = min(max(rank.rating, RATING_LOW), RATING_HIGH)
-        rank = Rank(rank.role_id, rank.game, rating, rank.season)
+            raise ValueError(f"no game {rank.game!r}")  # the command offers only choices
+        if not RATING_LOW <= rank.rating <= RATING_HIGH:
+            raise ValueError(f"a rating of {rank.rating}")  # the command's range holds it
         async with self.sessions.begin() as session:
             found = [_rank(row) for row in await stored.ranks(session, guild_id)]
             for other in found:
