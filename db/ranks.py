@@ -83,7 +83,8 @@ async def owe_updates(db: Db, guild_id: int, user_ids: Iterable[int], due: datet
     """The members' rank roles must be brought up to date from ``due`` on (one entry each: an
     entry already owed is brought forward, never duplicated)."""
     rows = [
-        {"guild_id": guild_id, "user_id": uid, "due_at": due, "attempts": 0} for uid in user_ids
+        {"guild_id": guild_id, "user_id": uid, "due_at": due, "attempts": 0}
+        for uid in sorted(set(user_ids))  # one order: two transactions never wait in a cycle
     ]
     if not rows:
         return

@@ -129,15 +129,20 @@ class Ranks(commands.GroupCog, group_name="ranks"):
     async def list_ranks(self, interaction: Interaction) -> None:
         found = await self.ranks.ranks(interaction.guild_id or 0)
         if not found:
-            text = _(
-                "This server has no rank: a manager sets one with {command}.",
-                command=command("ranks set"),
+            await interaction.response.send_message(
+                _(
+                    "This server has no rank: a manager sets one with {command}.",
+                    command=command("ranks set"),
+                ),
+                ephemeral=True,
             )
-        else:
-            text = "\n".join([_("Ranks in this server:"), *(f"• {rank_line(r)}" for r in found)])
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            return
+        # An embed: its description holds MOST_RANKS lines in every language, a message not.
+        listing = discord.Embed(
+            title=_("Ranks in this server"),
+            description="\n".join(f"• {rank_line(rank)}" for rank in found),
         )
+        await interaction.response.send_message(embed=listing, ephemeral=True)
 
     @app_commands.command(
         name="clear", description="Stop giving a rank role, or every rank role of a game."
