@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord.http import HTTPClient
 
 from .fake_discord import FakeDiscord, FakeGuild, FakeMember
 from .fake_discord.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_ROLES
-from .fake_discord.ratelimits import Limit, RateLimits
+from .fake_discord.ratelimits import Limit, RateLimits, bucket_hash
 
 MISSING_PERMISSIONS = 50013
 UNKNOWN_ROLE = 10011
@@ -148,7 +150,34 @@ async def test_giving_and_taking_share_one_bucket_per_guild(
     await http.add_role(guild.id, members[5].id, gold.id)  # the 11th waits for the window
     role_calls = [r for r in fake_discord.requests if r.route.endswith("/roles/{role_id}")]
     assert [r.status for r in role_calls] == [204] * 12
-    first, eleventh = role_calls[0], role_calls[11]
-    assert eleventh.time - first.time >= 0.5  # discord.py read the headers and waited
+    first, eleventh_here = role_calls[0], role_calls[11]
+    assert eleventh_here.time - first.time >= 0.5  # discord.py read the headers and waited
     assert fake_discord.rate_limit_hits == []
     assert members[5].roles == [gold] and someone.roles == [elsewhere]
+
+
+async def test_the_eleventh_role_change_in_a_guild_gets_a_429_on_its_bucket(
+    fake_discord: FakeDiscord,
+) -> None:
+    guild, other = server(fake_discord), server(fake_discord)
+    gold = fake_discord.add_role(guild, "Gold", position=1)
+    alice = fake_discord.add_member(guild, fake_discord.add_user("alice"))
+    elsewhere = fake_discord.add_role(other, "Gold", position=1)
+    someone = fake_discord.add_member(other, fake_discord.add_user("someone"))
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+
+    async def call(method: str, where: FakeGuild, who: FakeMember, role_id: int) -> Any:
+        path = f"/guilds/{where.id}/members/{who.id}/roles/{role_id}"
+        async with session.request(method, fake_discord.api_base + path, headers=headers) as got:
+            return got.status, dict(got.headers)
+
+    async with aiohttp.ClientSession() as session:
+        answers = [await call(m, guild, alice, gold.id) for m in ("PUT", "DELETE") * 5]
+        assert [status for status, _ in answers] == [204] * 10
+        assert {h["X-RateLimit-Bucket"] for _, h in answers} == {bucket_hash("member_role")}
+        assert [h["X-RateLimit-Remaining"] for _, h in answers][-1] == "0"
+        status, refused = await call("PUT", guild, alice, gold.id)
+        assert status == 429 and refused["X-RateLimit-Scope"] == "user"
+        status, _ = await call("PUT", other, someone, elsewhere.id)  # another guild's bucket
+        assert status == 204
+    assert [hit.bucket for hit in fake_discord.rate_limit_hits] == ["member_role"]
