@@ -115,6 +115,38 @@ async def holders_of_season_ranks(db: Db, guild_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
+async def members_reaching(
+    session: AsyncSession,
+    guild_id: int,
+    game: str | None,
+    rating: int,
+    below_deviation: float,
+    limit: int,
+) -> list[int]:
+    """Up to ``limit`` members whose stored rating in ``game`` (``None``: any game) reaches
+    ``rating`` with a deviation below ``below_deviation``, the highest rated first."""
+    query = select(PlayerStats.user_id).where(
+        PlayerStats.guild_id == guild_id,
+        PlayerStats.vs_bot.is_(False),
+        PlayerStats.rating >= rating,
+        PlayerStats.deviation < below_deviation,
+    )
+    if game is not None:
+        query = query.where(PlayerStats.game == game)
+    rows = await session.execute(query.order_by(PlayerStats.rating.desc()).limit(limit))
+    return list(dict.fromkeys(row[0] for row in rows))
+
+
+async def holders(session: AsyncSession, guild_id: int, role_id: int) -> list[int]:
+    """The members Parlor gave the role."""
+    rows = await session.execute(
+        select(RankGrant.user_id).where(
+            RankGrant.guild_id == guild_id, RankGrant.role_id == role_id
+        )
+    )
+    return [row[0] for row in rows]
+
+
 async def claim_updates(
     session: AsyncSession, now: datetime, retry_at: datetime, limit: int
 ) -> list[tuple[int, int, int]]:

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.service.errors import MatchError, refusal
 from bot.service.match_state import Clock
-from bot.service.ratings import Rating, as_of
+from bot.service.ratings import PROVISIONAL_DEVIATION, Rating, as_of
 from db import ranks as stored
 from db.connection import Db
 from db.models import BEST, utcnow
@@ -46,6 +46,10 @@ MOST_RANKS = 25
 """Ranks a server may set: one page of ``/ranks list``, and a bounded update per member."""
 RATING_LOW, RATING_HIGH = 0, 4000
 """The ratings a rank may take."""
+OWED_AT_ONCE = 500
+"""Members owed an update when a rank is set, the highest rated first: at Discord's 10 role
+changes a server each 10 seconds, about ten minutes of the keeper's work. The others get the
+rank at their next rated match."""
 CLAIM = timedelta(minutes=2)
 """How long a claimed update is kept from the other processes."""
 
@@ -168,10 +172,11 @@ class RankRoles:
     async def set(self, guild_id: int, rank: Rank) -> list[Rank]:
         """Set ``rank`` (the role's earlier rank, if any, is replaced); the server's ranks.
 
-        Refused when another role has the game's rank at that rating, or the server has
-        ``MOST_RANKS`` already. A game that is not one, or a rating outside ``RATING_LOW`` to
-        ``RATING_HIGH``, is a caller's mistake (``ValueError``): Discord's choices and range
-        keep members from sending them."""
+        The members whose rating reaches it (up to ``OWED_AT_ONCE``) and those Parlor gave the
+        role are owed an update at once. Refused when another role has the game's rank at that
+        rating, or the server has ``MOST_RANKS`` already. A game that is not one, or a rating
+        outside ``RATING_LOW`` to ``RATING_HIGH``, is a caller's mistake (``ValueError``):
+        Discord's choices and range keep members from sending them."""
         if rank.game != BEST and rank.game not in games.GAMES:
             raise ValueError(f"no game {rank.game!r}")  # the command offers only choices
         if not RATING_LOW <= rank.rating <= RATING_HIGH:
@@ -184,12 +189,15 @@ class RankRoles:
                     raise RankTaken(rank.game, rank.rating, other.role_id)
             if len(found) >= MOST_RANKS and rank.role_id not in {r.role_id for r in found}:
                 raise TooManyRanks(MOST_RANKS)
-            await stored.set_rank(
-                session,
-                guild_id,
-                RankRow(rank.role_id, rank.game, rank.rating, rank.season),
-                self.clock(),
+            now = self.clock()
+            row = RankRow(rank.role_id, rank.game, rank.rating, rank.season)
+            await stored.set_rank(session, guild_id, row, now)
+            game = None if rank.game == BEST else rank.game
+            reaching = await stored.members_reaching(
+                session, guild_id, game, rank.rating, PROVISIONAL_DEVIATION, OWED_AT_ONCE
             )
+            holding = await stored.holders(session, guild_id, rank.role_id)
+            await stored.owe_updates(session, guild_id, [*reaching, *holding], now)
             return [_rank(row) for row in await stored.ranks(session, guild_id)]
 
     async def clear(

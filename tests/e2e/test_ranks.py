@@ -46,6 +46,7 @@ async def test_rated_matches_promote_a_member_move_them_up_and_down(
     guild: FakeGuild,
     alice: FakeMember,
     bob: FakeMember,
+    carol: FakeMember,
 ) -> None:
     fake = fake_discord
     fake.set_role_permissions(fake.bot_role(guild), BOT_PERMISSIONS | MANAGE_ROLES)
@@ -61,6 +62,7 @@ async def test_rated_matches_promote_a_member_move_them_up_and_down(
         table = idle_table
         await rated(table, guild, alice, 1595.0)
         await rated(table, guild, bob, 1605.0)
+        await rated(table, guild, carol, 1700.0)  # reaches every rank as it is set
 
         refused = table.answer(
             await table.slash(bob, "ranks set", game="crystal", rating=1600, role=silver)
@@ -75,6 +77,9 @@ async def test_rated_matches_promote_a_member_move_them_up_and_down(
         listed = table.answer(await table.slash(bob, "ranks list"))  # anyone may read them
         assert f"{silver.mention}: Crystal Capture rating 1600 or more" in listed
         assert f"{champion.mention}: Best rating over every game rating 1612 or more" in listed
+        await fake.wait_until(
+            lambda: set(carol.roles) == {gold, champion}, what="Carol's ranks as they are set"
+        )
 
         await start(table, alice, bob, "crystal challenge")
         await play_crystal(table, alice, bob)  # Alice 1595 → 1605, Bob 1605 → 1595
@@ -99,15 +104,16 @@ async def test_rated_matches_promote_a_member_move_them_up_and_down(
         cleared = table.answer(await table.slash(mod, "ranks clear", game="crystal"))
         assert silver.mention in cleared and gold.mention in cleared
         assert set(alice.roles) == {artists, silver}  # members keep what they have
-    role_calls = [
-        (r.method, r.path.rsplit("/", 1)[1]) for r in fake.requests if "/roles/" in r.path
-    ]
+    alices = f"/members/{alice.id}/roles/"
+    role_calls = [(r.method, r.path.rsplit("/", 1)[1]) for r in fake.requests if alices in r.path]
     promoted, moved_up, moved_down = role_calls[:1], role_calls[1:4], role_calls[4:]
     assert promoted == [("PUT", str(silver.id))]
     gave = [("PUT", str(champion.id)), ("PUT", str(gold.id))]
     assert sorted(moved_up) == sorted([*gave, ("DELETE", str(silver.id))])
     took = [("DELETE", str(champion.id)), ("DELETE", str(gold.id))]
     assert sorted(moved_down) == sorted([("PUT", str(silver.id)), *took])
+    bobs = [r for r in fake.requests if f"/members/{bob.id}/roles/" in r.path]
+    assert bobs == []  # he had Silver already, by hand: never given, never taken
     assert fake.rate_limit_hits == []
 
 
@@ -176,7 +182,7 @@ async def test_roles_owed_while_discord_is_down_are_given_after_a_restart(
     table = idle_table
     async with table.running():
         await rated(table, guild, alice, 1595.0)
-        await rated(table, guild, bob, 1605.0)
+        await rated(table, guild, bob, 1599.0)
         await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
         await start(table, alice, bob, "crystal challenge")
         fake.outage(1000, bot_token=True)  # the moves' answers ride on their interactions
@@ -213,7 +219,7 @@ async def test_manage_roles_taken_away_later_leaves_the_roles_alone_and_says_so(
     table = idle_table
     async with table.running():
         await rated(table, guild, alice, 1595.0)
-        await rated(table, guild, bob, 1605.0)
+        await rated(table, guild, bob, 1599.0)
         await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
         fake.set_role_permissions(bot_role, BOT_PERMISSIONS)  # a manager takes it away
         await start(table, alice, bob, "crystal challenge")

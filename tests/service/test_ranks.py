@@ -117,6 +117,23 @@ async def test_clearing_takes_one_role_or_a_whole_game(ranks: RankRoles) -> None
 # ---------------------------------------------------------------------- updates owed
 
 
+async def test_setting_a_rank_owes_the_members_it_reaches_and_its_holders(
+    ranks: RankRoles, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await rate(sessions, ALICE, "crown", 1700)
+    await rate(sessions, BOB, "crown", 1550)
+    await rate(sessions, BOB, "safe", 1800, deviation=200)  # provisional: reaches nothing
+    await rate(sessions, CAROL, "safe", 1650)
+    await ranks.set(GUILD, Rank(SILVER, "crown", 1600))
+    assert await owed(sessions) == [(GUILD, ALICE)]
+    [update] = await ranks.due()
+    await ranks.applied(update, [SILVER], [])
+
+    await ranks.set(GUILD, Rank(SILVER, "crown", 1750))  # moved above Alice: she is owed
+    await ranks.set(GUILD, Rank(CHAMPION, BEST, 1600))  # best: any game's rating
+    assert await owed(sessions) == [(GUILD, ALICE), (GUILD, CAROL)]
+
+
 async def test_a_rated_match_owes_its_players_an_update_only_where_ranks_are_set(
     service: MatchParts, ranks: RankRoles, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
@@ -223,6 +240,7 @@ async def test_no_statement_of_rank_roles_scans_a_table(
         pytest.skip("query plans are SQLite's (a file)")
     with plans_recorded(engine) as plans:
         await ranks.set(GUILD, Rank(SILVER, "crown", 1600, season=True))
+        await ranks.set(GUILD, Rank(CHAMPION, BEST, 1700))
         match_id = await crown_started(service, "1 1", "3 3")
         await service.play.submit(match_id, ALICE, "3 3")
         for update in await ranks.due():

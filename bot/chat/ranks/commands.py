@@ -113,8 +113,8 @@ class Ranks(commands.GroupCog, group_name="ranks"):
                 interaction.user.id,
             )
             text = _(
-                "Members whose {game} rating reaches {rating} get {role}, from their next rated "
-                "match; a provisional rating earns no rank.",
+                "Members whose {game} rating reaches {rating} get {role}: those there now at "
+                "once, the others after a rated match; a provisional rating earns no rank.",
                 game=game_words(game),
                 rating=rating,
                 role=role.mention,
