@@ -251,6 +251,13 @@ class RankRoles:
             owed.guild_id, owed.user_id, frozenset(wanted - given), frozenset(given - wanted)
         )
 
+    async def record(self, owed: Owed, given: Iterable[int], taken: Iterable[int]) -> None:
+        """Parlor gave the member ``given`` and took ``taken`` away; the update goes on."""
+        async with self.sessions.begin() as session:
+            await stored.record_grants(
+                session, owed.guild_id, owed.user_id, given, taken, self.clock()
+            )
+
     async def applied(
         self, owed: Owed, given: Iterable[int], taken: Iterable[int], *, done: bool = True
     ) -> None:

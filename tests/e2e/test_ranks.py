@@ -233,3 +233,34 @@ async def test_manage_roles_taken_away_later_leaves_the_roles_alone_and_says_so(
     assert len(refused) == 1 and silver not in alice.roles
     assert [r for r in fake.requests if "/roles/" in r.path] == refused  # not tried again
     assert any("cannot give or take rank roles" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_rank_whose_role_was_deleted_goes_and_the_next_rank_down_is_given(
+    idle_table: Table,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+) -> None:
+    fake = fake_discord
+    fake.set_role_permissions(fake.bot_role(guild), BOT_PERMISSIONS | MANAGE_ROLES)
+    silver = fake.add_role(guild, "Silver", position=1)
+    gold = fake.add_role(guild, "Gold", position=1)
+    managers = fake.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(managers,))
+    table = idle_table
+    async with table.running():
+        await rated(table, guild, alice, 1595.0)
+        await rated(table, guild, bob, 1599.0)
+        await table.slash(mod, "ranks set", game="crystal", rating=1600, role=silver)
+        await table.slash(mod, "ranks set", game="crystal", rating=1605, role=gold)
+        fake.delete_role(gold)  # in Discord, behind Parlor's back
+        await start(table, alice, bob, "crystal challenge")
+        await play_crystal(table, alice, bob)  # Alice 1595 → 1605: Gold's rating
+        await fake.wait_until(lambda: silver in alice.roles, what="Alice made Silver")
+        listed = table.answer(await table.slash(mod, "ranks list"))
+    assert gold.mention not in listed and silver.mention in listed
+    asked = [
+        (r.method, r.path.rsplit("/", 1)[1], r.status) for r in fake.requests if "/roles/" in r.path
+    ]
+    assert asked == [("PUT", str(gold.id), 404), ("PUT", str(silver.id), 204)]

@@ -83,9 +83,11 @@ class RankKeeper:
         guild, user = owed.guild_id, owed.user_id
         given: list[int] = []
         taken: list[int] = []
+        role: int | None = None
+        """The role of the call under way (``None``: reading the member)."""
         try:
             member: Any = await http.get_member(guild, user)
-            has = {int(role) for role in member.get("roles", ())}
+            has = {int(each) for each in member.get("roles", ())}
             taken.extend(change.take - has)  # taken away by someone else: no longer Parlor's
             for role in sorted(change.give - has):
                 await http.add_role(guild, user, role)
@@ -97,11 +99,11 @@ class RankKeeper:
             if error.code in (UNKNOWN_MEMBER, UNKNOWN_GUILD):
                 await self.ranks.left(owed)  # they left (or the bot was removed)
                 return True
-            if error.code == UNKNOWN_ROLE:
-                log.warning("server %s: a rank's role was deleted; its rank goes too", guild)
-                await self._forget_deleted_roles(owed, change.give | change.take)
-                await self.ranks.applied(owed, given, taken)
-                return False
+            if error.code == UNKNOWN_ROLE and role is not None:
+                log.warning("server %s: the role %s was deleted; its rank goes too", guild, role)
+                await self.ranks.role_gone(guild, role)
+                await self.ranks.record(owed, given, taken)
+                return await self.update(owed)  # without that rank: a lower one may be theirs
             raise
         except discord.Forbidden:
             # Manage Roles taken away, or the role moved above the bot's: only a manager can
@@ -119,9 +121,3 @@ class RankKeeper:
         await self.ranks.applied(owed, given, taken)
         log.info("server %s: rank roles of user %s: +%s -%s", guild, user, given, taken)
         return True
-
-    async def _forget_deleted_roles(self, owed: Owed, roles: frozenset[int]) -> None:
-        server = self.client.get_guild(owed.guild_id)
-        for role_id in roles:
-            if server is None or server.get_role(role_id) is None:
-                await self.ranks.role_gone(owed.guild_id, role_id)

@@ -425,6 +425,13 @@ class FakeDiscord:
             self.gateway.member_added(member)
         return member
 
+    def delete_role(self, role: FakeRole) -> None:
+        """A manager deletes ``role`` (GUILD_ROLE_DELETE); its members lose it, and a request
+        naming it is then 404 10011."""
+        self.state.delete_role(role)
+        if self._tells_bot(role.guild_id):
+            self.gateway.role_deleted(role)
+
     def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
         """Change what ``role`` grants (GUILD_ROLE_UPDATE); see :meth:`bot_role` for the bot's."""
         role.permissions = permissions

@@ -298,6 +298,17 @@ class DiscordState:
         self.notify()
         return role, moved
 
+    def delete_role(self, role: FakeRole) -> list[FakeMember]:
+        """The role is deleted: gone from its guild and from its members; the members who had
+        it."""
+        guild = self.guilds[role.guild_id]
+        del guild.roles[role.id]
+        had = [member for member in guild.members.values() if role in member.roles]
+        for member in had:
+            member.roles = [r for r in member.roles if r is not role]
+        self.notify()
+        return had
+
     def add_member(
         self, guild: FakeGuild, user: FakeUser, *, nick: str | None, roles: list[FakeRole]
     ) -> FakeMember:
