@@ -181,3 +181,16 @@ async def test_the_eleventh_role_change_in_a_guild_gets_a_429_on_its_bucket(
         status, _ = await call("PUT", other, someone, elsewhere.id)  # another guild's bucket
         assert status == 204
     assert [hit.bucket for hit in fake_discord.rate_limit_hits] == ["member_role"]
+
+
+async def test_a_deleted_role_leaves_its_members_and_is_then_unknown(
+    fake_discord: FakeDiscord, http: HTTPClient
+) -> None:
+    guild = server(fake_discord)
+    gold = fake_discord.add_role(guild, "Gold", position=1)
+    alice = fake_discord.add_member(guild, fake_discord.add_user("alice"), roles=(gold,))
+    fake_discord.delete_role(gold)
+    assert alice.roles == [] and gold.id not in guild.roles
+    with pytest.raises(discord.NotFound) as unknown:
+        await http.remove_role(guild.id, alice.id, gold.id)
+    assert unknown.value.code == UNKNOWN_ROLE
