@@ -44,6 +44,8 @@ from bot.chat.puzzles.daily import DailyPoster
 from bot.chat.puzzles.desk import PuzzleCommands, PuzzleDesk
 from bot.chat.puzzles.rounds import PuzzleRounds
 from bot.chat.queue.commands import QueueCog
+from bot.chat.ranks.commands import Ranks
+from bot.chat.ranks.keeper import RankKeeper
 from bot.chat.request_watch import CommandWatch
 from bot.chat.seasons.podiums import PodiumDesk
 from bot.chat.servers import Servers
@@ -67,6 +69,7 @@ from bot.service.member_history import HistoryService
 from bot.service.outbox import Outbox
 from bot.service.puzzle_finding import PublicPool, PuzzleFinder
 from bot.service.puzzles import Puzzles
+from bot.service.ranks import RankRoles
 from bot.service.reach import Reach
 from bot.service.replays import Replays
 from bot.service.reviews import FairUse, Reviewer, review_pool
@@ -195,6 +198,9 @@ class App:
             upkeep=lambda: self.boards.forget_ended(matches.lookups.in_play),
             podiums=self.podiums.sweep,
         )
+        self.ranks = RankRoles(sessions, clock=clock)
+        """A server's rank roles; a season's end owes their update (``owe_season_update``)."""
+        self.rank_keeper = RankKeeper(client, self.ranks, settings.sweep_interval)
         self.parts = Parts(
             settings=settings,
             matches=matches,
@@ -292,6 +298,7 @@ class App:
         await self.sweeps.resume()  # before any deadline is swept
         self.sweeps.start()
         self.puzzle_rounds.start()
+        self.rank_keeper.start()
         if self._gets_dms:
             self.catching_up = asyncio.create_task(self._catch_up())
 
@@ -335,7 +342,7 @@ class App:
         """Every slash command on the client's tree, each cog built with what it uses, with the
         translator that words them in each member's client language (read when the tree is
         synced): servers leaving, each game's command group, the shared commands, typed DMs,
-        tournaments, the quick-pair queue, the history, and puzzles."""
+        tournaments, the quick-pair queue, the history, puzzles, and rank roles."""
         client, parts = self.client, self.parts
         cogs: list[commands.Cog] = [
             Servers(client, self.matches.organizing, self.languages),
@@ -346,6 +353,7 @@ class App:
             self.queue,
             History(self.after_game),
             PuzzleCommands(self.puzzle_desk),
+            Ranks(self.ranks),
         ]
         for cog in cogs:
             await client.add_cog(cog)
@@ -368,6 +376,7 @@ class App:
             await asyncio.wait({catching}, timeout=max(left, 0))
         await self.sweeps.stop(deadline)
         await self.puzzle_rounds.stop(deadline)
+        await self.rank_keeper.stop(deadline)
 
     async def release(self) -> None:
         await self.gateway.stop()

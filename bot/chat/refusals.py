@@ -15,6 +15,7 @@ from functools import singledispatch
 
 import games
 from bot.chat.failures import FAILED
+from bot.chat.ranks import words as rank_words
 from bot.chat.tournaments.refusals import tournament_words
 from bot.i18n import N_, _, n_
 from bot.i18n.formats import command
@@ -61,6 +62,7 @@ from bot.service.errors import (
     WaitTooLong,
 )
 from bot.service.quick_pair import NotQueued
+from bot.service.ranks import NoSuchRank, RankTaken, TooManyRanks
 from bot.service.tournaments.refusals import TournamentRefused
 from games.base import Ask
 
@@ -457,3 +459,18 @@ def _timeout(error: TimeoutOutOfBounds) -> str:
         high=human(error.high),
         got=human(error.got),
     )
+
+
+@_word.register
+def _rank_taken(error: RankTaken) -> str:
+    return rank_words.refused(error)
+
+
+@_word.register
+def _too_many_ranks(error: TooManyRanks) -> str:
+    return rank_words.refused(error)
+
+
+@_word.register
+def _no_such_rank(error: NoSuchRank) -> str:
+    return rank_words.refused(error)

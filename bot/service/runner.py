@@ -47,6 +47,7 @@ from bot.service.match_state import (
 )
 from bot.service.notices import BoardRoute, MatchSnapshot, Notice, Public, Report
 from bot.service.observers import TransactionObserver
+from bot.service.ranks import owe_after_match
 from bot.service.snapshots import snapshot_of
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db import after_match as history
@@ -264,7 +265,7 @@ class MatchRunner:
 
     async def save_rest(self, db: Db, match: LoadedMatch, now: datetime) -> None:
         """After the version check: seats (and out of the quick-pair queue), the event log,
-        and a result in the stats."""
+        and a result in the stats (its players' rank roles owed, when the server has ranks)."""
         row = match.row
         if match.new_players:
             await seat_players(db, row.id, match.players)
@@ -281,6 +282,8 @@ class MatchRunner:
                 match_id=row.id,
             )
             await stats.add_result(db, result, now)
+            if not result.vs_bot:
+                await owe_after_match(db, row.guild_id, result.players, now)
             known = {seat: self.names(row.guild_id, uid) for seat, uid in enumerate(match.players)}
             await history.keep_names(
                 db, row.id, {seat: name for seat, name in known.items() if name}

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import games
 from bot.service.errors import NoSeason
 from bot.service.match_state import Clock
+from bot.service.ranks import owe_season_update
 from bot.service.ratings import Rating, as_of, display, ranked_until
 from bot.service.season_periods import length_of, next_season, score_of, widened
 from db import season_podiums, seasons
@@ -187,6 +188,7 @@ class Seasons:
             widened_count = await seasons.widen_deviations(
                 session, season.guild_id, now, lambda row: soft_reset(row, now)
             )
+            await owe_season_update(session, season.guild_id, now)
             if stored.channel_id is not None:
                 await season_podiums.add_podium(
                     session, season.id, season.guild_id, stored.channel_id, now

@@ -1,7 +1,7 @@
 """The tables Parlor keeps, one module for each concern: what every table builds on (``base``),
 a match and what hangs off it (``matches``), records and ratings (``records``), a server's
 settings, web pages and the bot's own values (``servers``), what the bot awaits by DM
-(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``),
+(``dms``), puzzles (``puzzles``), the quick-pair queue (``queue``), rank roles (``ranks``),
 tournaments (``tournaments``) and seasons (``seasons``).
 
 Importing the package imports every table module, so ``Base.metadata`` (which Alembic compares
@@ -32,6 +32,7 @@ from db.models.puzzles import (
     PuzzleSource,
 )
 from db.models.queue import QueueBoard, QueueEntry
+from db.models.ranks import BEST, RankGrant, RankRole, RankUpdate
 from db.models.records import (
     DEFAULT_DEVIATION,
     DEFAULT_RATING,
@@ -58,6 +59,7 @@ from db.models.tournaments import (
 )
 
 __all__ = [
+    "BEST",
     "DEFAULT_DEVIATION",
     "DEFAULT_RATING",
     "DEFAULT_VOLATILITY",
@@ -90,6 +92,9 @@ __all__ = [
     "PuzzleSource",
     "QueueBoard",
     "QueueEntry",
+    "RankGrant",
+    "RankRole",
+    "RankUpdate",
     "RatingChange",
     "Season",
     "SeasonLength",

@@ -55,6 +55,7 @@ from bot.service.errors import (
     WrongStatus,
 )
 from bot.service.quick_pair import NotQueued
+from bot.service.ranks import NoSuchRank, RankTaken, TooManyRanks
 from bot.service.tournaments.refusals import (
     AlreadyEntered,
     NoSuchFormat,
@@ -145,6 +146,11 @@ SAMPLES: list[MatchError | NotYourTurn] = [
     OpenTournamentsLimit((2, 1), mine=True),
     OpenTournamentsLimit((3, 2, 1), mine=False),
     TournamentBusy(),
+    RankTaken("crown", 1600, 5),
+    TooManyRanks(25),
+    NoSuchRank("crown", None),
+    NoSuchRank(None, 7),
+    NoSuchRank(None, None),
 ]
 
 

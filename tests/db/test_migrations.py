@@ -52,6 +52,9 @@ TABLES = {
     "seasons",
     "season_standings",
     "season_podiums",
+    "rank_roles",
+    "rank_grants",
+    "rank_updates",
 }
 
 
@@ -690,5 +693,86 @@ async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_fir
             (1, ALICE, 1, 0),
             (2, BOB, 0, 1),
         ]
+    finally:
+        await engine.dispose()
+
+
+async def test_0015_starts_without_ranks_and_an_open_match_plays_to_its_end(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0013's data: a member's rating and a Crown match in play. After the
+    upgrade the server has no rank, nobody holds a rank role nor is owed one; a rank set then,
+    the match ends as before and its players are owed their rank roles."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import MetaData, Table, insert, text
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.match_parts import match_parts
+    from bot.service.ranks import Rank, RankRoles
+    from db.engine import session_factory
+    from db.models import PlayerStats
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    engine = create_engine(empty_database_url)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    try:
+        await upgrade(engine, "0013")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "player_stats")
+                }
+            )
+            await connection.execute(
+                insert(tables["player_stats"]).values(
+                    guild_id=GUILD, game="crown", user_id=ALICE, vs_bot=False, wins=9, losses=1,
+                    draws=0, streak=3, best_streak=5, rating=1720.0, deviation=70.0,
+                    volatility=0.06, games_played=10, updated_at=now,
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="active", version=4, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                    place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+
+        await upgrade(engine)
+
+        async with engine.connect() as connection:
+            for table in ("rank_roles", "rank_grants", "rank_updates"):
+                count = await connection.execute(text(f"SELECT count(*) FROM {table}"))
+                assert count.scalar() == 0
+        sessions = session_factory(engine)
+        clock = Clock()
+        ranks = RankRoles(sessions, clock=clock)
+        await ranks.set(GUILD, Rank(901, "crown", 1700))
+        service = match_parts(sessions, clock=clock)
+        report = await service.play.submit(7, Acting(ALICE), "3 3")
+        assert report.match.status == "finished"
+        async with sessions() as session:
+            alice = await session.get(PlayerStats, (GUILD, "crown", ALICE, False))
+            assert alice is not None and alice.wins == 10 and alice.rating > 1720.0
+        [first, second] = sorted(await ranks.due(), key=lambda owed: owed.user_id)
+        assert (first.user_id, second.user_id) == (ALICE, BOB)
+        change = await ranks.change(first)
+        assert change.give == {901} and not change.take
+        assert (await ranks.change(second)).nothing  # Bob's first rating is provisional
     finally:
         await engine.dispose()

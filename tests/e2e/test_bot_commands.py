@@ -52,7 +52,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     assert set(registered) == {
         *CHALLENGE_OPTIONS,
         *("stats", "games", "resign", "rules", "settings", "tournament", "play"),
-        *("history", "replay", "puzzle"),
+        *("history", "replay", "puzzle", "ranks"),
     }
     for game, options in CHALLENGE_OPTIONS.items():
         challenge = subcommands(registered[game])["challenge"]
@@ -77,7 +77,7 @@ async def test_commands_are_registered_with_descriptions_and_ranges(
     for name in (*anywhere, "history", "replay"):
         assert sorted(registered[name]["integration_types"]) == [0, 1], name
         assert sorted(registered[name]["contexts"]) == [0, 1, 2], name
-    for name in ("settings", "tournament", "play"):
+    for name in ("settings", "tournament", "play", "ranks"):
         assert registered[name]["integration_types"] in (None, [0]), name
         assert registered[name]["contexts"] in (None, [0]), name
     invite = next(r.getMessage() for r in caplog.records if "Invite link" in r.getMessage())

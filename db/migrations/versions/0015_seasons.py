@@ -28,6 +28,15 @@ quarter it falls in, by default); no match played before counts in a season. ``g
 gains three nullable columns, so every server keeps its settings and reads the defaults for the
 new ones (quarters, ranked by rating, no podium channel). Records and ratings are untouched.
 
+Rank roles: the roles a server gives by rating, the roles Parlor gave, and the members whose
+rank roles are still to be brought up to date.
+
+``rank_roles`` holds each rank a server set (its game or ``best``, the rating it takes, its role,
+whether a season's end brings it up to date), ``rank_grants`` each rank role Parlor gave a
+member (the only roles it ever takes away), ``rank_updates`` the members whose roles are owed.
+All three start empty: no server has ranks before the upgrade, so no record, rating or match
+changes, and a match in play ends as before.
+
 Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-28
@@ -51,9 +60,11 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     _upgrade_ladder()
     _upgrade_seasons()
+    _upgrade_ranks()
 
 
 def downgrade() -> None:
+    _downgrade_ranks()
     _downgrade_seasons()
     _downgrade_ladder()
 
@@ -295,3 +306,44 @@ def _downgrade_seasons() -> None:
         batch.drop_column("season_channel")
         batch.drop_column("season_score")
         batch.drop_column("season_length")
+
+
+def _upgrade_ranks() -> None:
+    op.create_table(
+        "rank_roles",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("role_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("game", sa.String(length=16), nullable=False),
+        sa.Column("rating", sa.Integer(), nullable=False),
+        sa.Column("season", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("guild_id", "role_id", name=op.f("pk_rank_roles")),
+    )
+    op.create_index(
+        "ix_rank_roles_guild_game", "rank_roles", ["guild_id", "game", "rating"], unique=True
+    )
+    op.create_table(
+        "rank_grants",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("role_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("given_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("guild_id", "user_id", "role_id", name=op.f("pk_rank_grants")),
+    )
+    op.create_table(
+        "rank_updates",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("attempts", sa.Integer(), server_default="0", nullable=False),
+        sa.PrimaryKeyConstraint("guild_id", "user_id", name=op.f("pk_rank_updates")),
+    )
+    op.create_index("ix_rank_updates_due", "rank_updates", ["due_at"])
+
+
+def _downgrade_ranks() -> None:
+    op.drop_index("ix_rank_updates_due", table_name="rank_updates")
+    op.drop_table("rank_updates")
+    op.drop_table("rank_grants")
+    op.drop_index("ix_rank_roles_guild_game", table_name="rank_roles")
+    op.drop_table("rank_roles")

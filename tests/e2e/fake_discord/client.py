@@ -395,9 +395,18 @@ class FakeDiscord:
         self.state.delete_channel(channel)
         self.gateway.channel_deleted(channel)
 
-    def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
-        """A new role of ``guild`` granting ``permissions`` (Discord's permission bits)."""
-        return self.state.add_role(guild, name, permissions)
+    def add_role(
+        self, guild: FakeGuild, name: str, *, permissions: int = 0, position: int | None = None
+    ) -> FakeRole:
+        """A new role of ``guild`` granting ``permissions`` (Discord's permission bits), at the
+        top of its roles, or at ``position`` (1 is just above ``@everyone``: below the bot's
+        role), the roles from there up moved one higher (GUILD_ROLE_CREATE and UPDATE)."""
+        role, moved = self.state.add_role(guild, name, permissions, position)
+        if self._tells_bot(guild.id):
+            self.gateway.role_created(role)
+            for each in moved:
+                self.gateway.role_updated(each)
+        return role
 
     def add_member(
         self,
@@ -415,6 +424,13 @@ class FakeDiscord:
         if self._tells_bot(guild.id):
             self.gateway.member_added(member)
         return member
+
+    def delete_role(self, role: FakeRole) -> None:
+        """A manager deletes ``role`` (GUILD_ROLE_DELETE); its members lose it, and a request
+        naming it is then 404 10011."""
+        self.state.delete_role(role)
+        if self._tells_bot(role.guild_id):
+            self.gateway.role_deleted(role)
 
     def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
         """Change what ``role`` grants (GUILD_ROLE_UPDATE); see :meth:`bot_role` for the bot's."""

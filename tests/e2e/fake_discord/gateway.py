@@ -436,6 +436,14 @@ class Gateway:
             data = thread.payload(member_id=self._state.bot.id)
             self._fan_out(thread.guild_id, "THREAD_UPDATE", lambda _: data, intent=GUILDS)
 
+    def role_created(self, role: FakeRole) -> None:
+        data = {"guild_id": str(role.guild_id), "role": role.payload()}
+        self._fan_out(role.guild_id, "GUILD_ROLE_CREATE", lambda _: data, intent=GUILDS)
+
+    def role_deleted(self, role: FakeRole) -> None:
+        data = {"guild_id": str(role.guild_id), "role_id": str(role.id)}
+        self._fan_out(role.guild_id, "GUILD_ROLE_DELETE", lambda _: data, intent=GUILDS)
+
     def role_updated(self, role: FakeRole) -> None:
         data = {"guild_id": str(role.guild_id), "role": role.payload()}
         self._fan_out(role.guild_id, "GUILD_ROLE_UPDATE", lambda _: data, intent=GUILDS)

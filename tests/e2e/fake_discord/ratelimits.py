@@ -59,6 +59,11 @@ class RateLimits:
     """``PATCH /webhooks/{application_id}/{token}/messages/{message_id}``, per token."""
     delete_followup: Limit | None = Limit(5, 2.0)
     """``DELETE /webhooks/{application_id}/{token}/messages/{message_id}``, per token."""
+    member_role: Limit | None = Limit(10, 10.0)
+    """``PUT`` and ``DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}``, per guild:
+    one fixed window of 10 (the headers Discord sends on these routes)."""
+    edit_member: Limit | None = Limit(10, 10.0)
+    """``PATCH /guilds/{guild_id}/members/{user_id}``, per guild."""
 
     @classmethod
     def bucket_names(cls) -> list[str]:

@@ -29,6 +29,7 @@ from .events import PRIVILEGED_INTENT_FLAGS
 from .gateway import Gateway
 from .interaction_routes import InteractionRoutes
 from .invalid_requests import InvalidRequests
+from .member_roles import MemberRoleRoutes
 from .ratelimits import VIA, RateLimiter
 from .records import FakeGuild
 from .replies import NotModelled, Route, json_response, no_content, snowflake, top_level_resource
@@ -53,6 +54,7 @@ class RestAPI:
         """The shard count ``GET /gateway/bot`` recommends."""
         self.interactions = InteractionRoutes(state, gateway)
         self.channels = ChannelRoutes(state, gateway)
+        self.member_roles = MemberRoleRoutes(state, gateway)
         self.base_url = ""
         """``http://127.0.0.1:PORT``; set once the server listens."""
         self.unavailable = 0
@@ -82,6 +84,7 @@ class RestAPI:
             Route("GET", "/guilds/{guild_id}", self.get_guild),
             Route("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
             Route("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            *self.member_roles.routes(),
         ]
 
     def _command_routes(self, commands: str) -> list[Route]:

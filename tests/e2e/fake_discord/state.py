@@ -281,11 +281,33 @@ class DiscordState:
             channel.overwrites[target] = overwrite
         self.notify()
 
-    def add_role(self, guild: FakeGuild, name: str, permissions: int) -> FakeRole:
-        role = FakeRole(self.new_id(), guild.id, name, permissions, len(guild.roles))
+    def add_role(
+        self, guild: FakeGuild, name: str, permissions: int, position: int | None = None
+    ) -> tuple[FakeRole, list[FakeRole]]:
+        """A new role at the top, or at ``position`` (1 and up), where the roles from there
+        up move one higher, as Discord moves them; the role and the roles moved."""
+        top = max(role.position for role in guild.roles.values()) + 1
+        at = top if position is None else max(1, min(position, top))
+        moved = [
+            role for role in guild.roles.values() if role.position >= at and role.id != guild.id
+        ]
+        for role in moved:
+            role.position += 1
+        role = FakeRole(self.new_id(), guild.id, name, permissions, at)
         guild.roles[role.id] = role
         self.notify()
-        return role
+        return role, moved
+
+    def delete_role(self, role: FakeRole) -> list[FakeMember]:
+        """The role is deleted: gone from its guild and from its members; the members who had
+        it."""
+        guild = self.guilds[role.guild_id]
+        del guild.roles[role.id]
+        had = [member for member in guild.members.values() if role in member.roles]
+        for member in had:
+            member.roles = [r for r in member.roles if r is not role]
+        self.notify()
+        return had
 
     def add_member(
         self, guild: FakeGuild, user: FakeUser, *, nick: str | None, roles: list[FakeRole]

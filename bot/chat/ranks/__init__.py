@@ -1,0 +1,1 @@
+"""Rank roles on Discord: ``/ranks`` and the keeper that gives and takes the roles."""
