@@ -15,12 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.errors import NoSeason
 from bot.service.match_parts import MatchParts
+from bot.service.ranks import Rank, RankRoles
 from bot.service.ratings import PROVISIONAL_DEVIATION, Rating, as_of
 from bot.service.season_periods import SOFT_RESET, next_season, period
 from bot.service.seasons import PODIUM_ATTEMPTS, Seasons
 from bot.service.sweeper import Sweeper
 from db.models import (
     PlayerStats,
+    RankUpdate,
     Season,
     SeasonLength,
     SeasonPodium,
@@ -341,3 +343,28 @@ async def test_two_sweepers_at_once_close_a_season_and_widen_deviations_once(
         alice = await session.get(PlayerStats, (GUILD, "crystal", ALICE, False))
         assert alice is not None and alice.deviation == pytest.approx(math.hypot(grown, SOFT_RESET))
     assert await first.numbers(GUILD) == [2, 1]
+
+
+async def test_a_seasons_end_owes_its_rank_roles_to_their_holders(
+    service: MatchParts,
+    seasons: Seasons,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock,
+) -> None:
+    """Closing the season asks for the holders of a rank tied to seasons to be brought up to
+    date (the soft reset may have made them provisional), in the closing transaction."""
+    ranks = RankRoles(sessions, clock=clock)
+    tied_role = 4242
+    await beaten(service)
+    await settle(sessions, ALICE, 50.0)
+    await ranks.set(GUILD, Rank(tied_role, "crystal", 1400, season=True))
+    await ranks.refresh(GUILD, [ALICE])
+    [update] = await ranks.due()
+    await ranks.applied(update, [tied_role], [])
+    async with sessions() as session:
+        assert list(await session.scalars(select(RankUpdate.user_id))) == []
+
+    clock.now = datetime(2026, 4, 1, 0, 1, tzinfo=UTC)
+    assert len(await seasons.close_due()) == 1
+    async with sessions() as session:
+        assert list(await session.scalars(select(RankUpdate.user_id))) == [ALICE]
