@@ -23,9 +23,9 @@ from discord.ext import commands
 import games
 from bot.chat.boards.delivery import FAILED
 from bot.chat.followups import send_followup
+from bot.chat.matches.carried import Carried, Pressed, carried_view
 from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
-from bot.chat.readers import hear
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
@@ -67,13 +67,13 @@ class PuzzleDesk:
         return (self.press_class,)
 
     def view(self, buttons: texts.Buttons) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        for label, custom_id, style in buttons:
-            button: discord.ui.Button[Any] = discord.ui.Button(
-                label=label, custom_id=custom_id, style=style
+        """The buttons to carry; their presses reach the registered ``press_class``."""
+        return carried_view(
+            *(
+                Carried(label=label, custom_id=custom_id, style=style)
+                for label, custom_id, style in buttons
             )
-            view.add_item(self.press_class(button))
-        return view
+        )
 
     async def next_puzzle(
         self, guild_id: int | None, user_id: int, game: str | None
@@ -159,22 +159,13 @@ def _game(named: str) -> str | None:
 def _press_class(desk: PuzzleDesk) -> type[discord.ui.DynamicItem[Any]]:
     """The one dynamic item class of the puzzles' buttons, answering through ``desk``."""
 
-    class PuzzlePress(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> PuzzlePress:
-            assert isinstance(item, discord.ui.Button)
-            return cls(item)
-
-        async def interaction_check(self, interaction: Interaction, /) -> bool:
-            hear(interaction)  # the press, and its answers, in the member's language
-            return True
+    class PuzzlePress(Pressed, template=TEMPLATE):
+        def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
+            super().__init__(button, match)
+            self.found = match
 
         async def callback(self, interaction: Interaction) -> None:
-            found = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
-            assert found is not None
-            await desk.on_press(interaction, found)
+            await desk.on_press(interaction, self.found)
 
     return PuzzlePress
 
