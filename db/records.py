@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Integer, Select, Table, bindparam, or_, select, update
+from sqlalchemy import Integer, Select, Table, and_, bindparam, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -179,8 +179,10 @@ async def leaderboard_rows(
     order. A first page is looked for among the best ``WINDOW`` rows of the whole board, read
     lazily in the order of ``ix_player_stats_ranking`` and filtered: it stops at the page's
     last row, no sort. If the page is not all there the section is rare at the top: the ranked
-    are then read from their range of ``ix_player_stats_ranked`` and sorted; the others from
-    the whole board in its order. Deeper pages (the web's) are read the second way."""
+    are then read from their range of ``ix_player_stats_ranked`` and sorted. Deeper pages (the
+    web's), and the other sections rare at the top, walk ``ix_player_stats_ranking`` in order,
+    filtered on the times it carries, so the rows skipped cost an index step each and no table
+    read; only the page's own rows are then read by primary key."""
     if section not in SECTIONS:
         raise ValueError(f"a leaderboard section is one of {SECTIONS}, not {section!r}")
     values = {
@@ -196,7 +198,9 @@ async def leaderboard_rows(
         rows = list(await session.scalars(_IN_WINDOW[section], values))
         if len(rows) == limit:
             return sorted(rows, key=lambda r: (-r.rating, -r.wins, r.user_id))
-    return list(await session.scalars(_IN_RANGE[section], values))
+        if section == "ranked":
+            return list(await session.scalars(_RANKED_RANGE, values))
+    return list(await session.scalars(_WALKED[section], values))
 
 
 def _on(rows: type[PlayerStats], section: str) -> tuple[ColumnElement[bool], ...]:
@@ -216,9 +220,9 @@ def _on(rows: type[PlayerStats], section: str) -> tuple[ColumnElement[bool], ...
 Sections = dict[str, Select[PlayerStats]]
 
 
-def _sections() -> tuple[Sections, Sections]:
-    """Each section's two statements, built once: looked for in the window, and read from its
-    range (see ``leaderboard_rows``)."""
+def _sections() -> tuple[Sections, Sections, Select[PlayerStats]]:
+    """Each section's statements, built once: looked for in the window, walked in the board's
+    order, and the ranked read from their range (see ``leaderboard_rows``)."""
     board = (
         PlayerStats.guild_id == bindparam("guild_id"),
         PlayerStats.game == bindparam("game"),
@@ -230,25 +234,39 @@ def _sections() -> tuple[Sections, Sections]:
     best = aliased(PlayerStats, top)
     page = (bindparam("offset", type_=Integer()), bindparam("limit", type_=Integer()))
     in_window: Sections = {}
-    in_range: Sections = {}
+    walked: Sections = {}
     for section in SECTIONS:
         # No ORDER BY outside: the window is read as a co-routine in its own order and the
         # filter stops at the page's last row; ordering it again would read all of it.
         in_window[section] = select(best).where(*_on(best, section)).offset(page[0]).limit(page[1])
-        # The ranked: ``+ 0`` sorts them after their range is read, rather than walking the
-        # rating index's order (which would read every unranked member rated above them).
-        first = (PlayerStats.rating + 0).desc() if section == "ranked" else order[0]
-        in_range[section] = (
-            select(PlayerStats)
+        # The page's keys from the ranking index alone (it carries every column named here),
+        # then the page's rows by primary key, sorted again: 50 rows, not the board.
+        keys = (
+            select(PlayerStats.user_id, PlayerStats.rating, PlayerStats.wins)
             .where(*board, *_on(PlayerStats, section))
-            .order_by(first, *order[1:])
+            .order_by(*order)
             .offset(page[0])
             .limit(page[1])
+            .subquery("page")
         )
-    return in_window, in_range
+        walked[section] = (
+            select(PlayerStats)
+            .join(keys, and_(*board, PlayerStats.user_id == keys.c.user_id))
+            .order_by(keys.c.rating.desc(), keys.c.wins.desc(), keys.c.user_id)
+        )
+    # ``+ 0`` sorts the ranked after their range is read, rather than walking the rating
+    # index's order (which would read every unranked member rated above them).
+    ranked_range = (
+        select(PlayerStats)
+        .where(*board, *_on(PlayerStats, "ranked"))
+        .order_by((PlayerStats.rating + 0).desc(), *order[1:])
+        .offset(page[0])
+        .limit(page[1])
+    )
+    return in_window, walked, ranked_range
 
 
-_IN_WINDOW, _IN_RANGE = _sections()
+_IN_WINDOW, _WALKED, _RANKED_RANGE = _sections()
 
 
 async def record(session: AsyncSession, guild_id: int, user_id: int) -> list[PlayerStats]:

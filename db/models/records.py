@@ -62,9 +62,13 @@ Index(
     PlayerStats.rating.desc(),
     PlayerStats.wins.desc(),
     PlayerStats.user_id,
+    PlayerStats.ranked_until,
+    PlayerStats.rated_at,
 )
 """A leaderboard in its own order (rating, then wins, then member): a page is read straight from
-the index, and rows skipped to reach a deep page cost an index step each, with no sort."""
+the index, and rows skipped to reach a deep page cost an index step each, with no sort. It
+carries ``ranked_until`` and ``rated_at``, which tell the ranked, provisional and inactive lists
+apart, so a list's rows are told apart on the index alone, with no table read."""
 
 Index(
     "ix_player_stats_ranked",

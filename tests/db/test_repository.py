@@ -536,6 +536,56 @@ async def test_a_section_rare_at_the_top_is_read_from_its_own_range(
     assert await section("inactive", 2) == []
 
 
+async def test_deep_pages_of_each_section_follow_the_leaderboards_order(
+    sessions: Sessions,
+) -> None:
+    """Pages past the first hundred rows walk the ranking index: paged through, each section
+    is every member it holds once, in the leaderboard's order (rating, then wins, then member),
+    ties included, and nobody from another board."""
+    day = timedelta(days=1)
+    kinds = {  # rated_at, ranked_until: ranked, provisional twice over, inactive
+        0: (NOW, NOW + day), 1: (NOW, NOW), 2: (NOW - 2 * day, NOW - day),
+        3: (NOW - 40 * day, NOW - 10 * day),
+    }  # fmt: skip
+    section_of = {0: "ranked", 1: "provisional", 2: "provisional", 3: "inactive"}
+    members = [(user, 1400.0 + 10 * (user * 7 % 13), user * 5 % 4, user % 4) for user in range(600)]
+    async with sessions.begin() as session:
+        for user, rating, wins, kind in members:
+            rated_at, until = kinds[kind]
+            session.add(
+                PlayerStats(
+                    guild_id=GUILD, game="crown", user_id=user, rating=rating, wins=wins,
+                    rated_at=rated_at, deviation_at=rated_at, ranked_until=until,
+                )
+            )  # fmt: skip
+        for guild, game, vs_bot in ((OTHER_GUILD, "crown", False), (GUILD, "safe", False)):
+            session.add(
+                PlayerStats(
+                    guild_id=guild, game=game, user_id=1, vs_bot=vs_bot, rating=1450.0,
+                    rated_at=NOW, deviation_at=NOW, ranked_until=NOW + day,
+                )
+            )  # fmt: skip
+        session.add(PlayerStats(guild_id=GUILD, game="crown", user_id=1, vs_bot=True))
+
+    for name in ("ranked", "provisional", "inactive"):
+        expected = [
+            user
+            for user, rating, wins, kind in sorted(members, key=lambda m: (-m[1], -m[2], m[0]))
+            if section_of[kind] == name
+        ]
+        found: list[int] = []
+        async with sessions() as session:
+            for offset in range(0, len(expected) + 40, 40):
+                page = await leaderboard_rows(
+                    session, GUILD, "crown", name, now=NOW, active_since=NOW - 30 * day,
+                    offset=offset, limit=40,
+                )  # fmt: skip
+                assert [r.user_id for r in page] == expected[offset : offset + 40]
+                assert all(r.game == "crown" and not r.vs_bot for r in page)
+                found += [r.user_id for r in page]
+        assert found == expected
+
+
 async def test_record_lists_every_game_against_people_and_the_bot(sessions: Sessions) -> None:
     async with sessions.begin() as session:
         session.add_all(

@@ -64,6 +64,8 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await replays.review(GUILD, latest.id)
         await replays.replay(GUILD, latest.id)
     # ``best`` is no table: it is a leaderboard's best ``records.WINDOW`` rows, read in the
-    # order of its index and stopped at the page's last row.
-    scans = [(line, statement) for line, statement in plans.scans if line != "SCAN best"]
+    # order of its index and stopped at the page's last row; nor is ``page``: one page's keys
+    # of a list rare at the top, read from that index alone.
+    exempt = ("SCAN best", "SCAN page")
+    scans = [(line, statement) for line, statement in plans.scans if line not in exempt]
     assert not scans, "\n".join(f"{line}: {statement}" for line, statement in scans)

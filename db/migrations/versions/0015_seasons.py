@@ -5,7 +5,9 @@ Honest leaderboards: when each member was last rated in each game, and until whe
 ``player_stats`` gains ``rated_at`` (the end of the member's last rated match of the game),
 ``deviation_at`` (the moment the stored deviation holds for; it grows from there) and
 ``ranked_until`` (when the member stops being ranked unless they play again), with an index the
-ranked members are read from when they are rare at the top of a leaderboard.
+ranked members are read from when they are rare at the top of a leaderboard; the leaderboard's
+own index, ``ix_player_stats_ranking``, gains ``ranked_until`` and ``rated_at`` after its order,
+so a deep page of any list is found from the index alone.
 
 Carried forward: ``rated_at`` is the latest point of the member's rating history in that game
 (each rated match's change, or the point 0010 dated when the record last changed), else their
@@ -180,6 +182,16 @@ def _upgrade_ladder() -> None:
                 for row in rows
             ],
         )
+    # The leaderboard's order carries the times the lists are told apart by, so a deep page
+    # of any list walks the index alone; built once, after the rows are carried forward.
+    op.drop_index("ix_player_stats_ranking", table_name="player_stats")
+    op.create_index(
+        "ix_player_stats_ranking", "player_stats", [*_RANKING, "ranked_until", "rated_at"]
+    )
+
+
+_RANKING = ("guild_id", "game", "vs_bot", sa.text("rating DESC"), sa.text("wins DESC"), "user_id")
+"""``ix_player_stats_ranking`` as revision 0009 made it."""
 
 
 def _ranked_until(
@@ -200,6 +212,8 @@ def _ranked_until(
 
 
 def _downgrade_ladder() -> None:
+    op.drop_index("ix_player_stats_ranking", table_name="player_stats")
+    op.create_index("ix_player_stats_ranking", "player_stats", list(_RANKING))
     op.drop_index("ix_player_stats_ranked", table_name="player_stats")
     with op.batch_alter_table("tournament_entrants") as batch:
         batch.drop_column("provisional")
