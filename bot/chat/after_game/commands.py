@@ -30,7 +30,7 @@ from bot.chat.after_game import review as review_texts
 from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
 from bot.chat.followups import send_followup
-from bot.chat.matches.carried import Carried, Pressed, carried_view
+from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
@@ -109,7 +109,7 @@ class AfterGame:
         self.replays = replays
         self.histories = histories
         self.busy = busy
-        self.press_class = _press_class(self)
+        self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
         """The dynamic item to register with ``bot.add_dynamic_items``."""
@@ -229,20 +229,6 @@ class AfterGame:
                 ephemeral=True,
                 allowed_mentions=none,
             )
-
-
-def _press_class(desk: AfterGame) -> type[discord.ui.DynamicItem[Any]]:
-    """The one dynamic item class of the after-game buttons, answering through ``desk``."""
-
-    class AfterGamePress(Pressed, template=TEMPLATE):
-        def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
-            super().__init__(button, match)
-            self.found = match
-
-        async def callback(self, interaction: Interaction) -> None:
-            await desk.on_press(interaction, self.found)
-
-    return AfterGamePress
 
 
 class History(commands.Cog):

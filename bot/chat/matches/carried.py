@@ -10,6 +10,7 @@ registered one.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Self
 
 import discord
@@ -58,3 +59,22 @@ class Pressed(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     ) -> Self:
         assert isinstance(item, discord.ui.Button)
         return cls(item, match)
+
+
+OnPress = Callable[[discord.Interaction[Any], re.Match[str]], Awaitable[None]]
+"""What answers a press: the interaction, and what its ``custom_id`` matched."""
+
+
+def answered_by(template: str, on_press: OnPress) -> type[Pressed]:
+    """A ``Pressed`` class for ``template`` whose presses ``on_press`` answers: for a desk whose
+    buttons all go to one method."""
+
+    class AnsweredPress(Pressed, template=template):
+        def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
+            super().__init__(button, match)
+            self.found = match
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await on_press(interaction, self.found)
+
+    return AnsweredPress

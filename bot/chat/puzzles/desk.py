@@ -23,7 +23,7 @@ from discord.ext import commands
 import games
 from bot.chat.boards.delivery import FAILED
 from bot.chat.followups import send_followup
-from bot.chat.matches.carried import Carried, Pressed, carried_view
+from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
 from bot.chat.refusals import say
@@ -60,7 +60,7 @@ class PuzzleDesk:
     ) -> None:
         self.puzzles = puzzles
         self.busy = busy
-        self.press_class = _press_class(self)
+        self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
         """The dynamic item to register with ``bot.add_dynamic_items``."""
@@ -154,20 +154,6 @@ class PuzzleDesk:
 def _game(named: str) -> str | None:
     """The game a custom id names, or ``None`` for any (and for a name no game has)."""
     return named if named in games.GAMES else None
-
-
-def _press_class(desk: PuzzleDesk) -> type[discord.ui.DynamicItem[Any]]:
-    """The one dynamic item class of the puzzles' buttons, answering through ``desk``."""
-
-    class PuzzlePress(Pressed, template=TEMPLATE):
-        def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
-            super().__init__(button, match)
-            self.found = match
-
-        async def callback(self, interaction: Interaction) -> None:
-            await desk.on_press(interaction, self.found)
-
-    return PuzzlePress
 
 
 class PuzzleCommands(commands.Cog):
