@@ -3,6 +3,11 @@ players had when their matches ended (a member's finished matches: ``db.member_m
 
 Every read starts from an index on what it shows: a rating chart from the member's rows in
 ``rating_history``.
+
+Rows of ``rating_history`` without a match are of two kinds, told apart by their deviations
+(``SEASON_RESET``): where a member's history began (migration 0010: before and after alike),
+and a season's soft reset (``db.seasons.widen_deviations``: the deviation widened, so after
+is wider). A reader after matches joins ``matches`` on ``match_id``, which neither has.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection, upsert
@@ -63,27 +68,42 @@ async def add_rating_changes(
 @dataclass(frozen=True)
 class RatingPoint:
     """A member's Glicko-2 rating in one game right after a rated match (or when history
-    began)."""
+    began, or a season's soft reset widened its deviation)."""
 
     at: datetime
     rating: float
     deviation: float
+    reset: bool = False
+    """A season's soft reset, not a match: the rating kept, the deviation widened."""
+
+
+SEASON_RESET = and_(
+    RatingChange.match_id.is_(None),
+    RatingChange.deviation_after > RatingChange.deviation_before,
+)
+"""A row of a season's soft reset: no match, and a deviation widened. The rows history began
+with have no match either, but keep their deviation; a reset that would not widen one (at
+its cap already) writes no row."""
 
 
 async def rating_points(
     session: AsyncSession, guild_id: int, user_id: int, game: str | None = None
 ) -> dict[str, list[RatingPoint]]:
     """The member's ratings in the server by game, each oldest first (of ``game`` only, if
-    given)."""
+    given), season resets among them."""
     statement = select(
-        RatingChange.game, RatingChange.at, RatingChange.rating_after, RatingChange.deviation_after
+        RatingChange.game,
+        RatingChange.at,
+        RatingChange.rating_after,
+        RatingChange.deviation_after,
+        SEASON_RESET,
     ).where(RatingChange.guild_id == guild_id, RatingChange.user_id == user_id)
     if game is not None:
         statement = statement.where(RatingChange.game == game)
     rows = await session.execute(statement.order_by(RatingChange.at, RatingChange.id))
     found: dict[str, list[RatingPoint]] = {}
-    for name, at, rating, deviation in rows:
-        found.setdefault(name, []).append(RatingPoint(at, rating, deviation))
+    for name, at, rating, deviation, reset in rows:
+        found.setdefault(name, []).append(RatingPoint(at, rating, deviation, bool(reset)))
     return found
 
 

@@ -1,5 +1,6 @@
 """Seasons' queries: finding and opening a server's season, its standings (written with each
-rated match's result), and closing it (its podium's post: ``db.season_podiums``)."""
+rated match's result), and closing it (its podium's post: ``db.season_podiums``; the soft
+reset's point in each widened member's rating history)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, literal, select, union_all, update
+from sqlalchemy import Table, bindparam, func, insert, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection, upsert
 from db.models import (
     GuildSettings,
     PlayerStats,
+    RatingChange,
     Season,
     SeasonScore,
     SeasonStanding,
@@ -24,6 +26,7 @@ from db.models import (
 _SEASONS = cast(Table, Season.__table__)
 _STANDINGS = cast(Table, SeasonStanding.__table__)
 _STATS = cast(Table, PlayerStats.__table__)
+_HISTORY = cast(Table, RatingChange.__table__)
 
 
 @dataclass(frozen=True)
@@ -289,15 +292,23 @@ class Widening:
     rated_at: datetime | None
 
 
+@dataclass(frozen=True)
+class Widened:
+    """One stored rating after the soft reset."""
+
+    grown: float
+    """The deviation as grown until the reset, before it is widened."""
+    deviation: float
+    ranked_until: datetime | None
+
+
 async def widen_deviations(
-    db: Db,
-    guild_id: int,
-    now: datetime,
-    widen: Callable[[Widening], tuple[float, datetime | None]],
+    db: Db, guild_id: int, now: datetime, widen: Callable[[Widening], Widened]
 ) -> int:
     """Every rating of the server's members (against people) given a wider deviation by
-    ``widen``, which answers the deviation reached ``now`` and when the member stops being
-    ranked; their ratings kept. How many."""
+    ``widen``, their ratings kept; each one widened gets a point in its rating history at
+    ``now``, with no match (``RatingChange``). Two statements for the whole server, whatever
+    its size, besides the read. How many ratings."""
     connection = await core_connection(db)
     rows = (
         await connection.execute(
@@ -317,12 +328,31 @@ async def widen_deviations(
     ).all()
     if not rows:
         return 0
-    values = []
+    values, points = [], []
     for game, user_id, *stored in rows:
-        deviation, until = widen(Widening(*stored))
+        wide = widen(Widening(*stored))
         values.append(
-            {"b_game": game, "b_user": user_id, "b_deviation": deviation, "b_until": until}
+            {
+                "b_game": game,
+                "b_user": user_id,
+                "b_deviation": wide.deviation,
+                "b_until": wide.ranked_until,
+            }
         )
+        if wide.deviation > wide.grown:  # at the cap it stays: nothing to mark
+            rating = stored[0]
+            points.append(
+                {
+                    "guild_id": guild_id,
+                    "game": game,
+                    "user_id": user_id,
+                    "rating_before": rating,
+                    "deviation_before": wide.grown,
+                    "rating_after": rating,
+                    "deviation_after": wide.deviation,
+                    "at": now,
+                }
+            )
     await connection.execute(
         update(_STATS)
         .where(
@@ -336,6 +366,8 @@ async def widen_deviations(
         ),
         values,
     )
+    if points:  # one INSERT executed for every row at once, as the UPDATE above
+        await connection.execute(insert(_HISTORY), points)
     return len(rows)
 
 

@@ -24,7 +24,7 @@ from bot.service.season_periods import length_of, next_season, score_of, widened
 from db import season_podiums, seasons
 from db.models import SeasonLength, SeasonScore, utcnow
 from db.season_podiums import PodiumDue
-from db.seasons import SeasonRow, Widening
+from db.seasons import SeasonRow, Widened, Widening
 
 __all__ = ["PodiumDue", "SeasonBoard", "SeasonLine", "SeasonOptions", "Seasons"]
 
@@ -335,7 +335,7 @@ def _line(rank: int, row: seasons.StandingRow) -> SeasonLine:
     )
 
 
-def soft_reset(row: Widening, now: datetime) -> tuple[float, datetime | None]:
+def soft_reset(row: Widening, now: datetime) -> Widened:
     """A rating's deviation when a season ends, and when it stops being ranked: the deviation
     as grown until ``now`` (docs/rules.md, "Time away"), widened by ``SOFT_RESET`` on top, so
     the time before the season's end is counted once; the rating is kept."""
@@ -343,4 +343,4 @@ def soft_reset(row: Widening, now: datetime) -> tuple[float, datetime | None]:
     current = as_of(stored, row.deviation_at, now)
     wide = Rating(current.rating, widened(current.deviation), current.volatility)
     until = None if row.rated_at is None else ranked_until(wide, now, row.rated_at)
-    return wide.deviation, until
+    return Widened(current.deviation, wide.deviation, until)

@@ -84,8 +84,11 @@ provisional or inactive members rate above them."""
 class RatingChange(Base):
     """A member's rating and deviation before and after one rated match, for the rating chart.
 
-    Written with the result, in the match's own transaction. The first point of a member who
-    was rated before the chart existed has no match: it is their rating when history began.
+    Written with the result, in the match's own transaction. Two kinds of row have no match:
+    the first point of a member who was rated before the chart existed (their rating when
+    history began, before and after alike), and a season's soft reset (the rating kept, the
+    deviation as grown until the season's close before, widened after), written with the
+    close (``db.after_match.SEASON_RESET`` tells them apart).
     """
 
     __tablename__ = "rating_history"
