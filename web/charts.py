@@ -34,7 +34,8 @@ def chart_name(guild_id: int, user_id: int, game: str, points: Sequence[RatingPo
     slot = hashlib.sha256(f"{guild_id}:{user_id}:{game}".encode()).hexdigest()[:24]
     version = hashlib.sha256(current_locale().encode())
     for point in points:
-        version.update(f"|{point.at.isoformat()}:{point.rating}:{point.deviation}".encode())
+        reset = ":reset" if point.reset else ""  # drawn apart from a match
+        version.update(f"|{point.at.isoformat()}:{point.rating}:{point.deviation}{reset}".encode())
     return f"{slot}-{version.hexdigest()[:16]}.png"
 
 
@@ -76,6 +77,7 @@ class ChartFiles:
             {title: list(points)},
             title=_("{game}: rating", game=title),
             band_label=_("likely range"),
+            season_label=_("new season"),
         )
         if png is None:
             return None

@@ -59,6 +59,10 @@ NAME_LENGTH = 18
 """A leaderboard name is cut to this many characters, so the bars keep most of the width."""
 SETTLED_BAND = 150.0
 """A line's y-axis shows bands up to this far from it; wider (early) bands run off it."""
+SEASON_COLOUR = "#b5bac1"
+"""A season's soft reset: a dashed line of this colour across the chart, over the grid and the
+bands, under the ratings."""
+SEASON_DASHES = (0.0, (5.0, 4.0))
 
 BACKGROUND = "#232428"
 GRID = "#3f4147"
@@ -87,6 +91,7 @@ def rating_chart(
     y_label: str = "",
     x_label: str = "",
     band_label: str = "",
+    season_label: str = "",
     until: datetime | None = None,
     size: tuple[int, int] | None = None,
 ) -> bytes | None:
@@ -95,7 +100,9 @@ def rating_chart(
     ``games`` maps a game's shown title to its points, in any order; games are coloured in the
     order given, and each legend entry ends with the game's latest rating as ``/stats`` shows
     it (``1500?`` while provisional). Each line steps at every match (dates in UTC); the shaded
-    band is rating ± 2 deviations (``band_label``, when given, names it in the legend). Every
+    band is rating ± 2 deviations (``band_label``, when given, names it in the legend). A
+    season's soft reset is no match: it has no dot, the band widens there, and a dashed line
+    across the chart marks it (``season_label``, when given, names it in the legend). Every
     word on the chart is the caller's, in its reader's language. ``until`` (usually
     now) carries each last rating on to that time. A lone point shows as a dot with its range
     as an error bar. ``size`` is in pixels; by default 800 wide and 450 high, plus a row for
@@ -108,6 +115,9 @@ def rating_chart(
     labels = [f"{_printable(name) or '?'}  {_shown(points[-1])}" for name, points in drawn.items()]
     if band_label:
         labels.append(_printable(band_label))
+    resets = sorted({p.at for points in drawn.values() for p in points if p.reset})
+    if resets and season_label:
+        labels.append(_printable(season_label))
     width, height = size or SIZE
     columns = _legend_columns(labels, width)
     if size is None:
@@ -121,6 +131,10 @@ def rating_chart(
     band_colour = COLOURS[0] if len(drawn) == 1 else MUTED
     if band_label:
         handles.append(Patch(facecolor=band_colour, alpha=0.4))
+    for moment in _days(resets):
+        ax.axvline(moment, color=SEASON_COLOUR, linestyle=SEASON_DASHES, linewidth=1.6, zorder=1.5)
+    if resets and season_label:
+        handles.append(Line2D([], [], color=SEASON_COLOUR, linestyle=SEASON_DASHES, linewidth=1.6))
     everything = [p for points in drawn.values() for p in points]
     first = min(p.at for p in everything)
     lone = len(everything) == len(drawn) and (until is None or until <= first)
@@ -238,10 +252,12 @@ def _draw_game(
         ratings.append(ratings[-1])
         deviations.append(deviations[-1])
     times = _days(moments)
-    if len(points) <= DOTS:
+    # A season's reset is no match: no dot, the band widening there and its line show it.
+    dotted = [0] if len(times) == 1 else [i for i, p in enumerate(points) if not p.reset]
+    if len(points) <= DOTS and dotted:
         ax.errorbar(
-            times[: len(points)],
-            ratings[: len(points)],
+            [times[i] for i in dotted],
+            [ratings[i] for i in dotted],
             yerr=[BAND * p.deviation for p in points] if len(times) == 1 else None,
             fmt="o",
             markersize=5 if len(times) > 1 else 10,
@@ -298,8 +314,11 @@ def _legend_columns(labels: Sequence[str], width: int) -> int:
     char = 0.5 * LEGEND_SIZE * DPI / 72
     entry = 3.8 * LEGEND_SIZE * DPI / 72  # the handle and the spacing around it
     for columns in (3, 2):
-        per_column = -(-len(labels) // columns)
-        chunks = [labels[i : i + per_column] for i in range(0, len(labels), per_column)]
+        # as matplotlib splits them: the first ``len % columns`` columns one label longer
+        rows, longer = divmod(len(labels), columns)
+        ends = [(c + 1) * rows + min(c + 1, longer) for c in range(columns)]
+        chunks = [labels[end - rows - (c < longer) : end] for c, end in enumerate(ends)]
+        chunks = [chunk for chunk in chunks if chunk]
         needed = sum(entry + char * max(len(label) for label in chunk) for chunk in chunks)
         if needed <= 0.96 * width:
             return columns
@@ -307,11 +326,13 @@ def _legend_columns(labels: Sequence[str], width: int) -> int:
 
 
 def _thin(points: Sequence[RatingPoint], limit: int) -> Sequence[RatingPoint]:
-    """At most ``limit`` points, evenly spread, keeping the first and the last."""
+    """At most ``limit`` points, evenly spread, keeping the first and the last; and every
+    season's reset besides, where the band widens (a few a year)."""
     if len(points) <= limit:
         return points
     last = len(points) - 1
-    return [points[round(i * last / (limit - 1))] for i in range(limit)]
+    kept = {round(i * last / (limit - 1)) for i in range(limit)}
+    return [p for i, p in enumerate(points) if i in kept or p.reset]
 
 
 def _rating_limits(points: Sequence[RatingPoint], cap: float) -> tuple[float, float]:

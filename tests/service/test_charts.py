@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
+import math
 import random
 import struct
 import threading
@@ -16,9 +18,12 @@ from PIL import Image
 from bot.service.charts import (
     BACKGROUND,
     LEGEND_ROW,
+    MAX_STEPS,
+    SEASON_COLOUR,
     SIZE,
     RatingPoint,
     Standing,
+    _thin,
     draw,
     leaderboard_chart,
     rating_chart,
@@ -129,6 +134,56 @@ def test_the_background_is_opaque_and_dark() -> None:
     assert png is not None
     corner = decoded(png).convert("RGBA").getpixel((0, 0))
     assert corner == (*bytes.fromhex(BACKGROUND[1:]), 255)
+
+
+def with_reset(points: list[RatingPoint], index: int) -> list[RatingPoint]:
+    """``points`` with a season's soft reset between ``index - 1`` and ``index``: the rating
+    kept, the deviation widened."""
+    last, following = points[index - 1], points[index]
+    reset = RatingPoint(
+        last.at + (following.at - last.at) / 2,
+        last.rating,
+        math.hypot(last.deviation, 60.0),
+        reset=True,
+    )
+    return [*points[:index], reset, *points[index:]]
+
+
+def season_line_pixels(png: bytes) -> int:
+    """Pixels of exactly the season line's colour, which nothing else on a chart is drawn in."""
+    colour = tuple(bytes.fromhex(SEASON_COLOUR[1:]))
+    found = decoded(png).convert("RGB").getcolors(SIZE[0] * SIZE[1] * 2) or []
+    return sum(count for count, drawn in found if drawn == colour)
+
+
+def test_a_seasons_reset_draws_a_line_across_and_names_it_only_when_there_is_one() -> None:
+    points = with_reset(history(20), 10)
+    as_a_match = [dataclasses.replace(p, reset=False) for p in points]
+
+    drawn = rating_chart({TITLES[0]: points})
+    named = rating_chart({TITLES[0]: points}, season_label="new season")
+    plain = rating_chart({TITLES[0]: as_a_match}, season_label="new season")
+
+    assert drawn is not None and named is not None and plain is not None
+    assert season_line_pixels(drawn) > 250  # across the chart's height
+    assert season_line_pixels(named) > season_line_pixels(drawn)  # and in the legend
+    assert season_line_pixels(plain) == 0
+    # Without a reset, no legend entry: the label given changes nothing.
+    assert rating_chart({TITLES[0]: history(20)}, season_label="new season") == rating_chart(
+        {TITLES[0]: history(20)}
+    )
+
+
+def test_thinning_a_long_history_keeps_every_seasons_reset() -> None:
+    points = history(1000)
+    for index in (333, 500, 667):
+        points = with_reset(points, index)
+
+    kept = _thin(points, MAX_STEPS)
+
+    assert sum(p.reset for p in kept) == 3
+    assert len(kept) <= MAX_STEPS + 3 and (kept[0], kept[-1]) == (points[0], points[-1])
+    assert kept == sorted(kept, key=lambda p: p.at)
 
 
 def test_points_out_of_order_draw_as_in_order() -> None:

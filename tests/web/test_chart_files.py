@@ -193,6 +193,23 @@ async def test_a_newer_chart_removes_the_one_it_replaces(
     assert len(set(before) & set(after)) == 1
 
 
+async def test_a_seasons_reset_is_a_newer_chart_named_apart_from_a_match(
+    client: Client, server: Server, sessions: async_sessionmaker[AsyncSession],
+    ratings: Ratings,
+) -> None:  # fmt: skip
+    alice = await chart_address(sessions, server, ALICE)
+    first = await client.get(alice)
+    last = ratings.points[ALICE][-1]
+    reset = RatingPoint(START + timedelta(days=30), last.rating, 120.0, reset=True)
+    ratings.points[ALICE] = [*rated(6), reset]  # the season ended: the band widens
+    second = await client.get(alice)
+    assert second.status == 200 and second.headers["ETag"] != first.headers["ETag"]
+    as_a_match = [*rated(6), RatingPoint(reset.at, reset.rating, reset.deviation)]
+    assert chart_name(GUILD, ALICE, "crown", as_a_match) != chart_name(
+        GUILD, ALICE, "crown", ratings.points[ALICE]
+    )
+
+
 async def test_a_chart_drawing_holds_no_database_connection(
     client: Client, app: web.Application, server: Server, base: str,
     sessions: async_sessionmaker[AsyncSession],

@@ -30,6 +30,7 @@ async def member_chart(
         title=_("{name}: rating", name=name),
         y_label=_("Rating"),
         band_label=_("likely range (± 2 deviations)"),
+        season_label=_("new season"),
         until=histories.clock(),
     )
     return None if png is None else discord.File(io.BytesIO(png), filename=MEMBER_FILE)
