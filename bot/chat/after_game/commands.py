@@ -29,7 +29,7 @@ from bot.chat.after_game import records
 from bot.chat.after_game import review as review_texts
 from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.refusals import say
@@ -105,10 +105,12 @@ class AfterGame:
         replays: Replays,
         histories: HistoryService,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        followups: Followups,
     ) -> None:
         self.replays = replays
         self.histories = histories
         self.busy = busy
+        self.followups = followups
         self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
@@ -202,7 +204,7 @@ class AfterGame:
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
-            await send_followup(interaction, text, ephemeral=True)
+            await self.followups.send(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
@@ -212,7 +214,9 @@ class AfterGame:
         is the first followup, which takes the place of the deferred "thinking" one."""
         none = discord.AllowedMentions.none()
         late = interaction.response.is_done()
-        send = partial(send_followup, interaction) if late else interaction.response.send_message
+        send = (
+            partial(self.followups.send, interaction) if late else interaction.response.send_message
+        )
         if screen.file is not None or screen.embed is None:
             await send(
                 file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none

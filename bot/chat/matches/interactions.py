@@ -18,7 +18,7 @@ from bot.chat.boards.live import Boards, InteractionRoute
 from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
@@ -46,7 +46,7 @@ class Ended:
 
 class Interactions:
     """Runs members' requests, for one bot process. ``busy`` marks one request in progress
-    (shut-down waits for them)."""
+    (shut-down waits for them); ``followups`` creates every followup of their answers."""
 
     def __init__(
         self,
@@ -54,12 +54,14 @@ class Interactions:
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        followups: Followups,
         observer: InteractionObserver | None = None,
     ) -> None:
         self.service = service
         self.boards = boards
         self.delivery = delivery
         self.busy = busy
+        self.followups = followups
         self.observer = observer
         """Told how each request ended (``None``: nobody)."""
 
@@ -72,7 +74,7 @@ class Interactions:
         returned. ``stale`` is the button pressed, if any, for ``explain``.
         """
         async with self.busy(), self._observed(interaction, stale) as ended:
-            with Exchange(interaction) as exchange:
+            with Exchange(interaction, self.followups) as exchange:
                 route = self.boards.route(exchange)
                 try:
                     report = await use_case(route)
@@ -103,7 +105,7 @@ class Interactions:
         leads to (a secret chosen in the picker) can edit it with this press's fresh token.
         """
         async with self.busy(), self._observed(interaction, stale) as ended:
-            with Exchange(interaction, private=True) as exchange:
+            with Exchange(interaction, self.followups, private=True) as exchange:
                 try:
                     post = await make()
                 except REFUSALS as error:
@@ -127,7 +129,7 @@ class Interactions:
         text = await self.explain(error, press, interaction)
         stale = isinstance(error, (AlreadyPlayed, MatchOver))
         if stale and await self._refresh(exchange, press):
-            await send_followup(interaction, text, ephemeral=True)
+            await exchange.followups.send(interaction, text, ephemeral=True)
         else:
             await exchange.answer_privately(text)
 

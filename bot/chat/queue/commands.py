@@ -31,7 +31,6 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import games
-from bot.chat.followups import send_followup
 from bot.chat.matches.carried import Carried, Pressed, carried_view
 from bot.chat.matches.game_commands import missing_permissions
 from bot.chat.parts import Parts
@@ -317,7 +316,7 @@ class QueueCog(commands.Cog, name="Queue"):
             said = text()
             view = discord.utils.MISSING if buttons is None else buttons()
         try:
-            await send_followup(interaction, said, ephemeral=True, view=view)
+            await self.parts.followups.send(interaction, said, ephemeral=True, view=view)
         except discord.HTTPException:
             self._tokens.pop(user_id, None)
 
