@@ -159,7 +159,9 @@ class App:
             reviewer=Reviewer(self.review_pool),
             fair_use=FairUse(settings.reviews_per_minute, clock=clock),
         )
-        self.after_game = AfterGame(replays, self.histories, client.busy, self.followups)
+        self.after_game = AfterGame(
+            replays, self.histories, client.busy, self.followups, observer=metrics
+        )
         public_pool = PublicPool(sessions, clock=clock)
         self.puzzles = Puzzles(sessions, clock=clock, pool=public_pool)
         self.daily = DailyPuzzles(sessions, clock=clock, pool=public_pool)
@@ -243,7 +245,9 @@ class App:
             ),
             settings.sweep_interval,
         )
-        self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
+        self.queue = QueueCog(
+            client, matches.queue, self.parts, self.channel_reach, observer=metrics
+        )
         self.typed = TypedAnswers(client, self.parts, self.awaited)
         self.missed = MissedAnswers(client, self.awaited, self.typed)
         self.catching_up: asyncio.Task[None] | None = None
@@ -251,7 +255,7 @@ class App:
         self._gets_dms = shards is None or 0 in shards
         self.items = (
             *button_items(self.parts),
-            *signup_items(self.desk, client.busy),
+            *signup_items(self.desk, client.busy, observer=metrics),
             *self.after_game.items(),
             *self.puzzle_desk.items(),
             self.queue.button_class,

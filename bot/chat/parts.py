@@ -45,7 +45,12 @@ class Requests(Protocol):
     """Runs a member's request from an interaction and answers it."""
 
     async def run(
-        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+        self,
+        interaction: Interaction,
+        use_case: UseCase,
+        *,
+        stale: Press | None = None,
+        kind: str | None = None,
     ) -> Report | None: ...
 
     async def show(

@@ -9,9 +9,8 @@ plan."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards, InteractionRoute
@@ -22,8 +21,8 @@ from bot.chat.followups import Followups
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
-from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
-from bot.chat.request_watch import InteractionObserver, tell
+from bot.chat.request_outcomes import OK, REFUSED
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed, MatchOver
@@ -35,13 +34,6 @@ log = logging.getLogger(__name__)
 
 UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
-
-
-@dataclass
-class Ended:
-    """How a request ended, set as it is handled."""
-
-    outcome: str = FAILED_OUTCOME
 
 
 class Interactions:
@@ -66,14 +58,20 @@ class Interactions:
         """Told how each request ended (``None``: nobody)."""
 
     async def run(
-        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+        self,
+        interaction: Interaction,
+        use_case: UseCase,
+        *,
+        stale: Press | None = None,
+        kind: str | None = None,
     ) -> Report | None:
         """Run ``use_case`` for ``interaction`` and deliver its report.
 
         A refusal (``REFUSALS``) is answered privately with its message, and ``None``
-        returned. ``stale`` is the button pressed, if any, for ``explain``.
+        returned. ``stale`` is the button pressed, if any, for ``explain``; ``kind`` names a
+        button that is not a match's, for the observer.
         """
-        async with self.busy(), self._observed(interaction, stale) as ended:
+        async with self.busy(), observed(self.observer, interaction, stale, kind=kind) as ended:
             with Exchange(interaction, self.followups) as exchange:
                 route = self.boards.route(exchange)
                 try:
@@ -104,7 +102,7 @@ class Interactions:
         date in the press's own response (``_keep_board``), so that what the private answer
         leads to (a secret chosen in the picker) can edit it with this press's fresh token.
         """
-        async with self.busy(), self._observed(interaction, stale) as ended:
+        async with self.busy(), observed(self.observer, interaction, stale) as ended:
             with Exchange(interaction, self.followups, private=True) as exchange:
                 try:
                     post = await make()
@@ -132,20 +130,6 @@ class Interactions:
             await exchange.followups.send(interaction, text, ephemeral=True)
         else:
             await exchange.answer_privately(text)
-
-    @asynccontextmanager
-    async def _observed(
-        self, interaction: Interaction, press: Press | None
-    ) -> AsyncIterator[Ended]:
-        """Tell the observer how the block's request ended: the block sets the outcome of what
-        it is given, which stays ``failed`` if it never does."""
-        ended = Ended()
-        began(interaction)
-        try:
-            yield ended
-        finally:
-            if self.observer is not None:
-                tell(self.observer, interaction, ended.outcome, press)
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.
