@@ -25,11 +25,13 @@ from bot.chat.app import Parlor, invite_url, shard_options, user_install_url
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards
 from bot.chat.boards.redelivery import Redelivery
+from bot.chat.command_errors import CommandErrors
 from bot.chat.command_sync import sync_commands
 from bot.chat.command_translator import CommandTranslator
 from bot.chat.dms.missed import MissedAnswers
 from bot.chat.dms.send import DirectMessages
 from bot.chat.dms.typed import TypedAnswers
+from bot.chat.followups import Followups
 from bot.chat.games import game_cogs
 from bot.chat.gateway_watch import GatewayWatch
 from bot.chat.invalid_requests import InvalidRequests
@@ -108,6 +110,10 @@ class App:
     ) -> None:
         self.client = client
         self.metrics = metrics
+        self.followups = Followups()
+        """Creates every followup of the process, counted per interaction."""
+        self.command_errors = CommandErrors(self.followups, client.dispatch)
+        """Answers the slash commands that failed, on the client's command tree."""
         self.invalid = invalid or InvalidRequests()
         self.settings = settings
         self._owns_engine = engine is None
@@ -153,11 +159,13 @@ class App:
             reviewer=Reviewer(self.review_pool),
             fair_use=FairUse(settings.reviews_per_minute, clock=clock),
         )
-        self.after_game = AfterGame(replays, self.histories, client.busy)
+        self.after_game = AfterGame(
+            replays, self.histories, client.busy, self.followups, observer=metrics
+        )
         public_pool = PublicPool(sessions, clock=clock)
         self.puzzles = Puzzles(sessions, clock=clock, pool=public_pool)
         self.daily = DailyPuzzles(sessions, clock=clock, pool=public_pool)
-        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy)
+        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy, self.followups)
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
         self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
@@ -171,11 +179,18 @@ class App:
             self.outbox,
             reach=self.channel_reach,
             tournament_moves_on=self._tournament_moves_on,
-            threads=ThreadMaker(client, self.boards, ThreadPlaces(sessions), self.dms),
+            threads=ThreadMaker(
+                client, self.boards, ThreadPlaces(sessions), self.followups, self.dms
+            ),
         )
 
         self.requests = Interactions(
-            matches.lookups, self.boards, self.delivery, client.busy, observer=metrics
+            matches.lookups,
+            self.boards,
+            self.delivery,
+            client.busy,
+            self.followups,
+            observer=metrics,
         )
         self.redelivery = Redelivery(matches.lookups, self.outbox, self.delivery, self.dms)
         self.retries = ReachRetries(
@@ -212,6 +227,7 @@ class App:
             delivery=self.delivery,
             places=self.boards,
             dms=self.dms,
+            followups=self.followups,
             languages=self.languages,
             puzzles=self.puzzles,
             daily=self.daily,
@@ -229,7 +245,9 @@ class App:
             ),
             settings.sweep_interval,
         )
-        self.queue = QueueCog(client, matches.queue, self.parts, self.channel_reach)
+        self.queue = QueueCog(
+            client, matches.queue, self.parts, self.channel_reach, observer=metrics
+        )
         self.typed = TypedAnswers(client, self.parts, self.awaited)
         self.missed = MissedAnswers(client, self.awaited, self.typed)
         self.catching_up: asyncio.Task[None] | None = None
@@ -237,7 +255,7 @@ class App:
         self._gets_dms = shards is None or 0 in shards
         self.items = (
             *button_items(self.parts),
-            *signup_items(self.desk, client.busy),
+            *signup_items(self.desk, client.busy, observer=metrics),
             *self.after_game.items(),
             *self.puzzle_desk.items(),
             self.queue.button_class,
@@ -283,6 +301,7 @@ class App:
         if not await self.log_in_paced():
             return  # shut-down began while waiting
         await optimize(self.engine)
+        client.tree.error(self.command_errors.answer)
         client.add_dynamic_items(*self.items)
         client.add_listener(self.boards.on_guild_message, "on_message")
         client.add_listener(self.names.on_interaction, "on_interaction")
@@ -349,7 +368,7 @@ class App:
             *(cog(client, parts) for cog in game_cogs()),
             Common(client, parts),
             self.typed,
-            Tournaments(self.desk, client.busy),
+            Tournaments(self.desk, client.busy, self.followups),
             self.queue,
             History(self.after_game),
             PuzzleCommands(self.puzzle_desk),

@@ -15,13 +15,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.chat.failures import FAILED
-from bot.chat.followups import send_followup
 from bot.chat.logs import drop_voice_warnings, hide_components
 from bot.chat.readers import hear
-from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, REFUSED, began
+from bot.chat.request_outcomes import COMMAND_ENDED, REFUSED, began
 from bot.i18n import N_, _
-from bot.service.failures import log_failure
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -160,7 +157,6 @@ class Parlor(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         # Logged in by now, and no command can arrive before the gateway connects.
-        self.tree.error(self.on_app_command_error)
         if self._lifecycle is not None:
             await self._lifecycle.start()
 
@@ -191,29 +187,6 @@ class Parlor(commands.AutoShardedBot):
         self.refused = refused
         if self._shutdown is None:
             self._shutdown = asyncio.create_task(self._close())
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        """Answer a slash command that failed before or outside the match service, privately."""
-        outcome = REFUSED
-        if isinstance(error, app_commands.MissingPermissions):
-            text = _("You need the Manage Server permission for this command.")
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = _("This command works in a server channel, not in DMs.")
-        elif _not_a_member(error):
-            command = interaction.command
-            challenge = command is not None and command.name == "challenge"
-            text = _(NOT_A_MEMBER_TO_CHALLENGE if challenge else NOT_A_MEMBER)
-        else:
-            cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-            log_failure(log, "command of user %s failed", interaction.user.id, error=cause)
-            text, outcome = _(FAILED), FAILED_OUTCOME
-        self.dispatch(COMMAND_ENDED, interaction, outcome)
-        if interaction.response.is_done():
-            await send_followup(interaction, text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Once shut-down has begun, answer a button press: nothing else will.
@@ -262,17 +235,6 @@ class Parlor(commands.AutoShardedBot):
             self._in_progress -= 1
             if not self._in_progress:
                 self._idle.set()
-
-
-def _not_a_member(error: app_commands.AppCommandError) -> bool:
-    """A user option that needs a member got a user who is not in the server.
-
-    Discord resolves such a user without member data, and discord.py refuses to make a
-    ``Member`` of it.
-    """
-    return isinstance(error, app_commands.TransformerError) and (
-        error.type is discord.AppCommandOptionType.user and isinstance(error.value, discord.User)
-    )
 
 
 async def within(deadline: float, waiting: Awaitable[Any]) -> bool:

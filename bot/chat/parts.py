@@ -1,8 +1,9 @@
 """What the commands, cogs and buttons use, handed to each by the composition root
 (``bot.wiring``) where it is built or registered.
 
-Only protocols and the service's types are named here, so the cogs and buttons that take the
-parts import nothing of the Discord side's workings: no import circle.
+Only protocols, the service's types and leaf parts that import nothing of the project
+(``Followups``) are named here, so the cogs and buttons that take the parts import nothing of the
+Discord side's workings: no import circle.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
+from bot.chat.followups import Followups
 from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
@@ -43,7 +45,12 @@ class Requests(Protocol):
     """Runs a member's request from an interaction and answers it."""
 
     async def run(
-        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+        self,
+        interaction: Interaction,
+        use_case: UseCase,
+        *,
+        stale: Press | None = None,
+        kind: str | None = None,
     ) -> Report | None: ...
 
     async def show(
@@ -93,6 +100,8 @@ class Parts:
     delivery: Deliverer
     places: Places
     dms: Messenger
+    followups: Followups
+    """Creates every followup, counted per interaction within Discord's cap."""
     languages: Languages | None = None
     """Who reads what language: the server's for public posts, a member's for their DMs."""
     puzzles: Puzzles | None = None

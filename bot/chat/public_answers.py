@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.chat.failures import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.readers import in_server_language
 from bot.i18n import _
 from bot.service.failures import log_failure
@@ -33,10 +33,11 @@ Shown = tuple[discord.Embed, discord.File | None]
 async def answer_publicly(
     interaction: Interaction,
     making: Awaitable[Shown],
+    followups: Followups,
     languages: Languages | None = None,
 ) -> None:
     """Answer with the embed (and file) ``making`` builds, for the channel to see; a failure
-    privately.
+    privately. After a deferral the answer is a followup ``followups`` creates.
 
     A deferral cannot be private for a failure and public for a success, so the answer is
     awaited first: a failure then goes to the member alone. Only when it takes longer than
@@ -54,7 +55,7 @@ async def answer_publicly(
         log_failure(log, "command of user %s failed", interaction.user.id)
         if interaction.response.is_done():
             await interaction.delete_original_response()
-            await send_followup(interaction, _(FAILED), ephemeral=True)
+            await followups.send(interaction, _(FAILED), ephemeral=True)
         else:
             await interaction.response.send_message(_(FAILED), ephemeral=True)
         return
@@ -63,7 +64,7 @@ async def answer_publicly(
     if file is not None:
         embed.set_image(url=f"attachment://{file.filename}")
     if interaction.response.is_done():
-        await send_followup(interaction, embed=embed, files=files, allowed_mentions=none)
+        await followups.send(interaction, embed=embed, files=files, allowed_mentions=none)
     else:
         await interaction.response.send_message(embed=embed, files=files, allowed_mentions=none)
 

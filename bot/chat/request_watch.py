@@ -1,23 +1,28 @@
 """How members' requests end, for the host's metrics: each is told once to an observer, with its
 kind, its outcome and the seconds it took.
 
-A request that runs through ``Interactions`` (every match command and button, the queue's, the
-forms) is told there, where refusals are known. Any other slash command (``/stats``,
+A request that runs through ``Interactions`` (every match command and button, the queue's offer
+of a game against the bot, the forms) is told there, where refusals are known; so is each press
+of a button answered elsewhere (the queue's Join and Leave, a tournament's sign-up, the review,
+history and replay pages), by its handler (``observed``). Any other slash command (``/stats``,
 ``/settings``, ``/rules``, tournaments) is told by ``CommandWatch``: when discord.py reports it
-completed, or when the client's error handler answered it (``COMMAND_ENDED``). A command's time
-runs from the command tree's check, a button's from its handler.
+completed, or when the command tree's error handler answered it (``COMMAND_ENDED``). A
+command's time runs from the command tree's check, a button's from its handler.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
 from bot.chat.components import Press
-from bot.chat.request_outcomes import COMMAND_ENDED, OK, TOLD, began
+from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, OK, TOLD, began
 from bot.chat.sending import Interaction
 
 
@@ -46,13 +51,42 @@ def tell(
     interaction: Interaction,
     outcome: str,
     press: Press | None = None,
+    *,
+    kind: str | None = None,
 ) -> None:
-    """Tell ``observer`` how ``interaction`` ended, unless it was told already."""
+    """Tell ``observer`` how ``interaction`` ended, unless it was told already; ``kind``, when
+    given, names a button whose ``custom_id`` is not a match's (``button:queue_join``)."""
     if interaction.extras.get(TOLD):
         return
     interaction.extras[TOLD] = True
     seconds = time.perf_counter() - began(interaction)
-    observer.interaction(kind_of(interaction, press), outcome, seconds)
+    observer.interaction(kind or kind_of(interaction, press), outcome, seconds)
+
+
+@dataclass
+class Ended:
+    """How a request ended, set as it is handled."""
+
+    outcome: str = FAILED_OUTCOME
+
+
+@asynccontextmanager
+async def observed(
+    observer: InteractionObserver | None,
+    interaction: Interaction,
+    press: Press | None = None,
+    *,
+    kind: str | None = None,
+) -> AsyncIterator[Ended]:
+    """Tell ``observer`` (``None``: nobody) how the block's request ended: the block sets the
+    outcome of what it is given, which stays ``failed`` if it never does (an error escaped)."""
+    ended = Ended()
+    began(interaction)
+    try:
+        yield ended
+    finally:
+        if observer is not None:
+            tell(observer, interaction, ended.outcome, press, kind=kind)
 
 
 class CommandWatch:

@@ -17,7 +17,6 @@ from bot.chat.app import NOT_A_MEMBER, Parlor
 from bot.chat.boards import render, standings
 from bot.chat.boards.render import FIELD_VALUE_MAX, fit
 from bot.chat.components import Post
-from bot.chat.followups import send_followup
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.parts import Parts
 from bot.chat.public_answers import Shown, answer_publicly
@@ -134,7 +133,7 @@ class Common(commands.Cog):
         else:
             query = self._record(guild_id, whose, game)
         async with self.bot.busy():
-            await answer_publicly(interaction, query, self.parts.languages)
+            await answer_publicly(interaction, query, self.parts.followups, self.parts.languages)
 
     async def _season(
         self,
@@ -155,7 +154,7 @@ class Common(commands.Cog):
             async def shown() -> Shown:
                 return season_embed(board), None
 
-            await answer_publicly(interaction, shown(), self.parts.languages)
+            await answer_publicly(interaction, shown(), self.parts.followups, self.parts.languages)
 
     async def _leaderboard(self, guild_id: int, game: str | None) -> Shown:
         """One game's top 10 with a chart of their ratings, or every game's top players.
@@ -402,7 +401,7 @@ class Common(commands.Cog):
                 interaction.guild_id or 0,
                 (season_length, season_score, season_channel, clear_season_channel),
             )
-            await send_followup(
+            await self.parts.followups.send(
                 interaction, text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 

@@ -25,9 +25,11 @@ from sqlalchemy import event
 from bot.chat.components import Press, Verb
 from bot.gauges import READ_KEPT
 from bot.settings import Settings
+from tests.e2e.test_bot_games import play_crystal, start
 
 from .bot_process import READY, BotProcess, bot_process
-from .fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
     from .bot_fixtures import Table
@@ -251,3 +253,66 @@ async def test_scrapes_however_many_read_the_database_once_in_a_while(table: Tab
     assert ("parlor_outbox_entries", frozenset()) in samples
     reads = [s for s in statements if "min(outbox.due_at)" in s]
     assert 1 <= len(reads) <= 1 + took // READ_KEPT
+
+
+async def test_the_queue_sign_ups_and_the_after_game_pages_are_counted(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    port = table.settings.metrics_port
+    assert port is not None
+    fake = table.fake
+    # A finished match's Review, pressed by someone who did not play it.
+    await start(table, alice, bob, "crystal challenge")
+    await play_crystal(table, alice, bob)
+    reviewed = await table.click(carol, table.board(), Verb.REVIEW)
+    await fake.wait_for_response(reviewed)
+    assert "Review · Crystal Capture" in table.answer(reviewed)
+
+    # The queue's Leave, pressed twice (the second is refused: she is not waiting), then Join.
+    await table.slash(alice, "play", game="crystal")
+    queue = await table.posted("Crystal Capture queue", after=0)
+    for who, verb, said in (
+        (alice, "leave", "You left the queue."),
+        (alice, "leave", "You are not waiting in this queue."),
+        (bob, "join", "You are waiting for Crystal Capture"),
+    ):
+        custom_id = next(c for c in queue.custom_ids if c.endswith(f"{verb}:crystal"))
+        pressed = await fake.wait_for_response(await fake.click(who, queue, custom_id))
+        assert said in table.answer(pressed)
+
+    # A tournament's sign-up: Join, Leave, and a Leave refused (she is not entered).
+    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    organizer = fake.add_member(guild, fake.add_user("organizer"), roles=(role,))
+    (signup,) = (
+        await table.slash(organizer, "tournament create", game="crystal", format="swiss")
+    ).messages
+    for who, verb in ((alice, "join"), (alice, "leave"), (alice, "leave")):
+        custom_id = next(c for c in signup.custom_ids if c.endswith(f":{verb}"))
+        await fake.wait_for_response(await fake.click(who, signup, custom_id))
+    assert "Entrants (0)" in signup.text
+
+    samples = await scrape(port)
+    counted = {
+        (kind, outcome): value(samples, "parlor_interactions_total", kind=kind, outcome=outcome)
+        for kind in (
+            "button:review",
+            "button:queue_join",
+            "button:queue_leave",
+            "button:signup_join",
+            "button:signup_leave",
+        )
+        for outcome in ("ok", "refused", "failed")
+    }
+    assert {key: n for key, n in counted.items() if n} == {
+        ("button:review", "ok"): 1,
+        ("button:queue_leave", "ok"): 1,
+        ("button:queue_leave", "refused"): 1,
+        ("button:queue_join", "ok"): 1,
+        ("button:signup_join", "ok"): 1,
+        ("button:signup_leave", "ok"): 1,
+        ("button:signup_leave", "refused"): 1,
+    }
+    seconds = "parlor_interaction_seconds_count"
+    assert value(samples, seconds, kind="button:queue_leave") == 2
+    assert value(samples, seconds, kind="button:review") == 1
+    assert value(samples, "parlor_interactions_total", kind="button", outcome="ok") == 0

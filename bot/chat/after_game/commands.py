@@ -29,10 +29,12 @@ from bot.chat.after_game import records
 from bot.chat.after_game import review as review_texts
 from bot.chat.app import NOT_A_MEMBER
 from bot.chat.boards.delivery import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -105,10 +107,15 @@ class AfterGame:
         replays: Replays,
         histories: HistoryService,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        followups: Followups,
+        observer: InteractionObserver | None = None,
     ) -> None:
         self.replays = replays
         self.histories = histories
         self.busy = busy
+        self.followups = followups
+        self.observer = observer
+        """Hears how each press of the buttons ended (``None``: nobody)."""
         self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
@@ -148,29 +155,38 @@ class AfterGame:
     # ------------------------------------------------------------------ answering
 
     async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
-        """Answer a press of one of the after-game buttons, from its ``custom_id`` alone."""
+        """Answer a press of one of the after-game buttons, from its ``custom_id`` alone, and
+        tell the observer how it ended (``button:review``, ``history``, ``replay`` or
+        ``download``)."""
+        kind, answering = self._pressed(interaction, found.groupdict())
+        async with observed(self.observer, interaction, kind=f"button:{kind}") as ended:
+            ended.outcome = await answering
+
+    def _pressed(
+        self, interaction: Interaction, groups: dict[str, str]
+    ) -> tuple[str, Awaitable[str]]:
+        """What a press does, and its answer to await."""
         guild_id, member_id = interaction.guild_id or 0, interaction.user.id
-        groups = found.groupdict()
         if groups.get("board"):
             reviewed = int(groups["board"])
             screen = self.review(guild_id, member_id, reviewed, 0)
-            await self.answer(interaction, screen, defer=not self.replays.kept(reviewed))
-        elif groups.get("move") is not None:
+            return "review", self.answer(interaction, screen, defer=not self.replays.kept(reviewed))
+        if groups.get("move") is not None:
             reviewed = int(groups["reviewed"])
             screen = self.review(guild_id, member_id, reviewed, int(groups["move"]))
             kept = self.replays.kept(reviewed)
-            await self.answer(interaction, screen, edit=True, defer=not kept)
-        elif groups.get("page") is not None:
+            return "review", self.answer(interaction, screen, edit=True, defer=not kept)
+        if groups.get("page") is not None:
             game = None if groups["game"] == texts.EVERY_GAME else groups["game"]
             screen = self.history(guild_id, int(groups["user"]), game, int(groups["page"]))
-            await self.answer(interaction, screen, edit=True)
-        elif groups.get("step") == texts.FILE:
+            return "history", self.answer(interaction, screen, edit=True)
+        if groups.get("step") == texts.FILE:
             replayed = int(groups["replayed"])
             screen = self.download(guild_id, member_id, replayed)
-            await self.answer(interaction, screen, defer=not self.replays.kept(replayed))
-        else:
-            screen = self.replay(guild_id, int(groups["replayed"]), int(groups["step"]))
-            await self.answer(interaction, screen, edit=True)
+            kept = self.replays.kept(replayed)
+            return "download", self.answer(interaction, screen, defer=not kept)
+        screen = self.replay(guild_id, int(groups["replayed"]), int(groups["step"]))
+        return "replay", self.answer(interaction, screen, edit=True)
 
     async def answer(
         self,
@@ -179,9 +195,10 @@ class AfterGame:
         *,
         edit: bool = False,
         defer: bool = False,
-    ) -> None:
+    ) -> str:
         """Answer privately with what ``making`` builds: a new message, or (``edit``) the
         private message pressed, edited in place. A refusal is answered privately instead.
+        How the request ended (``OK``, ``REFUSED`` or ``FAILED_OUTCOME``).
 
         ``defer``: acknowledge the interaction first, within Discord's 3 seconds, and answer
         when ``making`` is done (a review that may have to be computed); a refusal then comes
@@ -193,16 +210,17 @@ class AfterGame:
                 screen = await making
             except REFUSALS as error:
                 await self._say(interaction, say(error))
-                return
+                return REFUSED
             except Exception:
                 log_failure(log, "request of user %s failed", interaction.user.id)
                 await self._say(interaction, _(FAILED))
-                return
+                return FAILED_OUTCOME
             await self._show(interaction, screen, edit=edit)
+            return OK
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
-            await send_followup(interaction, text, ephemeral=True)
+            await self.followups.send(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
@@ -212,7 +230,9 @@ class AfterGame:
         is the first followup, which takes the place of the deferred "thinking" one."""
         none = discord.AllowedMentions.none()
         late = interaction.response.is_done()
-        send = partial(send_followup, interaction) if late else interaction.response.send_message
+        send = (
+            partial(self.followups.send, interaction) if late else interaction.response.send_message
+        )
         if screen.file is not None or screen.embed is None:
             await send(
                 file=screen.file or discord.utils.MISSING, ephemeral=True, allowed_mentions=none

@@ -44,7 +44,6 @@ from bot.chat.boards.route import (
     plan,
 )
 from bot.chat.components import Post
-from bot.chat.followups import send_followup
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import in_match_channel
 from bot.chat.readers import in_board_language
@@ -388,7 +387,7 @@ class Boards:
                     if interaction.type is discord.InteractionType.application_command:
                         # The deferred "thinking" answer is private: fill it in, then post.
                         await interaction.edit_original_response(content=_("Posted below."))
-                    followup = await send_followup(interaction, wait=True, **kwargs)
+                    followup = await exchange.followups.send(interaction, wait=True, **kwargs)
                     assert followup is not None  # waited for, and public: never dropped
                     message_id = followup.id
                     original = False

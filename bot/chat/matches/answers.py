@@ -18,7 +18,7 @@ import discord
 
 from bot.chat.boards import render
 from bot.chat.components import Post
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.sending import Interaction, message_kwargs, on_private_message
 from bot.i18n import _
 from bot.service.notices import MatchSnapshot
@@ -38,11 +38,15 @@ class Exchange:
 
     ``private``: the answer will be private whatever happens (a picker, a listing), so a
     deferral is a private "thinking"; otherwise a press is deferred as a silent update of the
-    pressed message, a command as a private "thinking".
+    pressed message, a command as a private "thinking". ``followups`` creates the
+    interaction's followups, counted with the process's others.
     """
 
-    def __init__(self, interaction: Interaction, *, private: bool = False) -> None:
+    def __init__(
+        self, interaction: Interaction, followups: Followups, *, private: bool = False
+    ) -> None:
         self.interaction = interaction
+        self.followups = followups
         self.private = private
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
@@ -86,7 +90,7 @@ class Exchange:
         kwargs = message_kwargs(post)
         async with self.turn() as response:
             if response.is_done():
-                await send_followup(self.interaction, ephemeral=True, **kwargs)
+                await self.followups.send(self.interaction, ephemeral=True, **kwargs)
             else:
                 await response.send_message(ephemeral=True, **kwargs)
 
@@ -97,7 +101,7 @@ class Exchange:
         async with self.turn() as response:
             if response.is_done():
                 if text:
-                    await send_followup(interaction, render.fit(text), ephemeral=True)
+                    await self.followups.send(interaction, render.fit(text), ephemeral=True)
                 elif response.type is discord.InteractionResponseType.deferred_channel_message:
                     # Deferred while the move was slow: the "thinking" answer must say it is done.
                     await interaction.edit_original_response(content=done_text(snap, board_url))

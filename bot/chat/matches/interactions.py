@@ -9,21 +9,20 @@ plan."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 
 from bot.chat.boards.delivery import Delivery
 from bot.chat.boards.live import Boards, InteractionRoute
 from bot.chat.boards.render import NOT_YOUR_MATCH
 from bot.chat.components import Post, Press
 from bot.chat.failures import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
-from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, began
-from bot.chat.request_watch import InteractionObserver, tell
+from bot.chat.request_outcomes import OK, REFUSED
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.sending import Interaction
 from bot.i18n import _
 from bot.service.errors import REFUSALS, AlreadyPlayed, MatchOver
@@ -37,16 +36,9 @@ UseCase = Callable[[InteractionRoute], Awaitable[Report]]
 """A use case run for an interaction, given the interaction's board route."""
 
 
-@dataclass
-class Ended:
-    """How a request ended, set as it is handled."""
-
-    outcome: str = FAILED_OUTCOME
-
-
 class Interactions:
     """Runs members' requests, for one bot process. ``busy`` marks one request in progress
-    (shut-down waits for them)."""
+    (shut-down waits for them); ``followups`` creates every followup of their answers."""
 
     def __init__(
         self,
@@ -54,25 +46,33 @@ class Interactions:
         boards: Boards,
         delivery: Delivery,
         busy: Callable[[], AbstractAsyncContextManager[None]],
+        followups: Followups,
         observer: InteractionObserver | None = None,
     ) -> None:
         self.service = service
         self.boards = boards
         self.delivery = delivery
         self.busy = busy
+        self.followups = followups
         self.observer = observer
         """Told how each request ended (``None``: nobody)."""
 
     async def run(
-        self, interaction: Interaction, use_case: UseCase, *, stale: Press | None = None
+        self,
+        interaction: Interaction,
+        use_case: UseCase,
+        *,
+        stale: Press | None = None,
+        kind: str | None = None,
     ) -> Report | None:
         """Run ``use_case`` for ``interaction`` and deliver its report.
 
         A refusal (``REFUSALS``) is answered privately with its message, and ``None``
-        returned. ``stale`` is the button pressed, if any, for ``explain``.
+        returned. ``stale`` is the button pressed, if any, for ``explain``; ``kind`` names a
+        button that is not a match's, for the observer.
         """
-        async with self.busy(), self._observed(interaction, stale) as ended:
-            with Exchange(interaction) as exchange:
+        async with self.busy(), observed(self.observer, interaction, stale, kind=kind) as ended:
+            with Exchange(interaction, self.followups) as exchange:
                 route = self.boards.route(exchange)
                 try:
                     report = await use_case(route)
@@ -102,8 +102,8 @@ class Interactions:
         date in the press's own response (``_keep_board``), so that what the private answer
         leads to (a secret chosen in the picker) can edit it with this press's fresh token.
         """
-        async with self.busy(), self._observed(interaction, stale) as ended:
-            with Exchange(interaction, private=True) as exchange:
+        async with self.busy(), observed(self.observer, interaction, stale) as ended:
+            with Exchange(interaction, self.followups, private=True) as exchange:
                 try:
                     post = await make()
                 except REFUSALS as error:
@@ -127,23 +127,9 @@ class Interactions:
         text = await self.explain(error, press, interaction)
         stale = isinstance(error, (AlreadyPlayed, MatchOver))
         if stale and await self._refresh(exchange, press):
-            await send_followup(interaction, text, ephemeral=True)
+            await exchange.followups.send(interaction, text, ephemeral=True)
         else:
             await exchange.answer_privately(text)
-
-    @asynccontextmanager
-    async def _observed(
-        self, interaction: Interaction, press: Press | None
-    ) -> AsyncIterator[Ended]:
-        """Tell the observer how the block's request ended: the block sets the outcome of what
-        it is given, which stays ``failed`` if it never does."""
-        ended = Ended()
-        began(interaction)
-        try:
-            yield ended
-        finally:
-            if self.observer is not None:
-                tell(self.observer, interaction, ended.outcome, press)
 
     async def explain(self, error: Exception, press: Press | None, interaction: Interaction) -> str:
         """What to tell the member whose request was refused.

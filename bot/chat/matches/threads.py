@@ -29,7 +29,7 @@ from bot.chat.boards import render
 from bot.chat.boards.live import Boards
 from bot.chat.components import Post
 from bot.chat.dms.send import DirectMessages
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.sending import MISSING_ACCESS, MISSING_PERMISSIONS, nonce
 from bot.i18n import _
 from bot.service.lines import PublicLine
@@ -54,11 +54,14 @@ class ThreadMaker:
         client: discord.Client,
         boards: Boards,
         places: ThreadPlaces,
+        followups: Followups,
         dms: DirectMessages | None = None,
     ) -> None:
         self.client = client
         self.boards = boards
         self.places = places
+        self.followups = followups
+        """For the notice to the member whose command or press started the match."""
         self.dms = dms
         """For the notice of a match no member's command started (a queue pairing)."""
         self._settled: set[int] = set()
@@ -197,7 +200,9 @@ class ThreadMaker:
         (a queue pairing), its players by DM."""
         if interaction is not None:
             try:
-                await send_followup(interaction, text(), ephemeral=True, allowed_mentions=SILENT)
+                await self.followups.send(
+                    interaction, text(), ephemeral=True, allowed_mentions=SILENT
+                )
             except discord.HTTPException as error:
                 log.info("match %s: the thread notice failed: HTTP %s", snap.id, error.status)
             return

@@ -22,7 +22,7 @@ from discord.ext import commands
 
 import games
 from bot.chat.boards.delivery import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
@@ -56,10 +56,14 @@ class PuzzleDesk:
     """Puzzles shown and answered, each a private answer."""
 
     def __init__(
-        self, puzzles: Puzzles, busy: Callable[[], AbstractAsyncContextManager[None]]
+        self,
+        puzzles: Puzzles,
+        busy: Callable[[], AbstractAsyncContextManager[None]],
+        followups: Followups,
     ) -> None:
         self.puzzles = puzzles
         self.busy = busy
+        self.followups = followups
         self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
@@ -136,7 +140,7 @@ class PuzzleDesk:
                     embed=embed, view=view, allowed_mentions=none
                 )
             elif late:
-                await send_followup(
+                await self.followups.send(
                     interaction, embed=embed, view=view, ephemeral=True, allowed_mentions=none
                 )
             else:
@@ -146,7 +150,7 @@ class PuzzleDesk:
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
-            await send_followup(interaction, text, ephemeral=True)
+            await self.followups.send(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 

@@ -31,12 +31,13 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import games
-from bot.chat.followups import send_followup
 from bot.chat.matches.carried import Carried, Pressed, carried_view
 from bot.chat.matches.game_commands import missing_permissions
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import OK, REFUSED
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.sending import UNKNOWN_CHANNEL, UNREACHABLE
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
@@ -86,12 +87,15 @@ def _button_class(cog: QueueCog) -> type[discord.ui.DynamicItem[Any]]:
             self.verb, self.game = match["verb"], match["game"] or ""
 
         async def callback(self, interaction: Interaction) -> None:
-            if self.verb == "join":
-                await cog.join(interaction, self.game)
-            elif self.verb == "leave":
-                await cog.leave(interaction, self.game)
-            else:
+            if self.verb == "bot":
                 await cog.play_bot(interaction)
+                return
+            kind = f"button:queue_{self.verb}"
+            async with observed(cog.observer, interaction, kind=kind) as ended:
+                if self.verb == "join":
+                    ended.outcome = await cog.join(interaction, self.game)
+                else:
+                    ended.outcome = await cog.leave(interaction, self.game)
 
     return QueueButton
 
@@ -158,13 +162,22 @@ class Holds(Protocol):
 
 
 class QueueCog(commands.Cog, name="Queue"):
-    """``/play``, the queue's buttons, and the waves."""
+    """``/play``, the queue's buttons, and the waves. ``observer`` hears how each press of the
+    buttons ended (``None``: nobody)."""
 
-    def __init__(self, bot: Parlor, queue: QuickPair, parts: Parts, reach: Holds) -> None:
+    def __init__(
+        self,
+        bot: Parlor,
+        queue: QuickPair,
+        parts: Parts,
+        reach: Holds,
+        observer: InteractionObserver | None = None,
+    ) -> None:
         self.bot = bot
         self.queue = queue
         self.parts = parts
         self.reach = reach
+        self.observer = observer
         self.button_class = _button_class(self)
         self._tokens: dict[int, tuple[Interaction, float]] = {}
         """Member -> the interaction of their last ``/play`` or Join, and when it stops being
@@ -191,8 +204,9 @@ class QueueCog(commands.Cog, name="Queue"):
     async def play(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
         await self.join(interaction, game.value)
 
-    async def join(self, interaction: Interaction, game: str) -> None:
-        """Put the member in this channel's queue for ``game``, privately answered."""
+    async def join(self, interaction: Interaction, game: str) -> str:
+        """Put the member in this channel's queue for ``game``, privately answered; how the
+        request ended (``OK`` or ``REFUSED``)."""
         missing = missing_permissions(interaction)
         if missing:
             await interaction.response.send_message(
@@ -202,14 +216,14 @@ class QueueCog(commands.Cog, name="Queue"):
                 ),
                 ephemeral=True,
             )
-            return
+            return REFUSED
         guild, channel = interaction.guild_id or 0, interaction.channel_id or 0
         try:
             joined = await self.queue.join(guild, channel, game, acting_of(interaction))
             wait = await self.queue.fallback_wait(guild)
         except REFUSALS as error:
             await interaction.response.send_message(say(error), ephemeral=True)
-            return
+            return REFUSED
         self._tokens[interaction.user.id] = (interaction, time.monotonic() + TOKEN_LIFE)
         await interaction.response.send_message(
             _(
@@ -227,23 +241,28 @@ class QueueCog(commands.Cog, name="Queue"):
         await self._ensure_message(joined.spot, joined.waiting)
         if joined.wave_now:
             await self._wave(joined.spot)
+        return OK
 
-    async def leave(self, interaction: Interaction, game: str) -> None:
+    async def leave(self, interaction: Interaction, game: str) -> str:
+        """Take the member out of this channel's queue for ``game``; how the request ended."""
         spot = Spot(interaction.guild_id or 0, interaction.channel_id or 0, game)
         try:
             await self.queue.leave(acting_of(interaction), spot)
         except REFUSALS as error:
             await interaction.response.send_message(say(error), ephemeral=True)
-            return
+            return REFUSED
         self._tokens.pop(interaction.user.id, None)
         await interaction.response.send_message(_("You left the queue."), ephemeral=True)
+        return OK
 
     async def play_bot(self, interaction: Interaction) -> None:
         """The bot's offer, taken: a match against me in the queue's channel."""
         guild = interaction.guild_id or 0
         self._tokens.pop(interaction.user.id, None)
         await self.parts.requests.run(
-            interaction, lambda _board: self.queue.play_bot(acting_of(interaction), guild)
+            interaction,
+            lambda _board: self.queue.play_bot(acting_of(interaction), guild),
+            kind="button:queue_bot",
         )
 
     async def _ensure_message(self, spot: Spot, waiting: int) -> None:
@@ -317,7 +336,7 @@ class QueueCog(commands.Cog, name="Queue"):
             said = text()
             view = discord.utils.MISSING if buttons is None else buttons()
         try:
-            await send_followup(interaction, said, ephemeral=True, view=view)
+            await self.parts.followups.send(interaction, said, ephemeral=True, view=view)
         except discord.HTTPException:
             self._tokens.pop(user_id, None)
 

@@ -19,6 +19,8 @@ import discord
 from bot.chat.boards.delivery import FAILED
 from bot.chat.matches.carried import Carried, Pressed, carried_view
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.tournaments import posts
 from bot.i18n import N_, _
 from bot.service.errors import REFUSALS
@@ -58,9 +60,12 @@ def signup_button(tournament_id: int, verb: str) -> Carried:
     return Carried(label=_(label), style=style, custom_id=f"tournament:{tournament_id}:{verb}")
 
 
-def signup_items(desk: SignupDesk, busy: Busy) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+def signup_items(
+    desk: SignupDesk, busy: Busy, observer: InteractionObserver | None = None
+) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     """The sign-up buttons, answered through ``desk``; ``busy`` marks a press in hand, which
-    shut-down waits for. Register them once with ``client.add_dynamic_items``."""
+    shut-down waits for; ``observer`` hears how each press ended (``None``: nobody). Register
+    them once with ``client.add_dynamic_items``."""
 
     class SignupButton(Pressed, template=SIGNUP_TEMPLATE):
         """Join or Leave a tournament during its sign-up."""
@@ -70,42 +75,42 @@ def signup_items(desk: SignupDesk, busy: Busy) -> tuple[type[discord.ui.DynamicI
             self.tournament_id, self.verb = int(match["id"]), match["verb"]
 
         async def callback(self, interaction: Interaction) -> None:
-            await _press(desk, busy, interaction, self.tournament_id, self.verb)
+            kind = f"button:signup_{self.verb}"
+            async with busy(), observed(observer, interaction, kind=kind) as ended:
+                ended.outcome = await _press(desk, interaction, self.tournament_id, self.verb)
 
     return (SignupButton,)
 
 
-async def _press(
-    desk: SignupDesk, busy: Busy, interaction: Interaction, tournament_id: int, verb: str
-) -> None:
-    """Join or Leave ``tournament_id`` for the member who pressed."""
+async def _press(desk: SignupDesk, interaction: Interaction, tournament_id: int, verb: str) -> str:
+    """Join or Leave ``tournament_id`` for the member who pressed; how the request ended."""
     user, guild = interaction.user.id, interaction.guild_id or 0
     report = None
-    async with busy():
-        try:
-            if verb == "join":
-                view = await desk.service.join(tournament_id, user, guild_id=guild)
-            else:
-                left = await desk.service.leave(tournament_id, user, guild_id=guild)
-                view, report = left.tournament, left.report
-        except REFUSALS as error:
-            await interaction.response.send_message(say(error), ephemeral=True)
-            return
-        except Exception:
-            log_failure(log, "tournament %s: a sign-up press failed", tournament_id)
-            await interaction.response.send_message(_(FAILED), ephemeral=True)
-            return
-        log.info("tournament %s: user %s pressed %s", view.id, user, verb)
-        with await desk.in_server_language(view.guild_id):  # a public post
-            embed, buttons = posts.signup_embed(view), signup_view(view)
-        await interaction.response.edit_message(
-            embed=embed,
-            view=buttons,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if report is not None:  # the event started meanwhile: the leaver's match resigned
-            await desk.deliver(report)
-            await desk.progress(view.id)
+    try:
+        if verb == "join":
+            view = await desk.service.join(tournament_id, user, guild_id=guild)
+        else:
+            left = await desk.service.leave(tournament_id, user, guild_id=guild)
+            view, report = left.tournament, left.report
+    except REFUSALS as error:
+        await interaction.response.send_message(say(error), ephemeral=True)
+        return REFUSED
+    except Exception:
+        log_failure(log, "tournament %s: a sign-up press failed", tournament_id)
+        await interaction.response.send_message(_(FAILED), ephemeral=True)
+        return FAILED_OUTCOME
+    log.info("tournament %s: user %s pressed %s", view.id, user, verb)
+    with await desk.in_server_language(view.guild_id):  # a public post
+        embed, buttons = posts.signup_embed(view), signup_view(view)
+    await interaction.response.edit_message(
+        embed=embed,
+        view=buttons,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    if report is not None:  # the event started meanwhile: the leaver's match resigned
+        await desk.deliver(report)
+        await desk.progress(view.id)
+    return OK
 
 
 def signup_view(view: TournamentView) -> discord.ui.View | None:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.chat.boards.delivery import FAILED
-from bot.chat.followups import send_followup
+from bot.chat.followups import Followups
 from bot.chat.refusals import say
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.chat.tournaments import posts
@@ -59,9 +59,10 @@ UNDER_WAY_WHAT = N_(
 class Tournaments(commands.GroupCog, group_name="tournament"):
     """Swiss, round-robin and knockout events of any Parlor game."""
 
-    def __init__(self, desk: TournamentDesk, busy: Busy) -> None:
+    def __init__(self, desk: TournamentDesk, busy: Busy, followups: Followups) -> None:
         self.desk = desk
         self.busy = busy
+        self.followups = followups
         super().__init__()
 
     # ------------------------------------------------------------------ commands
@@ -259,7 +260,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 )
             else:
                 said = _("Tournament #{id} is cancelled.", id=view.id)
-            await send_followup(interaction, said, ephemeral=True)
+            await self.followups.send(interaction, said, ephemeral=True)
             await self.desk.announce_cancelled(view, interaction.user.id)
             await self.desk.update_signup(view)
             for report in cancelled.reports:
@@ -274,10 +275,10 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
         try:
             return await work()
         except REFUSALS as error:
-            await _answer(interaction, say(error))
+            await self._answer(interaction, say(error))
         except Exception:
             log_failure(log, "tournament command of user %s failed", interaction.user.id)
-            await _answer(interaction, _(FAILED))
+            await self._answer(interaction, _(FAILED))
         return None
 
     async def _here(
@@ -310,10 +311,9 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
             and any(r.id == role for r in member.roles)
         )
 
-
-async def _answer(interaction: Interaction, text: str) -> None:
-    """Answer privately, after a deferral as before any."""
-    if interaction.response.is_done():
-        await send_followup(interaction, text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    async def _answer(self, interaction: Interaction, text: str) -> None:
+        """Answer privately, after a deferral as before any."""
+        if interaction.response.is_done():
+            await self.followups.send(interaction, text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
