@@ -7,6 +7,9 @@ transaction at most ``FLUSH_EVERY`` seconds later, not one per move. Whatever is
 within ``DELIVERY_GRACE`` (the process died, Discord failed) is claimed by any process's
 deliverer and delivered again, with backoff: a board always shows its match as it is now, and a
 DM carries a nonce, so a second delivery changes nothing.
+
+A match reached only through interactions has no bot-token call: its board's entry keeps the
+service's lines of an update no token could show, for the next press (``with_owed``).
 """
 
 from __future__ import annotations
