@@ -96,6 +96,23 @@ async def record_shown(
         await connection.execute(_MOVE_BOARD, [{"m": m, "msg": msg} for m, msg in moved])
 
 
+async def owed_lines(db: Db, match_id: int, version: int) -> list[str]:
+    """The lines kept with the match's board entries up to ``version`` (``text``), oldest
+    first: what its message has not shown yet."""
+    connection = await core_connection(db)
+    rows = await connection.execute(
+        select(_OUTBOX.c.text)
+        .where(
+            _OUTBOX.c.match_id == match_id,
+            _OUTBOX.c.kind == "board",
+            _OUTBOX.c.version <= version,
+            _OUTBOX.c.text.is_not(None),
+        )
+        .order_by(_OUTBOX.c.version, _OUTBOX.c.id)
+    )
+    return [text for (text,) in rows]
+
+
 async def claim_deliveries(
     session: AsyncSession, now: datetime, retry_at: datetime, limit: int
 ) -> list[OutboxItem]:
@@ -136,5 +153,11 @@ async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:
     await session.execute(delete(_OUTBOX).where(_OUTBOX.c.id == delivery_id))
 
 
-async def delay_delivery(session: AsyncSession, delivery_id: int, until: datetime) -> None:
-    await session.execute(update(_OUTBOX).where(_OUTBOX.c.id == delivery_id).values(due_at=until))
+async def delay_delivery(
+    session: AsyncSession, delivery_id: int, until: datetime, *, attempts: int | None = None
+) -> None:
+    """The entry is due again at ``until`` (and counts ``attempts`` tries, when given)."""
+    values: dict[str, object] = {"due_at": until}
+    if attempts is not None:
+        values["attempts"] = attempts
+    await session.execute(update(_OUTBOX).where(_OUTBOX.c.id == delivery_id).values(**values))

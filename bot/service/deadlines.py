@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 from bot.service.errors import AlreadyPlayed, NothingDue, WrongStatus
 from bot.service.failures import log_failure
-from bot.service.lines import Members, Say, Saying, Titled, Value
-from bot.service.match_state import OVER, Conflict, LoadedMatch, prefix
+from bot.service.lines import Members, Say, Saying, Titled, Value, kept_lines
+from bot.service.match_state import DELIVERY_GRACE, OVER, Conflict, LoadedMatch, prefix
 from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort
@@ -23,7 +23,8 @@ from db.bot_meta import get_meta, meta_like, set_meta
 from db.deadlines import Due, claim_due_match, missed_deadlines, move_deadline
 from db.match_events import append_events, last_event_at
 from db.matches import channel_unfinished, load_match
-from db.models import OPEN_OPPONENT, MatchStatus
+from db.models import OPEN_OPPONENT, MatchPlace, MatchStatus
+from db.outbox import add_deliveries
 from games.base import Outcome, Reason, other
 
 log = logging.getLogger(__name__)
@@ -295,8 +296,13 @@ class Deadlines:
             gone = int((now - since).total_seconds())
             loaded.log.append((None, "clock_reset", None, {"away": gone, "kind": kind}))
             await append_events(session, match_id, loaded.last_seq, loaded.log, now)
+            lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
+            if row.place == MatchPlace.INTERACTION:
+                # No token may be fresh (a restart forgets them): the next press says it.
+                kept = kept_lines(lines[-1:])  # the reset, not the challenge it restates
+                entry = (match_id, row.version, "board", None, kept)
+                await add_deliveries(session, [entry], now + DELIVERY_GRACE)
         snap = self.steps.snapshot(loaded)
-        lines = self._clock_reset_lines(loaded, now - since, allowed, away=away)
         notice_kind = "challenge" if row.status == MatchStatus.CHALLENGED else "update"
         return Report(snap, [Public(snap, lines, kind=notice_kind)])
 

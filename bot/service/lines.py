@@ -7,10 +7,10 @@ numbers (times in seconds) and a game's event as the event itself, which the gam
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from games.base import Event
 
@@ -131,3 +131,46 @@ def kept_event(text: str) -> Kept | None:
     event = Event(found["kind"], found["said"], found["audience"], found["data"], found["game"])
     first, second = found["names"]
     return Kept(found["guild"], Happened(event, (first, second)))
+
+
+def kept_lines(lines: Iterable[PublicLine]) -> str | None:
+    """The service's own lines among ``lines`` (each ``Saying``) as the outbox keeps them with
+    a board that may not show them now: data, worded when the board shows them; ``None`` when
+    there are none (a game's events are in the board's log already)."""
+    sayings = [_kept_value(line) for line in lines if isinstance(line, Saying)]
+    return json.dumps({"said": sayings}) if sayings else None
+
+
+def kept_sayings(text: str | None) -> list[Saying]:
+    """What ``kept_lines`` stored: nothing for an entry that keeps no lines."""
+    if not text:
+        return []
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(found, dict):
+        return []
+    said = [_value_of(kept) for kept in found.get("said") or []]
+    return [line for line in said if isinstance(line, Saying)]
+
+
+def _kept_value(value: Value) -> Any:
+    if isinstance(value, Saying):
+        return {"say": value.say.value, "values": [[k, _kept_value(v)] for k, v in value.values]}
+    if isinstance(value, Members):
+        return {"members": list(value.names)}
+    if isinstance(value, Titled):
+        return {"game": value.game, "options": [list(pair) for pair in value.options]}
+    return value
+
+
+def _value_of(kept: Any) -> Value:
+    if not isinstance(kept, dict):
+        return cast(Value, kept)  # a number or a name, as it was kept
+    if "say" in kept:
+        values = tuple((name, _value_of(value)) for name, value in kept["values"])
+        return Saying(Say(kept["say"]), values)
+    if "members" in kept:
+        return Members(tuple(kept["members"]))
+    return Titled(kept["game"], tuple((name, value) for name, value in kept["options"]))

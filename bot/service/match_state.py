@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.errors import MatchOver, MovedOn, NotOpen, OverStep
-from bot.service.lines import Happened, PublicLine, kept_text
+from bot.service.lines import Happened, PublicLine, kept_lines, kept_text
 from bot.service.notices import Notice, Private, Prompt, Public
 from bot.service.timeouts import Timeouts
 from db.match_events import EventRow
@@ -149,13 +149,19 @@ def deliveries(
     (``kept_text``), naming the players with ``mention``: its DM words it for its reader.
 
     A match reached only through interactions sends no DM: its players answer and read their
-    own side privately from its message."""
+    own side privately from its message. Its board's entry keeps the service's lines
+    (``kept_lines``): no token may be fresh to show them now, and the next press says them."""
     names = [mention(uid) for uid in match.players]
     match_id, version = match.row.id, match.row.version
     rows: list[tuple[int, int, str, int | None, str | None]] = []
-    if not board_shown and any(isinstance(notice, Public) for notice in notices):
-        rows.append((match_id, version, "board", None, None))
-    if match.row.place == MatchPlace.INTERACTION:
+    publics = [notice for notice in notices if isinstance(notice, Public)]
+    by_interaction = match.row.place == MatchPlace.INTERACTION
+    if not board_shown and publics:
+        lines = (line for notice in publics for line in notice.lines)
+        rows.append(
+            (match_id, version, "board", None, kept_lines(lines) if by_interaction else None)
+        )
+    if by_interaction:
         return rows
     for notice in notices:
         if isinstance(notice, Prompt) and notice.user_id != bot:

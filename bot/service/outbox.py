@@ -7,18 +7,24 @@ transaction at most ``FLUSH_EVERY`` seconds later, not one per move. Whatever is
 within ``DELIVERY_GRACE`` (the process died, Discord failed) is claimed by any process's
 deliverer and delivered again, with backoff: a board always shows its match as it is now, and a
 DM carries a nonce, so a second delivery changes nothing.
+
+A match reached only through interactions has no bot-token call: its board's entry keeps the
+service's lines of an update no token could show, for the next press (``with_owed``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.failures import log_failure
+from bot.service.lines import PublicLine, kept_sayings
 from bot.service.match_state import DELIVERY_GRACE, Clock
+from bot.service.notices import MatchSnapshot
 from db.models import utcnow
 from db.outbox import (
     OutboxItem,
@@ -26,6 +32,7 @@ from db.outbox import (
     claim_deliveries,
     delay_delivery,
     forget_delivery,
+    owed_lines,
     record_shown,
 )
 
@@ -35,6 +42,12 @@ CLAIM = timedelta(minutes=1)
 """How long a claimed entry is kept from the other deliverers."""
 FLUSH_EVERY = 0.5
 """Seconds between two writes of what was shown."""
+KEPT_FOR_PRESS = timedelta(days=7)
+"""How long a board entry keeping lines waits for the next press on a message only an
+interaction reaches, before the redelivery looks at it again (and forgets it once its match
+is over)."""
+KEPT_ATTEMPTS = 1000
+"""The tries an entry kept for a press counts: it was kept once already."""
 
 __all__ = ["Outbox", "OutboxItem"]
 
@@ -185,6 +198,38 @@ class Outbox:
         """A redelivered entry was shown."""
         async with self.sessions.begin() as session:
             await forget_delivery(session, item.id)
+
+    async def with_owed(
+        self, snap: MatchSnapshot, lines: Sequence[PublicLine]
+    ) -> tuple[list[PublicLine], bool]:
+        """``lines`` after the lines the board still owes, and whether it owed any (then
+        ``lines_shown`` once it is shown).
+
+        Only a match reached through interactions owes lines: an update no token could carry
+        keeps its service lines with its entry (a clock given back after a restart, "did not
+        answer in time"), and the next showing of its message says them first, once. A line
+        this update says itself is not said twice."""
+        if not snap.by_interaction_only:
+            return list(lines), False
+        async with self.sessions() as session:
+            kept = await owed_lines(session, snap.id, snap.version)
+        owed = [line for text in kept for line in kept_sayings(text)]
+        return [*(line for line in owed if line not in lines), *lines], bool(owed)
+
+    async def lines_shown(self, match_id: int, version: int) -> None:
+        """The board shows ``version`` and the lines it owed: forgotten now, not at the next
+        flush, so that a second press at once does not say them again."""
+        self._owed.discard(match_id)
+        async with self.sessions.begin() as session:
+            await record_shown(session, [(match_id, version)], [], [])
+
+    async def keep_for_press(self, item: OutboxItem) -> None:
+        """A board entry keeping lines that only a press can show now: out of the
+        redelivery's way for ``KEPT_FOR_PRESS``, counted as kept (``KEPT_ATTEMPTS``) so that
+        the redelivery then forgets it if its match is over."""
+        until = self.clock() + KEPT_FOR_PRESS
+        async with self.sessions.begin() as session:
+            await delay_delivery(session, item.id, until, attempts=KEPT_ATTEMPTS)
 
     async def retry_later(self, item: OutboxItem) -> None:
         """A redelivery failed: try again later, sooner at first."""

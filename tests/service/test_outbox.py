@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.service.lines import Happened, Members, Say, Saying, Titled, kept_lines, kept_sayings
 from bot.service.match_parts import MatchParts
 from bot.service.match_state import DELIVERY_GRACE
 from bot.service.notices import MatchSnapshot
 from bot.service.outbox import Outbox
+from games.base import Event
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, outbox_for
 
 
@@ -164,3 +166,25 @@ async def test_a_failed_delivery_comes_back_later_and_a_made_one_never(
     await outbox.forget(again)
     clock.advance(hours=1)
     assert await outbox.due() == []
+
+
+def test_the_lines_kept_for_a_press_are_the_service_lines_as_they_were_said() -> None:
+    """A board entry outside servers keeps the service's own lines as data, every kind of
+    value they hold (a game by its title, members together, a line within a line), and
+    leaves the game's events to the board's log."""
+    stands = Saying.of(
+        Say.CHALLENGE_STANDS,
+        opponent="<@2>",
+        challenger="<@1>",
+        game=Titled.of("crown", {"size": 4}),
+    )
+    reset = Saying.of(
+        Say.CLOCK_RESET, deadline="setup", away=1, minutes=900, time=300, members=Members(("<@2>",))
+    )
+    heading = Saying.of(Say.MOVES_FIRST, heading=Saying.of(Say.ROUND, id=3, round=2), player="<@1>")
+    event = Happened(
+        Event("attack", "{p0} attacks (1,1): Miss.", None, {}, "crown"), ("<@1>", "<@2>")
+    )
+    kept = kept_lines([stands, event, reset, heading])
+    assert kept_sayings(kept) == [stands, reset, heading]
+    assert kept_lines([event]) is None and kept_sayings(None) == []

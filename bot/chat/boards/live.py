@@ -246,7 +246,8 @@ class Boards:
     async def show(
         self, snap: MatchSnapshot, lines: Sequence[PublicLine], route: InteractionRoute
     ) -> None:
-        """Update the board as ``route`` planned; when it was deleted, post it anew.
+        """Update the board as ``route`` planned, first saying what it still owes (outside
+        servers: ``Outbox.with_owed``); when it was deleted, post it anew.
 
         Raises ``discord.HTTPException`` when Discord refuses (the channel is out of reach).
         """
@@ -257,6 +258,7 @@ class Boards:
             if snap.version < self._shown.get(snap.id, -1):
                 return  # a report that lost the race to a newer one: the board shows that one
             self._shown[snap.id] = snap.version
+            lines, owed = await self.outbox.with_owed(snap, lines)
             with language:
                 words = [said(line) for line in lines]  # the lines in the server's language
                 if snap.status == "challenged":
@@ -271,6 +273,8 @@ class Boards:
                 # Deleted by someone: the match goes on below, on a new board.
                 self.forget(snap.id)
                 await self._post(snap, post, None)
+            if owed:
+                await self.outbox.lines_shown(snap.id, snap.version)
             if snap.over:
                 self._shown.pop(snap.id, None)
                 self.forget(snap.id)
@@ -419,8 +423,10 @@ class Boards:
             return False
         if self.board_of(snap) != message.id or snap.status == "challenged":
             return False
+        shown, now = as_shown_now(snap)
+        lines, owed = await self.outbox.with_owed(shown, now)
         with await in_board_language(self.languages, snap):
-            post = render.board_post(*as_shown_now(snap))
+            post = render.board_post(shown, lines)
         kwargs = message_kwargs(post, edit=True)
         async with exchange.turn() as response:
             if not response.is_done():
@@ -430,6 +436,8 @@ class Boards:
             else:
                 return False
         self._handles[snap.id] = BoardHandle.of(interaction, message.id, original=True)
+        if owed:
+            await self.outbox.lines_shown(snap.id, snap.version)
         return True
 
     # ------------------------------------------------------------------ upkeep

@@ -16,7 +16,7 @@ from bot.chat.sending import as_shown_now
 from bot.service.errors import REFUSALS
 from bot.service.failures import log_failure
 from bot.service.lookups import Lookups
-from bot.service.outbox import Outbox, OutboxItem
+from bot.service.outbox import KEPT_ATTEMPTS, Outbox, OutboxItem
 
 log = logging.getLogger(__name__)
 
@@ -41,18 +41,28 @@ class Redelivery:
         for item in await self.outbox.due():
             if self.delivery.delivering(item.match_id):
                 await self.outbox.retry_later(item)
-            elif await self.redeliver(item):
+            elif (shown := await self.redeliver(item)) is None:
+                await self.outbox.keep_for_press(item)
+            elif shown:
                 await self.outbox.forget(item)
             else:
                 await self.outbox.retry_later(item)
 
-    async def redeliver(self, entry: OutboxItem) -> bool:
-        """Deliver one entry; whether it is shown now."""
+    async def redeliver(self, entry: OutboxItem) -> bool | None:
+        """Deliver one entry; whether it is shown now, or ``None`` when it keeps lines that
+        only the next press on its match's message may show."""
         try:
             if entry.kind == "board":
                 snap = await self.service.snapshot(entry.match_id)
                 # The newest event shows as what just happened, the others as the log.
-                await self.delivery.show_board(*as_shown_now(snap))
+                try:
+                    await self.delivery.show_board(*as_shown_now(snap))
+                except WaitingForPress:
+                    # Lines it keeps (a clock given back, "did not answer in time") wait
+                    # for that press while the match goes on, or a while after it ended.
+                    if entry.text is None or (snap.over and entry.attempts >= KEPT_ATTEMPTS):
+                        raise
+                    return None
             elif entry.kind == "prompt" and entry.user_id is not None:
                 try:
                     prompt = await self.service.prompt(entry.match_id, entry.user_id)
@@ -69,7 +79,8 @@ class Redelivery:
         except WaitingForPress:
             # Reached only through interactions, and no token of the match is fresh: nothing
             # this sweep can do will ever show it. The next press on its message shows the
-            # match as it is then (a stale button's press refreshes it), so it is not kept.
+            # match as it is then (a stale button's press refreshes it), so it is not kept
+            # unless it keeps lines for that press.
             return True
         except discord.HTTPException as error:
             log.warning(

@@ -39,7 +39,7 @@ class Flag(
     async def move(self, interaction: Interaction, row: Coordinate5, col: Coordinate5) -> None:
         await self.play(interaction, f"{row} {col}")
 
-    @app_commands.command(description="Place a trap in secret: I ask you for its cell by DM.")
+    @app_commands.command(description="Place a trap in secret: I ask you privately for its cell.")
     async def trap(self, interaction: Interaction) -> None:
         await self.parts.requests.show(interaction, lambda: self.send_trap_picker(interaction))
 
