@@ -148,6 +148,9 @@ async def run_per_move(
             started = time.perf_counter()
             await retrying(partial(move, match_id, seq), tally)
             tally.latencies.append(time.perf_counter() - started)
+            # Each match's next move is an event of its own, after the others' waiting (on
+            # SQLite a move no longer waits for a thread, which let the others run before).
+            await asyncio.sleep(0)
 
     async def work(tally: Tally) -> None:
         await asyncio.gather(*(one_match(m, tally) for m in match_ids))

@@ -29,10 +29,10 @@ attempt until one succeeds. The runs, in order:
   listener on the engine, so every one counts, whoever begins it.
 
 CPU: "loop CPU" is ``time.thread_time()`` of the thread running the event loop over the run, the
-Python of the service and of SQLAlchemy. On SQLite, aiosqlite runs every statement in a thread of
-its own, whose CPU is NOT in it (that thread's work is SQLite's, about the same for the service
-and Core); "process CPU" (``time.process_time()``) counts every thread. On PostgreSQL all is on
-the loop's thread but the server's own work, in its processes.
+Python of the service and of SQLAlchemy. On SQLite the statements run on that thread too
+(``db.sqlite_inline``), so loop CPU and "process CPU" (``time.process_time()``, every thread) are
+about the same. On PostgreSQL all is on the loop's thread but the server's own work, in its
+processes.
 
     python -m bench.service [--database-url URL] [--matches N] [--game NAME] [--rate R]
                             [--profile SECONDS]
@@ -387,7 +387,7 @@ def report(figures: Figures, matches: int, database: str) -> None:
         "every 0.5 s while any) shared among the moves.\nLoop CPU: the event loop's thread; "
         "process CPU: the whole process"
         + (
-            " (aiosqlite runs SQLite on a thread of its own, not in loop CPU)."
+            " (SQLite's statements run on the loop's thread, so in loop CPU too)."
             if sqlite
             else " (not the server's)."
         )

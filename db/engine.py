@@ -6,13 +6,15 @@ from typing import Any
 
 import orjson
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+from db.sqlite_inline import InlineConnection, connect_inline
 
 DEFAULT_URL = "sqlite+aiosqlite:///parlor.db"
 """A ``parlor.db`` file in the working directory."""
@@ -21,8 +23,6 @@ SQLITE_PRAGMAS = (
     # Readers never block the writer and the writer never blocks readers.
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
-    # A writer waits this long (ms) for another's transaction instead of failing at once.
-    "PRAGMA busy_timeout=30000",
     # Safe with WAL (a power cut may lose the last commits, never corrupt the file).
     "PRAGMA synchronous=NORMAL",
 )
@@ -55,12 +55,27 @@ def create_engine(url: str | None = None) -> AsyncEngine:
     """
     parsed = make_url(url or DEFAULT_URL)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(parsed, **ENGINE_OPTIONS, pool_size=1, max_overflow=0)
+        engine = _sqlite_engine(parsed)
         event.listen(engine.sync_engine, "connect", _on_sqlite_connect)
         return engine
     if parsed.get_backend_name() == "postgresql":
         return create_async_engine(parsed, **ENGINE_OPTIONS, **POSTGRES_POOL)
     return create_async_engine(parsed, **ENGINE_OPTIONS)
+
+
+def _sqlite_engine(url: URL) -> AsyncEngine:
+    """One connection whose statements run on the event loop's thread (``db.sqlite_inline``),
+    opened from ``url`` as SQLite's dialect reads it."""
+    connect_with: list[Any] = []
+
+    async def connect() -> InlineConnection:
+        return connect_inline(*connect_with)
+
+    engine = create_async_engine(
+        url, **ENGINE_OPTIONS, pool_size=1, max_overflow=0, async_creator=connect
+    )
+    connect_with.extend(engine.dialect.create_connect_args(url))
+    return engine
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

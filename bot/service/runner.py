@@ -11,6 +11,7 @@ slash command does not). A finished match updates both players' stats in the sam
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -176,6 +177,10 @@ class MatchRunner:
                 self.observer.transaction(kind, outcome, time.perf_counter() - began)
         if heard is not None and self.languages is not None:
             self.languages.noted(heard)
+        # SQLite's statements run on the event loop's thread: let the others run between two
+        # use cases, now that the connection is back in the pool, so that a loop of them (a
+        # sweep after downtime) never holds the loop, nor the connection, for long.
+        await asyncio.sleep(0)
 
     async def find(self, connection: AsyncConnection, target: int | Finder) -> LoadedMatch:
         if isinstance(target, int):

@@ -199,7 +199,7 @@ async def test_sqlite_connections_get_the_pragmas(engine: AsyncEngine) -> None:
     assert values == {
         "journal_mode": "wal",
         "foreign_keys": 1,
-        "busy_timeout": 30000,
+        "busy_timeout": 0,
         "synchronous": 1,
     }
 
