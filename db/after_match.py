@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, insert, select, update
+from sqlalchemy import BigInteger, Table, and_, bindparam, column, insert, select, update, values
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection, upsert
@@ -143,23 +143,35 @@ async def latest_names(
 ) -> dict[int, str]:
     """Each member's name as stored at the end of their latest match in the server that has one.
 
-    One indexed step a member: their rows in ``match_players``, newest first."""
-    found: dict[int, str] = {}
-    for user_id in set(user_ids):
-        name = await session.scalar(
-            select(MatchPlayer.display_name)
-            .join(Match, Match.id == MatchPlayer.match_id)
-            .where(
-                MatchPlayer.user_id == user_id,
-                MatchPlayer.display_name.is_not(None),
-                Match.guild_id == guild_id,
-            )
-            .order_by(MatchPlayer.match_id.desc())
-            .limit(1)
+    One statement for all of them (a page's members): for each member, their rows in
+    ``match_players`` walked newest first through ``ix_match_players_user_match`` to the first
+    with a name, which stops at their latest match once names are kept (a window numbering
+    each member's rows would read all of them). The members are a ``VALUES`` list in a ``WITH``,
+    the form SQLite and PostgreSQL both take. A member with no stored name there is left
+    out."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    members = (
+        values(column("user_id", BigInteger), name="members")
+        .data([(user_id,) for user_id in wanted])
+        .cte("members")
+    )
+    name = (
+        select(MatchPlayer.display_name)
+        .join(Match, Match.id == MatchPlayer.match_id)
+        .where(
+            MatchPlayer.user_id == members.c.user_id,
+            MatchPlayer.display_name.is_not(None),
+            Match.guild_id == guild_id,
         )
-        if name is not None:
-            found[user_id] = name
-    return found
+        .order_by(MatchPlayer.match_id.desc())
+        .limit(1)
+        .correlate(members)
+        .scalar_subquery()
+    )
+    rows = await session.execute(select(members.c.user_id, name))
+    return {user_id: found for user_id, found in rows if found is not None}
 
 
 # ---------------------------------------------------------------------- reviews

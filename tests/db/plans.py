@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-EXPLAINED = ("SELECT", "UPDATE", "DELETE", "INSERT")
+EXPLAINED = ("SELECT", "UPDATE", "DELETE", "INSERT", "WITH")
 EXEMPT = ("sqlite_", "alembic_version")
 """SQLite's own schema and the migrations' bookkeeping (read at start-up only)."""
 
@@ -25,6 +25,8 @@ EXEMPT = ("sqlite_", "alembic_version")
 class Plans:
     explained: list[str] = field(default_factory=list)
     """Every statement explained, its whitespace folded."""
+    steps: list[str] = field(default_factory=list)
+    """Every line of their plans, in order."""
     scans: list[tuple[str, str]] = field(default_factory=list)
     """``(plan line, statement)`` for each table a statement reads whole."""
 
@@ -46,6 +48,7 @@ def plans_recorded(engine: AsyncEngine) -> Iterator[Plans]:
         plans.explained.append(folded)
         for row in explainer.execute(f"EXPLAIN QUERY PLAN {statement}", parameters):
             line = str(row[3])
+            plans.steps.append(line)
             if not line.startswith("SCAN ") or line.endswith(("CONSTANT ROW", "CONSTANT ROWS")):
                 continue
             if not line.removeprefix("SCAN ").startswith(EXEMPT):
