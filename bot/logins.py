@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db.bot_meta import add_meta, get_meta, set_meta, swap_meta
+from db.connection import session_transaction
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ class Logins:
     async def count_start(self) -> int:
         """Record a start: how many in a row there have been without running steadily."""
         now = self.now()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             record = _starts(await get_meta(session, self._starts_key))
             starts = 1
             if record is not None and now - record[1] < FORGOTTEN:
@@ -125,7 +126,7 @@ class Logins:
     async def settle(self) -> None:
         """This process ran steadily, or stopped cleanly: the next start logs in at once."""
         now = self.now()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             value = json.dumps({"starts": 0, "at": now})
             await set_meta(session, self._starts_key, value, _stamp(now))
 
@@ -167,7 +168,7 @@ class Logins:
     async def claim(self, bucket: int) -> float:
         """Take ``bucket``'s turn to IDENTIFY now: ``0``, or the seconds until it is free."""
         key = f"identify:{bucket}"
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             seen = await get_meta(session, key)
             now = self.now()
             value = repr(now)

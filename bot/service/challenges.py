@@ -42,6 +42,7 @@ from bot.service.notices import BoardRoute, Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
 from db import open_challenges
+from db.connection import session_of
 from db.match_events import EventRow, append_events
 from db.matches import MatchRow, insert_match
 from db.member_load import member_load
@@ -223,7 +224,7 @@ class Challenges:
         """Offer the other player the same game again: same options, same channel."""
         member = acting(user_id)
         user_id = member.user_id
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             loaded = await self.runner.read(session, match_id)
         row = loaded.row
         if guild_id is not None and row.guild_id != guild_id:

@@ -22,6 +22,7 @@ from bot.service.match_state import Clock
 from bot.service.puzzle_finding import PublicPool
 from bot.service.puzzles import PuzzleShown, scopes_of, shown_of
 from db import puzzles as stored
+from db.connection import session_of, session_transaction
 from db.models import DailyPuzzle, utcnow
 
 __all__ = ["DailyPost", "DailyPuzzles", "day_of", "pick"]
@@ -76,18 +77,18 @@ class DailyPuzzles:
     async def set_channel(self, guild_id: int, channel_id: int | None) -> None:
         """Post the daily puzzle in ``channel_id`` from now on (``None``: no daily puzzle). A
         post made today stays where it is."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.set_puzzle_channel(session, guild_id, channel_id, self.clock())
 
     async def channel(self, guild_id: int) -> int | None:
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await stored.puzzle_channel(session, guild_id)
 
     async def plan(self, runs: Callable[[int], bool] = lambda guild_id: True) -> int:
         """Choose today's puzzle in each server with a puzzle channel that has none yet (of the
         servers this process ``runs``): how many were chosen."""
         day = day_of(self.clock)
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             channels = [
                 (guild, channel)
                 for guild, channel in await stored.puzzle_channels(session)
@@ -97,7 +98,7 @@ class DailyPuzzles:
             await self.pool.ensure()
         chosen = 0
         for guild_id, channel_id in channels:
-            async with self.sessions.begin() as session:
+            async with session_transaction(self.sessions) as session:
                 ids = await stored.scope_puzzle_ids(session, scopes_of(guild_id))
                 if ids and await stored.add_daily(
                     session, guild_id, day, pick(guild_id, day, ids), channel_id
@@ -108,7 +109,7 @@ class DailyPuzzles:
     async def behind(self, runs: Callable[[int], bool] = lambda guild_id: True) -> list[DailyPost]:
         """The daily posts whose message does not show their latest change (of the servers this
         process ``runs``), oldest first."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rows = await stored.dailies_behind(session, BEHIND_PER_ROUND)
             return [await _post(session, row) for row in rows if runs(row.guild_id)]
 
@@ -116,7 +117,7 @@ class DailyPuzzles:
         self, guild_id: int, day: str, version: int, message_id: int | None = None
     ) -> None:
         """The post now shows ``version`` (and was posted as ``message_id``)."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.mark_shown(session, guild_id, day, version, message_id)
 
 

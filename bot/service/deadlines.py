@@ -20,6 +20,7 @@ from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort
 from db.bot_meta import get_meta, meta_like, set_meta
+from db.connection import session_of, session_transaction
 from db.deadlines import Due, claim_due_match, missed_deadlines, move_deadline
 from db.match_events import append_events, last_event_at
 from db.matches import channel_unfinished, load_match
@@ -126,7 +127,7 @@ class Deadlines:
         """Claim the longest overdue match not ``tried`` yet and act on its deadline, in one
         transaction; ``None`` when no match is due, or the one claimed is held."""
         now = self.runner.clock()
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             due = await claim_due_match(session, now, tried)
             if due is None:
                 return None
@@ -182,7 +183,7 @@ class Deadlines:
         release, or else the newest event of any match: an upgrade from a release that kept no
         heartbeat gives back the time it was down. An empty database has nothing before now.
         """
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             stored = await meta_like(session, HEARTBEAT_PREFIX)
             fallback: datetime | None = None
             if any(_key(shard) not in stored for shard in self.shards):
@@ -202,14 +203,14 @@ class Deadlines:
     async def beat(self) -> None:
         """Record that this process's shards are up now."""
         now = self.runner.clock()
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             for shard in self.shards:
                 await set_meta(session, _key(shard), now.isoformat(), now)
 
     async def heard(self) -> dict[int, datetime]:
         """When each shard's process was last heard: now for this process's own shards (it is
         running this), the stored heartbeat for the others'. A shard never heard is missing."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             stored = await meta_like(session, HEARTBEAT_PREFIX)
         now = self.runner.clock()
         heard = {int(key.removeprefix(HEARTBEAT_PREFIX)): datetime.fromisoformat(value)
@@ -241,7 +242,7 @@ class Deadlines:
         """
         now = self.runner.clock()
         away = set(self.shards) if shards is None else shards
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             missed = await missed_deadlines(session, since, now)
         reports = []
         for due in missed:
@@ -264,7 +265,7 @@ class Deadlines:
         """The channel was out of reach since ``since``: its deadlines that fell due meanwhile
         start again, since nobody could see the board."""
         now = self.runner.clock()
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             unfinished = await channel_unfinished(session, guild_id, channel_id)
         reports = []
         for match_id in unfinished:
@@ -280,7 +281,7 @@ class Deadlines:
     async def _extend(
         self, match_id: int, since: datetime, now: datetime, *, away: bool = True
     ) -> Report | None:
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             found = await load_match(session, match_id, for_update=True)
             if found is None:
                 return None

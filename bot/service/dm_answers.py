@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.service.lookups import Lookups
 from bot.service.match_state import Clock
+from db.connection import session_transaction
 from db.dm_answers import (
     KEPT,
     forget_answers,
@@ -49,13 +50,13 @@ class AwaitedAnswers:
 
     async def asked(self, match_id: int, user_id: int, channel_id: int, message_id: int) -> None:
         """The bot asked ``user_id`` for ``match_id`` in DM message ``message_id``."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await note_prompt(session, match_id, user_id, channel_id, message_id, self.clock())
 
     async def awaited(self) -> list[Awaited]:
         """The prompts whose matches still wait for their member; the others are forgotten,
         and so are DMs taken longer ago than a start reads."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await forget_answers(session, self.oldest())
             noted = [
                 Awaited(row.match_id, row.user_id, row.channel_id, row.message_id)
@@ -70,13 +71,13 @@ class AwaitedAnswers:
             if prompt.match_id in waiting[prompt.user_id]:
                 still.append(prompt)
             else:
-                async with self.sessions.begin() as session:
+                async with session_transaction(self.sessions) as session:
                     await forget_prompt(session, prompt.match_id, prompt.user_id)
         return still
 
     async def take(self, message_id: int) -> bool:
         """Take the typed DM ``message_id``: ``True`` the first time only."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await take_answer(session, message_id, self.clock())
 
     def oldest(self) -> datetime:

@@ -25,7 +25,7 @@ from bot.locales import LOCALES, normalise, server_language
 from bot.service.acting import Acting
 from bot.service.match_state import Clock
 from db import languages as stored
-from db.connection import Db
+from db.connection import Db, session_of, session_transaction
 from db.models import utcnow
 
 MAX_AGE = 60.0
@@ -70,7 +70,7 @@ class Languages:
         if cached is not None and self.monotonic() - cached[1] < self.max_age:
             return cached[0]
         changes = self._changes
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             chosen, preferred = await stored.server_language(session, guild_id)
         language = server_language(chosen, preferred)
         if changes == self._changes:
@@ -83,7 +83,7 @@ class Languages:
 
     async def chosen(self, guild_id: int) -> str | None:
         """The language chosen with ``/settings language:`` (``None``: the server's default)."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             choice, _preferred = await stored.server_language(session, guild_id)
         return normalise(choice) if choice else None
 
@@ -92,7 +92,7 @@ class Languages:
         preferred locale); the language of its public posts now."""
         if language is not None and language not in LOCALES:
             raise ValueError(f"{language!r} is not a shipped language")
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.choose_language(session, guild_id, language, self.clock())
         self._forget(guild_id)
         return await self.server(guild_id)
@@ -104,13 +104,13 @@ class Languages:
         unknown = [guild for guild in reported if guild not in self._preferred]
         for start in range(0, len(unknown), CHUNK):
             chunk = unknown[start : start + CHUNK]
-            async with self.sessions() as session:
+            async with session_of(self.sessions) as session:
                 found = await stored.preferred_locales(session, chunk)
             for guild in chunk:
                 self._preferred[guild] = found.get(guild)
         changed = {g: loc for g, loc in reported.items() if self._preferred.get(g) != loc}
         if changed:
-            async with self.sessions.begin() as session:
+            async with session_transaction(self.sessions) as session:
                 await stored.set_preferred_locales(session, changed, self.clock())
             for guild, locale in changed.items():
                 self._preferred[guild] = locale
@@ -124,7 +124,7 @@ class Languages:
         last used with the bot, else the server's language."""
         cached = self._members.get(user_id)
         if cached is None or self.monotonic() - cached[1] >= self.max_age:
-            async with self.sessions() as session:
+            async with session_of(self.sessions) as session:
                 locale = await stored.member_locale(session, user_id)
             self._keep(user_id, locale)
         else:

@@ -18,6 +18,7 @@ from bot.service.notices import MatchSnapshot, Prompt
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps
 from db import matches
+from db.connection import session_of
 from db.matches import MatchContext, channel_matches, unfinished_matches
 from db.models import MatchStatus
 
@@ -34,17 +35,17 @@ class Lookups:
     ) -> tuple[set[int], set[int]]:
         """Of ``match_ids``, those not over; of ``channel_ids``, those with a match not over
         (whichever process ended the others): what a process may forget of the rest."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await matches.in_play(session, match_ids, channel_ids)
 
     async def snapshot(self, match_id: int, *, guild_id: int | None = None) -> MatchSnapshot:
         """The match as anyone may see it (in ``guild_id``, when asked from a server)."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return self.steps.snapshot(_in(await self.runner.read(session, match_id), guild_id))
 
     async def prompt(self, match_id: int, user_id: int, *, guild_id: int | None = None) -> Prompt:
         """What ``user_id`` is privately asked for now (to resend a DM or ask in the channel)."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             loaded = _in(await self.runner.read(session, match_id), guild_id)
         seat = loaded.seat(user_id)
         if seat is None:
@@ -61,13 +62,13 @@ class Lookups:
 
         With several, the one where the caller is to act; refused when that is still ambiguous.
         """
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             found = await channel_matches(session, guild_id, channel_id, game, user_id)
         return pick(self.runner, found, game, user_id).match.id
 
     async def unfinished(self, user_id: int, guild_id: int | None = None) -> list[MatchSnapshot]:
         """The member's matches not yet over, newest first (in one server, if given)."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             found = await unfinished_matches(session, user_id, guild_id)
         return [self.runner.context_snapshot(context) for context in found]
 

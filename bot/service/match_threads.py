@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db import match_threads
+from db.connection import session_of, session_transaction
 
 
 class ThreadPlaces:
@@ -16,15 +17,15 @@ class ThreadPlaces:
     async def settle(self, match_id: int) -> bool:
         """Settle a match that just started; whether it should move to a thread of its own
         (the caller then starts it, or leaves the match in its channel)."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await match_threads.settle(session, match_id)
 
     async def moved(self, match_id: int, thread_id: int) -> None:
         """The match is now played in its thread ``thread_id``."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await match_threads.move_to_thread(session, match_id, thread_id)
 
     async def own_thread(self, match_id: int) -> int | None:
         """The match's own thread, if it has one."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await match_threads.own_thread(session, match_id)

@@ -15,6 +15,7 @@ from bot.service.charts import RatingPoint
 from bot.service.match_state import Clock
 from bot.service.stats import Standing, board
 from db import after_match as history
+from db.connection import session_of
 from db.member_matches import MemberMatch as MemberMatch  # the Discord side reads it here
 from db.member_matches import member_matches
 from db.models import utcnow
@@ -54,7 +55,7 @@ class HistoryService:
         if game is not None:
             games.get(game)  # an unknown game is refused with the valid names
         page = min(max(page, 0), MAX_PAGE)
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rows = await member_matches(
                 session,
                 guild_id,
@@ -71,7 +72,7 @@ class HistoryService:
     ) -> dict[str, list[RatingPoint]]:
         """The member's rating after each rated match in the server, oldest first, by game
         (the games in ``games.GAMES`` order; only those they have points in)."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await series(session, guild_id, user_id, game)
 
     async def top_ratings(self, guild_id: int, game: str) -> list[Standing]:
@@ -80,7 +81,7 @@ class HistoryService:
         inactive are left out), each named as stored at the end of their latest match (``""``
         if never)."""
         now = self.clock()
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rows = await board(session, guild_id, game, now, section="ranked", limit=TOP)
             if len(rows) < TOP:
                 rows += await board(

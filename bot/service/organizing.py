@@ -20,6 +20,7 @@ from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, deliverie
 from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
+from db.connection import session_of
 from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
 from db.models import MatchOrigin, MatchStatus
 from db.outbox import add_deliveries
@@ -60,7 +61,7 @@ class Organizing:
         No result and no rating change; the reports tell nothing to post, since nothing can be
         posted there any more.
         """
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             unfinished = await guild_unfinished(session, guild_id)
         reports = []
         for match_id in unfinished:
@@ -81,7 +82,7 @@ class Organizing:
         ``serves`` tells the servers this process answers for (those on its shards): another
         process's servers are not listed in ``present``.
         """
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             in_play = await guilds_in_play(session)
         reports = []
         for guild_id in in_play:

@@ -25,6 +25,7 @@ from bot.service.failures import log_failure
 from bot.service.lines import PublicLine, kept_sayings
 from bot.service.match_state import DELIVERY_GRACE, Clock
 from bot.service.notices import MatchSnapshot
+from db.connection import session_of, session_transaction
 from db.models import utcnow
 from db.outbox import (
     OutboxItem,
@@ -81,7 +82,7 @@ class Outbox:
         for it (the interaction's response was to carry it, and failed): written at once, due
         after ``DELIVERY_GRACE`` as the use case's own would have been."""
         row = (match_id, version, "board", None, None)
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await add_deliveries(session, [row], self.clock() + DELIVERY_GRACE)
         self._owed.add(match_id)
 
@@ -150,7 +151,7 @@ class Outbox:
         boards, sent, moved = self._boards, self._sent, self._moved
         self._boards, self._sent, self._moved = {}, set(), {}
         try:
-            async with self.sessions.begin() as session:
+            async with session_transaction(self.sessions) as session:
                 await record_shown(
                     session, sorted(boards.items()), sorted(sent), sorted(moved.items())
                 )
@@ -184,7 +185,7 @@ class Outbox:
         """
         await self.flush()
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             claimed = await claim_deliveries(session, now, now + CLAIM, limit)
         return [item for item in claimed if not self._shown_here(item)]
 
@@ -196,7 +197,7 @@ class Outbox:
 
     async def forget(self, item: OutboxItem) -> None:
         """A redelivered entry was shown."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await forget_delivery(session, item.id)
 
     async def with_owed(
@@ -211,7 +212,7 @@ class Outbox:
         this update says itself is not said twice."""
         if not snap.by_interaction_only:
             return list(lines), False
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             kept = await owed_lines(session, snap.id, snap.version)
         owed = [line for text in kept for line in kept_sayings(text)]
         return [*(line for line in owed if line not in lines), *lines], bool(owed)
@@ -220,7 +221,7 @@ class Outbox:
         """The board shows ``version`` and the lines it owed: forgotten now, not at the next
         flush, so that a second press at once does not say them again."""
         self._owed.discard(match_id)
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await record_shown(session, [(match_id, version)], [], [])
 
     async def keep_for_press(self, item: OutboxItem) -> None:
@@ -228,11 +229,11 @@ class Outbox:
         redelivery's way for ``KEPT_FOR_PRESS``, counted as kept (``KEPT_ATTEMPTS``) so that
         the redelivery then forgets it if its match is over."""
         until = self.clock() + KEPT_FOR_PRESS
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await delay_delivery(session, item.id, until, attempts=KEPT_ATTEMPTS)
 
     async def retry_later(self, item: OutboxItem) -> None:
         """A redelivery failed: try again later, sooner at first."""
         backoff = timedelta(seconds=min(5 * 2**item.attempts, 600))
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await delay_delivery(session, item.id, self.clock() + backoff)

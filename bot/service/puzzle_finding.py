@@ -24,6 +24,7 @@ from bot.service.puzzle_work import search
 from bot.service.replays import judging_of
 from db import puzzles as stored
 from db import site
+from db.connection import session_of, session_transaction
 from db.models import PUBLIC_POOL, utcnow
 from games.puzzles import Puzzle
 from games.puzzles import pool as public_pool
@@ -55,7 +56,7 @@ class PuzzleFinder:
 
     async def round(self) -> int:
         """Search the next few unsearched matches: how many puzzles were new."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             waiting = await stored.unsearched_matches(session, self.per_round)
         new = 0
         for guild_id, match_id in waiting:
@@ -65,7 +66,7 @@ class PuzzleFinder:
     async def search(self, guild_id: int, match_id: int) -> int:
         """Search match ``match_id`` of ``guild_id`` and store its best puzzles: how many were
         new. A log that makes no finished match is marked searched with none, and logged."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             match = await site.finished_match(session, guild_id, match_id)
         found: list[Puzzle] = []
         if match is not None:
@@ -75,7 +76,7 @@ class PuzzleFinder:
                 log_failure(log, "match %s could not be searched for puzzles", match_id)
         rows = [stored.NewPuzzle(p.game, p.key, dict(p.dump())) for p in found[:KEPT_PER_MATCH]]
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             new = await stored.add_puzzles(session, guild_id, match_id, rows, now)
             await stored.mark_searched(session, match_id, new, now)
         return new
@@ -118,13 +119,13 @@ class PublicPool:
         async with self._lock:
             if self._held:
                 return 0
-            async with self.sessions() as session:
+            async with session_of(self.sessions) as session:
                 held = await stored.count_puzzles(session, PUBLIC_POOL)
             new = 0
             if not held:
                 puzzles = await asyncio.to_thread(self.shipped)
                 rows = [stored.NewPuzzle(p.game, p.key, dict(p.dump())) for p in puzzles]
-                async with self.sessions.begin() as session:
+                async with session_transaction(self.sessions) as session:
                     new = await stored.add_puzzles(session, PUBLIC_POOL, None, rows, self.clock())
             self._held = True
             return new

@@ -21,6 +21,7 @@ from bot.service.match_state import Clock
 from bot.service.puzzle_finding import PublicPool
 from bot.service.ratings import DEFAULT, Rating, rate
 from db import puzzles as stored
+from db.connection import session_of, session_transaction
 from db.models import PUBLIC_POOL, DailyPuzzle, PuzzleRating, utcnow
 from db.models import Puzzle as PuzzleRow
 from games.puzzles import Puzzle
@@ -112,7 +113,7 @@ class Puzzles:
         had, from no match of theirs; ``NoPuzzleLeft`` when none is."""
         if self.pool is not None:
             await self.pool.ensure()
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rating = DEFAULT.rating
             if game is not None:
                 row = await stored.member_rating(session, user_id, game)
@@ -128,7 +129,7 @@ class Puzzles:
 
     async def puzzle(self, guild_id: int | None, puzzle_id: int) -> PuzzleShown:
         """Puzzle ``puzzle_id``, if it may be seen from ``guild_id``."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             found = await stored.puzzle_in(session, puzzle_id, scopes_of(guild_id))
             if found is None:
                 raise NoPuzzle(puzzle_id)
@@ -142,7 +143,7 @@ class Puzzles:
         nothing and answers as the first did. ``action`` is a choice's action, or its index
         among the choices (what a button carries)."""
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             found = await stored.puzzle_in(session, puzzle_id, scopes_of(guild_id), lock=True)
             if found is None:
                 raise NoPuzzle(puzzle_id)
@@ -179,7 +180,7 @@ class Puzzles:
 
     async def ratings(self, user_id: int) -> list[MemberPuzzles]:
         """The member's puzzle ratings, a game each, the same in every server."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rows = await stored.member_ratings(session, user_id)
         return [
             MemberPuzzles(
@@ -192,12 +193,12 @@ class Puzzles:
         """Keep ``puzzles`` in ``guild_id``'s scope (``PUBLIC_POOL`` for the pool), each
         position once: how many were new."""
         rows = [stored.NewPuzzle(p.game, p.key, dict(p.dump())) for p in puzzles]
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await stored.add_puzzles(session, guild_id, match_id, rows, self.clock())
 
     async def count(self, guild_id: int) -> int:
         """How many puzzles ``guild_id``'s scope holds."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await stored.count_puzzles(session, guild_id)
 
 

@@ -26,6 +26,7 @@ from bot.service.ratings import DEFAULT
 from bot.service.runner import MatchRunner
 from bot.service.stats import standing_rating
 from db import queue
+from db.connection import session_of, session_transaction
 from db.member_load import member_load
 from db.models import MatchOrigin
 from db.queue import Board, Entry, Spot
@@ -117,12 +118,12 @@ class QuickPair:
         return entry.spot
 
     async def waiting(self, spot: Spot) -> int:
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await queue.count(session, spot)
 
     async def place(self, user_id: int) -> Entry | None:
         """Where the member waits, if they do."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await queue.entry_of(session, user_id)
 
     async def wave(self, spot: Spot) -> Wave:
@@ -135,7 +136,7 @@ class QuickPair:
         """
         now = self.runner.clock()
         started = []
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             entries = await queue.claim(session, spot)
             claimed = [entry.user_id for entry in entries]
             passed = await queue.passed_over(session, spot, claimed, MAX_PLAYING)
@@ -175,13 +176,13 @@ class QuickPair:
 
     async def busy(self) -> list[Spot]:
         """The queues with two or more waiting: those a wave may pair."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await queue.busy_queues(session)
 
     async def tick(self) -> tuple[list[Wave], list[Entry]]:
         """What runs every ``WAVE_EVERY``: members past ``STAY`` taken out, then a wave in
         every queue with two or more waiting. The waves that paired anyone, and who left."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             if not await queue.busy_queues(session, at_least=1):
                 return [], []  # nobody waits anywhere: one read, nothing written
         gone = await self.expire()
@@ -194,7 +195,7 @@ class QuickPair:
 
     async def expire(self) -> list[Entry]:
         """Take out everyone who has waited ``STAY``; who they were."""
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             return await queue.remove_joined_before(session, self.runner.clock() - STAY)
 
     async def offers(self, user_ids: set[int]) -> list[Offer]:
@@ -202,7 +203,7 @@ class QuickPair:
         due the bot's offer; each is offered once per stay."""
         if not user_ids:
             return []
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             due = await queue.offers_due(session, user_ids, self.runner.clock(), FALLBACK_DEFAULT)
         return [Offer(e.user_id, e.spot, bot_level(e.rating)) for e in due]
 
@@ -235,28 +236,28 @@ class QuickPair:
 
     async def fallback_wait(self, guild_id: int) -> int:
         """Seconds a member of the server waits before the bot is offered."""
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             wait = (await server_options(session, guild_id)).queue_fallback
         return FALLBACK_DEFAULT if wait is None else wait
 
     # The queue's messages.
 
     async def board(self, spot: Spot) -> Board:
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await queue.board(session, spot)
 
     async def stale_boards(self, guild_ids: set[int] | None = None) -> list[Board]:
-        async with self.runner.sessions() as session:
+        async with session_of(self.runner.sessions) as session:
             return await queue.stale_boards(session, guild_ids)
 
     async def board_shown(self, spot: Spot, message_id: int | None, shown: int) -> None:
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             await queue.record_board(session, spot, message_id, shown, self.runner.clock())
 
     async def close(self, spot: Spot) -> list[int]:
         """The queue's channel is gone: nobody waits there any more, and its message is
         forgotten; who was waiting."""
-        async with self.runner.sessions.begin() as session:
+        async with session_transaction(self.runner.sessions) as session:
             return await queue.close(session, spot)
 
 

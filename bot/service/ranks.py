@@ -23,7 +23,7 @@ from bot.service.errors import MatchError, refusal
 from bot.service.match_state import Clock
 from bot.service.ratings import PROVISIONAL_DEVIATION, Rating, as_of
 from db import ranks as stored
-from db.connection import Db
+from db.connection import Db, session_of, session_transaction
 from db.models import BEST, utcnow
 from db.ranks import RankRow, RatingRow
 
@@ -166,7 +166,7 @@ class RankRoles:
 
     async def ranks(self, guild_id: int) -> list[Rank]:
         """The server's ranks by game, then rating."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return [_rank(row) for row in await stored.ranks(session, guild_id)]
 
     async def set(self, guild_id: int, rank: Rank) -> list[Rank]:
@@ -181,7 +181,7 @@ class RankRoles:
             raise ValueError(f"no game {rank.game!r}")  # the command offers only choices
         if not RATING_LOW <= rank.rating <= RATING_HIGH:
             raise ValueError(f"a rating of {rank.rating}")  # the command's range holds it
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             found = [_rank(row) for row in await stored.ranks(session, guild_id)]
             for other in found:
                 same_step = other.game == rank.game and other.rating == rank.rating
@@ -205,7 +205,7 @@ class RankRoles:
     ) -> list[Rank]:
         """Clear the rank of ``role_id``, or every rank of ``game`` (both ``None``: every rank);
         the ranks cleared. Parlor manages their roles no more: members keep them."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             found = [_rank(row) for row in await stored.ranks(session, guild_id)]
             gone = [
                 rank
@@ -220,13 +220,13 @@ class RankRoles:
 
     async def role_gone(self, guild_id: int, role_id: int) -> None:
         """The role was deleted from the server: its rank goes with it."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.clear_ranks(session, guild_id, [role_id])
 
     async def refresh(self, guild_id: int, members: Iterable[int]) -> None:
         """The members' rank roles are owed an update now, in a transaction of its own (use
         ``owe_season_update`` inside the transaction that ends a season)."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.owe_updates(session, guild_id, list(members), self.clock())
 
     async def due(self, limit: int = 20) -> list[Owed]:
@@ -234,14 +234,14 @@ class RankRoles:
         it meanwhile."""
         now = self.clock()
         until = now + CLAIM
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             claimed = await stored.claim_updates(session, now, until, limit)
         return [Owed(guild, user, attempts, until) for guild, user, attempts in claimed]
 
     async def change(self, owed: Owed) -> RoleChange:
         """What must change for the member: the rank roles their ratings reach that Parlor has
         not given them, and those it gave that they reach no more."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             found = [_rank(row) for row in await stored.ranks(session, owed.guild_id)]
             rows = await stored.member_ratings(session, owed.guild_id, owed.user_id)
             ratings = ranked(rows, self.clock())
@@ -253,7 +253,7 @@ class RankRoles:
 
     async def record(self, owed: Owed, given: Iterable[int], taken: Iterable[int]) -> None:
         """Parlor gave the member ``given`` and took ``taken`` away; the update goes on."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.record_grants(
                 session, owed.guild_id, owed.user_id, given, taken, self.clock()
             )
@@ -263,7 +263,7 @@ class RankRoles:
     ) -> None:
         """Parlor gave the member ``given`` and took ``taken`` away: the update is done, or
         (``done`` false: Discord failed) the rest is tried again later, sooner at first."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.record_grants(
                 session, owed.guild_id, owed.user_id, given, taken, self.clock()
             )
@@ -274,13 +274,13 @@ class RankRoles:
 
     async def left(self, owed: Owed) -> None:
         """The member is no longer in the server: nothing of theirs is Parlor's to take."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await stored.forget_member(session, owed.guild_id, owed.user_id)
             await stored.forget_update(session, owed.guild_id, owed.user_id, owed.claimed_until)
 
     async def retry_later(self, owed: Owed) -> None:
         """The update failed (Discord is down): try again later, sooner at first."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await self._delay(session, owed)
 
     async def _delay(self, session: AsyncSession, owed: Owed) -> None:

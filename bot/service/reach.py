@@ -20,6 +20,7 @@ from bot.service.notices import Report
 from bot.service.organizing import Organizing
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db.bot_meta import delete_meta, get_meta, meta_like, set_meta
+from db.connection import session_of, session_transaction
 from db.match_events import played_since
 from db.matches import channel_unfinished
 from db.outbox import hurry_boards
@@ -53,7 +54,7 @@ class Reach:
         there again failed: the hold goes on from when it began)."""
         now = self.runner.clock()
         began = now if since is None else min(since, now)
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             if await get_meta(session, _key(channel_id)) is not None:
                 return False
             await set_meta(session, _key(channel_id), f"{guild_id} {began.isoformat()}", now)
@@ -62,7 +63,7 @@ class Reach:
 
     async def held(self) -> dict[int, Hold]:
         """The channels out of reach now."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             stored = await meta_like(session, PREFIX)
         holds = {}
         for key, value in stored.items():
@@ -80,7 +81,7 @@ class Reach:
         # must not find a deadline that fell due while it was not. Moving one is a compare
         # and set, so another process releasing it too moves none twice.
         reports = await self.deadlines.extend_in_channel(hold.guild_id, channel_id, hold.since)
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             if await delete_meta(session, _key(channel_id)):
                 log.info("channel %s: reachable again", channel_id)
         return reports
@@ -88,7 +89,7 @@ class Reach:
     async def hurry(self, guild_id: int, channel_id: int) -> None:
         """The channel is back: the boards it still owes are due at once in the outbox (once the
         release's own boards are shown, so that none shows an older state over theirs)."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await hurry_boards(session, guild_id, channel_id, self.runner.clock())
 
     async def call_off_overdue(self) -> list[Report]:
@@ -104,7 +105,7 @@ class Reach:
             timeouts = await self._timeouts(hold.guild_id)
             if now - hold.since < timeouts.delta("turn"):
                 continue
-            async with self.sessions.begin() as session:
+            async with session_transaction(self.sessions) as session:
                 unfinished = await channel_unfinished(session, hold.guild_id, channel_id)
                 playing = await played_since(session, unfinished, hold.since)
                 await delete_meta(session, _key(channel_id))
@@ -120,7 +121,7 @@ class Reach:
         return reports
 
     async def _timeouts(self, guild_id: int) -> Timeouts:
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return merge_timeouts(self.runner.defaults, await server_timeouts(session, guild_id))
 
 

@@ -26,6 +26,7 @@ from bot.service.review_work import Judging, judge
 from bot.service.reviews import FairUse, Reviewer
 from db import after_match as history
 from db import site
+from db.connection import session_of, session_transaction
 from db.models import UNFINISHED_STATUSES, MatchStatus, utcnow
 from db.site import FinishedMatch as FinishedMatch
 from games import review as reviewing
@@ -105,7 +106,7 @@ class Replays:
 
     async def finished(self, guild_id: int, match_id: int) -> FinishedMatch:
         """The match, if it is the server's and finished; refused otherwise, saying why."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await _finished(session, guild_id, match_id)
 
     def kept(self, match_id: int) -> bool:
@@ -135,14 +136,14 @@ class Replays:
 
     async def _made(self, match: FinishedMatch, member_id: int | None) -> Review:
         """The match's review as the database keeps it, or computed now and kept there."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             stored = await history.stored_review(session, match.id)
         if stored is not None and stored[0] == reviewing.FORMAT_VERSION:
             if member_id is not None:
                 self.fair_use.give_back(member_id)  # nothing was computed
             return Review.load(stored[1])
         review = await self.reviewer.compute(judging_of(match))
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await history.store_review(
                 session, match.id, review.version, review.dump(), self.clock()
             )

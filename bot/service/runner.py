@@ -53,7 +53,7 @@ from bot.service.snapshots import snapshot_of
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db import after_match as history
 from db import queue
-from db.connection import Db
+from db.connection import Db, core_transaction, session_transaction
 from db.engine import bound_engine
 from db.match_events import append_events
 from db.matches import MatchContext, load_match, save_match, seat_players
@@ -149,14 +149,14 @@ class MatchRunner:
     async def transaction(self, member: Acting | None = None) -> AsyncIterator[AsyncConnection]:
         """A use case's transaction on a Core connection, which also stores the acting
         ``member``'s locale when it changed."""
-        async with self._noting(self.engine.begin(), member, "core") as connection:
+        async with self._noting(core_transaction(self.engine), member, "core") as connection:
             yield connection
 
     @asynccontextmanager
     async def session(self, member: Acting | None = None) -> AsyncIterator[AsyncSession]:
         """A use case's transaction on a session (the queue's, a pairing's), which also stores
         the acting ``member``'s locale when it changed."""
-        async with self._noting(self.sessions.begin(), member, "session") as session:
+        async with self._noting(session_transaction(self.sessions), member, "session") as session:
             yield session
 
     @asynccontextmanager

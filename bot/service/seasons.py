@@ -22,6 +22,7 @@ from bot.service.ranks import owe_season_update
 from bot.service.ratings import Rating, as_of, display, ranked_until
 from bot.service.season_periods import length_of, next_season, score_of, widened
 from db import season_podiums, seasons
+from db.connection import session_of, session_transaction
 from db.models import SeasonLength, SeasonScore, utcnow
 from db.season_podiums import PodiumDue
 from db.seasons import SeasonRow, Widened, Widening
@@ -108,20 +109,20 @@ class Seasons:
         """Season ``number`` of the server (``None``: its newest), each game's (or ``game``'s)
         standings from ``offset``, at most ``limit`` ranked and ``limit`` provisional a game."""
         names = [game] if game else list(games.GAMES)
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await season_board(
                 session, guild_id, number, names, limit, self.clock(), offset=offset
             )
 
     async def numbers(self, guild_id: int) -> list[int]:
         """The server's seasons' numbers, newest first."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return [s.number for s in await seasons.seasons_of(session, guild_id)]
 
     # ------------------------------------------------------------------ settings
 
     async def options(self, guild_id: int) -> SeasonOptions:
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             stored = await seasons.season_settings(session, guild_id)
         return SeasonOptions(length_of(stored.length), score_of(stored.score), stored.channel_id)
 
@@ -148,7 +149,7 @@ class Seasons:
         if clear_channel:
             values["season_channel"] = None
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             if values:
                 await seasons.set_season_settings(session, guild_id, now, **values)
             if length == SeasonLength.OFF:
@@ -168,7 +169,7 @@ class Seasons:
         every rating of the server's members given a wider deviation, and the next season
         opened unless seasons are off. The ids of the seasons closed here."""
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await seasons.mark_turned(session, now)
             due = await seasons.due_seasons(session, now, limit)
         closed: list[int] = []
@@ -178,7 +179,7 @@ class Seasons:
         return closed
 
     async def _close(self, season_id: int, now: datetime) -> bool:
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             season = await seasons.season_by_id(session, season_id, lock=True)
             if season is None or not season.open or season.ends_at > now:
                 return False  # another process closed it first
@@ -212,14 +213,14 @@ class Seasons:
         """Podiums owed and not shown, claimed for a minute so that no other process takes
         them meanwhile (one that fails is tried again when its claim runs out)."""
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await season_podiums.claim_podiums(
                 session, now, now + CLAIM, limit, PODIUM_ATTEMPTS
             )
 
     async def podium(self, season_id: int) -> SeasonBoard:
         """The podium of an ended season: each game's top ranked players."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             season = await seasons.season_by_id(session, season_id)
             if season is None:
                 raise NoSeason(None, None)
@@ -247,12 +248,12 @@ class Seasons:
     async def podium_message(self, season_id: int, message_id: int) -> None:
         """The podium's post is the message ``message_id``: recorded the moment it exists, so
         any later attempt edits it in place."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await season_podiums.podium_message(session, season_id, message_id)
 
     async def podium_shown(self, season_id: int) -> None:
         """The podium's message shows it: nothing is owed any more."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await season_podiums.podium_shown(session, season_id)
 
 

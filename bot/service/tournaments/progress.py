@@ -37,6 +37,7 @@ from bot.service.tournaments.view import (
     view_of,
 )
 from db import tournaments as q
+from db.connection import session_of, session_transaction
 from db.models import TournamentStatus, utcnow
 from games.base import Ask
 
@@ -94,7 +95,7 @@ class TournamentProgress:
     async def load(self, tournament_id: int, *, guild_id: int | None = None) -> TournamentView:
         """The tournament as it is now. With ``guild_id``, another server's is refused exactly
         as one that does not exist."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             row = await q.load_tournament(session, tournament_id, guild_id=guild_id)
             if row is None:
                 raise NoSuchTournament(tournament_id)
@@ -195,7 +196,7 @@ class TournamentProgress:
         """The boards of the tournament's matches that were started but never posted (their
         process stopped in between), with the secrets or hints they ask for: once each."""
         before = self.clock() - UNPOSTED_AFTER
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             found = await q.unposted_matches(session, tournament_id, before)
         reposted = self._reposted.pop(tournament_id, set()) & set(found)
         if found:
@@ -220,31 +221,31 @@ class TournamentProgress:
     async def claim_round(self, tournament_id: int) -> int | None:
         """Claim the next round to announce, for ``CLAIM``; its number, or ``None``."""
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await q.claim_round(session, tournament_id, now, now + CLAIM)
 
     async def record_round(
         self, tournament_id: int, number: int, channel_id: int, message_id: int
     ) -> None:
         """The round is announced, and its matches go in ``channel_id``."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await q.record_round_post(session, tournament_id, number, channel_id, message_id)
 
     async def claim_end(self, tournament_id: int) -> bool:
         """Claim the announcement of the tournament's end, for ``CLAIM``."""
         now = self.clock()
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await q.claim_end(session, tournament_id, now, now + CLAIM)
 
     async def record_end(self, tournament_id: int) -> None:
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await q.mark_announced(session, tournament_id)
 
     async def needing_attention(self) -> list[int]:
         """The tournaments with a result to record, a round to post or start, a board never
         posted, or an end to announce."""
         now = self.clock()
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await q.needing_attention(session, now, now - UNPOSTED_AFTER)
 
     # ------------------------------------------------------------------ the transaction
@@ -255,7 +256,7 @@ class TournamentProgress:
         server's tournament is refused exactly as one that does not exist."""
         for _attempt in range(RETRIES):
             try:
-                async with self.sessions.begin() as session:
+                async with session_transaction(self.sessions) as session:
                     row = await q.load_tournament(
                         session, tournament_id, guild_id=guild_id, for_update=True
                     )

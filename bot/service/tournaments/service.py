@@ -49,6 +49,7 @@ from bot.service.tournaments.refusals import (
 from bot.service.tournaments.rounds import FORMATS, LEFT, Format, advance, round_count
 from bot.service.tournaments.view import TournamentView
 from db import tournaments as q
+from db.connection import session_of, session_transaction
 from games.base import GameError
 
 MAX_ENTRANTS = 64
@@ -135,7 +136,7 @@ class TournamentService:
             "created_at": now,
             "updated_at": now,
         }
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await q.lock_guild(session, guild_id)
             _check_room(await q.guild_tournaments(session, guild_id, OPEN), creator_id)
             tournament_id = await q.insert_tournament(session, values)
@@ -143,7 +144,7 @@ class TournamentService:
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message, to close it when the event starts or is cancelled."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await q.set_message_id(session, tournament_id, message_id)
 
     async def join(self, tournament_id: int, user_id: int, *, guild_id: int) -> TournamentView:
@@ -188,7 +189,7 @@ class TournamentService:
         status = await self.progress.change(tournament_id, step, guild_id=guild_id)
         report = None
         if status == RUNNING:
-            async with self.sessions() as session:
+            async with session_of(self.sessions) as session:
                 match_id = await q.member_match(session, tournament_id, user_id)
             if match_id is not None:
                 try:
@@ -259,7 +260,7 @@ class TournamentService:
             return {"status": CANCELLED, "announced": True, "finished_at": now}, None
 
         await self.progress.change(tournament_id, step, guild_id=guild_id)
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             unfinished = await q.unfinished_matches(session, tournament_id)
         line = Saying.of(Say.TOURNAMENT_CANCELLED, id=tournament_id)
         reports = []
@@ -289,7 +290,7 @@ class TournamentService:
         ``statuses``, those of this channel (or, with ``entrant``, those the member plays in);
         of those, the one running if only one is, else (with ``newest``) the newest. Refused
         when none or several are left (``NoTournamentMeant``, ``SeveralTournaments``)."""
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             rows = await q.guild_tournaments(session, guild_id, statuses)
             if entrant is not None:
                 mine = set(await q.entered(session, guild_id, entrant, statuses))
@@ -308,16 +309,16 @@ class TournamentService:
         return await self.progress.load(rows[0].id)
 
     async def organizer_role(self, guild_id: int) -> int | None:
-        async with self.sessions() as session:
+        async with session_of(self.sessions) as session:
             return await q.organizer_role(session, guild_id)
 
     async def set_organizer_role(self, guild_id: int, role_id: int) -> None:
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             await q.set_organizer_role(session, guild_id, role_id, self.clock())
 
     async def clear_organizer_role(self, guild_id: int) -> bool:
         """Leave tournaments to Manage Server alone; ``True`` if a role was set."""
-        async with self.sessions.begin() as session:
+        async with session_transaction(self.sessions) as session:
             return await q.clear_organizer_role(session, guild_id)
 
     def _check_organizer(
