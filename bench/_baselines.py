@@ -5,6 +5,9 @@ three statements (read the match, update it with a version check, append an even
 * the Core path: a Core connection from the engine, statements built once (the yardstick);
 * the naive path: the same through a SQLAlchemy session, one per move.
 
+Both close their connection as the service's use cases do (``db.connection``), so that the
+service is measured against the best the engine does.
+
 They play no game: they rewrite a match's state as it is, so any open match serves.
 """
 
@@ -28,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bench._common import Timings, asyncpg_dsn
 from bench._service_play import Run, Tally, measured, retrying
+from db.connection import core_transaction, session_transaction
 from db.engine import POSTGRES_POOL, SQLITE_PRAGMAS
 from db.models import Base, Match, MatchEvent
 
@@ -55,7 +59,7 @@ def event_payload(seq: int) -> dict[str, Any]:
 async def naive_move(sessions: async_sessionmaker[AsyncSession], match_id: int, seq: int) -> None:
     """One move as a session of its own: ORM read, Core update and insert."""
     now = datetime.now(UTC)
-    async with sessions.begin() as session:
+    async with session_transaction(sessions) as session:
         row = await session.get(Match, match_id)
         if row is None:
             raise RuntimeError(f"no match {match_id}")
@@ -93,7 +97,7 @@ CORE_INSERT = insert(EVENTS)
 async def core_move(engine: AsyncEngine, match_id: int, seq: int) -> None:
     """One move on a connection of its own, with statements built once: Core without the ORM."""
     now = datetime.now(UTC)
-    async with engine.begin() as connection:
+    async with core_transaction(engine) as connection:
         row = (await connection.execute(CORE_SELECT, {"match_id": match_id})).one()
         values = {"match_id": match_id, "seen": row.version, "new_state": row.state, "now": now}
         changed = await connection.execute(CORE_UPDATE, values)
