@@ -127,10 +127,6 @@ class InlineConnection:
     def cursor(self) -> InlineCursor:
         return InlineCursor(self, self._open().cursor())
 
-    async def execute(self, operation: str, parameters: Sequence[Any] = ()) -> InlineCursor:
-        cursor = self.cursor()
-        return await cursor.execute(operation, parameters)
-
     async def commit(self) -> None:
         await self.call(self._open().commit)
 
@@ -138,9 +134,7 @@ class InlineConnection:
         await self.call(self._open().rollback)
 
     async def close(self) -> None:
-        if self._sqlite is not None:
-            self._sqlite.close()
-            self._sqlite = None
+        self.stop()
 
     def stop(self) -> None:
         """Close at once (the pool's terminate): nothing runs elsewhere to wait for."""
