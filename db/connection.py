@@ -22,7 +22,13 @@ Db = AsyncSession | AsyncConnection
 
 def upsert(db: Db, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take an ON CONFLICT clause, in the session's SQL dialect."""
-    if dialect_of(db) == "postgresql":
+    return upsert_in(dialect_of(db), model)
+
+
+def upsert_in(dialect: str, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT that can take an ON CONFLICT clause, in ``dialect`` (``dialect_of``): for a
+    statement built once per dialect and kept."""
+    if dialect == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)
 

@@ -4,12 +4,14 @@ each member last used with the bot. Every value is a Discord locale as Discord s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
-from db.connection import Db, upsert
+from db.connection import Db, dialect_of, upsert, upsert_in
 from db.models import GuildSettings, MemberLocale
 
 
@@ -73,9 +75,16 @@ async def member_locale(db: Db, user_id: int) -> str | None:
 
 
 async def set_member_locale(db: Db, user_id: int, locale: str, now: datetime) -> None:
-    statement = upsert(db, MemberLocale).values(user_id=user_id, locale=locale, updated_at=now)
-    await db.execute(
-        statement.on_conflict_do_update(
-            index_elements=[MemberLocale.user_id], set_={"locale": locale, "updated_at": now}
-        )
+    """Store the locale the member uses now (a use case's first interaction with them)."""
+    values = {"user_id": user_id, "locale": locale, "updated_at": now}
+    await db.execute(_member_locale_upsert(dialect_of(db)), values)
+
+
+@functools.cache
+def _member_locale_upsert(dialect: str) -> Any:
+    """Built once per dialect: building and keying the upsert cost more than running it."""
+    statement = upsert_in(dialect, MemberLocale)
+    return statement.on_conflict_do_update(
+        index_elements=[MemberLocale.user_id],
+        set_={"locale": statement.excluded.locale, "updated_at": statement.excluded.updated_at},
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.models import GuildSettings, Match
@@ -18,6 +18,30 @@ IN_CHANNEL = 0
 """``thread_id`` of a match settled in its channel."""
 
 _MATCHES = cast(Table, Match.__table__)
+_SETTINGS = cast(Table, GuildSettings.__table__)
+
+
+_CLAIM = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.thread_id.is_(None))
+    .values(thread_id=IN_CHANNEL)
+)
+_PLACE = (
+    select(_MATCHES.c.channel_id, _MATCHES.c.tournament_id, _SETTINGS.c.threads)
+    .outerjoin(_SETTINGS, _SETTINGS.c.guild_id == _MATCHES.c.guild_id)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+)
+_THREAD_TAKEN = (
+    select(_MATCHES.c.id)
+    .where(_MATCHES.c.thread_id == bindparam("thread_id"), _MATCHES.c.id != bindparam("match_id"))
+    .limit(1)
+)
+_TAKE_THREAD = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+    .values(thread_id=bindparam("thread_id"))
+)
+# Built once: a match's place is settled as it starts, on every accept.
 
 
 async def settle(session: AsyncSession, match_id: int) -> bool:
@@ -25,26 +49,15 @@ async def settle(session: AsyncSession, match_id: int) -> bool:
     and the match may move to a thread of its own (its server plays matches in threads, and
     it is not a tournament's). Of two callers, exactly one gets ``True``. A match started in
     another match's own thread (a rematch) takes that thread as its own."""
-    claimed = await session.execute(
-        update(_MATCHES)
-        .where(_MATCHES.c.id == match_id, _MATCHES.c.thread_id.is_(None))
-        .values(thread_id=IN_CHANNEL)
-    )
-    if not getattr(claimed, "rowcount", 0):
+    connection = await session.connection()
+    claimed = await connection.execute(_CLAIM, {"match_id": match_id})
+    if not claimed.rowcount:
         return False
-    row = (
-        await session.execute(
-            select(Match.channel_id, Match.tournament_id, GuildSettings.threads)
-            .outerjoin(GuildSettings, GuildSettings.guild_id == Match.guild_id)
-            .where(Match.id == match_id)
-        )
-    ).one()
-    earlier = select(Match.id).where(Match.thread_id == row.channel_id, Match.id != match_id)
-    if await session.scalar(earlier.limit(1)) is not None:
+    row = (await connection.execute(_PLACE, {"match_id": match_id})).one()
+    here = {"match_id": match_id, "thread_id": row.channel_id}
+    if (await connection.execute(_THREAD_TAKEN, here)).first() is not None:
         # A rematch offered in a match's own thread: played there, and the thread's match now.
-        await session.execute(
-            update(_MATCHES).where(_MATCHES.c.id == match_id).values(thread_id=row.channel_id)
-        )
+        await connection.execute(_TAKE_THREAD, here)
         return False
     return row.tournament_id is None and bool(row.threads)
 
@@ -56,9 +69,3 @@ async def move_to_thread(session: AsyncSession, match_id: int, thread_id: int) -
         .where(_MATCHES.c.id == match_id)
         .values(thread_id=thread_id, channel_id=thread_id, message_id=None)
     )
-
-
-async def own_thread(session: AsyncSession, match_id: int) -> int | None:
-    """The match's own thread, if it is played in one."""
-    found = await session.scalar(select(Match.thread_id).where(Match.id == match_id))
-    return found or None

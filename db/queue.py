@@ -160,12 +160,16 @@ async def remove(session: Db, user_ids: Collection[int]) -> list[Spot]:
     """Take the members out of whatever queue they wait in; the queues they were in."""
     if not user_ids:
         return []
-    rows = await session.execute(
-        delete(_ENTRIES)
-        .where(_ENTRIES.c.user_id.in_(list(user_ids)))
-        .returning(_ENTRIES.c.guild_id, _ENTRIES.c.channel_id, _ENTRIES.c.game)
-    )
+    rows = await session.execute(_REMOVE, {"user_ids": list(user_ids)})
     return [Spot(*row) for row in rows]
+
+
+_REMOVE = (
+    delete(_ENTRIES)
+    .where(_ENTRIES.c.user_id.in_(bindparam("user_ids", expanding=True)))
+    .returning(_ENTRIES.c.guild_id, _ENTRIES.c.channel_id, _ENTRIES.c.game)
+)
+# Built once: every match that starts takes its players out of the queues.
 
 
 async def claim(session: AsyncSession, spot: Spot) -> list[Entry]:

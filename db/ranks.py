@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, delete, exists, select, update
+from sqlalchemy import Table, bindparam, delete, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection, upsert
@@ -75,8 +75,11 @@ async def clear_ranks(session: AsyncSession, guild_id: int, role_ids: Sequence[i
 async def has_ranks(db: Db, guild_id: int) -> bool:
     """Whether the server has a rank role."""
     connection = await core_connection(db)
-    query = select(exists().where(RankRole.guild_id == guild_id))
-    return bool((await connection.execute(query)).scalar())
+    return bool((await connection.execute(_HAS_RANKS, {"guild_id": guild_id})).scalar())
+
+
+_HAS_RANKS = select(exists().where(RankRole.guild_id == bindparam("guild_id")))
+# Built once: asked as every match between two members ends.
 
 
 async def owe_updates(db: Db, guild_id: int, user_ids: Iterable[int], due: datetime) -> None:

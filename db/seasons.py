@@ -4,6 +4,7 @@ reset's point in each widened member's rating history)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -12,7 +13,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, func, insert, literal, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from db.connection import Db, core_connection, upsert
+from db.connection import Db, core_connection, dialect_of, upsert, upsert_in
 from db.models import (
     GuildSettings,
     PlayerStats,
@@ -175,8 +176,10 @@ async def open_season(
     return SeasonRow(*row)
 
 
-def _add_standings(db: Db) -> Any:
-    statement = upsert(db, SeasonStanding)
+@functools.cache
+def _add_standings(dialect: str) -> Any:
+    """Built once per dialect: building and keying the upsert cost more than running it."""
+    statement = upsert_in(dialect, SeasonStanding)
     excluded = statement.excluded
     return statement.on_conflict_do_update(
         index_elements=["season_id", "game", "user_id"],
@@ -202,7 +205,7 @@ async def add_standings(
         return
     connection = await core_connection(db)
     await connection.execute(
-        _add_standings(db),
+        _add_standings(dialect_of(db)),
         [
             {
                 "season_id": season_id,

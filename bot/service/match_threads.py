@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db import match_threads
-from db.connection import session_of, session_transaction
+from db.connection import session_transaction
 
 
 class ThreadPlaces:
@@ -24,8 +24,3 @@ class ThreadPlaces:
         """The match is now played in its thread ``thread_id``."""
         async with session_transaction(self.sessions) as session:
             await match_threads.move_to_thread(session, match_id, thread_id)
-
-    async def own_thread(self, match_id: int) -> int | None:
-        """The match's own thread, if it has one."""
-        async with session_of(self.sessions) as session:
-            return await match_threads.own_thread(session, match_id)

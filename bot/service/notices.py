@@ -50,6 +50,9 @@ class MatchSnapshot:
     history: tuple[PublicLine, ...] = ()
     """The public lines of the match's last events before this use case, oldest first (only in
     a use case's report)."""
+    thread_id: int | None = None
+    """The thread the match is played in when it has one of its own (then its ``channel_id``
+    too), else ``None``."""
 
     @property
     def over(self) -> bool:

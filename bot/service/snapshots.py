@@ -49,6 +49,7 @@ def snapshot_of(loaded: LoadedMatch, mention: Mention) -> MatchSnapshot:
         vs_bot=bool(row.vs_bot),
         place=row.place,
         history=_history(loaded, mention),
+        thread_id=row.thread_id if row.thread_id and row.thread_id == row.channel_id else None,
     )
 
 

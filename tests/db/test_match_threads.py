@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from db.match_threads import IN_CHANNEL, move_to_thread, own_thread, settle
+from db.match_threads import IN_CHANNEL, move_to_thread, settle
 from db.models import Match, MatchStatus
 from db.server_options import set_server_options
 from tests.db.test_repository import GUILD, NOW, Sessions, add_match
@@ -19,6 +19,13 @@ THREAD = 9_000
 async def settled(sessions: Sessions, match_id: int) -> bool:
     async with sessions.begin() as session:
         return await settle(session, match_id)
+
+
+async def own_thread(session: AsyncSession, match_id: int) -> int | None:
+    """The match's own thread, as a snapshot of it names it."""
+    found = await session.get(Match, match_id)
+    assert found is not None
+    return found.thread_id if found.thread_id and found.thread_id == found.channel_id else None
 
 
 async def threads_on(sessions: Sessions) -> None:

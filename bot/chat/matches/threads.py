@@ -75,9 +75,8 @@ class ThreadMaker:
         command or press that caused the update, if any."""
         if snap.over:
             self._settled.discard(snap.id)
-            thread_id = await self.places.own_thread(snap.id)
-            if thread_id is not None and thread_id == snap.channel_id:
-                await self._close(snap, thread_id)
+            if snap.thread_id is not None:
+                await self._close(snap, snap.thread_id)
             return
         if snap.status == "challenged" or snap.id in self._settled:
             return
