@@ -33,7 +33,13 @@ _PLACE = (
 )
 _THREAD_TAKEN = (
     select(_MATCHES.c.id)
-    .where(_MATCHES.c.thread_id == bindparam("thread_id"), _MATCHES.c.id != bindparam("match_id"))
+    .where(
+        # A match's own thread is its channel too: the channel's index finds it, where
+        # ``thread_id`` alone (no index) would read every match ever played.
+        _MATCHES.c.channel_id == bindparam("thread_id"),
+        _MATCHES.c.thread_id == bindparam("thread_id"),
+        _MATCHES.c.id != bindparam("match_id"),
+    )
     .limit(1)
 )
 _TAKE_THREAD = (

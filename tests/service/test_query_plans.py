@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.service.match_parts import match_parts
+from bot.service.match_threads import ThreadPlaces
 from bot.service.member_history import HistoryService
 from bot.service.replays import Replays
 from tests.db.plans import plans_recorded
@@ -63,6 +64,14 @@ async def test_no_statement_of_a_match_or_the_stats_scans_a_table(
         await histories.top_ratings(GUILD, "crown")
         await replays.review(GUILD, latest.id)
         await replays.replay(GUILD, latest.id)
+        places = ThreadPlaces(sessions)
+        await places.settle(latest.id)  # already settled: nothing more
+        rematch = await service.challenges.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ALICE, game="flag"
+        )
+        started = await service.challenges.accept(rematch.match.id, ALICE)
+        await places.settle(started.match.id)  # a match that just started: where it is played
+        await places.moved(started.match.id, CHANNEL + 1)
     # ``best`` is no table: it is a leaderboard's best ``records.WINDOW`` rows, read in the
     # order of its index and stopped at the page's last row; nor is ``page``: one page's keys
     # of a list rare at the top, read from that index alone; nor is ``members``: the members
