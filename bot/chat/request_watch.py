@@ -4,8 +4,8 @@ kind, its outcome and the seconds it took.
 A request that runs through ``Interactions`` (every match command and button, the queue's offer
 of a game against the bot, the forms) is told there, where refusals are known; so is each press
 of a button answered elsewhere (the queue's Join and Leave, a tournament's sign-up, the review,
-history and replay pages), by its handler (``observed``). Any other slash command
-(``/stats``, ``/settings``, ``/rules``, ``/play``, ``/history``, tournaments) is
+history and replay pages, the puzzles'), by its handler (``observed``). Any other slash command
+(``/stats``, ``/settings``, ``/rules``, ``/play``, ``/history``, ``/puzzle``, tournaments) is
 told by ``CommandWatch``: when discord.py reports it completed, with the outcome the command
 ``settle``d (a refusal or a failure it answered itself; ``ok`` if it settled none), or when the
 command tree's error handler answered it (``COMMAND_ENDED``). A command's time runs from the

@@ -25,7 +25,9 @@ from sqlalchemy import event
 from bot.chat.components import Press, Verb
 from bot.gauges import READ_KEPT
 from bot.settings import Settings
+from db.models import PUBLIC_POOL
 from tests.e2e.test_bot_games import play_crystal, start
+from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 from .bot_process import READY, BotProcess, bot_process
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
@@ -395,3 +397,57 @@ async def test_refusals_the_commands_answer_themselves_are_counted_as_refused(
         ("/claim pick", "refused"): 1,
     }
     assert value(samples, "parlor_interaction_seconds_count", kind="/replay") == 1
+
+
+async def test_the_puzzles_command_and_buttons_are_counted(
+    table: Table, guild: FakeGuild, alice: FakeMember
+) -> None:
+    """``/puzzle``, a choice, Next puzzle and the daily post's Solve, each counted by what it
+    does; none left is a refusal."""
+    port = table.settings.metrics_port
+    assert port is not None and table.app is not None
+    fake = table.fake
+    await table.app.puzzles.store(guild.id, None, [crystal_puzzle(1)])
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+
+    async def press(message: FakeMessage, label: str) -> str:
+        (custom_id,) = [str(b["custom_id"]) for b in message.buttons if b.get("label") == label]
+        return table.answer(
+            await fake.wait_for_response(await fake.click(alice, message, custom_id))
+        )
+
+    [shown] = (await table.slash(alice, "puzzle")).messages
+    await press(shown, "take 1")
+    assert "✅ Right" in shown.text
+    await press(shown, "Next puzzle")
+    assert "Puzzle · Capture the Crown" in shown.text
+    await press(shown, "take 2 2")
+    assert "❌ Not take 2 2" in shown.text
+    assert "No puzzle is left for you here" in await press(shown, "Next puzzle")
+    left = await table.slash(alice, "puzzle")
+    assert "No puzzle is left for you here" in table.answer(left)
+
+    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+    mark = table.checkpoint()
+    await table.slash(mod, "settings", puzzle_channel=table.channel)
+    post = await table.posted("Daily puzzle ·", after=mark)
+    assert "Your move: which one wins?" in await press(post, "Solve")
+
+    samples = await scrape(port)
+    assert counted(
+        samples,
+        "/puzzle",
+        "button:puzzle_choice",
+        "button:puzzle_next",
+        "button:puzzle_solve",
+    ) == {
+        ("/puzzle", "ok"): 1,
+        ("/puzzle", "refused"): 1,
+        ("button:puzzle_choice", "ok"): 2,
+        ("button:puzzle_next", "ok"): 1,
+        ("button:puzzle_next", "refused"): 1,
+        ("button:puzzle_solve", "ok"): 1,
+    }
+    assert value(samples, "parlor_interaction_seconds_count", kind="button:puzzle_next") == 2
+    assert value(samples, "parlor_interactions_total", kind="button", outcome="ok") == 0
