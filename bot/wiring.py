@@ -165,7 +165,7 @@ class App:
         public_pool = PublicPool(sessions, clock=clock)
         self.puzzles = Puzzles(sessions, clock=clock, pool=public_pool)
         self.daily = DailyPuzzles(sessions, clock=clock, pool=public_pool)
-        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy, self.followups)
+        self.puzzle_desk = PuzzleDesk(self.puzzles, client.busy, self.followups, observer=metrics)
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
         self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)

@@ -14,6 +14,7 @@ import discord
 from bot.chat.failures import FAILED
 from bot.chat.followups import Followups
 from bot.chat.readers import in_server_language
+from bot.chat.request_outcomes import FAILED_OUTCOME, settle
 from bot.i18n import _
 from bot.service.failures import log_failure
 from bot.service.languages import Languages
@@ -58,6 +59,7 @@ async def answer_publicly(
             await followups.send(interaction, _(FAILED), ephemeral=True)
         else:
             await interaction.response.send_message(_(FAILED), ephemeral=True)
+        settle(interaction, FAILED_OUTCOME)
         return
     none = discord.AllowedMentions.none()
     files = [] if file is None else [file]

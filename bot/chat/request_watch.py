@@ -4,10 +4,12 @@ kind, its outcome and the seconds it took.
 A request that runs through ``Interactions`` (every match command and button, the queue's offer
 of a game against the bot, the forms) is told there, where refusals are known; so is each press
 of a button answered elsewhere (the queue's Join and Leave, a tournament's sign-up, the review,
-history and replay pages), by its handler (``observed``). Any other slash command (``/stats``,
-``/settings``, ``/rules``, tournaments) is told by ``CommandWatch``: when discord.py reports it
-completed, or when the command tree's error handler answered it (``COMMAND_ENDED``). A
-command's time runs from the command tree's check, a button's from its handler.
+history and replay pages, the puzzles'), by its handler (``observed``). Any other slash command
+(``/stats``, ``/settings``, ``/rules``, ``/play``, ``/history``, ``/puzzle``, tournaments) is
+told by ``CommandWatch``: when discord.py reports it completed, with the outcome the command
+``settle``d (a refusal or a failure it answered itself; ``ok`` if it settled none), or when the
+command tree's error handler answered it (``COMMAND_ENDED``). A command's time runs from the
+command tree's check, a button's from its handler.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.chat.components import Press
-from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, OK, TOLD, began
+from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, TOLD, began, settled
 from bot.chat.sending import Interaction
 
 
@@ -97,7 +99,7 @@ class CommandWatch:
         self.observer = observer
 
     async def completed(self, interaction: Interaction, _command: Any) -> None:
-        tell(self.observer, interaction, OK)
+        tell(self.observer, interaction, settled(interaction))
 
     async def ended(self, interaction: Interaction, outcome: str) -> None:
         tell(self.observer, interaction, outcome)

@@ -23,6 +23,7 @@ from bot.chat.public_answers import Shown, answer_publicly
 from bot.chat.puzzles import texts as puzzle_texts
 from bot.chat.readers import acting_of
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import REFUSED, settle
 from bot.chat.seasons import commands as seasons
 from bot.chat.seasons.texts import season_embed
 from bot.i18n import LANGUAGE_NAMES, LOCALES, N_, _
@@ -123,6 +124,7 @@ class Common(commands.Cog):
             return
         if not_a_member(interaction, user):
             await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            settle(interaction, REFUSED)
             return
         guild_id = interaction.guild_id or 0  # 0: the ladder of matches outside servers
         whose: discord.abc.User | None = user
@@ -149,6 +151,7 @@ class Common(commands.Cog):
                 )
             except seasons.SeasonRefused as refused:
                 await interaction.response.send_message(str(refused), ephemeral=True)
+                settle(interaction, REFUSED)
                 return
 
             async def shown() -> Shown:
@@ -324,15 +327,18 @@ class Common(commands.Cog):
             await interaction.response.send_message(
                 _("Set the puzzle channel or clear it, not both."), ephemeral=True
             )
+            settle(interaction, REFUSED)
             return
         if organizer_role is not None and clear_organizer_role:
             await interaction.response.send_message(
                 _("Set the organizer role or clear it, not both."), ephemeral=True
             )
+            settle(interaction, REFUSED)
             return
         refused = seasons.season_channel_refusal(season_channel, clear=clear_season_channel)
         if refused is not None:
             await interaction.response.send_message(refused, ephemeral=True)
+            settle(interaction, REFUSED)
             return
         given = {
             kind: text
@@ -351,11 +357,13 @@ class Common(commands.Cog):
             wait = None if queue_wait is None else parse_duration(queue_wait)
         except (ValueError, TimeoutOutOfBounds) as error:
             await interaction.response.send_message(say(error), ephemeral=True)
+            settle(interaction, REFUSED)
             return
         if wait is not None and wait > FALLBACK_MAX:
             await interaction.response.send_message(
                 _("The queue's wait is at most {most}.", most=human(FALLBACK_MAX)), ephemeral=True
             )
+            settle(interaction, REFUSED)
             return
         async with self.bot.busy():
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -25,10 +25,13 @@ from sqlalchemy import event
 from bot.chat.components import Press, Verb
 from bot.gauges import READ_KEPT
 from bot.settings import Settings
+from db.models import PUBLIC_POOL
 from tests.e2e.test_bot_games import play_crystal, start
+from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 from .bot_process import READY, BotProcess, bot_process
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from .fake_discord.permissions import SEND_MESSAGES
 from .fake_discord.state import MANAGE_GUILD
 
 if TYPE_CHECKING:
@@ -84,6 +87,16 @@ async def health_becomes(port: int, status: int, check: Callable[[dict[str, str]
 
 def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def counted(samples: Samples, *kinds: str) -> dict[tuple[str, str], float]:
+    """The requests of ``kinds`` counted, by kind and outcome (those never counted left out)."""
+    every = {
+        (kind, outcome): value(samples, "parlor_interactions_total", kind=kind, outcome=outcome)
+        for kind in kinds
+        for outcome in ("ok", "refused", "failed")
+    }
+    return {key: n for key, n in every.items() if n}
 
 
 async def start_and_move(
@@ -315,4 +328,126 @@ async def test_the_queue_sign_ups_and_the_after_game_pages_are_counted(
     seconds = "parlor_interaction_seconds_count"
     assert value(samples, seconds, kind="button:queue_leave") == 2
     assert value(samples, seconds, kind="button:review") == 1
+    assert value(samples, "parlor_interactions_total", kind="button", outcome="ok") == 0
+
+
+async def test_refusals_the_commands_answer_themselves_are_counted_as_refused(
+    table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember
+) -> None:
+    """Each command answers privately what is wrong; each is counted ``refused``, and the
+    commands answered in full ``ok``."""
+    port = table.settings.metrics_port
+    assert port is not None
+    fake = table.fake
+    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+
+    async def refused(who: FakeMember, command: str, said: str, **options: object) -> None:
+        answered = await table.slash(who, command, **options)
+        assert said in table.answer(answered), command
+        assert all(m.ephemeral for m in answered.messages), command
+
+    # The bot may not post here: the queue and a challenge say so.
+    fake.set_overwrite(table.channel, fake.bot, deny=SEND_MESSAGES)
+    await fake.wait_until(
+        lambda: not fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
+    )
+    await refused(alice, "play", "I cannot run a match in this channel", game="crystal")
+    await refused(alice, "crystal challenge", "I cannot run a match", opponent=bob)
+    fake.clear_overwrite(table.channel, fake.bot)
+    await fake.wait_until(
+        lambda: fake.permissions(fake.bot, table.channel) & SEND_MESSAGES, what="the overwrite"
+    )
+
+    await refused(alice, "replay", "There is no finished match #999", match=999)
+    await refused(alice, "tournament standings", "There is no tournament #7.", tournament=7)
+    await table.slash(mod, "tournament create", game="crystal", format="swiss")
+    await refused(alice, "tournament cancel", "or an organizer can cancel it")
+    await refused(alice, "stats", "is not a season", season="soon")
+    await refused(mod, "settings", "The queue's wait is at most 10 minutes.", queue_wait="11m")
+    await refused(mod, "ranks clear", "Name one rank role to clear")
+    await refused(alice, "claim pick", "Give either `number`")
+    await table.slash(alice, "history")
+
+    samples = await scrape(port)
+    assert counted(
+        samples,
+        "/play",
+        "/crystal challenge",
+        "/replay",
+        "/history",
+        "/tournament standings",
+        "/tournament create",
+        "/tournament cancel",
+        "/stats",
+        "/settings",
+        "/ranks clear",
+        "/claim pick",
+    ) == {
+        ("/play", "refused"): 1,
+        ("/crystal challenge", "refused"): 1,
+        ("/replay", "refused"): 1,
+        ("/history", "ok"): 1,
+        ("/tournament standings", "refused"): 1,
+        ("/tournament create", "ok"): 1,
+        ("/tournament cancel", "refused"): 1,
+        ("/stats", "refused"): 1,
+        ("/settings", "refused"): 1,
+        ("/ranks clear", "refused"): 1,
+        ("/claim pick", "refused"): 1,
+    }
+    assert value(samples, "parlor_interaction_seconds_count", kind="/replay") == 1
+
+
+async def test_the_puzzles_command_and_buttons_are_counted(
+    table: Table, guild: FakeGuild, alice: FakeMember
+) -> None:
+    """``/puzzle``, a choice, Next puzzle and the daily post's Solve, each counted by what it
+    does; none left is a refusal."""
+    port = table.settings.metrics_port
+    assert port is not None and table.app is not None
+    fake = table.fake
+    await table.app.puzzles.store(guild.id, None, [crystal_puzzle(1)])
+    await table.app.puzzles.store(PUBLIC_POOL, None, [crown_puzzle()])
+
+    async def press(message: FakeMessage, label: str) -> str:
+        (custom_id,) = [str(b["custom_id"]) for b in message.buttons if b.get("label") == label]
+        return table.answer(
+            await fake.wait_for_response(await fake.click(alice, message, custom_id))
+        )
+
+    [shown] = (await table.slash(alice, "puzzle")).messages
+    await press(shown, "take 1")
+    assert "✅ Right" in shown.text
+    await press(shown, "Next puzzle")
+    assert "Puzzle · Capture the Crown" in shown.text
+    await press(shown, "take 2 2")
+    assert "❌ Not take 2 2" in shown.text
+    assert "No puzzle is left for you here" in await press(shown, "Next puzzle")
+    left = await table.slash(alice, "puzzle")
+    assert "No puzzle is left for you here" in table.answer(left)
+
+    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
+    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+    mark = table.checkpoint()
+    await table.slash(mod, "settings", puzzle_channel=table.channel)
+    post = await table.posted("Daily puzzle ·", after=mark)
+    assert "Your move: which one wins?" in await press(post, "Solve")
+
+    samples = await scrape(port)
+    assert counted(
+        samples,
+        "/puzzle",
+        "button:puzzle_choice",
+        "button:puzzle_next",
+        "button:puzzle_solve",
+    ) == {
+        ("/puzzle", "ok"): 1,
+        ("/puzzle", "refused"): 1,
+        ("button:puzzle_choice", "ok"): 2,
+        ("button:puzzle_next", "ok"): 1,
+        ("button:puzzle_next", "refused"): 1,
+        ("button:puzzle_solve", "ok"): 1,
+    }
+    assert value(samples, "parlor_interaction_seconds_count", kind="button:puzzle_next") == 2
     assert value(samples, "parlor_interactions_total", kind="button", outcome="ok") == 0

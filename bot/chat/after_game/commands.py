@@ -33,7 +33,7 @@ from bot.chat.followups import Followups
 from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.refusals import say
-from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, settle
 from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
@@ -269,10 +269,11 @@ class History(commands.Cog):
     ) -> None:
         if not_a_member(interaction, user):
             await interaction.response.send_message(_(NOT_A_MEMBER), ephemeral=True)
+            settle(interaction, REFUSED)
             return
         whose = (user or interaction.user).id
         screen = self.desk.history(interaction.guild_id or 0, whose, game, 0)
-        await self.desk.answer(interaction, screen)
+        settle(interaction, await self.desk.answer(interaction, screen))
 
     @app_commands.command(description="Replay a finished match of this server, move by move.")
     @app_commands.describe(match="The match's number (#N on its board).")
@@ -281,4 +282,4 @@ class History(commands.Cog):
         self, interaction: Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID]
     ) -> None:
         screen = self.desk.replay(interaction.guild_id or 0, match, 0)
-        await self.desk.answer(interaction, screen)
+        settle(interaction, await self.desk.answer(interaction, screen))

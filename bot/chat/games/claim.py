@@ -14,6 +14,7 @@ from bot.chat.matches.game_commands import (
     challenge_command,
 )
 from bot.chat.matches.places import playable_anywhere
+from bot.chat.request_outcomes import REFUSED, settle
 from bot.i18n import _
 
 Number = app_commands.Range[int, 1, 16]
@@ -59,6 +60,7 @@ class Claim(
                 _("Give either `number` (e.g. 7), or both `row` and `col` (e.g. row 2, col 3)."),
                 ephemeral=True,
             )
+            settle(interaction, REFUSED)
 
 
 COG = Claim

@@ -22,6 +22,7 @@ from bot.chat.app import NOT_A_MEMBER_TO_CHALLENGE, Parlor
 from bot.chat.matches.places import MatchPlace, not_a_member, place_of
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of
+from bot.chat.request_outcomes import REFUSED, settle
 from bot.i18n import N_, _, n_
 from bot.service.errors import WrongStatus
 from bot.service.notices import BoardRoute, Report
@@ -156,6 +157,7 @@ class GameCog(commands.GroupCog):
         place = place_of(interaction)
         if not_a_member(interaction, opponent) and not (opponent and opponent.bot):
             await interaction.response.send_message(_(NOT_A_MEMBER_TO_CHALLENGE), ephemeral=True)
+            settle(interaction, REFUSED)
             return
         if place is MatchPlace.INTERACTION and only_privately(interaction):
             await interaction.response.send_message(
@@ -166,6 +168,7 @@ class GameCog(commands.GroupCog):
                 ),
                 ephemeral=True,
             )
+            settle(interaction, REFUSED)
             return
         missing = missing_permissions(interaction) if place is MatchPlace.SERVER else []
         if missing:
@@ -182,6 +185,7 @@ class GameCog(commands.GroupCog):
                 ),
                 ephemeral=True,
             )
+            settle(interaction, REFUSED)
             return
         challenges = self.parts.matches.challenges
         given = {name: value for name, value in options.items() if value is not None}

@@ -4,7 +4,9 @@
 its buttons through one ``DynamicItem`` class bound to it (``PuzzleDesk.items``): a choice, Next
 puzzle, and the daily post's Solve, each known from its ``custom_id`` alone, so a puzzle left
 open is answered after a restart. Each is asked for the server it comes from (the public pool
-alone outside servers): another server's puzzle reads as if it did not exist.
+alone outside servers): another server's puzzle reads as if it did not exist. The observer
+hears how each press ended (``button:puzzle_choice``, ``button:puzzle_next``,
+``button:puzzle_solve``), never which puzzle.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, settle
+from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -60,10 +64,13 @@ class PuzzleDesk:
         puzzles: Puzzles,
         busy: Callable[[], AbstractAsyncContextManager[None]],
         followups: Followups,
+        observer: InteractionObserver | None = None,
     ) -> None:
         self.puzzles = puzzles
         self.busy = busy
         self.followups = followups
+        self.observer = observer
+        """Hears how each press of the buttons ended (``None``: nobody)."""
         self.press_class = answered_by(TEMPLATE, self.on_press)
 
     def items(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
@@ -96,23 +103,32 @@ class PuzzleDesk:
         return PuzzleScreen(texts.answer_embed(answered), texts.next_button(asked))
 
     async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
+        """Answer a press of a puzzle's button, and tell the observer how it ended."""
+        verb, answering = self._pressed(interaction, found.groupdict())
+        async with observed(self.observer, interaction, kind=f"button:puzzle_{verb}") as ended:
+            ended.outcome = await answering
+
+    def _pressed(
+        self, interaction: Interaction, groups: dict[str, str]
+    ) -> tuple[str, Awaitable[str]]:
+        """What a press does (``solve``, ``next`` or ``choice``), and its answer to await."""
         guild_id, user_id = interaction.guild_id, interaction.user.id
-        groups = found.groupdict()
         if groups.get("opened"):
-            await self.show(interaction, self.opened(guild_id, int(groups["opened"])))
-        elif groups.get("game"):
+            return "solve", self.show(interaction, self.opened(guild_id, int(groups["opened"])))
+        if groups.get("game"):
             game = _game(groups["game"])
-            await self.show(interaction, self.next_puzzle(guild_id, user_id, game), edit=True)
-        else:
-            puzzle_id, choice = int(groups["puzzle"]), int(groups["choice"])
-            screen = self.answer(guild_id, user_id, puzzle_id, choice, _game(groups["asked"]))
-            await self.show(interaction, screen, edit=True)
+            screen = self.next_puzzle(guild_id, user_id, game)
+            return "next", self.show(interaction, screen, edit=True)
+        puzzle_id, choice = int(groups["puzzle"]), int(groups["choice"])
+        answer = self.answer(guild_id, user_id, puzzle_id, choice, _game(groups["asked"]))
+        return "choice", self.show(interaction, answer, edit=True)
 
     async def show(
         self, interaction: Interaction, making: Awaitable[PuzzleScreen], *, edit: bool = False
-    ) -> None:
+    ) -> str:
         """Answer privately with what ``making`` builds: a new message, or (``edit``) the
         private puzzle pressed, edited in place; a refusal privately, the message unchanged.
+        How the request ended (``OK``, ``REFUSED`` or ``FAILED_OUTCOME``).
 
         While the public pool may still have to be stored (the first puzzle a process serves),
         the interaction is acknowledged first, within Discord's 3 seconds, and answered after."""
@@ -124,11 +140,11 @@ class PuzzleDesk:
                 screen = await making
             except REFUSALS as error:
                 await self._say(interaction, say(error))
-                return
+                return REFUSED
             except Exception:
                 log_failure(log, "puzzle request of user %s failed", interaction.user.id)
                 await self._say(interaction, _(FAILED))
-                return
+                return FAILED_OUTCOME
             none = discord.AllowedMentions.none()
             embed, view = screen.embed, self.view(screen.buttons)
             if edit and late:
@@ -147,6 +163,7 @@ class PuzzleDesk:
                 await interaction.response.send_message(
                     embed=embed, view=view, ephemeral=True, allowed_mentions=none
                 )
+            return OK
 
     async def _say(self, interaction: Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -172,4 +189,4 @@ class PuzzleCommands(commands.Cog):
     @playable_anywhere  # outside servers: the public pool's puzzles
     async def puzzle(self, interaction: Interaction, game: str | None = None) -> None:
         making = self.desk.next_puzzle(interaction.guild_id, interaction.user.id, game)
-        await self.desk.show(interaction, making)
+        settle(interaction, await self.desk.show(interaction, making))

@@ -36,7 +36,7 @@ from bot.chat.matches.game_commands import missing_permissions
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
-from bot.chat.request_outcomes import OK, REFUSED
+from bot.chat.request_outcomes import OK, REFUSED, settle
 from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.sending import UNKNOWN_CHANNEL, UNREACHABLE
 from bot.i18n import N_, _, n_, speaking
@@ -202,7 +202,7 @@ class QueueCog(commands.Cog, name="Queue"):
     @app_commands.describe(game="The game to play")
     @app_commands.choices(game=GAMES)
     async def play(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
-        await self.join(interaction, game.value)
+        settle(interaction, await self.join(interaction, game.value))
 
     async def join(self, interaction: Interaction, game: str) -> str:
         """Put the member in this channel's queue for ``game``, privately answered; how the

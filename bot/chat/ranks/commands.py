@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.chat.ranks.words import BEST_NAME, game_words, rank_line, role_mention
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import REFUSED, settle
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.i18n.formats import command
@@ -98,12 +99,14 @@ class Ranks(commands.GroupCog, group_name="ranks"):
             await interaction.response.send_message(
                 why_not, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+            settle(interaction, REFUSED)
             return
         guild_id = interaction.guild_id or 0
         try:
             await self.ranks.set(guild_id, Rank(role.id, game, rating, season))
         except (RankTaken, TooManyRanks, NoSuchRank) as error:
             text = say(error)
+            settle(interaction, REFUSED)
         else:
             log.info(
                 "server %s: rank %s at %s set by user %s",
@@ -158,6 +161,7 @@ class Ranks(commands.GroupCog, group_name="ranks"):
     ) -> None:
         if (role is None) == (game is None):
             text = _("Name one rank role to clear, or one game to clear all its ranks, not both.")
+            settle(interaction, REFUSED)
         else:
             guild_id = interaction.guild_id or 0
             try:
@@ -166,6 +170,7 @@ class Ranks(commands.GroupCog, group_name="ranks"):
                 )
             except NoSuchRank as error:
                 text = say(error)
+                settle(interaction, REFUSED)
             else:
                 log.info(
                     "server %s: %d ranks cleared by user %s",

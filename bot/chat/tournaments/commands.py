@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.chat.boards.delivery import FAILED
 from bot.chat.followups import Followups
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import FAILED_OUTCOME, REFUSED, settle
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.chat.tournaments import posts
 from bot.chat.tournaments.buttons import Busy, signup_view
@@ -116,6 +117,7 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
                 ),
                 ephemeral=True,
             )
+            settle(interaction, REFUSED)
             return
 
         async def work() -> TournamentView:
@@ -271,14 +273,17 @@ class Tournaments(commands.GroupCog, group_name="tournament"):
     async def _attempt(
         self, interaction: Interaction, work: Callable[[], Awaitable[T]]
     ) -> T | None:
-        """``work``'s result; ``None`` once a refusal or a failure has been answered privately."""
+        """``work``'s result; ``None`` once a refusal or a failure has been answered privately
+        (and settled, for the request watch)."""
         try:
             return await work()
         except REFUSALS as error:
             await self._answer(interaction, say(error))
+            settle(interaction, REFUSED)
         except Exception:
             log_failure(log, "tournament command of user %s failed", interaction.user.id)
             await self._answer(interaction, _(FAILED))
+            settle(interaction, FAILED_OUTCOME)
         return None
 
     async def _here(
