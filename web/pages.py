@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,7 @@ from bot.service.season_periods import SeasonScore
 from bot.service.seasons import SeasonLine, season_board
 from db import after_match as history
 from db import site as queries
+from db.after_match import RatingPoint
 from db.member_matches import MemberMatch, member_matches
 from db.models import PlayerStats, utcnow
 from db.records import SECTIONS
@@ -41,6 +42,8 @@ RECENT = 20
 """Finished matches a player page lists."""
 OPPONENTS = 5
 """Frequent opponents a player page counts results against."""
+SEASON_DAYS = 6
+"""New seasons a chart's description names each day of; past that, the first and the latest."""
 SAID = {"win": "won", "loss": "lost", "draw": "drew"}
 """A match's result for a member as a player page says it."""
 BOT_NAME = "Parlor"
@@ -299,24 +302,44 @@ class Played:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """A game's rating chart on a player page, and the days (UTC) of the new seasons on it:
+    where a season's soft reset widened the member's range, which the chart marks with a
+    dashed line and its description names."""
+
+    game: str
+    seasons: tuple[date, ...] = ()
+
+    @property
+    def each_day(self) -> bool:
+        """Few enough seasons for the description to name each one's day."""
+        return len(self.seasons) <= SEASON_DAYS
+
+
+def chart(game: str, points: Sequence[RatingPoint]) -> Chart:
+    """The chart of the game's ``points``, each season's reset among them (one a day)."""
+    return Chart(game, tuple(sorted({p.at.date() for p in points if p.reset})))
+
+
+@dataclass(frozen=True)
 class Player:
     person: Person
     lines: list[RecordRow]
     opponents: list[Opponent]
     recent: list[Played]
-    charted: list[str]
-    """Games with a rating chart to show."""
+    charts: list[Chart]
+    """The rating charts to show, one a game."""
 
 
 async def player(
     session: AsyncSession,
     site: Site,
     user_id: int,
-    charted: Sequence[str] = (),
+    points: Mapping[str, Sequence[RatingPoint]] | None = None,
     now: datetime | None = None,
 ) -> Player | None:
     """The member's page, or None when they have no record in the server; ratings as they
-    stand ``now``."""
+    stand ``now``, and a chart of each game the member has rating ``points`` in."""
     moment = now or utcnow()
     stats = await queries.member_records(session, site.guild_id, user_id)
     if not stats:
@@ -350,7 +373,11 @@ async def player(
             Played(m.id, game_title(m.game), people(m.opponent_id), SAID[m.result], m.finished_at)
             for m in recent
         ],
-        [line.game for line in lines if not line.vs_bot and line.game in charted],
+        [
+            chart(line.game, points[line.game])
+            for line in lines
+            if not line.vs_bot and points and points.get(line.game)
+        ],
     )
 
 
