@@ -107,6 +107,7 @@ def make_app(
     templates.globals["n_"] = texts.ngettext
     templates.globals["static"] = lambda name: f"/static/{name}?v={statics[name].version}"
     templates.globals["when"] = texts.when
+    templates.globals["days"] = texts.days
     limit = security.RateLimit(requests_per_minute)
     app = web.Application(
         middlewares=[security.guard(limit, security.trusted_networks(trusted_proxies))]
@@ -246,13 +247,12 @@ async def player(request: web.Request, session: AsyncSession, site: Site) -> web
         return security.not_found()
     shared = request.app[SITE]
     points = {} if shared.history is None else await shared.history(session, site.guild_id, user_id)
-    charted = [g for g, p in points.items() if p]
-    found = await pages.player(session, site, user_id, charted, shared.clock())
+    found = await pages.player(session, site, user_id, points, shared.clock())
     if found is None:
         return security.not_found()
-    for game in found.charted:  # drawn while the page travels, ready when the image is asked
-        name = chart_name(site.guild_id, user_id, game, points[game])
-        shared.charts.chart(name, games.get(game).title, points[game])
+    for shown in found.charts:  # drawn while the page travels, ready when the image is asked
+        name = chart_name(site.guild_id, user_id, shown.game, points[shown.game])
+        shared.charts.chart(name, games.get(shown.game).title, points[shown.game])
     return _page(request, "player.html", PAGE_CACHE, player=found)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,7 @@ from bot.service.season_periods import SeasonScore
 from bot.service.seasons import SeasonLine, season_board
 from db import after_match as history
 from db import site as queries
+from db.after_match import RatingPoint
 from db.member_matches import MemberMatch, member_matches
 from db.models import PlayerStats, utcnow
 from db.records import SECTIONS
@@ -41,6 +42,8 @@ RECENT = 20
 """Finished matches a player page lists."""
 OPPONENTS = 5
 """Frequent opponents a player page counts results against."""
+SEASON_DAYS = 6
+"""New seasons a chart's description names each day of; past that, the first and the latest."""
 SAID = {"win": "won", "loss": "lost", "draw": "drew"}
 """A match's result for a member as a player page says it."""
 BOT_NAME = "Parlor"
@@ -130,32 +133,59 @@ async def leaderboard(
     rows: int = PAGE_ROWS,
     section: str = "ranked",
     now: datetime | None = None,
-    *,
-    links: bool = True,
 ) -> Leaderboard:
     """Page ``page`` (from 1) of one section of the game's leaderboard, ratings as they stand
-    ``now``; one row more is read to know of a next. On the first page, ``links`` looks for
-    the other sections' members (one row each) to link to."""
+    ``now``; one row more is read to know of a next. On the first page, the other sections'
+    members (one row each) are looked for, to link to."""
     moment = now or utcnow()
-    offset = (page - 1) * rows
-    found = await stats.board(
-        session, site.guild_id, game, moment, section=section, offset=offset, limit=rows + 1
-    )
-    shown = found[:rows]
-    people = People(site, await display_names(session, site.guild_id, (r.user_id for r in shown)))
+    found = await _standings(session, site, game, page, rows, section, moment)
+    people = People(site, await display_names(session, site.guild_id, _shown(found, rows)))
     apart: list[str] = []
-    if page == 1 and links:
+    if page == 1:
         for other in SECTIONS:
             if other != section and await _first(session, site, game, other, moment):
                 apart.append(other)
+    return _leaderboard(game, page, rows, section, found, people, tuple(apart))
+
+
+async def _standings(
+    session: AsyncSession,
+    site: Site,
+    game: str,
+    page: int,
+    rows: int,
+    section: str,
+    now: datetime,
+) -> list[stats.Standing]:
+    """The page's rows of the section, and one more if there is a next page."""
+    offset = (page - 1) * rows
+    return await stats.board(
+        session, site.guild_id, game, now, section=section, offset=offset, limit=rows + 1
+    )
+
+
+def _shown(found: Sequence[stats.Standing], rows: int) -> list[int]:
+    """The members a page of ``rows`` rows shows of ``found``."""
+    return [s.user_id for s in found[:rows]]
+
+
+def _leaderboard(
+    game: str,
+    page: int,
+    rows: int,
+    section: str,
+    found: Sequence[stats.Standing],
+    people: People,
+    apart: tuple[str, ...] = (),
+) -> Leaderboard:
     return Leaderboard(
         game,
         game_title(game),
         page,
-        [_row(s, people(s.user_id), ranked=section == "ranked") for s in shown],
+        [_row(s, people(s.user_id), ranked=section == "ranked") for s in found[:rows]],
         len(found) > rows,
         section,
-        tuple(apart),
+        apart,
     )
 
 
@@ -193,27 +223,41 @@ async def _first(
 
 async def home(session: AsyncSession, site: Site, now: datetime | None = None) -> list[GameTop]:
     """Each game's top ranked and top provisional rows, for the server's first page, with
-    links to the whole lists; games nobody played are left out."""
+    links to the whole lists; games nobody played are left out. The names of every game's
+    members shown are read at once, in one statement for the page."""
     moment = now or utcnow()
-    tops = []
+    read = []
     for name in games.GAMES:
-        ranked = await leaderboard(session, site, name, 1, HOME_ROWS, now=moment, links=False)
+        ranked = await _standings(session, site, name, 1, HOME_ROWS, "ranked", moment)
         provisional = None
-        if ranked.rows:
+        if ranked:
             has_provisional = bool(await _first(session, site, name, "provisional", moment))
         else:
-            provisional = await leaderboard(
-                session, site, name, 1, HOME_PROVISIONAL, "provisional", moment, links=False
+            provisional = await _standings(
+                session, site, name, 1, HOME_PROVISIONAL, "provisional", moment
             )
-            has_provisional = bool(provisional.rows)
+            has_provisional = bool(provisional)
         has_inactive = bool(await _first(session, site, name, "inactive", moment))
         apart = tuple(
             section
             for section, found in (("provisional", has_provisional), ("inactive", has_inactive))
             if found
         )
-        if ranked.rows or apart:
-            tops.append(GameTop(name, ranked.title, ranked, provisional, apart))
+        if ranked or apart:
+            read.append((name, ranked, provisional, apart))
+    shown = {
+        user_id
+        for _name, ranked, provisional, _apart in read
+        for user_id in (*_shown(ranked, HOME_ROWS), *_shown(provisional or [], HOME_PROVISIONAL))
+    }
+    people = People(site, await display_names(session, site.guild_id, shown))
+    tops = []
+    for name, ranked, provisional, apart in read:
+        top = _leaderboard(name, 1, HOME_ROWS, "ranked", ranked, people)
+        below = None
+        if provisional is not None:
+            below = _leaderboard(name, 1, HOME_PROVISIONAL, "provisional", provisional, people)
+        tops.append(GameTop(name, top.title, top, below, apart))
     return tops
 
 
@@ -258,24 +302,44 @@ class Played:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """A game's rating chart on a player page, and the days (UTC) of the new seasons on it:
+    where a season's soft reset widened the member's range, which the chart marks with a
+    dashed line and its description names."""
+
+    game: str
+    seasons: tuple[date, ...] = ()
+
+    @property
+    def each_day(self) -> bool:
+        """Few enough seasons for the description to name each one's day."""
+        return len(self.seasons) <= SEASON_DAYS
+
+
+def chart(game: str, points: Sequence[RatingPoint]) -> Chart:
+    """The chart of the game's ``points``, each season's reset among them (one a day)."""
+    return Chart(game, tuple(sorted({p.at.date() for p in points if p.reset})))
+
+
+@dataclass(frozen=True)
 class Player:
     person: Person
     lines: list[RecordRow]
     opponents: list[Opponent]
     recent: list[Played]
-    charted: list[str]
-    """Games with a rating chart to show."""
+    charts: list[Chart]
+    """The rating charts to show, one a game."""
 
 
 async def player(
     session: AsyncSession,
     site: Site,
     user_id: int,
-    charted: Sequence[str] = (),
+    points: Mapping[str, Sequence[RatingPoint]] | None = None,
     now: datetime | None = None,
 ) -> Player | None:
     """The member's page, or None when they have no record in the server; ratings as they
-    stand ``now``."""
+    stand ``now``, and a chart of each game the member has rating ``points`` in."""
     moment = now or utcnow()
     stats = await queries.member_records(session, site.guild_id, user_id)
     if not stats:
@@ -309,7 +373,11 @@ async def player(
             Played(m.id, game_title(m.game), people(m.opponent_id), SAID[m.result], m.finished_at)
             for m in recent
         ],
-        [line.game for line in lines if not line.vs_bot and line.game in charted],
+        [
+            chart(line.game, points[line.game])
+            for line in lines
+            if not line.vs_bot and points and points.get(line.game)
+        ],
     )
 
 

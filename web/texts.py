@@ -7,10 +7,12 @@ member's name stays text), while markup passed in (``Markup``, a macro's output)
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import date, datetime
 
 from babel import Locale
 from babel.dates import format_date, format_time
+from babel.lists import format_list
 from markupsafe import Markup, escape
 
 from bot.i18n import current_locale
@@ -31,3 +33,10 @@ def when(at: datetime) -> str:
     pattern = str(locale.datetime_formats["medium"])  # "{1}, {0}": the date, then the time
     time = format_time(at, "short", tzinfo=None, locale=locale)
     return pattern.format(time, format_date(at, "medium", locale=locale))
+
+
+def days(each: Sequence[date]) -> str:
+    """Days as the season pages write them (``2026-04-01``), listed as the reader's language
+    lists things: ``2026-02-01, 2026-03-01, and 2026-04-01``."""
+    locale = Locale.parse(current_locale().replace("-", "_"))
+    return format_list([day.isoformat() for day in each], locale=locale)
