@@ -2,7 +2,9 @@
 
 ``matches.thread_id`` is ``NULL`` until the match's place is settled, once it is in play: ``0``
 when it stays in its channel (threads off, a tournament's match, or no thread could be started),
-else the id of its thread, which is then also its ``channel_id``.
+else the id of its thread, which is then also its ``channel_id``. The transaction that starts a
+match settles it (``place_at_start``) unless it may move to a thread of its own; that one is
+settled once its board shows (``settle``), by the one caller who then starts its thread.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from typing import cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from db.models import GuildSettings, Match
+from db.connection import Db, core_connection
+from db.matches import MatchRow
+from db.models import GuildSettings, Match, MatchPlace
 
 IN_CHANNEL = 0
 """``thread_id`` of a match settled in its channel."""
@@ -42,12 +46,39 @@ _THREAD_TAKEN = (
     )
     .limit(1)
 )
+_THREADS = select(_SETTINGS.c.threads).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
 _TAKE_THREAD = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("match_id"))
     .values(thread_id=bindparam("thread_id"))
 )
 # Built once: a match's place is settled as it starts, on every accept.
+
+
+async def place_at_start(db: Db, row: MatchRow, threads: bool | None = None) -> None:
+    """In the transaction that starts the match of ``row``: settle where it is played unless
+    it may move to a thread of its own, setting ``row.thread_id`` (saved with the match).
+
+    Its channel, when that is another match's own thread (a rematch offered there); else its
+    channel for good (``IN_CHANNEL``) when its server plays no match in threads, it is a
+    tournament's, or only interactions reach it. Otherwise it stays unsettled for ``settle``.
+    ``threads`` is whether its server plays matches in threads (``None``: read here).
+    """
+    if row.thread_id is not None:
+        return
+    connection = await core_connection(db)
+    here = {"match_id": row.id, "thread_id": row.channel_id}
+    if (await connection.execute(_THREAD_TAKEN, here)).first() is not None:
+        row.thread_id = row.channel_id
+        return
+    if row.tournament_id is not None or row.place != MatchPlace.SERVER:
+        row.thread_id = IN_CHANNEL
+        return
+    if threads is None:
+        found = await connection.execute(_THREADS, {"guild_id": row.guild_id})
+        threads = bool(found.scalar())
+    if not threads:
+        row.thread_id = IN_CHANNEL
 
 
 async def settle(session: AsyncSession, match_id: int) -> bool:

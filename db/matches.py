@@ -92,6 +92,8 @@ class MatchContext:
     """User ids by seat; empty before the match starts."""
     last_seq: int
     """The ``seq`` of the match's last logged event (0 for none)."""
+    threads: bool = False
+    """Whether its server plays each match in a thread of its own."""
 
 
 _MATCH_WIDTH = len(MATCH_COLUMNS)
@@ -110,6 +112,7 @@ def _load_match_statement() -> Any:
             *(_MATCHES.c[name] for name in MATCH_COLUMNS),
             _SETTINGS.c.guild_id,
             *(_SETTINGS.c[name] for name in TIMEOUT_COLUMNS),
+            _SETTINGS.c.threads,
             seat0.c.user_id,
             seat1.c.user_id,
             last_seq,
@@ -141,12 +144,12 @@ async def load_match(db: Db, match_id: int, *, for_update: bool = False) -> Matc
 
 def _match_context(row: Sequence[Any]) -> MatchContext:
     match = MatchRow(*row[:_MATCH_WIDTH])
-    settings_guild_id, *timeouts, user0, user1, last_seq = row[_MATCH_WIDTH:]
+    settings_guild_id, *timeouts, threads, user0, user1, last_seq = row[_MATCH_WIDTH:]
     settings = None
     if settings_guild_id is not None:
         settings = ServerTimeouts(settings_guild_id, *timeouts)
     players = [user0, user1] if user0 is not None and user1 is not None else []
-    return MatchContext(match, settings, players, int(last_seq))
+    return MatchContext(match, settings, players, int(last_seq), bool(threads))
 
 
 async def insert_match(db: Db, values: dict[str, Any]) -> int:

@@ -39,11 +39,12 @@ from bot.service.limits import (
 from bot.service.lines import PublicLine, Say, Saying, Titled
 from bot.service.match_state import DELIVERY_GRACE, OVER, LoadedMatch, require_open
 from bot.service.notices import BoardRoute, Notice, Public, Report
-from bot.service.runner import MatchRunner
+from bot.service.runner import Finder, MatchRunner
 from bot.service.steps import Steps, abort, advance
 from db import open_challenges
 from db.connection import session_of
 from db.match_events import EventRow, append_events
+from db.match_threads import place_at_start
 from db.matches import MatchRow, insert_match
 from db.member_load import member_load
 from db.models import OPEN_OPPONENT, MatchOrigin, MatchPlace, MatchStatus
@@ -145,7 +146,8 @@ class Challenges:
                 entry = [(match_id, 0, "board", None, None)]
                 await add_deliveries(connection, entry, now + DELIVERY_GRACE)
         if vs_bot:
-            return await self.runner.run(row.id, Acting(opponent_id), None, self._accept, board)
+            starting = self._starting(row.id)
+            return await self.runner.run(starting, Acting(opponent_id), None, self._accept, board)
         named, opponent = self.steps.mention(challenger_id), self.steps.mention(opponent_id)
         what = Titled.of(engine.name, normalised)
         line = (
@@ -183,9 +185,21 @@ class Challenges:
             if row.status == MatchStatus.CHALLENGED and taker:
                 load = await member_load(connection, taker_id, None, self.runner.clock())
                 check_playing(load, accepting=True)
+                await place_at_start(connection, row, loaded.threads)
             return loaded
 
         return await self.runner.run(find, member, None, self._accept, board)
+
+    def _starting(self, match_id: int) -> Finder:
+        """How a match against the bot, which starts as it is challenged, is read: with its
+        place settled in the same transaction."""
+
+        async def find(connection: AsyncConnection) -> LoadedMatch:
+            loaded = await self.runner.read(connection, match_id, for_update=True)
+            await place_at_start(connection, loaded.row, loaded.threads)
+            return loaded
+
+        return find
 
     async def decline(
         self,

@@ -64,6 +64,8 @@ class LoadedMatch:
     """Seats were just assigned and must be stored."""
     timeouts: Timeouts = field(default_factory=Timeouts)
     """The server's timeouts, read with the match."""
+    threads: bool = False
+    """Whether its server plays each match in a thread of its own, read with the match."""
     last_seq: int = 0
     """The match's last logged event number, read with the match."""
     board_entry: bool = False

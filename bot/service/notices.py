@@ -53,6 +53,9 @@ class MatchSnapshot:
     thread_id: int | None = None
     """The thread the match is played in when it has one of its own (then its ``channel_id``
     too), else ``None``."""
+    thread_unsettled: bool = False
+    """It started, and whether it moves to a thread of its own is not settled yet: its server
+    plays matches in threads (``db.match_threads``)."""
 
     @property
     def over(self) -> bool:

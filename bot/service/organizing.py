@@ -21,6 +21,7 @@ from bot.service.notices import Notice, Public, Report
 from bot.service.runner import MatchRunner
 from bot.service.steps import Steps, abort, advance
 from db.connection import session_of
+from db.match_threads import place_at_start
 from db.matches import MATCH_COLUMNS, MatchRow, guild_unfinished, guilds_in_play, insert_match
 from db.models import MatchOrigin, MatchStatus
 from db.outbox import add_deliveries
@@ -167,6 +168,7 @@ class Organizing:
         loaded.timeouts = self.runner.merge(await server_timeouts(session, pairing.guild_id))
         advance(loaded, loaded.timeouts, now)
         loaded.log.append((None, "paired", None, {"players": loaded.players}))
+        await place_at_start(session, row)
         values = {name: getattr(row, name) for name in MATCH_COLUMNS if name != "id"}
         row.id = await insert_match(session, values)
         await self.runner.save_rest(session, loaded, now)

@@ -261,6 +261,7 @@ class MatchRunner:
         state = engine.load(row.state) if row.state is not None else None
         match = LoadedMatch(row, list(found.players), engine, state, stored=row_values(row))
         match.timeouts = self.merge(found.settings)
+        match.threads = found.threads
         match.last_seq = found.last_seq
         return match
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from bot.service.lines import Happened, PublicLine, happened
 from bot.service.match_state import OVER, LoadedMatch, history_lines, shown_version
 from bot.service.notices import MatchSnapshot
+from db.models import MatchStatus
 from games.base import Ask, Event
 
 Mention = Callable[[int], str]
@@ -50,6 +51,7 @@ def snapshot_of(loaded: LoadedMatch, mention: Mention) -> MatchSnapshot:
         place=row.place,
         history=_history(loaded, mention),
         thread_id=row.thread_id if row.thread_id and row.thread_id == row.channel_id else None,
+        thread_unsettled=row.thread_id is None and row.status != MatchStatus.CHALLENGED,
     )
 
 

@@ -5,11 +5,13 @@ thread takes that thread as its own."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from db.match_threads import IN_CHANNEL, move_to_thread, settle
-from db.models import Match, MatchStatus
+from db.match_threads import IN_CHANNEL, move_to_thread, place_at_start, settle
+from db.matches import load_match
+from db.models import Match, MatchPlace, MatchStatus
 from db.server_options import set_server_options
 from tests.db.test_repository import GUILD, NOW, Sessions, add_match
 
@@ -69,3 +71,32 @@ async def test_a_tournament_match_stays_where_its_round_is(sessions: Sessions) -
     async with sessions() as session:
         found = await session.get(Match, match.id)
         assert found is not None and found.thread_id == IN_CHANNEL
+
+
+async def placed(sessions: Sessions, match_id: int, threads: bool | None = None) -> int | None:
+    """Where ``place_at_start`` puts the match, read as it starts."""
+    async with sessions.begin() as session:
+        found = await load_match(session, match_id, for_update=True)
+        assert found is not None
+        await place_at_start(session, found.match, threads)
+        return found.match.thread_id
+
+
+async def test_a_match_that_starts_is_settled_in_its_channel_unless_it_may_have_a_thread(
+    sessions: Sessions,
+) -> None:
+    challenged: dict[str, Any] = {"status": MatchStatus.CHALLENGED, "seated": False}
+    assert await placed(sessions, (await add_match(sessions, **challenged)).id) == IN_CHANNEL
+    await threads_on(sessions)
+    assert await placed(sessions, (await add_match(sessions, **challenged)).id) is None
+    assert await placed(sessions, (await add_match(sessions, **challenged)).id, False) == 0
+    in_tournament = await add_match(sessions, tournament_id=5, **challenged)
+    assert await placed(sessions, in_tournament.id) == IN_CHANNEL
+    in_a_dm = await add_match(sessions, place=MatchPlace.INTERACTION, **challenged)
+    assert await placed(sessions, in_a_dm.id) == IN_CHANNEL
+    first = await add_match(sessions, status=MatchStatus.FINISHED)
+    async with sessions.begin() as session:
+        assert await settle(session, first.id)
+        await move_to_thread(session, first.id, THREAD)
+    rematch = await add_match(sessions, channel_id=THREAD, **challenged)
+    assert await placed(sessions, rematch.id) == THREAD

@@ -85,7 +85,8 @@ class ThreadMaker:
             return
         self._settled.add(snap.id)
         channel = self.client.get_channel(snap.channel_id)
-        if await self.places.settle(snap.id) and isinstance(channel, discord.TextChannel):
+        opens = snap.thread_unsettled and await self.places.settle(snap.id)
+        if opens and isinstance(channel, discord.TextChannel):
             await self._open(snap, lines, channel, board, interaction)
         elif channel is None:
             await self._wake(snap)
