@@ -70,6 +70,8 @@ class LoadedMatch:
     """The match's last logged event number, read with the match."""
     board_entry: bool = False
     """Whether this use case wrote an outbox entry for the match's board."""
+    kept: tuple[str, ...] | None = None
+    """Outside servers, the lines its message still owes, read as the use case saves it."""
     next_version: int | None = None
     """The version the match will have once this use case is saved: what its notices show."""
     stored: dict[str, Any] = field(default_factory=dict)

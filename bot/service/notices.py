@@ -56,6 +56,9 @@ class MatchSnapshot:
     thread_unsettled: bool = False
     """It started, and whether it moves to a thread of its own is not settled yet: its server
     plays matches in threads (``db.match_threads``)."""
+    kept: tuple[str, ...] | None = None
+    """Outside servers, the lines its message still owes (``db.outbox.owed_lines``), read in
+    the use case's own transaction (only in a use case's report; ``None``: not read)."""
 
     @property
     def over(self) -> bool:

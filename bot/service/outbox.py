@@ -212,8 +212,10 @@ class Outbox:
         this update says itself is not said twice."""
         if not snap.by_interaction_only:
             return list(lines), False
-        async with session_of(self.sessions) as session:
-            kept = await owed_lines(session, snap.id, snap.version)
+        kept: Sequence[str] | None = snap.kept
+        if kept is None:  # not read with the use case that changed it
+            async with session_of(self.sessions) as session:
+                kept = await owed_lines(session, snap.id, snap.version)
         owed = [line for text in kept for line in kept_sayings(text)]
         return [*(line for line in owed if line not in lines), *lines], bool(owed)
 

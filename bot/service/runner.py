@@ -57,8 +57,8 @@ from db.connection import Db, core_transaction, session_transaction
 from db.engine import bound_engine
 from db.match_events import append_events
 from db.matches import MatchContext, load_match, save_match, seat_players
-from db.models import MatchStatus, utcnow
-from db.outbox import add_deliveries
+from db.models import MatchPlace, MatchStatus, utcnow
+from db.outbox import add_deliveries, owed_lines
 from db.server_timeouts import ServerTimeouts
 
 D = TypeVar("D", AsyncConnection, AsyncSession)
@@ -139,7 +139,10 @@ class MatchRunner:
                     notices = await self.apply(
                         connection, match, user_id, expected_version, step, now, board
                     )
-                return replace(self.report(match, notices), board_owed=match.board_entry)
+                report = self.report(match, notices)
+                if match.kept is not None:
+                    report = replace(report, match=replace(report.match, kept=match.kept))
+                return replace(report, board_owed=match.board_entry)
             except Conflict:
                 if expected_version is not None:
                     raise MovedOn() from None
@@ -233,6 +236,10 @@ class MatchRunner:
         )
         await add_deliveries(db, entries, now + DELIVERY_GRACE)
         match.board_entry = any(kind == "board" for _m, _v, kind, _u, _t in entries)
+        if match.row.place == MatchPlace.INTERACTION and notices:
+            # What its message still owes, read here rather than in a transaction of its own
+            # as the board is shown (``Outbox.with_owed``).
+            match.kept = tuple(await owed_lines(db, match.row.id, match.row.version))
         return notices
 
     def report(self, loaded: LoadedMatch, notices: Sequence[Notice]) -> Report:

@@ -18,6 +18,8 @@ from bot.service.acting import Acting
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts, match_parts
 from bot.service.notices import MatchSnapshot
+from bot.service.outbox import Outbox
+from db.models import MatchPlace
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, outbox_for
 
 ALICE_DE, BOB_FR = Acting(ALICE, "de"), Acting(BOB, "fr")
@@ -149,3 +151,31 @@ async def test_a_board_owed_before_is_forgotten_once_a_response_shows_a_later_on
     await outbox.flush()
     clock.advance(minutes=5)
     assert await outbox.due() == []
+
+
+async def test_outside_servers_a_move_reads_what_its_message_owes_in_its_own_transaction(
+    service: MatchParts, engine: AsyncEngine, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """A match reached only through interactions: its move's transaction also reads the lines
+    its message still owes, so showing the board reads nothing more."""
+    riding = Route(rides=True)
+    report = await service.challenges.challenge(
+        guild_id=0,
+        channel_id=CHANNEL,
+        challenger_id=ALICE_DE,
+        opponent_id=BOB,
+        game="crystal",
+        board=riding,
+        place=MatchPlace.INTERACTION,
+    )
+    await service.challenges.accept(report.match.id, BOB_FR, board=riding)
+    with counted(engine) as cost:
+        moved = await service.play.submit(
+            report.match.id, ALICE_DE, "9", expected_version=1, board=riding
+        )
+    assert (len(cost.statements), cost.commits) == (4, 1)
+    assert "outbox" in cost.statements[-1]
+    assert moved.match.kept == ()  # nothing owed
+    with counted(engine) as cost:
+        lines, owed = await Outbox(sessions).with_owed(moved.match, [])
+    assert (lines, owed, cost.statements) == ([], False, [])
