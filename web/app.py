@@ -30,7 +30,7 @@ from db.languages import server_language
 from db.models import utcnow
 from db.records import SECTIONS
 from db.site import Site
-from web import boards, controls, ids, pages, replay, security, texts
+from web import boards, controls, ids, pages, replay, season_page, security, texts
 from web.charts import ChartFiles, RatingHistory, chart_name, chart_version
 
 PAGE_CACHE = "private, max-age=30"
@@ -292,7 +292,7 @@ async def season(request: web.Request, session: AsyncSession, site: Site) -> web
     """The server's running season (its newest), or an earlier one by number; a page that
     says so when none has started."""
     asked = request.match_info.get("number")
-    found = await pages.season(session, site, None if asked is None else int(asked), utcnow())
+    found = await season_page.season(session, site, None if asked is None else int(asked), utcnow())
     if found is None and asked is not None:
         return security.not_found()
     return _page(request, "season.html", PAGE_CACHE, season=found)
