@@ -139,10 +139,7 @@ class MatchRunner:
                     notices = await self.apply(
                         connection, match, user_id, expected_version, step, now, board
                     )
-                report = self.report(match, notices)
-                if match.kept is not None:
-                    report = replace(report, match=replace(report.match, kept=match.kept))
-                return replace(report, board_owed=match.board_entry)
+                return replace(self.report(match, notices), board_owed=match.board_entry)
             except Conflict:
                 if expected_version is not None:
                     raise MovedOn() from None
@@ -246,8 +243,11 @@ class MatchRunner:
         """The caller's answer: the saved match, and the notices not addressed to the bot.
 
         A step words its notices on the match as it saves it, so their snapshot is the saved
-        match's: it is taken, not built again between the COMMIT and the board."""
+        match's: it is taken, not built again between the COMMIT and the board, with the
+        lines its message still owes when the use case read them (``apply``)."""
         snap = notices[0].match if notices else self.snapshot(loaded)
+        if loaded.kept is not None:
+            snap = replace(snap, kept=loaded.kept)
         mine = [n for n in notices if not to_user(n, self.bot_user_id)]
         ended_in = loaded.row.tournament_id if loaded.row.status in OVER else None
         return Report(snap, mine, tournament_id=ended_in)
