@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import cast
 
 from sqlalchemy import Table, bindparam, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from db.connection import Db, core_connection
 from db.matches import MatchRow
@@ -67,8 +67,7 @@ async def place_at_start(db: Db, row: MatchRow, threads: bool | None = None) -> 
     if row.thread_id is not None:
         return
     connection = await core_connection(db)
-    here = {"match_id": row.id, "thread_id": row.channel_id}
-    if (await connection.execute(_THREAD_TAKEN, here)).first() is not None:
+    if await _in_a_matchs_thread(connection, row.id, row.channel_id):
         row.thread_id = row.channel_id
         return
     if row.tournament_id is not None or row.place != MatchPlace.SERVER:
@@ -91,12 +90,17 @@ async def settle(session: AsyncSession, match_id: int) -> bool:
     if not claimed.rowcount:
         return False
     row = (await connection.execute(_PLACE, {"match_id": match_id})).one()
-    here = {"match_id": match_id, "thread_id": row.channel_id}
-    if (await connection.execute(_THREAD_TAKEN, here)).first() is not None:
+    if await _in_a_matchs_thread(connection, match_id, row.channel_id):
         # A rematch offered in a match's own thread: played there, and the thread's match now.
-        await connection.execute(_TAKE_THREAD, here)
+        await connection.execute(_TAKE_THREAD, {"match_id": match_id, "thread_id": row.channel_id})
         return False
     return row.tournament_id is None and bool(row.threads)
+
+
+async def _in_a_matchs_thread(connection: AsyncConnection, match_id: int, channel_id: int) -> bool:
+    """Whether ``channel_id`` is another match's own thread (a rematch was offered there)."""
+    here = {"match_id": match_id, "thread_id": channel_id}
+    return (await connection.execute(_THREAD_TAKEN, here)).first() is not None
 
 
 async def move_to_thread(session: AsyncSession, match_id: int, thread_id: int) -> None:
