@@ -15,7 +15,7 @@ command tree's check, a button's from its handler.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -89,6 +89,18 @@ async def observed(
     finally:
         if observer is not None:
             tell(observer, interaction, ended.outcome, press, kind=kind)
+
+
+async def observe_press(
+    observer: InteractionObserver | None,
+    interaction: Interaction,
+    kind: str,
+    answering: Awaitable[str],
+) -> None:
+    """Answer a press whose ``custom_id`` is not a match's by awaiting ``answering`` (its
+    outcome), and tell ``observer`` how it ended, as ``kind``."""
+    async with observed(observer, interaction, kind=kind) as ended:
+        ended.outcome = await answering
 
 
 class CommandWatch:

@@ -34,7 +34,7 @@ from bot.chat.matches.carried import Carried, answered_by, carried_view
 from bot.chat.matches.places import not_a_member, playable_anywhere
 from bot.chat.refusals import say
 from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, settle
-from bot.chat.request_watch import InteractionObserver, observed
+from bot.chat.request_watch import InteractionObserver, observe_press
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -159,8 +159,7 @@ class AfterGame:
         tell the observer how it ended (``button:review``, ``history``, ``replay`` or
         ``download``)."""
         kind, answering = self._pressed(interaction, found.groupdict())
-        async with observed(self.observer, interaction, kind=f"button:{kind}") as ended:
-            ended.outcome = await answering
+        await observe_press(self.observer, interaction, f"button:{kind}", answering)
 
     def _pressed(
         self, interaction: Interaction, groups: dict[str, str]

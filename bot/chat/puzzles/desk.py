@@ -30,7 +30,7 @@ from bot.chat.matches.places import playable_anywhere
 from bot.chat.puzzles import texts
 from bot.chat.refusals import say
 from bot.chat.request_outcomes import FAILED_OUTCOME, OK, REFUSED, settle
-from bot.chat.request_watch import InteractionObserver, observed
+from bot.chat.request_watch import InteractionObserver, observe_press
 from bot.chat.shared_commands import GAME_CHOICES
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -105,8 +105,7 @@ class PuzzleDesk:
     async def on_press(self, interaction: Interaction, found: re.Match[str]) -> None:
         """Answer a press of a puzzle's button, and tell the observer how it ended."""
         verb, answering = self._pressed(interaction, found.groupdict())
-        async with observed(self.observer, interaction, kind=f"button:puzzle_{verb}") as ended:
-            ended.outcome = await answering
+        await observe_press(self.observer, interaction, f"button:puzzle_{verb}", answering)
 
     def _pressed(
         self, interaction: Interaction, groups: dict[str, str]

@@ -37,7 +37,7 @@ from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, in_server_language
 from bot.chat.refusals import say
 from bot.chat.request_outcomes import OK, REFUSED, settle
-from bot.chat.request_watch import InteractionObserver, observed
+from bot.chat.request_watch import InteractionObserver, observe_press
 from bot.chat.sending import UNKNOWN_CHANNEL, UNREACHABLE
 from bot.i18n import N_, _, n_, speaking
 from bot.i18n.formats import command
@@ -90,12 +90,9 @@ def _button_class(cog: QueueCog) -> type[discord.ui.DynamicItem[Any]]:
             if self.verb == "bot":
                 await cog.play_bot(interaction)
                 return
-            kind = f"button:queue_{self.verb}"
-            async with observed(cog.observer, interaction, kind=kind) as ended:
-                if self.verb == "join":
-                    ended.outcome = await cog.join(interaction, self.game)
-                else:
-                    ended.outcome = await cog.leave(interaction, self.game)
+            joins = self.verb == "join"
+            answering = (cog.join if joins else cog.leave)(interaction, self.game)
+            await observe_press(cog.observer, interaction, f"button:queue_{self.verb}", answering)
 
     return QueueButton
 
