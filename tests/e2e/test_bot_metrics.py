@@ -27,6 +27,7 @@ from bot.gauges import READ_KEPT
 from bot.settings import Settings
 from db.models import PUBLIC_POOL
 from tests.e2e.test_bot_games import play_crystal, start
+from tests.e2e.test_bot_seasons import manager
 from tests.puzzle_values import crown_puzzle, crystal_puzzle
 
 from .bot_process import READY, BotProcess, bot_process
@@ -339,8 +340,7 @@ async def test_refusals_the_commands_answer_themselves_are_counted_as_refused(
     port = table.settings.metrics_port
     assert port is not None
     fake = table.fake
-    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
-    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+    mod = manager(fake, guild)
 
     async def refused(who: FakeMember, command: str, said: str, **options: object) -> None:
         answered = await table.slash(who, command, **options)
@@ -427,8 +427,7 @@ async def test_the_puzzles_command_and_buttons_are_counted(
     left = await table.slash(alice, "puzzle")
     assert "No puzzle is left for you here" in table.answer(left)
 
-    role = fake.add_role(guild, "mods", permissions=MANAGE_GUILD)
-    mod = fake.add_member(guild, fake.add_user("mod"), roles=(role,))
+    mod = manager(fake, guild)
     mark = table.checkpoint()
     await table.slash(mod, "settings", puzzle_channel=table.channel)
     post = await table.posted("Daily puzzle ·", after=mark)

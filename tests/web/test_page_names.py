@@ -4,19 +4,18 @@ names of all five games' members in one statement."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 import games
 from db.after_match import keep_names, latest_names
 from db.models import MatchPlayer
+from tests.service.test_languages import statements
 from tests.web.conftest import ALICE, BOB, CAROL, DAVE, GUILD, Server, player_key
 from tests.web.test_handlers import page
 from web import ids
@@ -25,21 +24,6 @@ Client = TestClient[web.Request, web.Application]
 MakeClient = Callable[[web.Application], Awaitable[Client]]
 CALLED = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
 """Dave's name is never stored: he shows as a placeholder."""
-
-
-@contextmanager
-def statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    """The SQL statements run on ``engine`` meanwhile."""
-    seen: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(engine.sync_engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", note)
 
 
 @pytest.fixture
