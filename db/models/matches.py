@@ -201,7 +201,10 @@ class OutboxEntry(Base):
     delivered from here, so a saved move is never left unseen."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_due", "due_at"),)
+    __table_args__ = (
+        Index("ix_outbox_due", "due_at"),
+        Index("ix_outbox_match", "match_id", "kind", "version"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -86,12 +87,26 @@ class PuzzleRating(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+BEHIND = "shown < version"
+"""A daily post whose message does not show its latest change: the only rows the sweep reads,
+so they have an index of their own that stays small however many days are stored."""
+
+
 class DailyPuzzle(Base):
     """A server's puzzle of one UTC day in its puzzle channel: the post, who tried and solved
     it, and the first solvers. ``version`` counts its changes and ``shown`` the change its post
     last showed, so a sweep posts or edits what is behind, after downtime too."""
 
     __tablename__ = "daily_puzzles"
+    __table_args__ = (
+        Index(
+            "ix_daily_puzzles_behind",
+            "day",
+            "guild_id",
+            sqlite_where=text(BEHIND),
+            postgresql_where=text(BEHIND),
+        ),
+    )
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     day: Mapped[str] = mapped_column(String(10), primary_key=True)

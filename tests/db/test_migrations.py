@@ -20,7 +20,7 @@ from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
 from db.models import Base
 
-HEAD = "0015"
+HEAD = "0016"
 
 PROJECT = Path(__file__).parents[2]
 TABLES = {
@@ -60,7 +60,34 @@ TABLES = {
 
 def schema_differences(connection: Connection) -> list[Any]:
     differences: list[Any] = compare_metadata(MigrationContext.configure(connection), Base.metadata)
-    return differences
+    return differences + where_differences(connection)
+
+
+def folded(where: object) -> str | None:
+    """A partial index's ``WHERE`` as text, its spaces and brackets left out (PostgreSQL
+    reflects ``(shown < version)`` for ``shown < version``)."""
+    return None if where is None else str(where).translate(str.maketrans("", "", " ()"))
+
+
+def where_differences(connection: Connection) -> list[Any]:
+    """``(index, declared WHERE, stored WHERE)`` of each index whose ``WHERE`` differs from the
+    models': Alembic's comparison reads an index's columns only."""
+    dialect = connection.dialect.name
+    stored = {
+        index["name"]: folded(index.get("dialect_options", {}).get(f"{dialect}_where"))
+        for table in Base.metadata.tables
+        for index in inspect(connection).get_indexes(table)
+    }
+    declared = {
+        index.name: folded(index.dialect_options[dialect]["where"])
+        for table in Base.metadata.tables.values()
+        for index in table.indexes
+    }
+    return [
+        (name, where, stored.get(name))
+        for name, where in declared.items()
+        if name in stored and stored[name] != where
+    ]
 
 
 def current_revision(connection: Connection) -> str | None:
@@ -774,5 +801,135 @@ async def test_0015_starts_without_ranks_and_an_open_match_plays_to_its_end(
         change = await ranks.change(first)
         assert change.give == {901} and not change.take
         assert (await ranks.change(second)).nothing  # Bob's first rating is provisional
+    finally:
+        await engine.dispose()
+
+
+def indexes_of(connection: Connection) -> dict[str, tuple[list[str], str | None]]:
+    """Each index of the outbox and the daily posts: its columns, and its ``WHERE``."""
+    where = f"{connection.dialect.name}_where"
+    return {
+        str(index["name"]): (
+            [str(name) for name in index["column_names"]],
+            folded(index.get("dialect_options", {}).get(where)),
+        )
+        for table in ("outbox", "daily_puzzles")
+        for index in inspect(connection).get_indexes(table)
+    }
+
+
+async def test_0016_keeps_the_outbox_and_the_daily_posts_and_an_open_match_plays_to_its_end(
+    empty_database_url: str,
+) -> None:
+    """A database holding 0015's data: a Crown match in play with entries still owed, and two
+    servers' daily posts, shown and behind. After the upgrade every row is as it was, both
+    indexes stand (the daily posts' only over the posts behind), the sweep finds the posts
+    behind, and the match plays to its end, its boards forgotten once shown."""
+    from datetime import timedelta
+
+    from sqlalchemy import MetaData, Table, insert, text
+
+    import games
+    from bot.service.acting import Acting
+    from bot.service.daily_puzzles import DailyPuzzles
+    from bot.service.match_parts import match_parts
+    from bot.service.match_state import DELIVERY_GRACE
+    from bot.service.outbox import Outbox
+    from bot.service.puzzles import Puzzles
+    from db.engine import session_factory
+    from db.outbox import owed_lines
+    from tests.puzzle_values import crystal_puzzle
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+
+    other = GUILD + 1
+    engine = create_engine(empty_database_url)
+    clock = Clock()
+    now = clock.now
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    owed = {"match_id": 7, "attempts": 0, "due_at": now + timedelta(seconds=5)}
+    outbox_rows = [
+        (7, 3, "board", None, "Alice took 1 1."),
+        (7, 4, "board", None, None),
+        (7, 4, "prompt", BOB, None),
+    ]
+    daily_rows = text(
+        "SELECT guild_id, day, version, shown, message_id FROM daily_puzzles ORDER BY day, guild_id"
+    )
+    try:
+        await upgrade(engine, "0015")
+        async with engine.begin() as connection:
+            tables = await connection.run_sync(
+                lambda sync: {
+                    name: Table(name, MetaData(), autoload_with=sync)
+                    for name in ("matches", "match_players", "outbox")
+                }
+            )
+            await connection.execute(
+                insert(tables["matches"]).values(
+                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
+                    options=crown.options(state), seed=1, state=crown.dump(state),
+                    status="active", version=4, deadline=now + timedelta(minutes=10),
+                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+                    message_id=555, created_at=now, updated_at=now, origin="named",
+                    place="server",
+                )
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["match_players"]),
+                [{"match_id": 7, "seat": 0, "user_id": ALICE},
+                 {"match_id": 7, "seat": 1, "user_id": BOB}],
+            )  # fmt: skip
+            await connection.execute(
+                insert(tables["outbox"]),
+                [{**owed, "version": v, "kind": k, "user_id": u, "text": t}
+                 for _m, v, k, u, t in outbox_rows],
+            )  # fmt: skip
+        # The puzzles' tables are the same at 0015 as now: their own use cases fill them.
+        sessions = session_factory(engine)
+        puzzles, daily = Puzzles(sessions, clock=clock), DailyPuzzles(sessions, clock=clock)
+        for guild in (GUILD, other):
+            await puzzles.store(guild, None, [crystal_puzzle(seed) for seed in (1, 2)])
+            await daily.set_channel(guild, CHANNEL)
+        assert await daily.plan() == 2
+        for post in await daily.behind():
+            await daily.shown(post.guild_id, post.day, post.version, message_id=post.guild_id)
+        clock.advance(days=1)
+        assert await daily.plan(runs=lambda guild_id: guild_id == GUILD) == 1
+        async with engine.connect() as connection:
+            dailies = [tuple(row) for row in await connection.execute(daily_rows)]
+        assert [(day, version, shown) for _g, day, version, shown, _m in dailies] == [
+            ("2026-01-01", 1, 1),
+            ("2026-01-01", 1, 1),
+            ("2026-01-02", 1, 0),
+        ]
+
+        await upgrade(engine)
+
+        async with engine.connect() as connection:
+            assert await connection.run_sync(current_revision) == HEAD
+            indexes = await connection.run_sync(indexes_of)
+            query = text("SELECT match_id, version, kind, user_id, text FROM outbox ORDER BY id")
+            assert [tuple(row) for row in await connection.execute(query)] == outbox_rows
+            assert [tuple(row) for row in await connection.execute(daily_rows)] == dailies
+        assert indexes["ix_outbox_match"] == (["match_id", "kind", "version"], None)
+        assert indexes["ix_daily_puzzles_behind"] == (["day", "guild_id"], "shown<version")
+        (behind,) = await daily.behind()
+        assert (behind.guild_id, behind.day, behind.message_id) == (GUILD, "2026-01-02", None)
+        async with sessions() as session:
+            assert await owed_lines(session, 7, 4) == ["Alice took 1 1."]
+
+        service = match_parts(sessions, clock=clock)
+        report = await service.play.submit(7, Acting(ALICE), "3 3")
+        assert report.match.status == "finished"
+        outbox = Outbox(sessions, clock=clock)
+        outbox.board_shown(7, report.match.version)
+        await outbox.flush()
+        clock.advance(seconds=DELIVERY_GRACE.total_seconds())
+        left = await outbox.due()
+        assert ("prompt", BOB, 4) in [(item.kind, item.user_id, item.version) for item in left]
+        assert all(item.kind != "board" for item in left)
     finally:
         await engine.dispose()
