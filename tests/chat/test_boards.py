@@ -375,6 +375,43 @@ def test_wrap_breaks_at_spaces_within_the_width() -> None:
     assert all(boards.width(line) <= boards.PHONE_COLUMNS for line in lines)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["⬜", "9️⃣", "**", "*", "x", "Row", f"<@{ALICE_ID}>", "🟦", "·", "-", ""]),
+        max_size=12,
+    ),
+    st.lists(
+        st.sampled_from(["⬜", "9️⃣", "**", "*", "x", "Row", f"<@{ALICE_ID}>", "🟦", "·", "-", ""]),
+        max_size=12,
+    ),
+)
+def test_a_lines_width_is_its_words_and_spaces(left: list[str], right: list[str]) -> None:
+    """What ``wrap`` and ``joined`` rely on to measure each word once: widths add up across a
+    space (and across `` · ``), whatever marks, mentions and emoji the words hold."""
+    one, other = "".join(left), "".join(right)
+    assert boards.width(f"{one} {other}") == boards.width(one) + 1 + boards.width(other)
+    assert boards.width(f"{one} · {other}") == boards.width(one) + 3 + boards.width(other)
+
+
+def test_wrap_and_joined_keep_every_line_within_the_width() -> None:
+    words = [f"<@{ALICE_ID}>", "captures", "crystal", "9️⃣", "**Last:**", "⬜⬜⬜", "x" * 45, "·"]
+    player = random.Random(7)
+    for _ in range(200):
+        text = " ".join(player.choice(words) for _ in range(player.randrange(1, 25)))
+        lines = boards.wrap(text, indent="  ")
+        assert " ".join(line.removeprefix("  ") for line in lines) == text
+        assert all(
+            boards.width(line) <= boards.PHONE_COLUMNS or " " not in line.strip() for line in lines
+        )
+        entries = text.split(" ")
+        packed = boards.joined(entries, " · ")
+        assert " · ".join(packed) == " · ".join(entries)
+        assert all(
+            boards.width(line) <= boards.PHONE_COLUMNS or " · " not in line for line in packed
+        )
+
+
 def _events(game: str, seed: int) -> list[str]:
     """Every public event text of one random game, and of the same game resigned half way."""
     engine = games.get(game)

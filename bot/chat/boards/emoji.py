@@ -141,27 +141,37 @@ def width(text: str) -> int:
 
 def wrap(text: str, columns: int = PHONE_COLUMNS, indent: str = "") -> list[str]:
     """``text`` broken at spaces into lines of at most ``columns`` (a longer word stands alone);
-    lines after the first start with ``indent``."""
+    lines after the first start with ``indent``.
+
+    A line's width is the sum of its words' and its spaces' (no mark, mention or emoji spans a
+    space), so each word is measured once, not each line again as it grows."""
     lines: list[str] = []
-    line = ""
+    line, used = "", 0
     for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if line and width(candidate) > columns:
+        size = width(word)
+        if line and used + 1 + size > columns:
             lines.append(line)
-            line = indent + word
+            line, used = indent + word, width(indent) + size
+        elif line:
+            line, used = f"{line} {word}", used + 1 + size
         else:
-            line = candidate
+            line, used = word, size
     lines.append(line)
     return lines
 
 
 def joined(entries: Iterable[str], separator: str, columns: int = PHONE_COLUMNS) -> list[str]:
     """``entries`` joined by ``separator`` into lines of at most ``columns``, never splitting
-    an entry."""
+    an entry (widths summed, as ``wrap``'s)."""
     lines: list[str] = []
+    used = 0
+    gap = width(separator)
     for entry in entries:
-        if lines and width(lines[-1] + separator + entry) <= columns:
+        size = width(entry)
+        if lines and used + gap + size <= columns:
             lines[-1] += separator + entry
+            used += gap + size
         else:
             lines.append(entry)
+            used = size
     return lines
