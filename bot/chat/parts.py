@@ -9,11 +9,13 @@ Discord side's workings: no import circle.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.chat.components import Post, Press
 from bot.chat.followups import Followups
+from bot.chat.request_outcomes import Ended
 from bot.service.daily_puzzles import DailyPuzzles
 from bot.service.languages import Languages
 from bot.service.match_parts import MatchParts
@@ -60,6 +62,10 @@ class Requests(Protocol):
         *,
         stale: Press | None = None,
     ) -> None: ...
+
+    def watched(
+        self, interaction: Interaction, press: Press | None = None
+    ) -> AbstractAsyncContextManager[Ended]: ...
 
 
 class Deliverer(Protocol):

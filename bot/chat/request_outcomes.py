@@ -9,6 +9,7 @@ command completed."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,6 +23,13 @@ TOLD = "parlor.told"
 OUTCOME = "parlor.outcome"
 """Keys of ``Interaction.extras``: when handling began, whether it was told, and how the
 command settled it (``settle``)."""
+
+
+@dataclass
+class Ended:
+    """How a request ended, set as it is handled."""
+
+    outcome: str = FAILED_OUTCOME
 
 
 def began(interaction: discord.Interaction[Any]) -> float:

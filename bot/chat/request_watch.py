@@ -17,14 +17,13 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
 from bot.chat.components import Press
-from bot.chat.request_outcomes import COMMAND_ENDED, FAILED_OUTCOME, TOLD, began, settled
+from bot.chat.request_outcomes import COMMAND_ENDED, TOLD, Ended, began, settled
 from bot.chat.sending import Interaction
 
 
@@ -63,13 +62,6 @@ def tell(
     interaction.extras[TOLD] = True
     seconds = time.perf_counter() - began(interaction)
     observer.interaction(kind or kind_of(interaction, press), outcome, seconds)
-
-
-@dataclass
-class Ended:
-    """How a request ended, set as it is handled."""
-
-    outcome: str = FAILED_OUTCOME
 
 
 @asynccontextmanager

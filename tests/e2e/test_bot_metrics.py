@@ -26,6 +26,7 @@ from bot.chat.components import Press, Verb
 from bot.gauges import READ_KEPT
 from bot.settings import Settings
 from db.models import PUBLIC_POOL
+from tests.e2e.test_board_games import fill_in
 from tests.e2e.test_bot_games import play_crystal, start
 from tests.e2e.test_bot_seasons import manager
 from tests.puzzle_values import crown_puzzle, crystal_puzzle
@@ -397,6 +398,37 @@ async def test_refusals_the_commands_answer_themselves_are_counted_as_refused(
         ("/claim pick", "refused"): 1,
     }
     assert value(samples, "parlor_interaction_seconds_count", kind="/replay") == 1
+
+
+async def test_safe_crackers_forms_are_counted_by_the_button_that_opens_them(
+    table: Table, alice: FakeMember, bob: FakeMember
+) -> None:
+    """The code form a DM's button opens and the guess form on the board count as presses of
+    their buttons; a guess form asked for out of turn is a refusal."""
+    port = table.settings.metrics_port
+    assert port is not None
+    mark = table.checkpoint()
+    await start(table, alice, bob, "safe challenge")
+    bob_prompt = await table.posted("Choose your secret", after=mark, where=bob)
+    await table.dm(alice, "213")
+    opened = await table.click(bob, bob_prompt, Verb.CODE)
+    await table.fake.wait_for_response(opened)
+    await fill_in(table, bob, opened, "312")
+    board = await table.posted("Both codes are set", after=mark)
+    mover, waiting = (alice, bob) if f"<@{alice.id}>, your move." in board.text else (bob, alice)
+    refusal = await table.refused(waiting, board, Verb.GUESS)
+    assert "That form is not for you right now" in refusal
+    guessing = await table.click(mover, board, Verb.GUESS)
+    await table.fake.wait_for_response(guessing)
+    assert guessing.modal is not None
+
+    samples = await scrape(port)
+    assert counted(samples, "button:code", "button:guess") == {
+        ("button:code", "ok"): 1,
+        ("button:guess", "ok"): 1,
+        ("button:guess", "refused"): 1,
+    }
+    assert value(samples, "parlor_interaction_seconds_count", kind="button:guess") == 2
 
 
 async def test_the_puzzles_command_and_buttons_are_counted(

@@ -20,6 +20,7 @@ from bot.chat.matches.game_commands import Interaction
 from bot.chat.parts import Parts
 from bot.chat.readers import acting_of, hear
 from bot.chat.refusals import say
+from bot.chat.request_outcomes import OK, REFUSED
 from bot.i18n import _
 from bot.service.errors import REFUSALS
 from bot.service.notices import BoardRoute, Report
@@ -48,27 +49,34 @@ def answer_form(press: Press, *, title: str, label: str, placeholder: str) -> di
 async def open_form(
     interaction: Interaction, press: Press, form: discord.ui.Modal, parts: Parts
 ) -> None:
-    """Open ``form`` for the member it is for, and refuse anyone else before it opens."""
+    """Open ``form`` for the member it is for, and refuse anyone else before it opens; the
+    host's metrics count the press by what it opens (``button:guess``, ``button:code``)."""
+    async with parts.requests.watched(interaction, press) as ended:
+        refusal = await _form_refusal(interaction, press, parts)
+        if refusal is not None:
+            ended.outcome = REFUSED
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
+        await interaction.response.send_modal(form)
+        ended.outcome = OK
+
+
+async def _form_refusal(interaction: Interaction, press: Press, parts: Parts) -> str | None:
+    """Why the presser may not have the form now, in their words; ``None`` when they may."""
     user = interaction.user.id
     move = press.verb == Verb.GUESS
     try:
         snap = await parts.matches.lookups.snapshot(press.match_id, guild_id=interaction.guild_id)
     except REFUSALS as error:
-        await interaction.response.send_message(say(error), ephemeral=True)
-        return
+        return say(error)
     wanted = Ask.ACTION if move else Ask.SECRET
     if user not in snap.players:
-        refusal: str | None = _(NOT_YOUR_MATCH)
-    elif snap.asks.get(user) is not wanted:
-        refusal = _("That form is not for you right now: nothing is asked of you there.")
-    elif move and snap.version != press.version:
-        refusal = _("That board is out of date: use the buttons on the latest one.")
-    else:
-        refusal = None
-    if refusal is not None:
-        await interaction.response.send_message(refusal, ephemeral=True)
-        return
-    await interaction.response.send_modal(form)
+        return _(NOT_YOUR_MATCH)
+    if snap.asks.get(user) is not wanted:
+        return _("That form is not for you right now: nothing is asked of you there.")
+    if move and snap.version != press.version:
+        return _("That board is out of date: use the buttons on the latest one.")
+    return None
 
 
 def form_listener(parts: Parts) -> Callable[[Interaction], Coroutine[Any, Any, None]]:

@@ -21,7 +21,7 @@ from bot.chat.followups import Followups
 from bot.chat.matches.answers import Exchange
 from bot.chat.matches.places import MatchPlace, place_of
 from bot.chat.refusals import say
-from bot.chat.request_outcomes import OK, REFUSED
+from bot.chat.request_outcomes import OK, REFUSED, Ended
 from bot.chat.request_watch import InteractionObserver, observed
 from bot.chat.sending import Interaction
 from bot.i18n import _
@@ -56,6 +56,13 @@ class Interactions:
         self.followups = followups
         self.observer = observer
         """Told how each request ended (``None``: nobody)."""
+
+    def watched(
+        self, interaction: Interaction, press: Press | None = None
+    ) -> AbstractAsyncContextManager[Ended]:
+        """Tell the observer how a request answered outside ``run`` and ``show`` ended (a
+        form opened): the block sets its outcome, ``failed`` if it never does."""
+        return observed(self.observer, interaction, press)
 
     async def run(
         self,
