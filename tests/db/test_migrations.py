@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, inspect, select
+from sqlalchemy import Table, func, inspect, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from db.engine import create_engine
 from db.migrate import MIGRATION_LOCK, alembic_config, upgrade
@@ -120,6 +121,63 @@ async def migrated_engine(empty_database_url: str) -> AsyncIterator[AsyncEngine]
     await engine.dispose()
 
 
+def crown_in_play() -> Any:
+    """A Capture the Crown state in play: both secrets chosen (1 1 and 3 3)."""
+    import games
+
+    crown = games.get("crown")
+    state = crown.new({}, 1)
+    for seat, cell in ((0, "1 1"), (1, "3 3")):
+        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    return state
+
+
+async def reflected(connection: AsyncConnection, *names: str) -> dict[str, Table]:
+    """The tables ``names`` as the database's schema has them now (an older revision's)."""
+    from sqlalchemy import MetaData
+
+    return await connection.run_sync(
+        lambda sync: {name: Table(name, MetaData(), autoload_with=sync) for name in names}
+    )
+
+
+async def insert_open_match(
+    connection: AsyncConnection,
+    tables: dict[str, Table],
+    game: str,
+    state: Any,
+    now: datetime,
+    *,
+    version: int = 4,
+    **columns: object,
+) -> None:
+    """Match 7, Alice against Bob at ``game`` in play (``state``, at ``version``), and its
+    seats, as an older revision stored them: ``tables`` reflected from its schema, ``columns``
+    what it holds beside (``place`` from 0013 on)."""
+    from datetime import timedelta
+
+    from sqlalchemy import insert
+
+    import games
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
+
+    engine = games.get(game)
+    await connection.execute(
+        insert(tables["matches"]).values(
+            id=7, guild_id=GUILD, channel_id=CHANNEL, game=game,
+            options=engine.options(state), seed=1, state=engine.dump(state),
+            status="active", version=version, deadline=now + timedelta(minutes=10),
+            deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
+            message_id=555, created_at=now, updated_at=now, origin="named", **columns,
+        )
+    )  # fmt: skip
+    await connection.execute(
+        insert(tables["match_players"]),
+        [{"match_id": 7, "seat": 0, "user_id": ALICE},
+         {"match_id": 7, "seat": 1, "user_id": BOB}],
+    )  # fmt: skip
+
+
 def test_there_is_one_head() -> None:
     scripts = ScriptDirectory.from_config(alembic_config())
 
@@ -217,19 +275,14 @@ async def test_match_facts_are_filled_in_from_the_event_log(empty_database_url: 
     """0005 carries what tournaments read out of event payloads into columns."""
     from datetime import UTC, datetime
 
-    from sqlalchemy import MetaData, Table, insert, text
+    from sqlalchemy import insert, text
 
     engine = create_engine(empty_database_url)
     when = datetime(2026, 1, 1, tzinfo=UTC)
     try:
         await upgrade(engine, "0004")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_events")
-                }
-            )
+            tables = await reflected(connection, "matches", "match_events")
             base = {
                 "guild_id": 1, "channel_id": 2, "game": "crown", "options": {}, "seed": 1,
                 "version": 3, "challenger_id": 10, "opponent_id": 11, "vs_bot": False,
@@ -264,53 +317,31 @@ async def test_0011_keeps_a_servers_settings_and_an_open_match_plays_to_its_end(
     """A database holding 0010's data: a server's timeouts and a Crown match in play. After the
     upgrade the server has no language of its own (English until Discord reports its locale),
     the match plays to its end, and the move stores the member's locale."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
 
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import insert
 
-    import games
     from bot.service.acting import Acting
     from bot.service.languages import Languages
     from bot.service.match_parts import match_parts
     from db.engine import session_factory
     from db.languages import member_locale, server_language
     from db.models import GuildSettings, PlayerStats
-    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+    from tests.service.conftest import ALICE, BOB, GUILD, Clock
 
     engine = create_engine(empty_database_url)
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    state = crown_in_play()
     try:
         await upgrade(engine, "0010")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "guild_settings")
-                }
-            )
+            tables = await reflected(connection, "matches", "match_players", "guild_settings")
             await connection.execute(
                 insert(tables["guild_settings"]).values(
                     guild_id=GUILD, turn_timeout=900, threads=False, updated_at=now
                 )
             )
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
-                    options=crown.options(state), seed=1, state=crown.dump(state),
-                    status="active", version=4, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            await insert_open_match(connection, tables, "crown", state, now)
 
         await upgrade(engine)
 
@@ -345,7 +376,7 @@ async def test_0013_carries_every_match_forward_as_a_server_place(
     upgrade both are matches of a server channel, and the one in play ends as before."""
     from datetime import UTC, datetime, timedelta
 
-    from sqlalchemy import MetaData, Table, insert, text
+    from sqlalchemy import insert, text
 
     import games
     from bot.service.acting import Acting
@@ -356,19 +387,12 @@ async def test_0013_carries_every_match_forward_as_a_server_place(
 
     engine = create_engine(empty_database_url)
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    state = crown_in_play()
     crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
     try:
         await upgrade(engine, "0012")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players")
-                }
-            )
+            tables = await reflected(connection, "matches", "match_players")
             match = {
                 "guild_id": GUILD, "channel_id": CHANNEL, "game": "crown",
                 "options": crown.options(state), "seed": 1, "state": crown.dump(state),
@@ -406,54 +430,31 @@ async def test_0014_keeps_servers_and_matches_and_an_open_match_plays_to_its_end
     """A database holding 0013's data: a server's settings and a Crown match in play. After the
     upgrade the server keeps its settings with no daily puzzle channel, the match plays to its
     end, and a puzzle found in it is stored and answered."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
 
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import insert
 
-    import games
     from bot.service.acting import Acting
     from bot.service.match_parts import match_parts
     from bot.service.puzzles import Puzzles
     from db.engine import session_factory
     from db.models import GuildSettings
     from tests.puzzle_values import crystal_puzzle
-    from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock
+    from tests.service.conftest import ALICE, CAROL, GUILD, Clock
 
     engine = create_engine(empty_database_url)
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    state = crown_in_play()
     try:
         await upgrade(engine, "0013")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "guild_settings")
-                }
-            )
+            tables = await reflected(connection, "matches", "match_players", "guild_settings")
             await connection.execute(
                 insert(tables["guild_settings"]).values(
                     guild_id=GUILD, turn_timeout=900, threads=True, language="fr", updated_at=now
                 )
             )
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
-                    options=crown.options(state), seed=1, state=crown.dump(state),
-                    status="active", version=4, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                    place="server",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            await insert_open_match(connection, tables, "crown", state, now, place="server")
 
         await upgrade(engine)
 
@@ -485,7 +486,7 @@ async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_end
     upgrade (so nothing shown changes then), and the match plays to its end, rating both."""
     from datetime import UTC, datetime, timedelta
 
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import insert
 
     import games
     from bot.service.acting import Acting
@@ -501,10 +502,8 @@ async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_end
     clock = Clock()
     clock.now = now = datetime.now(UTC)  # the upgrade dates itself by the real clock
     played, long_ago = now - timedelta(days=3), now - timedelta(days=200)
+    state = crown_in_play()
     crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
 
     def stats(user: int, rating: float, deviation: float, at: datetime, **more: object) -> dict:  # type: ignore[type-arg]
         return {
@@ -517,11 +516,8 @@ async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_end
     try:
         await upgrade(engine, "0013")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "player_stats", "rating_history")
-                }
+            tables = await reflected(
+                connection, "matches", "match_players", "player_stats", "rating_history"
             )
             await connection.execute(
                 insert(tables["player_stats"]),
@@ -544,21 +540,7 @@ async def test_0015_carries_ratings_forward_without_a_jump_and_an_open_match_end
                     {**history, "match_id": None, "user_id": BOB, "at": long_ago},
                 ],
             )
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
-                    options=crown.options(state), seed=1, state=crown.dump(state),
-                    status="active", version=4, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                    place="server",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            await insert_open_match(connection, tables, "crown", state, now, place="server")
             # Alice's last rated match is in the matches table, newer than her history point.
             await connection.execute(
                 insert(tables["matches"]).values(
@@ -633,9 +615,9 @@ async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_fir
     match in play. After the upgrade the settings, records and ratings are as they were, the
     server has no season yet and reads the defaults, and the match plays to its end: its
     result opens the server's first season and counts in it."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
 
-    from sqlalchemy import MetaData, Table, insert
+    from sqlalchemy import insert
 
     import games
     from bot.service.acting import Acting
@@ -643,7 +625,7 @@ async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_fir
     from bot.service.seasons import Seasons
     from db.engine import session_factory
     from db.models import GuildSettings, PlayerStats, SeasonLength, SeasonScore
-    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+    from tests.service.conftest import ALICE, BOB, GUILD, Clock
 
     engine = create_engine(empty_database_url)
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -660,11 +642,8 @@ async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_fir
     try:
         await upgrade(engine, "0013")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "guild_settings", "player_stats")
-                }
+            tables = await reflected(
+                connection, "matches", "match_players", "guild_settings", "player_stats"
             )
             await connection.execute(
                 insert(tables["guild_settings"]).values(
@@ -676,21 +655,9 @@ async def test_0015_keeps_settings_and_records_and_an_open_match_ends_in_the_fir
                 [{**record, "user_id": ALICE, "rating": 1620.0},
                  {**record, "user_id": BOB, "rating": 1580.0}],
             )  # fmt: skip
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crystal",
-                    options=crystal.options(state), seed=1, state=crystal.dump(state),
-                    status="active", version=6, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                    place="server",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            await insert_open_match(
+                connection, tables, "crystal", state, now, version=6, place="server"
+            )
 
         await upgrade(engine)
 
@@ -730,33 +697,24 @@ async def test_0015_starts_without_ranks_and_an_open_match_plays_to_its_end(
     """A database holding 0013's data: a member's rating and a Crown match in play. After the
     upgrade the server has no rank, nobody holds a rank role nor is owed one; a rank set then,
     the match ends as before and its players are owed their rank roles."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
 
-    from sqlalchemy import MetaData, Table, insert, text
+    from sqlalchemy import insert, text
 
-    import games
     from bot.service.acting import Acting
     from bot.service.match_parts import match_parts
     from bot.service.ranks import Rank, RankRoles
     from db.engine import session_factory
     from db.models import PlayerStats
-    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock
+    from tests.service.conftest import ALICE, BOB, GUILD, Clock
 
     engine = create_engine(empty_database_url)
     now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    state = crown_in_play()
     try:
         await upgrade(engine, "0013")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "player_stats")
-                }
-            )
+            tables = await reflected(connection, "matches", "match_players", "player_stats")
             await connection.execute(
                 insert(tables["player_stats"]).values(
                     guild_id=GUILD, game="crown", user_id=ALICE, vs_bot=False, wins=9, losses=1,
@@ -764,21 +722,7 @@ async def test_0015_starts_without_ranks_and_an_open_match_plays_to_its_end(
                     volatility=0.06, games_played=10, updated_at=now,
                 )
             )  # fmt: skip
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
-                    options=crown.options(state), seed=1, state=crown.dump(state),
-                    status="active", version=4, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                    place="server",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            await insert_open_match(connection, tables, "crown", state, now, place="server")
 
         await upgrade(engine)
 
@@ -827,9 +771,8 @@ async def test_0016_keeps_the_outbox_and_the_daily_posts_and_an_open_match_plays
     behind, and the match plays to its end, its boards forgotten once shown."""
     from datetime import timedelta
 
-    from sqlalchemy import MetaData, Table, insert, text
+    from sqlalchemy import insert, text
 
-    import games
     from bot.service.acting import Acting
     from bot.service.daily_puzzles import DailyPuzzles
     from bot.service.match_parts import match_parts
@@ -845,10 +788,7 @@ async def test_0016_keeps_the_outbox_and_the_daily_posts_and_an_open_match_plays
     engine = create_engine(empty_database_url)
     clock = Clock()
     now = clock.now
-    crown = games.get("crown")
-    state = crown.new({}, 1)
-    for seat, cell in ((0, "1 1"), (1, "3 3")):
-        state, _events = crown.apply(state, seat, crown.parse(state, seat, cell))
+    state = crown_in_play()
     owed = {"match_id": 7, "attempts": 0, "due_at": now + timedelta(seconds=5)}
     outbox_rows = [
         (7, 3, "board", None, "Alice took 1 1."),
@@ -861,27 +801,8 @@ async def test_0016_keeps_the_outbox_and_the_daily_posts_and_an_open_match_plays
     try:
         await upgrade(engine, "0015")
         async with engine.begin() as connection:
-            tables = await connection.run_sync(
-                lambda sync: {
-                    name: Table(name, MetaData(), autoload_with=sync)
-                    for name in ("matches", "match_players", "outbox")
-                }
-            )
-            await connection.execute(
-                insert(tables["matches"]).values(
-                    id=7, guild_id=GUILD, channel_id=CHANNEL, game="crown",
-                    options=crown.options(state), seed=1, state=crown.dump(state),
-                    status="active", version=4, deadline=now + timedelta(minutes=10),
-                    deadline_kind="turn", challenger_id=ALICE, opponent_id=BOB, vs_bot=False,
-                    message_id=555, created_at=now, updated_at=now, origin="named",
-                    place="server",
-                )
-            )  # fmt: skip
-            await connection.execute(
-                insert(tables["match_players"]),
-                [{"match_id": 7, "seat": 0, "user_id": ALICE},
-                 {"match_id": 7, "seat": 1, "user_id": BOB}],
-            )  # fmt: skip
+            tables = await reflected(connection, "matches", "match_players", "outbox")
+            await insert_open_match(connection, tables, "crown", state, now, place="server")
             await connection.execute(
                 insert(tables["outbox"]),
                 [{**owed, "version": v, "kind": k, "user_id": u, "text": t}
