@@ -134,6 +134,7 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     ):
         assert path in out
     assert "Parlor's CPU per interaction at most 5x the bare bot's" in out
+    assert "Not in these figures: each bot's first match after start-up" in out
     assert "Paced: interactions start at 20/s in all over 2 matches" in out
     assert "Places: 3 Crystal Capture matches by button" in out
     assert "target: a group DM's CPU per interaction within 10% of a server's" in out
