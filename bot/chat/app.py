@@ -138,6 +138,10 @@ class Parlor(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
             tree_cls=ParlorTree,
+            # No message cache: nothing reads it (a board is found by id, a press carries its
+            # message), and keeping the last thousand messages made every edit of one parse
+            # it twice and kept them all in the collector's oldest generation.
+            max_messages=None,
             **options,
         )
         self._lifecycle: Lifecycle | None = None
