@@ -20,7 +20,8 @@ fake Discord (which enforces Discord's rate limits) and the members.
   bare bot: one member's commands) that is not measured, so the run finds it as it runs after
   a while, not as it starts; that first match's CPU per interaction is printed apart.
 * By kind: the same matches in lockstep, every match's challenge, then every accept, then the
-  moves (by button, by ``/crystal take``, by button), the bot left to settle after each kind
+  moves (by button, by ``/crystal take``, then by button the one that ends the match, a kind
+  of its own), the bot left to settle after each kind
   (its outbox written): SQL statements, commits and Discord calls per interaction of each kind.
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
@@ -92,7 +93,9 @@ YOUR_MOVE = re.compile(r"<@(\d+)>, your move\.")
 SETTLE = 1.0
 """Seconds the bot is left after a kind's last step before its counts are read: its outbox
 writes what was shown within half a second, and its counts are written every tenth."""
-KINDS = ("challenge", "accept", "button move", "slash move")
+KINDS = ("challenge", "accept", "button move", "slash move", "ending move")
+"""The kinds of step counted apart. The last move of a match (by button) is its own kind: it
+also writes the result, the ratings and the season's standings."""
 
 
 @dataclass
@@ -430,7 +433,8 @@ async def parlor_match(
         for number, take in enumerate(TAKES):
             mover = members[int(YOUR_MOVE.findall(board.content)[-1])]
             command = number % 2 == 1 if by_command is None else by_command
-            await kind("slash move" if command else "button move")
+            ending = number == len(TAKES) - 1
+            await kind("ending move" if ending else "slash move" if command else "button move")
             if command:
                 act = partial(fake.slash, mover, channel, "crystal take", crystal=take)
             else:

@@ -140,7 +140,7 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     assert "target: a group DM's CPU per interaction within 10% of a server's" in out
     assert "bot-token calls per move" in out and "5 unfinished matches" in out
     assert "statements/interaction" in out and "commits/interaction" in out
-    for kind in ("challenge", "accept", "button move", "slash move"):
+    for kind in ("challenge", "accept", "button move", "slash move", "ending move"):
         assert f"\n{kind} " in out
 
 
