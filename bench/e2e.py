@@ -20,9 +20,9 @@ fake Discord (which enforces Discord's rate limits) and the members.
   bare bot: one member's commands) that is not measured, so the run finds it as it runs after
   a while, not as it starts; that first match's CPU per interaction is printed apart.
 * By kind: the same matches in lockstep, every match's challenge, then every accept, then the
-  moves (by button, by ``/crystal take``, then by button the one that ends the match, a kind
-  of its own), the bot left to settle after each kind
-  (its outbox written): SQL statements, commits and Discord calls per interaction of each kind.
+  moves (by button, by ``/crystal take``, then by button the one that ends the match, a kind of
+  its own), the bot left to settle after each kind (its outbox written): SQL statements,
+  commits and Discord calls per interaction of each kind.
 * Start-up: from spawning ``python -m bot`` to its first answered command, and its resident
   memory then, on an empty database and on one holding ``--stored`` unfinished matches.
 * Scale-out, with ``--database-url`` naming a PostgreSQL server: the same matches by button,
