@@ -11,7 +11,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from db.connection import Db, core_connection
-from db.models import Match, OutboxEntry
+from db.models import UNFINISHED_STATUSES, Match, OutboxEntry
 
 _MATCHES = cast(Table, Match.__table__)
 _OUTBOX = cast(Table, OutboxEntry.__table__)
@@ -147,6 +147,22 @@ async def hurry_boards(
         .where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(in_channel))
         .values(due_at=now, attempts=0)
     )
+
+
+async def forget_ended_boards(session: AsyncSession, guild_id: int, channel_id: int) -> int:
+    """Forget the boards the channel still owes of matches that are over; how many there were.
+
+    For a channel given up (out of the bot's reach for a whole turn timeout): each try of such
+    a board is refused again, and would hold the channel once more."""
+    ended = select(Match.id).where(
+        Match.guild_id == guild_id,
+        Match.channel_id == channel_id,
+        Match.status.not_in(UNFINISHED_STATUSES),
+    )
+    result = await session.execute(
+        delete(_OUTBOX).where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(ended))
+    )
+    return cast(int, getattr(result, "rowcount", 0))
 
 
 async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:

@@ -23,7 +23,7 @@ from db.bot_meta import delete_meta, get_meta, meta_like, set_meta
 from db.connection import session_of, session_transaction
 from db.match_events import played_since
 from db.matches import channel_unfinished
-from db.outbox import hurry_boards
+from db.outbox import forget_ended_boards, hurry_boards
 from db.server_timeouts import server_timeouts
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,8 @@ class Reach:
 
         A match its players went on playing meanwhile is left alone: their buttons and commands
         answer through interactions, which need no permission in the channel. Its hold ends all
-        the same, so its deadlines run again."""
+        the same, so its deadlines run again. The boards the channel owes of matches that are
+        over (those called off now among them) are forgotten: they are not tried there again."""
         now = self.runner.clock()
         reports: list[Report] = []
         for channel_id, hold in (await self.held()).items():
@@ -118,7 +119,22 @@ class Reach:
                     continue  # ended meanwhile
                 except Exception:
                     log_failure(log, "match %s: could not be called off", match_id)
+            await self._give_up_boards(hold.guild_id, channel_id)
         return reports
+
+    async def _give_up_boards(self, guild_id: int, channel_id: int) -> None:
+        """The channel is given up: the boards it owes of matches that are over are forgotten.
+        Tried again, each would be refused and hold the channel anew, for another whole turn,
+        and so on for as long as the bot stays out (a refused request and a warning each time,
+        and the deadlines of a match played there through interactions held for nothing)."""
+        async with session_transaction(self.sessions) as session:
+            forgotten = await forget_ended_boards(session, guild_id, channel_id)
+        if forgotten:
+            log.info(
+                "channel %s: given up, %d boards of matches over no longer owed",
+                channel_id,
+                forgotten,
+            )
 
     async def _timeouts(self, guild_id: int) -> Timeouts:
         async with session_of(self.sessions) as session:

@@ -220,6 +220,28 @@ async def test_a_match_that_ended_on_time_is_never_said_to_be_called_off(
     assert not told_off(table, alice) and not told_off(table, bob)
 
 
+async def test_a_channel_given_up_is_not_tried_again_for_the_boards_it_owed(
+    table: Table, alice: FakeMember, bob: FakeMember, carol: FakeMember
+) -> None:
+    """Seen: the result board of a match that ended while its channel was out of reach stayed
+    owed once the channel was given up; every try was refused (403) and held the channel
+    again, for another whole turn, as long as the bot stayed out."""
+    await timed_out_unseen(table, alice, bob, carol)
+    app = table.app
+    assert app is not None
+    table.clock.advance(minutes=10, seconds=1)  # out of reach for a whole turn: given up
+    await table.fake.wait_until(
+        lambda: not app.channel_reach.holds(table.channel.id), what="the release"
+    )
+    given_up = len(table.fake.requests)
+    table.clock.advance(minutes=30)  # every backoff of the outbox long past
+    await asyncio.sleep(1.0)  # ten sweeps
+    tried = [r for r in table.fake.requests[given_up:] if str(table.channel.id) in r.path]
+    assert tried == []
+    assert not app.channel_reach.holds(table.channel.id)
+    assert await app.matches.lookups.unfinished(bob.id) == []
+
+
 async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(
     idle_table: Table, guild: FakeGuild, alice: FakeMember, bob: FakeMember, carol: FakeMember
 ) -> None:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from bot.service.match_parts import MatchParts
 from bot.service.notices import Report
 from bot.service.reach import Reach
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Clock, deadlines_for, outbox_for
 from tests.wording import public_said
 
 
@@ -112,3 +112,23 @@ async def test_a_match_played_on_through_interactions_is_not_called_off(
     assert report.match.id == idle
     assert (await service.lookups.snapshot(playing)).status == "active"
     assert await reach.held() == {}  # its deadlines run again
+
+
+async def test_a_channel_given_up_forgets_the_boards_it_owes_of_matches_over(
+    service: MatchParts, clock: Clock
+) -> None:
+    """Each try of such a board would be refused and hold the channel again, for another whole
+    turn: the boards of a match played on there, and of other channels, stay owed."""
+    reach = Reach(service.organizing, service.deadlines)
+    resigned, idle, playing = [await crystal(service) for _ in range(3)]
+    elsewhere = await crystal(service, channel=CHANNEL + 1)
+    await reach.hold(GUILD, CHANNEL)
+    await service.play.resign(resigned, BOB)  # its result board is owed, and refused
+    clock.advance(minutes=3)
+    await service.play.submit(playing, ALICE, "9")
+    clock.advance(minutes=7, seconds=1)
+    [report] = await reach.call_off_overdue()
+    assert report.match.id == idle
+    clock.advance(hours=1)  # every retry due
+    owed = {item.match_id for item in await outbox_for(service).due() if item.kind == "board"}
+    assert owed == {playing, elsewhere}

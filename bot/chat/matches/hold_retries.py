@@ -15,7 +15,9 @@
   (``bot.chat.invalid_requests``). A resumed channel whose board is refused again is held again
   from when it first went out of reach.
 - **In the end.** A channel out of reach for a whole turn timeout has its matches called off
-  (``Reach.call_off_overdue``), and only then are their players told.
+  (``Reach.call_off_overdue``), and only then are their players told. It is given up: the
+  boards it owes of matches that are over are forgotten, so none is tried there again (each
+  would be refused and hold it anew).
 """
 
 from __future__ import annotations
