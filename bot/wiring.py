@@ -169,7 +169,7 @@ class App:
         self.boards = Boards(client, self.outbox, self.languages)
         self.awaited = AwaitedAnswers(sessions, matches.lookups, clock=clock)
         self.dms = DirectMessages(client, self.boards, self.languages, self.awaited)
-        self.reach = Reach(matches.organizing, matches.deadlines)
+        self.reach = Reach(matches.organizing, matches.deadlines, matches.lookups)
         self.channel_reach = ChannelReach(
             self.reach, self.dms, call_off=matches.organizing.call_off
         )

@@ -149,8 +149,8 @@ async def hurry_boards(
     )
 
 
-async def forget_ended_boards(session: AsyncSession, guild_id: int, channel_id: int) -> int:
-    """Forget the boards the channel still owes of matches that are over; how many there were.
+async def forget_ended_boards(session: AsyncSession, guild_id: int, channel_id: int) -> list[int]:
+    """Forget the boards the channel still owes of matches that are over; those matches' ids.
 
     For a channel given up (out of the bot's reach for a whole turn timeout): each try of such
     a board is refused again, and would hold the channel once more."""
@@ -159,10 +159,12 @@ async def forget_ended_boards(session: AsyncSession, guild_id: int, channel_id: 
         Match.channel_id == channel_id,
         Match.status.not_in(UNFINISHED_STATUSES),
     )
-    result = await session.execute(
-        delete(_OUTBOX).where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(ended))
+    forgotten = await session.execute(
+        delete(_OUTBOX)
+        .where(_OUTBOX.c.kind == "board", _OUTBOX.c.match_id.in_(ended))
+        .returning(_OUTBOX.c.match_id)
     )
-    return cast(int, getattr(result, "rowcount", 0))
+    return sorted(set(forgotten.scalars()))
 
 
 async def forget_delivery(session: AsyncSession, delivery_id: int) -> None:

@@ -16,7 +16,8 @@ from datetime import datetime
 from bot.service.deadlines import Deadlines
 from bot.service.errors import WrongStatus
 from bot.service.failures import log_failure
-from bot.service.notices import Report
+from bot.service.lookups import Lookups
+from bot.service.notices import MatchSnapshot, Report
 from bot.service.organizing import Organizing
 from bot.service.timeouts import Timeouts, merge_timeouts
 from db.bot_meta import delete_meta, get_meta, meta_like, set_meta
@@ -32,6 +33,17 @@ PREFIX = "unreachable:"
 
 
 @dataclass(frozen=True)
+class Overdue:
+    """What a sweep found of the channels out of reach for a whole turn timeout, now given up."""
+
+    called_off: list[Report]
+    """The matches called off: their players are to be told."""
+    unseen_ends: list[MatchSnapshot]
+    """Matches that ended (a result) while their channel was out of reach: the board that
+    said so was never shown, and is no longer owed there."""
+
+
+@dataclass(frozen=True)
 class Hold:
     """An unreachable channel: its server, and since when."""
 
@@ -42,9 +54,10 @@ class Hold:
 class Reach:
     """Holds and releases the deadlines of channels out of the bot's reach."""
 
-    def __init__(self, organizing: Organizing, deadlines: Deadlines) -> None:
+    def __init__(self, organizing: Organizing, deadlines: Deadlines, lookups: Lookups) -> None:
         self.organizing = organizing
         self.deadlines = deadlines
+        self.lookups = lookups
         self.runner = deadlines.runner
         self.sessions = deadlines.runner.sessions
 
@@ -92,16 +105,18 @@ class Reach:
         async with session_transaction(self.sessions) as session:
             await hurry_boards(session, guild_id, channel_id, self.runner.clock())
 
-    async def call_off_overdue(self) -> list[Report]:
+    async def call_off_overdue(self) -> Overdue:
         """Call off the matches of every channel unreachable for longer than its server's turn
-        timeout (no result, no rating change); the reports say whom to tell.
+        timeout (no result, no rating change), and give the channel up; whom to tell what.
 
         A match its players went on playing meanwhile is left alone: their buttons and commands
         answer through interactions, which need no permission in the channel. Its hold ends all
         the same, so its deadlines run again. The boards the channel owes of matches that are
-        over (those called off now among them) are forgotten: they are not tried there again."""
+        over (those called off now among them) are forgotten: they are not tried there again.
+        The players of a match that ended with a result meanwhile are to be told it instead."""
         now = self.runner.clock()
         reports: list[Report] = []
+        unseen: list[MatchSnapshot] = []
         for channel_id, hold in (await self.held()).items():
             timeouts = await self._timeouts(hold.guild_id)
             if now - hold.since < timeouts.delta("turn"):
@@ -119,22 +134,26 @@ class Reach:
                     continue  # ended meanwhile
                 except Exception:
                     log_failure(log, "match %s: could not be called off", match_id)
-            await self._give_up_boards(hold.guild_id, channel_id)
-        return reports
+            unseen += await self._give_up_boards(hold.guild_id, channel_id)
+        return Overdue(reports, unseen)
 
-    async def _give_up_boards(self, guild_id: int, channel_id: int) -> None:
-        """The channel is given up: the boards it owes of matches that are over are forgotten.
-        Tried again, each would be refused and hold the channel anew, for another whole turn,
-        and so on for as long as the bot stays out (a refused request and a warning each time,
-        and the deadlines of a match played there through interactions held for nothing)."""
+    async def _give_up_boards(self, guild_id: int, channel_id: int) -> list[MatchSnapshot]:
+        """The channel is given up: the boards it owes of matches that are over are forgotten;
+        those of the matches that ended with a result. Tried again, each board would be refused
+        and hold the channel anew, for another whole turn, and so on for as long as the bot
+        stays out (a refused request and a warning each time, and the deadlines of a match
+        played there through interactions held for nothing)."""
         async with session_transaction(self.sessions) as session:
             forgotten = await forget_ended_boards(session, guild_id, channel_id)
-        if forgotten:
-            log.info(
-                "channel %s: given up, %d boards of matches over no longer owed",
-                channel_id,
-                forgotten,
-            )
+        if not forgotten:
+            return []
+        log.info(
+            "channel %s: given up, the boards of %d matches over no longer owed",
+            channel_id,
+            len(forgotten),
+        )
+        ended = [await self.lookups.snapshot(match_id) for match_id in forgotten]
+        return [snap for snap in ended if snap.status == "finished"]
 
     async def _timeouts(self, guild_id: int) -> Timeouts:
         async with session_of(self.sessions) as session:

@@ -240,6 +240,10 @@ async def test_a_channel_given_up_is_not_tried_again_for_the_boards_it_owed(
     assert tried == []
     assert not app.channel_reach.holds(table.channel.id)
     assert await app.matches.lookups.unfinished(bob.id) == []
+    for player in (alice, bob):  # told the result that was never shown, once, by DM
+        [told] = [m for m in table.fake.dms(player) if "can no longer post" in m.text]
+        assert f"<@{bob.id}> beat <@{alice.id}>" in told.text
+        assert not told_off(table, player)
 
 
 async def test_a_role_given_to_the_bot_resumes_its_channel_at_once(

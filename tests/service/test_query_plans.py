@@ -116,7 +116,7 @@ async def test_a_matchs_outbox_entries_are_found_through_its_index(
         await outbox.flush()
     found["shown"] = plans.steps
     with plans_recorded(engine) as plans:
-        await Reach(service.organizing, service.deadlines).hurry(GUILD, CHANNEL)
+        await Reach(service.organizing, service.deadlines, service.lookups).hurry(GUILD, CHANNEL)
     found["hurried"] = plans.steps
 
     reads = {name: [step for step in steps if "outbox" in step] for name, steps in found.items()}

@@ -23,7 +23,7 @@ async def test_an_unreachable_channel_holds_its_deadlines_and_gives_the_time_bac
     service: MatchParts, clock: Clock
 ) -> None:
     deadlines = deadlines_for(service)
-    reach = Reach(service.organizing, deadlines)
+    reach = Reach(service.organizing, deadlines, service.lookups)
     held = await crystal(service)
     elsewhere = await crystal(service, CHANNEL + 1)
     assert await reach.hold(GUILD, CHANNEL)
@@ -46,7 +46,7 @@ async def test_a_sweep_during_a_release_never_finds_a_held_deadline_due(
     """Another sweep may run at any moment of a release: while the deadlines have not moved
     yet, it must still see the channel held, or it times out a turn nobody could see."""
     deadlines = deadlines_for(service)
-    reach = Reach(service.organizing, deadlines)
+    reach = Reach(service.organizing, deadlines, service.lookups)
     match_id = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=10, seconds=1)  # the turn fell due while the channel was held
@@ -68,13 +68,13 @@ async def test_a_sweep_during_a_release_never_finds_a_held_deadline_due(
 async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
     service: MatchParts, clock: Clock
 ) -> None:
-    reach = Reach(service.organizing, service.deadlines)
+    reach = Reach(service.organizing, service.deadlines, service.lookups)
     match_id = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=5)
-    assert await reach.call_off_overdue() == []
+    assert (await reach.call_off_overdue()).called_off == []
     clock.advance(minutes=5, seconds=1)
-    [report] = await reach.call_off_overdue()
+    [report] = (await reach.call_off_overdue()).called_off
     assert report.match.id == match_id and report.match.status == "aborted"
     assert report.match.end_reason == "unreachable"
     assert await reach.held() == {}
@@ -83,7 +83,7 @@ async def test_a_channel_out_of_reach_for_a_whole_turn_calls_its_matches_off(
 async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
     service: MatchParts, clock: Clock
 ) -> None:
-    reach = Reach(service.organizing, service.deadlines)
+    reach = Reach(service.organizing, service.deadlines, service.lookups)
     match_id = await crystal(service)
     began = clock.now
     await reach.hold(GUILD, CHANNEL)
@@ -92,7 +92,7 @@ async def test_a_channel_held_again_after_a_failed_try_keeps_its_first_moment(
     assert await reach.hold(GUILD, CHANNEL, since=began)
     assert (await reach.held())[CHANNEL].since == began
     clock.advance(minutes=4, seconds=1)  # a whole turn since it first went out of reach
-    [report] = await reach.call_off_overdue()
+    [report] = (await reach.call_off_overdue()).called_off
     assert report.match.id == match_id and report.match.status == "aborted"
 
 
@@ -101,14 +101,14 @@ async def test_a_match_played_on_through_interactions_is_not_called_off(
 ) -> None:
     """Buttons and commands answer through interactions, which need no permission in the
     channel: a match its players go on playing is not called off with its channel's hold."""
-    reach = Reach(service.organizing, service.deadlines)
+    reach = Reach(service.organizing, service.deadlines, service.lookups)
     playing = await crystal(service)
     idle = await crystal(service)
     await reach.hold(GUILD, CHANNEL)
     clock.advance(minutes=3)
     await service.play.submit(playing, ALICE, "9")
     clock.advance(minutes=7, seconds=1)
-    [report] = await reach.call_off_overdue()
+    [report] = (await reach.call_off_overdue()).called_off
     assert report.match.id == idle
     assert (await service.lookups.snapshot(playing)).status == "active"
     assert await reach.held() == {}  # its deadlines run again
@@ -119,7 +119,7 @@ async def test_a_channel_given_up_forgets_the_boards_it_owes_of_matches_over(
 ) -> None:
     """Each try of such a board would be refused and hold the channel again, for another whole
     turn: the boards of a match played on there, and of other channels, stay owed."""
-    reach = Reach(service.organizing, service.deadlines)
+    reach = Reach(service.organizing, service.deadlines, service.lookups)
     resigned, idle, playing = [await crystal(service) for _ in range(3)]
     elsewhere = await crystal(service, channel=CHANNEL + 1)
     await reach.hold(GUILD, CHANNEL)
@@ -127,8 +127,9 @@ async def test_a_channel_given_up_forgets_the_boards_it_owes_of_matches_over(
     clock.advance(minutes=3)
     await service.play.submit(playing, ALICE, "9")
     clock.advance(minutes=7, seconds=1)
-    [report] = await reach.call_off_overdue()
-    assert report.match.id == idle
+    overdue = await reach.call_off_overdue()
+    assert [report.match.id for report in overdue.called_off] == [idle]
+    assert [snap.id for snap in overdue.unseen_ends] == [resigned]  # its players are told
     clock.advance(hours=1)  # every retry due
     owed = {item.match_id for item in await outbox_for(service).due() if item.kind == "board"}
     assert owed == {playing, elsewhere}

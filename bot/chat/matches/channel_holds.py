@@ -25,6 +25,7 @@ from bot.chat.boards import render
 from bot.chat.components import Post
 from bot.chat.dms.send import DirectMessages
 from bot.chat.matches.called_off import called_off_text
+from bot.chat.matches.threads import result_line
 from bot.chat.sending import THREAD_ARCHIVED, UNKNOWN_CHANNEL, nonce
 from bot.i18n import _
 from bot.service.errors import REFUSALS
@@ -129,12 +130,25 @@ class ChannelReach:
 
         await self._tell(snap, text)
 
-    async def _tell(self, snap: MatchSnapshot, text: Callable[[], str]) -> None:
+    async def tell_unseen_end(self, snap: MatchSnapshot) -> None:
+        """DM each player the result of a match that ended while its channel was out of reach,
+        which was given up before the board saying so could be shown."""
+
+        def text() -> str:
+            return _(
+                "{result} I could not show it in <#{channel}>, where I can no longer post.",
+                result=result_line(snap),
+                channel=snap.channel_id,
+            )
+
+        await self._tell(snap, text, kind="end")
+
+    async def _tell(self, snap: MatchSnapshot, text: Callable[[], str], kind: str = "off") -> None:
         """DM each player ``text()``, written in their language."""
         for user_id in snap.members:
             if self.dms.is_me(user_id):
                 continue
             with await self.dms.speaking_to(user_id, snap.guild_id):
                 post = Post(text())
-            key = nonce(snap.id, -1, "off", user_id)
+            key = nonce(snap.id, -1, kind, user_id)
             await self.dms.send_dm(user_id, post, nonce=key)

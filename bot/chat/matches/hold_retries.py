@@ -17,7 +17,8 @@
 - **In the end.** A channel out of reach for a whole turn timeout has its matches called off
   (``Reach.call_off_overdue``), and only then are their players told. It is given up: the
   boards it owes of matches that are over are forgotten, so none is tried there again (each
-  would be refused and hold it anew).
+  would be refused and hold it anew), and the players of a match that ended there with a
+  result meanwhile are told it by DM instead.
 """
 
 from __future__ import annotations
@@ -118,9 +119,12 @@ class ReachRetries:
     async def sweep(self) -> None:
         """Every sweep: call off what stayed out of reach for a whole turn, and try again each
         held channel whose try is due."""
-        for report in await self.reach.reach.call_off_overdue():
+        overdue = await self.reach.reach.call_off_overdue()
+        for report in overdue.called_off:
             await self.delivery.deliver(report)  # a tournament's pairing moves on
             await self.reach.tell_called_off(report.match)
+        for snap in overdue.unseen_ends:
+            await self.reach.tell_unseen_end(snap)
         held = await self.reach.reach.held()
         self.reach.known(held)
         for channel_id in list(self._backoff):
