@@ -12,6 +12,7 @@ it as ``@`` and the member's name, which the board does not know; long-ish names
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -125,8 +126,10 @@ def fill(text: str, names: tuple[str, str]) -> str:
 # --- widths -----------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
 def width(text: str) -> int:
-    """The columns ``text`` takes as Discord shows it (see the module's docstring)."""
+    """The columns ``text`` takes as Discord shows it (see the module's docstring). Kept for
+    the texts seen last: a board's rows, names and words come back with every update."""
     text = _MENTION.sub("@" + "x" * (MENTION_WIDTH - 1), text).replace("**", "")
     columns = 0
     for index, char in enumerate(text):
