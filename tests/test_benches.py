@@ -123,7 +123,8 @@ def test_players_pit_the_levels_against_each_other(tmp_path: Path) -> None:
 def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     out = run_bench(
         "e2e",
-        *("--matches", "3", "--stored", "5", "--rate", "20", "--paced-matches", "2"),
+        *("--matches", "3", "--rounds", "2", "--stored", "5", "--rate", "20"),
+        *("--paced-matches", "2"),
         *("--kind-matches", "3", "--anywhere-matches", "3"),
         cwd=tmp_path,
     )
@@ -134,6 +135,7 @@ def test_e2e_plays_through_the_fake_discord(tmp_path: Path) -> None:
     ):
         assert path in out
     assert "Parlor's CPU per interaction at most 5x the bare bot's" in out
+    assert "over 2 rounds" in out
     assert "Not in these figures: each bot's first match after start-up" in out
     assert "Paced: interactions start at 20/s in all over 2 matches" in out
     assert "Places: 3 Crystal Capture matches by button" in out
