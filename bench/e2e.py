@@ -1010,15 +1010,19 @@ async def flat_out(
             f"ms, {ratio:.1f}x{_spread(ratios)}: {_met(ratio <= most_ratio)}; "
             f"N x CPU {matches * cpu:,.1f} ms"
         )
-    last_most = runs[most][-1][0]
-    for label, (figures, _) in (("buttons", last_most), ("commands", commands)):
-        per_move = figures.bot_calls / figures.moves if figures.moves else 0.0
+    by_button = [parlor for (parlor, _), _bare in runs[most]]
+    for label, played in (("buttons", by_button), ("commands", [commands[0]])):
+        moves = sum(figures.moves for figures in played)
+        calls = sum(figures.bot_calls for figures in played)
+        throttled = sum(figures.throttled for figures in played)
+        routes = sum((figures.routes for figures in played), Counter[str]())
+        per_move = calls / moves if moves else 0.0
         print(
             f"targets, {label}, {most} matches: {per_move:.2f} bot-token calls per move "
-            f"(at most 0.1), {figures.throttled} 429s (none)"
+            f"(at most 0.1), {throttled} 429s (none)"
         )
-        if figures.routes:
-            spent = ", ".join(f"{route} {n}" for route, n in figures.routes.most_common())
+        if routes:
+            spent = ", ".join(f"{route} {n}" for route, n in routes.most_common())
             print(f"  bot-token calls by route: {spent}")
     return runs
 
