@@ -69,6 +69,7 @@ class Outbox:
         self._flushing: asyncio.Task[None] | None = None
         self._writing = False
         """Whether ``_flushing`` is writing now (else it waits for its moment)."""
+        self._moving: set[asyncio.Task[None]] = set()
         self._boards: dict[int, int] = {}
         self._sent: set[tuple[int, int, str, int]] = set()
         self._moved: dict[int, int] = {}
@@ -107,15 +108,17 @@ class Outbox:
 
     def board_moved(self, match_id: int, message_id: int) -> None:
         """The match's board is now the message ``message_id`` (posted or re-posted): written
-        with what was shown, within ``flush_every`` seconds, not in a transaction of its own.
-
-        Meanwhile this process finds the new board in memory (``Boards.board_of``), and no
-        other process acts on that board so soon: the match's next deadline is a whole timeout
-        away, and its redelivery waits ``DELIVERY_GRACE``. Should the process die first, the
-        stored board is the one before, deleted or still there: its next update posts a new
-        board, or edits that one."""
+        at once, since any process may have to edit that board next (a deadline)."""
         self._moved[match_id] = message_id
-        self._flush_soon()
+        self._moving.add(asyncio.get_running_loop().create_task(self._flush_now()))
+
+    async def _flush_now(self) -> None:
+        try:
+            await self.flush()
+        except Exception:
+            log_failure(log, "the outbox could not record what was shown")
+        finally:
+            self._moving = {task for task in self._moving if not task.done()}
 
     @property
     def pending(self) -> bool:
@@ -166,8 +169,8 @@ class Outbox:
         flushing = self._flushing
         if flushing is not None and not flushing.done() and not self._writing:
             flushing.cancel()
-        if flushing is not None and not flushing.done():
-            await asyncio.gather(flushing, return_exceptions=True)
+        under_way = [t for t in (flushing, *self._moving) if t is not None and not t.done()]
+        await asyncio.gather(*under_way, return_exceptions=True)
         try:
             await self.flush()
         except Exception:

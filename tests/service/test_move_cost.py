@@ -5,7 +5,6 @@ statement or a transaction to every move shows here."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -108,28 +107,6 @@ async def test_a_slash_move_is_one_transaction_of_three_statements(
         )
     assert report.match.version == 3
     assert (len(cost.statements), cost.commits) == (3, 1)
-
-
-async def test_a_re_posted_board_is_recorded_with_what_was_shown_in_one_transaction(
-    service: MatchParts, engine: AsyncEngine
-) -> None:
-    """A buried board re-posted by a move (or a challenge posted) writes its new message with
-    the outbox's next write, beside the other boards and DMs shown meanwhile: no transaction of
-    its own."""
-    match_id = await started_crystal(service)
-    other = await started_crystal(service)
-    outbox = Outbox(service.runner.sessions, clock=service.runner.clock, flush_every=60)
-    with counted(engine) as cost:
-        outbox.board_moved(match_id, 4242)
-        outbox.board_shown(match_id, 1)
-        await asyncio.sleep(0.05)
-        outbox.board_moved(other, 4343)
-        await asyncio.sleep(0.05)
-        assert cost.commits == 0  # waiting for the write of what was shown
-        await outbox.close()  # that write, brought forward
-    assert cost.commits == 1
-    assert (await service.lookups.snapshot(match_id)).message_id == 4242
-    assert (await service.lookups.snapshot(other)).message_id == 4343
 
 
 async def test_a_board_by_the_outbox_adds_its_entry_only(
